@@ -1,0 +1,26 @@
+// Package results is the one tidy schema that every umlab result uses: a live
+// benchmark run, a results directory written by umbench, and the datasets
+// embedded from the paper all become the same long DataFrame, one row per
+// trial, with the column names declared here.
+//
+// # Schema
+//
+// Columns are snake_case and carry their unit in their name (size_bytes,
+// kernel_ms, gbps). [Columns] lists them in file order; [Row] is the Go form
+// of one row. Numbers that do not apply to a row are NaN in memory and empty
+// in CSV, never zero.
+//
+// # Files
+//
+// [WriteCSV] writes full float precision (gota's own writer rounds to six
+// decimals, which turns 1.5e-7 ms into 0). [ReadCSV] checks the header and
+// every value and reports the file and line of anything malformed. A results
+// directory holds results.csv and meta.json ([Metadata]); [Appender] adds rows
+// as configurations finish so that an interrupted run keeps what it measured.
+//
+// # Summaries
+//
+// [Summarize] groups trials by configuration and computes median, min, max,
+// standard deviation and coefficient of variation with gonum, then adds the
+// quality flags a reader needs to trust a number.
+package results

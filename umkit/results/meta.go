@@ -1,0 +1,81 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+)
+
+// Metadata is the provenance of a run, written beside its CSV as meta.json.
+type Metadata struct {
+	RunID     string            `json:"run_id"`
+	Platform  string            `json:"platform"`
+	Kind      string            `json:"kind"` // measured or published
+	Command   string            `json:"command,omitempty"`
+	Config    any               `json:"config,omitempty"`
+	Module    string            `json:"module_version,omitempty"`
+	Commit    string            `json:"commit,omitempty"`
+	Host      string            `json:"host,omitempty"`
+	Start     time.Time         `json:"start"`
+	End       time.Time         `json:"end,omitempty"`
+	Device    Device            `json:"device"`
+	UVMParams map[string]string `json:"uvm_module_parameters,omitempty"`
+	Source    string            `json:"source,omitempty"` // published data: the paper
+	Notes     []string          `json:"notes,omitempty"`
+}
+
+// Device holds the facts of the GPU a run measured.
+type Device struct {
+	Name                        string  `json:"name"`
+	UUID                        string  `json:"uuid,omitempty"`
+	Index                       int     `json:"index"`
+	ComputeCapability           string  `json:"compute_capability,omitempty"`
+	SMs                         int     `json:"sms,omitempty"`
+	MemoryBytes                 uint64  `json:"memory_bytes,omitempty"`
+	FreeMemoryBytes             uint64  `json:"free_memory_bytes,omitempty"`
+	DriverVersion               string  `json:"driver_version,omitempty"`
+	CUDADriverVersion           int     `json:"cuda_driver_version,omitempty"`
+	Toolkit                     string  `json:"toolkit,omitempty"`
+	CPU                         string  `json:"cpu,omitempty"`
+	MemoryOrganization          string  `json:"memory_organization,omitempty"`
+	PCIeGeneration              int     `json:"pcie_generation,omitempty"`
+	PCIeWidth                   int     `json:"pcie_width,omitempty"`
+	NUMANode                    int     `json:"numa_node"`
+	CPUAffinity                 string  `json:"cpu_affinity,omitempty"`
+	SMClockMHz                  int     `json:"sm_clock_mhz,omitempty"`
+	MemClockMHz                 int     `json:"mem_clock_mhz,omitempty"`
+	MaxSMClockMHz               int     `json:"max_sm_clock_mhz,omitempty"`
+	ThrottleReasons             string  `json:"throttle_reasons,omitempty"`
+	PeakMemoryGBps              float64 `json:"peak_memory_gbps,omitempty"`
+	PeakHostLinkGBps            float64 `json:"peak_host_link_gbps,omitempty"`
+	ManagedMemory               bool    `json:"managed_memory"`
+	ConcurrentManagedAccess     bool    `json:"concurrent_managed_access"`
+	PageableMemoryAccess        bool    `json:"pageable_memory_access"`
+	PageableUsesHostPageTables  bool    `json:"pageable_memory_access_uses_host_page_tables"`
+	HostNativeAtomics           bool    `json:"host_native_atomic_supported"`
+	DirectManagedAccessFromHost bool    `json:"direct_managed_mem_access_from_host"`
+	CanMapHostMemory            bool    `json:"can_map_host_memory"`
+}
+
+// WriteMetadata writes m as indented JSON to path.
+func WriteMetadata(path string, m Metadata) error {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return fmt.Errorf("results: metadata: %w", err)
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+// ReadMetadata reads a meta.json file.
+func ReadMetadata(path string) (Metadata, error) {
+	var m Metadata
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return m, err
+	}
+	if err := json.Unmarshal(b, &m); err != nil {
+		return m, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}

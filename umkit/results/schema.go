@@ -1,0 +1,358 @@
+package results
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// Column names of the tidy schema, in the order they are written.
+const (
+	ColGroup             = "group"               // benchmark group: hbm, host, transfer, managed, pattern, oversub, handoff
+	ColBenchmark         = "benchmark"           // named benchmark within the group, e.g. triad, stream, strided
+	ColMode              = "mode"                // memory mode: explicit, managed_cold, managed_prefetch, ...
+	ColPattern           = "pattern"             // access pattern: streaming, strided, random, page_touch, copy, triad
+	ColPolicy            = "policy"              // handoff policy: managed, managed_prefetch, host_mapped, explicit_copy
+	ColPhase             = "phase"               // handoff phase: cpu_only, gpu_only, alternating
+	ColDirection         = "direction"           // transfers: h2d, d2h
+	ColSizeBytes         = "size_bytes"          // working-set size of one array
+	ColFootprintBytes    = "footprint_bytes"     // every allocation of the configuration, index arrays included
+	ColUsefulBytes       = "useful_bytes"        // bytes the kernel reads and writes for its active elements
+	ColActiveElements    = "active_elements"     // elements the kernel touches
+	ColStrideElements    = "stride_elements"     // stride between touched elements
+	ColPageIntervalBytes = "page_interval_bytes" // page-touch interval
+	ColOversubPct        = "oversub_pct"         // footprint as a percentage of free device memory
+	ColReusePasses       = "reuse_passes"        // GPU passes after each CPU update (handoff R)
+	ColRepetition        = "repetition"          // handoff repetition index
+	ColTrial             = "trial"               // trial index within the configuration
+	ColWarmups           = "warmups"             // warm-up iterations before the trials
+	ColKernelMs          = "kernel_ms"           // GPU time of the measured region
+	ColPrefetchMs        = "prefetch_ms"         // prefetch time, outside kernel_ms
+	ColTransferMs        = "transfer_ms"         // explicit copy time, outside kernel_ms
+	ColCPUMs             = "cpu_ms"              // CPU time (initialisation or update)
+	ColTotalMs           = "total_ms"            // whole measured iteration
+	ColGBps              = "gbps"                // useful_bytes / time, 1 GB = 1e9 bytes
+	ColVerified          = "verified"            // the trial's result was checked and correct
+	ColPlacement         = "placement"           // observed range attributes, e.g. pref=gpu0;last=gpu0;by=gpu0
+	ColWaived            = "waived"              // the configuration is not supported here (reason in ColNote)
+	ColNote              = "note"                // free text: waiver reason, caveats
+	ColPlatform          = "platform"            // e.g. H200, GB200
+	ColGPUUUID           = "gpu_uuid"            // GPU the row was measured on
+	ColHost              = "host"                // host name
+	ColRunID             = "run_id"              // one run of umbench
+	ColSource            = "source"              // where a published figure comes from (section or table)
+	ColReported          = "reported"            // true: the figure is stated in the source; false: derived
+)
+
+// Kind is the type of a column.
+type Kind int
+
+// Column kinds.
+const (
+	String Kind = iota
+	Int
+	Float
+	Bool
+)
+
+// Column describes one column of the schema.
+type Column struct {
+	Name string
+	Kind Kind
+}
+
+// Columns is the schema in file order.
+var Columns = []Column{
+	{ColGroup, String}, {ColBenchmark, String}, {ColMode, String}, {ColPattern, String},
+	{ColPolicy, String}, {ColPhase, String}, {ColDirection, String},
+	{ColSizeBytes, Int}, {ColFootprintBytes, Int}, {ColUsefulBytes, Int},
+	{ColActiveElements, Int}, {ColStrideElements, Int}, {ColPageIntervalBytes, Int},
+	{ColOversubPct, Float}, {ColReusePasses, Int}, {ColRepetition, Int},
+	{ColTrial, Int}, {ColWarmups, Int},
+	{ColKernelMs, Float}, {ColPrefetchMs, Float}, {ColTransferMs, Float}, {ColCPUMs, Float},
+	{ColTotalMs, Float}, {ColGBps, Float},
+	{ColVerified, Bool}, {ColPlacement, String}, {ColWaived, Bool}, {ColNote, String},
+	{ColPlatform, String}, {ColGPUUUID, String}, {ColHost, String}, {ColRunID, String},
+	{ColSource, String}, {ColReported, Bool},
+}
+
+// ConfigColumns identify a configuration: rows that agree on all of them are
+// trials of the same measurement.
+var ConfigColumns = []string{
+	ColGroup, ColBenchmark, ColMode, ColPattern, ColPolicy, ColPhase, ColDirection,
+	ColSizeBytes, ColFootprintBytes, ColStrideElements, ColPageIntervalBytes,
+	ColOversubPct, ColReusePasses, ColPlatform, ColGPUUUID,
+}
+
+// Row is one trial. Float fields that do not apply are NaN; integer fields
+// that do not apply are 0 and strings are empty.
+type Row struct {
+	Group, Benchmark, Mode, Pattern, Policy, Phase, Direction string
+
+	SizeBytes, FootprintBytes, UsefulBytes  int64
+	ActiveElements, StrideElements          int64
+	PageIntervalBytes                       int64
+	OversubPct                              float64
+	ReusePasses, Repetition, Trial, Warmups int64
+	KernelMs, PrefetchMs, TransferMs, CPUMs float64
+	TotalMs, GBps                           float64
+	Verified                                bool
+	Placement                               string
+	Waived                                  bool
+	Note                                    string
+	Platform, GPUUUID, Host, RunID          string
+	Source                                  string
+	Reported                                bool
+}
+
+// NewRow returns a row whose float fields are NaN (not measured).
+func NewRow() Row {
+	nan := math.NaN()
+	return Row{OversubPct: nan, KernelMs: nan, PrefetchMs: nan, TransferMs: nan,
+		CPUMs: nan, TotalMs: nan, GBps: nan}
+}
+
+// Value returns the row's value of a column as string, int64, float64 or bool.
+func (r *Row) Value(col string) (any, error) {
+	switch col {
+	case ColGroup:
+		return r.Group, nil
+	case ColBenchmark:
+		return r.Benchmark, nil
+	case ColMode:
+		return r.Mode, nil
+	case ColPattern:
+		return r.Pattern, nil
+	case ColPolicy:
+		return r.Policy, nil
+	case ColPhase:
+		return r.Phase, nil
+	case ColDirection:
+		return r.Direction, nil
+	case ColSizeBytes:
+		return r.SizeBytes, nil
+	case ColFootprintBytes:
+		return r.FootprintBytes, nil
+	case ColUsefulBytes:
+		return r.UsefulBytes, nil
+	case ColActiveElements:
+		return r.ActiveElements, nil
+	case ColStrideElements:
+		return r.StrideElements, nil
+	case ColPageIntervalBytes:
+		return r.PageIntervalBytes, nil
+	case ColOversubPct:
+		return r.OversubPct, nil
+	case ColReusePasses:
+		return r.ReusePasses, nil
+	case ColRepetition:
+		return r.Repetition, nil
+	case ColTrial:
+		return r.Trial, nil
+	case ColWarmups:
+		return r.Warmups, nil
+	case ColKernelMs:
+		return r.KernelMs, nil
+	case ColPrefetchMs:
+		return r.PrefetchMs, nil
+	case ColTransferMs:
+		return r.TransferMs, nil
+	case ColCPUMs:
+		return r.CPUMs, nil
+	case ColTotalMs:
+		return r.TotalMs, nil
+	case ColGBps:
+		return r.GBps, nil
+	case ColVerified:
+		return r.Verified, nil
+	case ColPlacement:
+		return r.Placement, nil
+	case ColWaived:
+		return r.Waived, nil
+	case ColNote:
+		return r.Note, nil
+	case ColPlatform:
+		return r.Platform, nil
+	case ColGPUUUID:
+		return r.GPUUUID, nil
+	case ColHost:
+		return r.Host, nil
+	case ColRunID:
+		return r.RunID, nil
+	case ColSource:
+		return r.Source, nil
+	case ColReported:
+		return r.Reported, nil
+	}
+	return nil, fmt.Errorf("results: unknown column %q", col)
+}
+
+// set assigns a parsed value to the row's field for col.
+func (r *Row) set(col string, v any) error {
+	s, _ := v.(string)
+	i, _ := v.(int64)
+	f, _ := v.(float64)
+	b, _ := v.(bool)
+	switch col {
+	case ColGroup:
+		r.Group = s
+	case ColBenchmark:
+		r.Benchmark = s
+	case ColMode:
+		r.Mode = s
+	case ColPattern:
+		r.Pattern = s
+	case ColPolicy:
+		r.Policy = s
+	case ColPhase:
+		r.Phase = s
+	case ColDirection:
+		r.Direction = s
+	case ColSizeBytes:
+		r.SizeBytes = i
+	case ColFootprintBytes:
+		r.FootprintBytes = i
+	case ColUsefulBytes:
+		r.UsefulBytes = i
+	case ColActiveElements:
+		r.ActiveElements = i
+	case ColStrideElements:
+		r.StrideElements = i
+	case ColPageIntervalBytes:
+		r.PageIntervalBytes = i
+	case ColOversubPct:
+		r.OversubPct = f
+	case ColReusePasses:
+		r.ReusePasses = i
+	case ColRepetition:
+		r.Repetition = i
+	case ColTrial:
+		r.Trial = i
+	case ColWarmups:
+		r.Warmups = i
+	case ColKernelMs:
+		r.KernelMs = f
+	case ColPrefetchMs:
+		r.PrefetchMs = f
+	case ColTransferMs:
+		r.TransferMs = f
+	case ColCPUMs:
+		r.CPUMs = f
+	case ColTotalMs:
+		r.TotalMs = f
+	case ColGBps:
+		r.GBps = f
+	case ColVerified:
+		r.Verified = b
+	case ColPlacement:
+		r.Placement = s
+	case ColWaived:
+		r.Waived = b
+	case ColNote:
+		r.Note = s
+	case ColPlatform:
+		r.Platform = s
+	case ColGPUUUID:
+		r.GPUUUID = s
+	case ColHost:
+		r.Host = s
+	case ColRunID:
+		r.RunID = s
+	case ColSource:
+		r.Source = s
+	case ColReported:
+		r.Reported = b
+	default:
+		return fmt.Errorf("results: unknown column %q", col)
+	}
+	return nil
+}
+
+// Frame builds the tidy DataFrame of rows, every column present and typed.
+func Frame(rows []Row) dataframe.DataFrame {
+	cols := make([]series.Series, len(Columns))
+	for ci, c := range Columns {
+		switch c.Kind {
+		case String:
+			v := make([]string, len(rows))
+			for i := range rows {
+				x, _ := rows[i].Value(c.Name)
+				v[i] = x.(string)
+			}
+			cols[ci] = series.New(v, series.String, c.Name)
+		case Int:
+			v := make([]int, len(rows))
+			for i := range rows {
+				x, _ := rows[i].Value(c.Name)
+				v[i] = int(x.(int64))
+			}
+			cols[ci] = series.New(v, series.Int, c.Name)
+		case Float:
+			v := make([]float64, len(rows))
+			for i := range rows {
+				x, _ := rows[i].Value(c.Name)
+				v[i] = x.(float64)
+			}
+			cols[ci] = series.New(v, series.Float, c.Name)
+		case Bool:
+			v := make([]bool, len(rows))
+			for i := range rows {
+				x, _ := rows[i].Value(c.Name)
+				v[i] = x.(bool)
+			}
+			cols[ci] = series.New(v, series.Bool, c.Name)
+		}
+	}
+	return dataframe.New(cols...)
+}
+
+// Rows converts a schema DataFrame back into rows. It fails if a column is
+// missing or the frame carries an error.
+func Rows(df dataframe.DataFrame) ([]Row, error) {
+	if df.Err != nil {
+		return nil, fmt.Errorf("results: frame: %w", df.Err)
+	}
+	n := df.Nrow()
+	rows := make([]Row, n)
+	for i := range rows {
+		rows[i] = NewRow()
+	}
+	names := map[string]bool{}
+	for _, nm := range df.Names() {
+		names[nm] = true
+	}
+	for _, c := range Columns {
+		if !names[c.Name] {
+			return nil, fmt.Errorf("results: frame has no column %q", c.Name)
+		}
+		s := df.Col(c.Name)
+		for i := 0; i < n; i++ {
+			e := s.Elem(i)
+			var v any
+			switch c.Kind {
+			case String:
+				v = e.String()
+			case Int:
+				x, err := e.Int()
+				if err != nil && !e.IsNA() {
+					return nil, fmt.Errorf("results: column %s row %d: %w", c.Name, i, err)
+				}
+				v = int64(x)
+			case Float:
+				v = e.Float()
+			case Bool:
+				x, err := e.Bool()
+				if err != nil && !e.IsNA() {
+					return nil, fmt.Errorf("results: column %s row %d: %w", c.Name, i, err)
+				}
+				v = x
+			}
+			if err := rows[i].set(c.Name, v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return rows, nil
+}

@@ -1,0 +1,270 @@
+package results
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"gonum.org/v1/gonum/stat"
+)
+
+// Stats describes a sample: median, min, max, sample standard deviation and
+// coefficient of variation (std/mean, percent). NaN values are ignored; an
+// empty sample gives NaN everywhere and N = 0.
+type Stats struct {
+	N                            int
+	Median, Min, Max, Std, CVPct float64
+}
+
+// Describe computes Stats of x with gonum, ignoring NaN.
+func Describe(x []float64) Stats {
+	v := make([]float64, 0, len(x))
+	for _, f := range x {
+		if !math.IsNaN(f) {
+			v = append(v, f)
+		}
+	}
+	nan := math.NaN()
+	s := Stats{N: len(v), Median: nan, Min: nan, Max: nan, Std: nan, CVPct: nan}
+	if len(v) == 0 {
+		return s
+	}
+	sort.Float64s(v)
+	s.Min, s.Max = v[0], v[len(v)-1]
+	s.Median = Median(v)
+	if len(v) > 1 {
+		mean, std := stat.MeanStdDev(v, nil)
+		s.Std = std
+		if mean != 0 {
+			s.CVPct = 100 * std / math.Abs(mean)
+		}
+	} else {
+		s.Std, s.CVPct = 0, 0
+	}
+	return s
+}
+
+// Median of sorted, NaN-free data: the mean of the two middle values for an
+// even count (gonum's quantiles return the lower one).
+func Median(sorted []float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return math.NaN()
+	}
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// Quality flags attached to summaries.
+const (
+	FlagShortKernel = "short_kernel" // median kernel under ShortKernelMs: timer and launch dominate
+	FlagHighCV      = "high_cv"      // coefficient of variation above the threshold
+	FlagUnverified  = "unverified"   // some trial was not verified
+	FlagWaived      = "waived"       // not supported on this system
+	FlagAbovePeak   = "above_peak"   // faster than the device's theoretical peak: check the byte count
+	FlagThrottled   = "throttled"    // the GPU reported a throttle reason during the run
+)
+
+// SummaryOptions tunes Summarize. Zero values take the defaults.
+type SummaryOptions struct {
+	PeakMemoryGBps   float64 // device memory peak; 0 leaves pct_of_peak empty
+	PeakHostLinkGBps float64 // host link peak, used for host, transfer and cold modes
+	ShortKernelMs    float64 // default 0.05 ms
+	HighCVPct        float64 // default 5 %
+	ThrottleReasons  string  // from the run metadata; non-empty adds FlagThrottled
+}
+
+// Summary column names beyond the configuration columns.
+const (
+	ColN              = "n"
+	ColMedianGBps     = "median_gbps"
+	ColMinGBps        = "min_gbps"
+	ColMaxGBps        = "max_gbps"
+	ColStdGBps        = "std_gbps"
+	ColCVPct          = "cv_pct"
+	ColMedianKernelMs = "median_kernel_ms"
+	ColMedianPrefetch = "median_prefetch_ms"
+	ColMedianTransfer = "median_transfer_ms"
+	ColMedianCPUMs    = "median_cpu_ms"
+	ColMedianTotalMs  = "median_total_ms"
+	ColPctOfPeak      = "pct_of_peak"
+	ColFlags          = "flags"
+)
+
+// SummaryRow is the summary of one configuration.
+type SummaryRow struct {
+	Config                                  Row // configuration columns set, measurements NaN
+	N                                       int
+	GBps                                    Stats
+	KernelMs, PrefetchMs, TransferMs, CPUMs float64 // medians
+	TotalMs                                 Stats
+	AllVerified                             bool
+	PctOfPeak                               float64
+	Flags                                   []string
+}
+
+// hostPath reports whether a mode's bandwidth is bounded by the host link
+// rather than device memory.
+func hostPath(r Row) bool {
+	switch r.Group {
+	case "host", "transfer":
+		return true
+	}
+	switch r.Mode {
+	case "managed_cold", "host_mapped", "advise_preferred_cpu", "advise_preferred_gpu", "advise_accessed_by", "system":
+		return true
+	}
+	return false
+}
+
+// Summarize groups rows by configuration, in a stable order (the order in
+// which each configuration first appears), and describes each.
+func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
+	if o.ShortKernelMs == 0 {
+		o.ShortKernelMs = 0.05
+	}
+	if o.HighCVPct == 0 {
+		o.HighCVPct = 5
+	}
+	var order []string
+	groups := map[string][]Row{}
+	for _, r := range rows {
+		k := ConfigKey(r)
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	out := make([]SummaryRow, 0, len(order))
+	for _, k := range order {
+		g := groups[k]
+		cfg := NewRow()
+		first := g[0]
+		for _, c := range ConfigColumns {
+			v, _ := first.Value(c)
+			_ = cfg.set(c, v)
+		}
+		col := func(f func(Row) float64) []float64 {
+			x := make([]float64, len(g))
+			for i, r := range g {
+				x[i] = f(r)
+			}
+			return x
+		}
+		s := SummaryRow{Config: cfg, N: len(g), AllVerified: true, PctOfPeak: math.NaN()}
+		s.GBps = Describe(col(func(r Row) float64 { return r.GBps }))
+		s.KernelMs = Describe(col(func(r Row) float64 { return r.KernelMs })).Median
+		s.PrefetchMs = Describe(col(func(r Row) float64 { return r.PrefetchMs })).Median
+		s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
+		s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
+		s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
+		waived := false
+		for _, r := range g {
+			s.AllVerified = s.AllVerified && r.Verified
+			waived = waived || r.Waived
+		}
+		peak := o.PeakMemoryGBps
+		if hostPath(first) {
+			peak = o.PeakHostLinkGBps
+		}
+		if peak > 0 && !math.IsNaN(s.GBps.Median) {
+			s.PctOfPeak = 100 * s.GBps.Median / peak
+			if s.PctOfPeak > 100 {
+				s.Flags = append(s.Flags, FlagAbovePeak)
+			}
+		}
+		if waived {
+			s.Flags = append(s.Flags, FlagWaived)
+		} else if !s.AllVerified && first.Source == "" {
+			s.Flags = append(s.Flags, FlagUnverified)
+		}
+		if s.KernelMs < o.ShortKernelMs {
+			s.Flags = append(s.Flags, FlagShortKernel)
+		}
+		cv := s.GBps.CVPct
+		if math.IsNaN(cv) {
+			cv = s.TotalMs.CVPct
+		}
+		if cv > o.HighCVPct {
+			s.Flags = append(s.Flags, FlagHighCV)
+		}
+		if o.ThrottleReasons != "" {
+			s.Flags = append(s.Flags, FlagThrottled)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// SummaryFrame renders summaries as a DataFrame: the configuration columns,
+// then n, the bandwidth statistics, the median times, pct_of_peak and flags.
+func SummaryFrame(sum []SummaryRow) dataframe.DataFrame {
+	var cols []series.Series
+	for _, c := range ConfigColumns {
+		kind := String
+		for _, cc := range Columns {
+			if cc.Name == c {
+				kind = cc.Kind
+			}
+		}
+		switch kind {
+		case Int:
+			v := make([]int, len(sum))
+			for i := range sum {
+				x, _ := sum[i].Config.Value(c)
+				v[i] = int(x.(int64))
+			}
+			cols = append(cols, series.New(v, series.Int, c))
+		case Float:
+			v := make([]float64, len(sum))
+			for i := range sum {
+				x, _ := sum[i].Config.Value(c)
+				v[i] = x.(float64)
+			}
+			cols = append(cols, series.New(v, series.Float, c))
+		default:
+			v := make([]string, len(sum))
+			for i := range sum {
+				x, _ := sum[i].Config.Value(c)
+				v[i] = x.(string)
+			}
+			cols = append(cols, series.New(v, series.String, c))
+		}
+	}
+	fl := func(name string, f func(s SummaryRow) float64) {
+		v := make([]float64, len(sum))
+		for i := range sum {
+			v[i] = f(sum[i])
+		}
+		cols = append(cols, series.New(v, series.Float, name))
+	}
+	n := make([]int, len(sum))
+	flags := make([]string, len(sum))
+	for i := range sum {
+		n[i] = sum[i].N
+		flags[i] = strings.Join(sum[i].Flags, ",")
+	}
+	cols = append(cols, series.New(n, series.Int, ColN))
+	fl(ColMedianGBps, func(s SummaryRow) float64 { return s.GBps.Median })
+	fl(ColMinGBps, func(s SummaryRow) float64 { return s.GBps.Min })
+	fl(ColMaxGBps, func(s SummaryRow) float64 { return s.GBps.Max })
+	fl(ColStdGBps, func(s SummaryRow) float64 { return s.GBps.Std })
+	fl(ColCVPct, func(s SummaryRow) float64 {
+		if math.IsNaN(s.GBps.CVPct) {
+			return s.TotalMs.CVPct
+		}
+		return s.GBps.CVPct
+	})
+	fl(ColMedianKernelMs, func(s SummaryRow) float64 { return s.KernelMs })
+	fl(ColMedianPrefetch, func(s SummaryRow) float64 { return s.PrefetchMs })
+	fl(ColMedianTransfer, func(s SummaryRow) float64 { return s.TransferMs })
+	fl(ColMedianCPUMs, func(s SummaryRow) float64 { return s.CPUMs })
+	fl(ColMedianTotalMs, func(s SummaryRow) float64 { return s.TotalMs.Median })
+	fl(ColPctOfPeak, func(s SummaryRow) float64 { return s.PctOfPeak })
+	cols = append(cols, series.New(flags, series.String, ColFlags))
+	return dataframe.New(cols...)
+}

@@ -1,0 +1,52 @@
+// Package cuda is umlab's binding to the NVIDIA CUDA driver: the module's
+// only cgo, shaped for Unified Memory benchmarks.
+//
+// # Loading
+//
+// Nothing links against libcuda. [Init] opens libcuda.so.1 with dlopen,
+// resolves every entry point eagerly through cuGetProcAddress_v2 (or dlsym
+// of the explicit versioned names on drivers without it) into a table, and C
+// trampolines call through that table. The declarations are our own
+// (umlab_cuda.h), checked against CUDA 13.0. So `go build` needs neither a
+// CUDA toolkit nor a driver, and a binary runs wherever a driver is
+// installed. Without one, Init returns an error wrapping [ErrNoDriver] that
+// says what was looked for.
+//
+// # Kernels
+//
+// The kernels (kernels/umlab.cu) are compiled to PTX for compute_75 by a
+// pinned nvcc (`go generate ./cuda`), committed, and embedded. [NewContext]
+// loads them, so JIT compilation happens before any timed region and is
+// reported by [Context.ModuleLoadTime]. The PTX is ISA 9.0, which needs
+// driver R580 (CUDA 13.0) or newer; older drivers get [ErrPTXTooNew].
+//
+// # Contexts and threads
+//
+// A [Context] wraps a device's primary context. CUDA binds contexts to OS
+// threads; every Context method makes its context current inside the same C
+// call that does the work, so goroutines need not lock OS threads.
+//
+// # Memory
+//
+// Buffers come in five kinds ([MemKind]): device, managed, pinned host,
+// mapped pinned host and pageable host. Device and managed allocations are
+// refused with an error matching [ErrWouldOversubscribe] when they would
+// leave less than a margin of device memory free; managed oversubscription
+// needs [Context.SetOversubscription]. [Context.Prefetch], [Context.Advise]
+// and [Context.RangeAttributes] use the CUDA 12.2 (_v2) entry points when the
+// driver has them and the legacy ones otherwise.
+//
+// # Data and checks
+//
+// Buffers are filled with [SeedValue], small integers from a hash, by the
+// device ([Context.Fill]) or the CPU ([FillHost]); every benchmark operation
+// on them is exact, so checks ([Context.CheckAffine], [CheckAffineHost], ...)
+// compare for equality. CPU loops are C, so CPU timings measure memory.
+//
+// # Errors
+//
+// Driver failures are [Result] values (with the driver's names, available
+// without a driver) wrapped with the call that failed. Bad sizes, buffers and
+// launch shapes are errors wrapping [ErrInvalidArgument] that name the call
+// or kernel. Nothing panics on a runtime condition.
+package cuda

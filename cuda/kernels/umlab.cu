@@ -1,0 +1,260 @@
+// umlab's CUDA kernels. Compiled to PTX for a low virtual architecture by
+// gen.sh (go generate ./cuda) and embedded in the Go binary; the driver
+// JIT-compiles the PTX for whatever GPU it finds.
+//
+// Conventions: every parameter is 8 bytes wide (pointers, unsigned long long,
+// double), so the Go launcher passes a flat array of uint64; sizes count
+// float64 elements. Data values are small integers from seed_value, so every
+// result is exact and checks compare for equality.
+
+typedef unsigned long long u64;
+
+__device__ __forceinline__ double seed_value(u64 seed, u64 i) {
+  u64 z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return (double)(z >> 44) + 1.0;
+}
+
+__device__ __forceinline__ u64 global_id() { return (u64)blockIdx.x * blockDim.x + threadIdx.x; }
+__device__ __forceinline__ u64 grid_size() { return (u64)gridDim.x * blockDim.x; }
+
+// Streaming kernels: each thread moves VEC double2 vectors per array, loaded
+// all before any is stored so that several independent loads are in flight.
+// Block b covers vectors [b*blockDim*VEC, (b+1)*blockDim*VEC); within it,
+// thread t takes t, t+blockDim, ... so each load instruction is coalesced.
+// Buffers come from cuMemAlloc/cuMemAllocManaged/cuMemHostAlloc, which align
+// to at least 256 bytes, so double2 accesses are aligned; an odd trailing
+// element is handled by thread 0 of the last block.
+#define VEC 4
+
+extern "C" __global__ void umlab_copy(const double *__restrict__ a, double *__restrict__ c, u64 n) {
+  const double2 *a2 = (const double2 *)a;
+  double2 *c2 = (double2 *)c;
+  u64 nv = n / 2;
+  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
+  double2 r[VEC];
+  if (base + (VEC - 1) * blockDim.x < nv) {
+#pragma unroll
+    for (int k = 0; k < VEC; k++) r[k] = __ldcs(a2 + base + k * blockDim.x);
+#pragma unroll
+    for (int k = 0; k < VEC; k++) __stcs(c2 + base + k * blockDim.x, r[k]);
+  } else {
+    for (int k = 0; k < VEC; k++) {
+      u64 j = base + k * blockDim.x;
+      if (j < nv) c2[j] = a2[j];
+    }
+  }
+  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) c[n - 1] = a[n - 1];
+}
+
+extern "C" __global__ void umlab_scale(double *__restrict__ b, const double *__restrict__ c, double s, u64 n) {
+  const double2 *c2 = (const double2 *)c;
+  double2 *b2 = (double2 *)b;
+  u64 nv = n / 2;
+  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
+  double2 r[VEC];
+  if (base + (VEC - 1) * blockDim.x < nv) {
+#pragma unroll
+    for (int k = 0; k < VEC; k++) r[k] = __ldcs(c2 + base + k * blockDim.x);
+#pragma unroll
+    for (int k = 0; k < VEC; k++) __stcs(b2 + base + k * blockDim.x, make_double2(s * r[k].x, s * r[k].y));
+  } else {
+    for (int k = 0; k < VEC; k++) {
+      u64 j = base + k * blockDim.x;
+      if (j < nv) b2[j] = make_double2(s * c2[j].x, s * c2[j].y);
+    }
+  }
+  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) b[n - 1] = s * c[n - 1];
+}
+
+extern "C" __global__ void umlab_add(const double *__restrict__ a, const double *__restrict__ b,
+                                     double *__restrict__ c, u64 n) {
+  const double2 *a2 = (const double2 *)a, *b2 = (const double2 *)b;
+  double2 *c2 = (double2 *)c;
+  u64 nv = n / 2;
+  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
+  double2 x[VEC], y[VEC];
+  if (base + (VEC - 1) * blockDim.x < nv) {
+#pragma unroll
+    for (int k = 0; k < VEC; k++) {
+      x[k] = __ldcs(a2 + base + k * blockDim.x);
+      y[k] = __ldcs(b2 + base + k * blockDim.x);
+    }
+#pragma unroll
+    for (int k = 0; k < VEC; k++) __stcs(c2 + base + k * blockDim.x, make_double2(x[k].x + y[k].x, x[k].y + y[k].y));
+  } else {
+    for (int k = 0; k < VEC; k++) {
+      u64 j = base + k * blockDim.x;
+      if (j < nv) c2[j] = make_double2(a2[j].x + b2[j].x, a2[j].y + b2[j].y);
+    }
+  }
+  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) c[n - 1] = a[n - 1] + b[n - 1];
+}
+
+// a = b + s*c
+extern "C" __global__ void umlab_triad(double *__restrict__ a, const double *__restrict__ b,
+                                       const double *__restrict__ c, double s, u64 n) {
+  const double2 *b2 = (const double2 *)b, *c2 = (const double2 *)c;
+  double2 *a2 = (double2 *)a;
+  u64 nv = n / 2;
+  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
+  double2 x[VEC], y[VEC];
+  if (base + (VEC - 1) * blockDim.x < nv) {
+#pragma unroll
+    for (int k = 0; k < VEC; k++) {
+      x[k] = __ldcs(b2 + base + k * blockDim.x);
+      y[k] = __ldcs(c2 + base + k * blockDim.x);
+    }
+#pragma unroll
+    for (int k = 0; k < VEC; k++)
+      __stcs(a2 + base + k * blockDim.x, make_double2(x[k].x + s * y[k].x, x[k].y + s * y[k].y));
+  } else {
+    for (int k = 0; k < VEC; k++) {
+      u64 j = base + k * blockDim.x;
+      if (j < nv) a2[j] = make_double2(b2[j].x + s * c2[j].x, b2[j].y + s * c2[j].y);
+    }
+  }
+  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) a[n - 1] = b[n - 1] + s * c[n - 1];
+}
+
+// The reference a naive implementation would use: a grid-stride loop of
+// scalar accesses. Kept to show what the tuned kernel gains.
+extern "C" __global__ void umlab_triad_naive(double *a, const double *b, const double *c, double s, u64 n) {
+  for (u64 i = global_id(); i < n; i += grid_size()) a[i] = b[i] + s * c[i];
+}
+
+// Streaming read-modify-write, x = x*mul + add: the managed-memory kernel and
+// the GPU pass of the handoff benchmark (mul 1, add 1).
+extern "C" __global__ void umlab_rmw(double *__restrict__ x, double mul, double add, u64 n) {
+  double2 *x2 = (double2 *)x;
+  u64 nv = n / 2;
+  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
+  double2 r[VEC];
+  if (base + (VEC - 1) * blockDim.x < nv) {
+#pragma unroll
+    for (int k = 0; k < VEC; k++) r[k] = x2[base + k * blockDim.x];
+#pragma unroll
+    for (int k = 0; k < VEC; k++)
+      x2[base + k * blockDim.x] = make_double2(r[k].x * mul + add, r[k].y * mul + add);
+  } else {
+    for (int k = 0; k < VEC; k++) {
+      u64 j = base + k * blockDim.x;
+      if (j < nv) x2[j] = make_double2(x2[j].x * mul + add, x2[j].y * mul + add);
+    }
+  }
+  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) x[n - 1] = x[n - 1] * mul + add;
+}
+
+// Strided read-modify-write: elements 0, stride, 2*stride, ... (active of them).
+extern "C" __global__ void umlab_strided(double *x, double mul, double add, u64 stride, u64 active) {
+  for (u64 i = global_id(); i < active; i += grid_size()) {
+    u64 j = i * stride;
+    x[j] = x[j] * mul + add;
+  }
+}
+
+// Page touch: one element every interval_bytes bytes (active of them).
+extern "C" __global__ void umlab_page_touch(double *x, double mul, double add, u64 interval_bytes, u64 active) {
+  u64 step = interval_bytes / sizeof(double);
+  for (u64 i = global_id(); i < active; i += grid_size()) {
+    u64 j = i * step;
+    x[j] = x[j] * mul + add;
+  }
+}
+
+// Random read-modify-write through an index array: x[idx[i]] for i < active.
+extern "C" __global__ void umlab_random(double *x, const u64 *__restrict__ idx, double mul, double add, u64 active) {
+  for (u64 i = global_id(); i < active; i += grid_size()) {
+    u64 j = idx[i];
+    x[j] = x[j] * mul + add;
+  }
+}
+
+// permute maps i in [0, n) to a distinct j in [0, n): a 4-round balanced
+// Feistel network over the smallest even bit width holding n, with cycle
+// walking back into range. It makes a shuffled index array on the device in
+// one pass, with no host-side shuffle of billions of entries.
+__device__ u64 permute(u64 i, u64 n, u64 seed) {
+  int bits = 2;
+  while (bits < 64 && (1ull << bits) < n) bits += 2;
+  int half = bits / 2;
+  u64 mask = (1ull << half) - 1;
+  u64 v = i;
+  do {
+    u64 l = v >> half, r = v & mask;
+    for (u64 round = 0; round < 4; round++) {
+      u64 z = (r + seed + round * 0x9E3779B97F4A7C15ull) * 0xBF58476D1CE4E5B9ull;
+      z ^= z >> 31;
+      u64 f = (z * 0x94D049BB133111EBull) >> 17;
+      u64 nl = r;
+      r = (l ^ f) & mask;
+      l = nl;
+    }
+    v = (l << half) | r;
+  } while (v >= n);
+  return v;
+}
+
+extern "C" __global__ void umlab_perm_fill(u64 *idx, u64 n, u64 seed) {
+  for (u64 i = global_id(); i < n; i += grid_size()) idx[i] = permute(i, n, seed);
+}
+
+extern "C" __global__ void umlab_fill(double *x, u64 n, u64 seed) {
+  for (u64 i = global_id(); i < n; i += grid_size()) x[i] = seed_value(seed, i);
+}
+
+// result[0] counts mismatches; result[1] holds the smallest bad index and
+// must start at ~0.
+__device__ void report_bad(u64 *result, u64 i) {
+  atomicAdd(result, 1ull);
+  atomicMin(result + 1, i);
+}
+
+// Checks x[i] == seed_value(seed,i)*mul + add where i is touched (i % stride
+// == 0 and i/stride < active) and x[i] == seed_value(seed,i) elsewhere.
+extern "C" __global__ void umlab_check_affine(const double *x, u64 n, u64 seed, double mul, double add, u64 stride,
+                                              u64 active, u64 *result) {
+  for (u64 i = global_id(); i < n; i += grid_size()) {
+    double v = seed_value(seed, i);
+    double want = (i % stride == 0 && i / stride < active) ? v * mul + add : v;
+    if (x[i] != want) report_bad(result, i);
+  }
+}
+
+// Checks a[i] == seed_value(seed_b,i) + s*seed_value(seed_c,i).
+extern "C" __global__ void umlab_check_triad(const double *a, u64 n, u64 seed_b, u64 seed_c, double s, u64 *result) {
+  for (u64 i = global_id(); i < n; i += grid_size()) {
+    double want = seed_value(seed_b, i) + s * seed_value(seed_c, i);
+    if (a[i] != want) report_bad(result, i);
+  }
+}
+
+// Checks that idx holds a permutation of [0, n): marks seen entries in a
+// zeroed scratch array of n bytes and counts duplicates or out-of-range ones.
+extern "C" __global__ void umlab_check_perm(const u64 *idx, u64 n, unsigned char *seen, u64 *result) {
+  for (u64 i = global_id(); i < n; i += grid_size()) {
+    u64 j = idx[i];
+    if (j >= n) {
+      report_bad(result, i);
+      continue;
+    }
+    unsigned int *word = (unsigned int *)(seen + (j & ~3ull));
+    unsigned int bit = 1u << (8 * (j & 3));
+    if (atomicOr(word, bit) & bit) report_bad(result, i);
+  }
+}
+
+// Prepares a check result: no mismatch yet, first bad index ~0.
+extern "C" __global__ void umlab_check_init(u64 *result) {
+  if (global_id() == 0) {
+    result[0] = 0;
+    result[1] = ~0ull;
+  }
+}
+
+// Zeroes nwords 8-byte words.
+extern "C" __global__ void umlab_zero(u64 *p, u64 nwords) {
+  for (u64 i = global_id(); i < nwords; i += grid_size()) p[i] = 0;
+}

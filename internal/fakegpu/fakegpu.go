@@ -1,0 +1,427 @@
+// Package fakegpu is a deterministic stand-in for a GPU that implements
+// umkit.Device, so the benchmark library's logic, state machine and schema
+// are tested without hardware. Buffers hold real data (up to DataLimit
+// bytes each; larger ones are symbolic), every operation is applied to it,
+// and time is simulated from a simple model of where pages are: GPU-resident
+// data streams at HBMGBps, host memory at LinkGBps, and cold managed data
+// costs a fault-and-migrate rate. The numbers it produces are made up and
+// must never be reported as measurements.
+package fakegpu
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/umlab/umlab/cuda"
+	"github.com/umlab/umlab/umkit"
+)
+
+// Device is a fake GPU. Its zero value is not usable; call New.
+type Device struct {
+	// Model parameters, in GB/s and ms.
+	HBMGBps, LinkGBps, FaultGBps, CPUGBps float64
+	LaunchMs                              float64
+	DataLimit                             uint64 // bytes of real data kept per buffer
+	Total, Margin                         uint64
+
+	// Fault injection.
+	CorruptKernels bool  // kernels write a wrong value into element 0
+	FailAlloc      error // returned by every Alloc when set
+
+	Calls []string // every call, in order, e.g. "Launch(rmw,managed#2)"
+
+	info      umkit.DeviceInfo
+	used      uint64
+	allowOver bool
+	next      int
+	clock     time.Duration // simulated wall clock
+	queued    float64       // ms of GPU work since StartTimer
+	timerOn   bool
+	buffers   map[*Buffer]bool
+}
+
+// Buffer is a fake allocation.
+type Buffer struct {
+	id     int
+	kind   umkit.MemKind
+	bytes  uint64
+	data   []float64 // nil when symbolic
+	onGPU  bool      // managed pages resident on the GPU
+	advice []umkit.Advice
+	freed  bool
+}
+
+func (b *Buffer) Kind() umkit.MemKind { return b.kind }
+func (b *Buffer) Bytes() uint64       { return b.bytes }
+func (b *Buffer) String() string      { return fmt.Sprintf("%s#%d", b.kind, b.id) }
+
+// New returns a fake H200-like device with 80 GiB of memory.
+func New() *Device {
+	return &Device{
+		HBMGBps: 4000, LinkGBps: 50, FaultGBps: 8, CPUGBps: 20, LaunchMs: 0.005,
+		DataLimit: 16 << 20, Total: 80 << 30, Margin: 1 << 30,
+		info: umkit.DeviceInfo{
+			Name: "Fake GPU", UUID: "GPU-00000000-0000-0000-0000-000000000000", TotalMemory: 80 << 30,
+			Multiprocessors: 132, PeakMemoryGBps: 4800, ManagedMemory: true, ConcurrentManagedAccess: true,
+			CanMapHostMemory: true,
+		},
+		buffers: map[*Buffer]bool{},
+	}
+}
+
+// SetInfo replaces the device facts (e.g. to remove concurrent managed access).
+func (d *Device) SetInfo(i umkit.DeviceInfo) { d.info = i }
+
+func (d *Device) log(format string, a ...any) { d.Calls = append(d.Calls, fmt.Sprintf(format, a...)) }
+
+// Reset clears the call log.
+func (d *Device) Reset() {
+	d.Calls = nil
+}
+
+// Live returns the number of buffers not yet freed.
+func (d *Device) Live() int { return len(d.buffers) }
+
+func (d *Device) Info() umkit.DeviceInfo { return d.info }
+
+func (d *Device) MemInfo() (uint64, uint64, error) { return d.Total - d.used, d.Total, nil }
+
+func (d *Device) MemoryMargin() uint64 { return d.Margin }
+
+func (d *Device) AllowOversubscription(allowed bool) {
+	d.allowOver = allowed
+	d.log("AllowOversubscription(%t)", allowed)
+}
+
+func (d *Device) Alloc(kind umkit.MemKind, bytes uint64) (umkit.Buffer, error) {
+	if d.FailAlloc != nil {
+		return nil, d.FailAlloc
+	}
+	if bytes == 0 {
+		return nil, fmt.Errorf("fakegpu: zero-byte allocation: %w", cuda.ErrInvalidArgument)
+	}
+	onDevice := kind == umkit.DeviceMem || kind == umkit.ManagedMem
+	if onDevice && !(kind == umkit.ManagedMem && d.allowOver) && d.used+bytes+d.Margin > d.Total {
+		return nil, &cuda.OversubscribeError{What: kind.String(), Requested: bytes, Free: d.Total - d.used, Margin: d.Margin}
+	}
+	d.next++
+	b := &Buffer{id: d.next, kind: kind, bytes: bytes, onGPU: kind == umkit.DeviceMem}
+	if bytes <= d.DataLimit {
+		b.data = make([]float64, bytes/8)
+	}
+	if onDevice {
+		d.used += bytes
+	}
+	d.buffers[b] = true
+	d.log("Alloc(%s,%d)", b, bytes)
+	return b, nil
+}
+
+func fb(b umkit.Buffer) *Buffer { return b.(*Buffer) }
+
+func (d *Device) Free(b umkit.Buffer) error {
+	x := fb(b)
+	if x.freed {
+		return errors.New("fakegpu: double free of " + x.String())
+	}
+	x.freed = true
+	if x.kind == umkit.DeviceMem || x.kind == umkit.ManagedMem {
+		d.used -= x.bytes
+	}
+	delete(d.buffers, x)
+	d.log("Free(%s)", x)
+	return nil
+}
+
+// cpuTouch models the CPU reading and writing a buffer: managed pages come
+// back to the CPU first.
+func (d *Device) cpuTouch(b *Buffer, n uint64) {
+	ms := float64(n*16) / (d.CPUGBps * 1e6)
+	if b.kind == umkit.ManagedMem && b.onGPU {
+		ms += float64(b.bytes) / (d.LinkGBps * 1e6)
+		b.onGPU = false
+	}
+	d.clock += time.Duration(ms * float64(time.Millisecond))
+}
+
+func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
+	x := fb(b)
+	if x.kind == umkit.DeviceMem {
+		return fmt.Errorf("fakegpu: FillHost of device memory: %w", cuda.ErrInvalidArgument)
+	}
+	d.log("FillHost(%s)", x)
+	d.cpuTouch(x, n)
+	for i := range x.data[:min(n, uint64(len(x.data)))] {
+		x.data[i] = seedValue(seed, uint64(i))
+	}
+	return nil
+}
+
+func (d *Device) UpdateHost(b umkit.Buffer, n uint64, mul, add float64) error {
+	x := fb(b)
+	d.log("UpdateHost(%s)", x)
+	d.cpuTouch(x, n)
+	for i := range x.data[:min(n, uint64(len(x.data)))] {
+		x.data[i] = x.data[i]*mul + add
+	}
+	return nil
+}
+
+func (d *Device) CheckHost(b umkit.Buffer, e umkit.Expect) (umkit.Mismatch, error) {
+	x := fb(b)
+	d.log("CheckHost(%s)", x)
+	d.cpuTouch(x, 0)
+	return check(x, e), nil
+}
+
+// gpuTouch models a kernel reading and writing bytes of b and returns ms.
+func (d *Device) gpuTouch(b *Buffer, bytes uint64) float64 {
+	switch {
+	case b.kind == umkit.MappedMem || b.kind == umkit.PageableMem || b.kind == umkit.PinnedMem:
+		return float64(bytes) / (d.LinkGBps * 1e6)
+	case b.kind == umkit.ManagedMem && !b.onGPU:
+		if slicesContains(b.advice, umkit.PreferCPU) {
+			return float64(bytes) / (d.LinkGBps * 1e6)
+		}
+		b.onGPU = true
+		return float64(b.bytes)/(d.FaultGBps*1e6) + float64(bytes)/(d.HBMGBps*1e6)
+	}
+	return float64(bytes) / (d.HBMGBps * 1e6)
+}
+
+func slicesContains(s []umkit.Advice, a umkit.Advice) bool {
+	for _, x := range s {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+func (d *Device) queue(ms float64) {
+	ms += d.LaunchMs
+	d.queued += ms
+	d.clock += time.Duration(ms * float64(time.Millisecond))
+}
+
+func (d *Device) Fill(b umkit.Buffer, n, seed uint64) error {
+	x := fb(b)
+	d.log("Fill(%s)", x)
+	d.queue(d.gpuTouch(x, n*8))
+	for i := range x.data[:min(n, uint64(len(x.data)))] {
+		x.data[i] = seedValue(seed, uint64(i))
+	}
+	return nil
+}
+
+func (d *Device) Copy(dst, src umkit.Buffer, bytes uint64) error {
+	s, t := fb(src), fb(dst)
+	d.log("Copy(%s<-%s)", t, s)
+	rate := d.HBMGBps
+	if s.kind != umkit.DeviceMem || t.kind != umkit.DeviceMem {
+		rate = d.LinkGBps
+	}
+	d.queue(float64(bytes) / (rate * 1e6))
+	if s.data != nil && t.data != nil {
+		copy(t.data, s.data[:bytes/8])
+	}
+	return nil
+}
+
+func (d *Device) Prefetch(b umkit.Buffer, to umkit.Location) error {
+	x := fb(b)
+	if x.kind != umkit.ManagedMem {
+		return fmt.Errorf("fakegpu: prefetch of %s memory: %w", x.kind, cuda.ErrInvalidArgument)
+	}
+	if !d.info.ConcurrentManagedAccess {
+		return fmt.Errorf("fakegpu: prefetch: %w", cuda.ErrUnsupported)
+	}
+	dir := map[umkit.Location]string{umkit.ToGPU: "gpu", umkit.ToCPU: "cpu"}[to]
+	d.log("Prefetch(%s,%s)", x, dir)
+	if (to == umkit.ToGPU) != x.onGPU {
+		d.queue(float64(x.bytes) / (d.LinkGBps * 0.5 * 1e6))
+	} else {
+		d.queue(0)
+	}
+	x.onGPU = to == umkit.ToGPU
+	return nil
+}
+
+func (d *Device) Advise(b umkit.Buffer, a umkit.Advice) error {
+	x := fb(b)
+	d.log("Advise(%s,%d)", x, a)
+	x.advice = append(x.advice, a)
+	return nil
+}
+
+func (d *Device) Launch(k umkit.Kernel) error {
+	x := fb(k.X)
+	d.log("Launch(%s,%s)", k.Kind, x)
+	var touched func() []uint64 // indices the kernel updates, built only for real data
+	switch k.Kind {
+	case umkit.KCopy:
+		y := fb(k.Y)
+		d.queue(d.gpuTouch(x, k.N*8) + d.gpuTouch(y, k.N*8))
+		if x.data != nil && y.data != nil {
+			copy(y.data[:k.N], x.data[:k.N])
+		}
+		if d.CorruptKernels && y.data != nil {
+			y.data[0]++
+		}
+		return nil
+	case umkit.KTriad:
+		y, z := fb(k.Y), fb(k.Z)
+		d.queue(d.gpuTouch(x, k.N*8) + d.gpuTouch(y, k.N*8) + d.gpuTouch(z, k.N*8))
+		if x.data != nil && y.data != nil && z.data != nil {
+			for i := uint64(0); i < k.N; i++ {
+				x.data[i] = y.data[i] + k.Scalar*z.data[i]
+			}
+			if d.CorruptKernels {
+				x.data[0] = -1
+			}
+		}
+		return nil
+	case umkit.KRMW:
+		d.queue(d.gpuTouch(x, k.N*16))
+		touched = func() []uint64 { return span(0, k.N, 1) }
+	case umkit.KStrided:
+		d.queue(d.gpuTouch(x, k.Active*16))
+		touched = func() []uint64 { return span(0, k.Active, k.Stride) }
+	case umkit.KPageTouch:
+		d.queue(d.gpuTouch(x, k.Active*16))
+		touched = func() []uint64 { return span(0, k.Active, k.IntervalBytes/8) }
+	case umkit.KRandom:
+		idx := fb(k.Idx)
+		d.queue(d.gpuTouch(x, k.Active*16) + d.gpuTouch(idx, k.Active*8))
+		touched = func() []uint64 {
+			var t []uint64
+			for i := uint64(0); i < k.Active && idx.data != nil; i++ {
+				t = append(t, uint64(idx.data[i]))
+			}
+			return t
+		}
+	default:
+		return fmt.Errorf("fakegpu: unknown kernel %v", k.Kind)
+	}
+	if x.data != nil {
+		for _, i := range touched() {
+			x.data[i] = x.data[i]*k.Mul + k.Add
+		}
+		if d.CorruptKernels {
+			x.data[0] = -1
+		}
+	}
+	return nil
+}
+
+// span lists count indices starting at first with the given step.
+func span(first, count, step uint64) []uint64 {
+	out := make([]uint64, count)
+	for i := range out {
+		out[i] = first + uint64(i)*step
+	}
+	return out
+}
+
+func (d *Device) PermFill(idx umkit.Buffer, n, seed uint64) error {
+	x := fb(idx)
+	d.log("PermFill(%s)", x)
+	d.queue(d.gpuTouch(x, n*8))
+	if x.data != nil {
+		// A deterministic shuffle: multiplication by an odd constant modulo
+		// a power of two, walked back into range.
+		p := uint64(1)
+		for p < n {
+			p <<= 1
+		}
+		j := uint64(0)
+		for i := uint64(0); i < p && j < n; i++ {
+			v := (i*0x9E3779B97F4A7C15 + seed) & (p - 1)
+			if v < n {
+				x.data[j] = float64(v)
+				j++
+			}
+		}
+	}
+	return nil
+}
+
+func (d *Device) Check(b umkit.Buffer, e umkit.Expect) (umkit.Mismatch, error) {
+	x := fb(b)
+	d.log("Check(%s)", x)
+	d.queue(d.gpuTouch(x, e.N*8))
+	return check(x, e), nil
+}
+
+func check(x *Buffer, e umkit.Expect) umkit.Mismatch {
+	var m umkit.Mismatch
+	if x.data == nil {
+		return m // symbolic buffer: nothing to compare
+	}
+	for i := uint64(0); i < e.N && i < uint64(len(x.data)); i++ {
+		var want float64
+		if e.Triad {
+			want = seedValue(e.SeedB, i) + e.Scalar*seedValue(e.SeedC, i)
+		} else {
+			want = seedValue(e.Seed, i)
+			if i%e.Stride == 0 && i/e.Stride < e.Active {
+				want = want*e.Mul + e.Add
+			}
+		}
+		if x.data[i] != want {
+			if m.Count == 0 {
+				m.First = i
+			}
+			m.Count++
+		}
+	}
+	return m
+}
+
+func (d *Device) StartTimer() error {
+	d.log("StartTimer")
+	d.queued, d.timerOn = 0, true
+	return nil
+}
+
+func (d *Device) StopTimer() (float64, error) {
+	if !d.timerOn {
+		return 0, errors.New("fakegpu: StopTimer without StartTimer")
+	}
+	d.log("StopTimer")
+	d.timerOn = false
+	return d.queued, nil
+}
+
+func (d *Device) Sync() error { d.log("Sync"); return nil }
+
+func (d *Device) Now() time.Duration { return d.clock }
+
+func (d *Device) Placement(b umkit.Buffer) (string, error) {
+	x := fb(b)
+	if x.kind != umkit.ManagedMem {
+		return x.kind.String(), nil
+	}
+	where := "cpu"
+	if x.onGPU {
+		where = "gpu"
+	}
+	var adv []string
+	for _, a := range x.advice {
+		adv = append(adv, fmt.Sprint(int(a)))
+	}
+	return fmt.Sprintf("fake:resident=%s;advice=%s", where, strings.Join(adv, ",")), nil
+}
+
+func (d *Device) Close() error { d.log("Close"); return nil }
+
+// seedValue matches cuda.SeedValue without cgo.
+func seedValue(seed, i uint64) float64 {
+	z := seed + (i+1)*0x9E3779B97F4A7C15
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	z ^= z >> 31
+	return float64(z>>44) + 1
+}

@@ -1,0 +1,183 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// Handoff phases and group, as written in handoff rows.
+const (
+	groupHandoff = "handoff"
+	phaseCPU     = "cpu_only"
+	phaseGPU     = "gpu_only"
+	phaseAlt     = "alternating"
+)
+
+// hkey identifies one handoff configuration. r is 0 for the cpu_only and
+// gpu_only phases, whose reuse_passes column is not an R.
+type hkey struct {
+	policy, phase string
+	size, r       int64
+}
+
+// handoff holds the medians of the handoff rows' total_ms, by configuration.
+type handoff struct {
+	med      map[hkey]float64
+	n        map[hkey]int
+	useful   map[hkey]int64 // useful_bytes of the configuration, when recorded
+	policies []string       // Table III order
+	sizes    []int64        // ascending
+	rs       []int64        // alternating R values, ascending
+	platform string
+}
+
+// collect reads the handoff rows (group "handoff"; other groups are ignored)
+// and takes the median total_ms of each configuration over all its trials
+// and repetitions. Waived rows and rows without a total_ms are skipped;
+// negative or infinite times, rows from several platforms, and rows without
+// a policy or with an unknown phase are errors.
+func collect(rows []results.Row) (*handoff, error) {
+	vals := map[hkey][]float64{}
+	h := &handoff{n: map[hkey]int{}, useful: map[hkey]int64{}, med: map[hkey]float64{}}
+	var platforms []string
+	for _, r := range rows {
+		if r.Group != groupHandoff || r.Waived || math.IsNaN(r.TotalMs) {
+			continue
+		}
+		k := hkey{policy: r.Policy, phase: r.Phase, size: r.SizeBytes}
+		where := fmt.Sprintf("handoff row (policy %q, phase %q, size %d, reuse_passes %d, trial %d)", r.Policy, r.Phase, r.SizeBytes, r.ReusePasses, r.Trial)
+		switch {
+		case r.Policy == "":
+			return nil, badInput("%s has no policy", where)
+		case r.SizeBytes <= 0:
+			return nil, badInput("%s has no positive size_bytes", where)
+		case r.TotalMs < 0 || math.IsInf(r.TotalMs, 0):
+			return nil, badInput("%s: total_ms = %g is not a valid time", where, r.TotalMs)
+		}
+		switch r.Phase {
+		case phaseCPU, phaseGPU:
+		case phaseAlt:
+			if r.ReusePasses < 1 {
+				return nil, badInput("%s: alternating rows need reuse_passes ≥ 1", where)
+			}
+			k.r = r.ReusePasses
+		default:
+			return nil, badInput("%s: phase must be %s, %s or %s", where, phaseCPU, phaseGPU, phaseAlt)
+		}
+		if r.Platform != "" && !slices.Contains(platforms, r.Platform) {
+			platforms = append(platforms, r.Platform)
+		}
+		vals[k] = append(vals[k], r.TotalMs)
+		if r.UsefulBytes > 0 {
+			h.useful[k] = r.UsefulBytes
+		}
+	}
+	if len(vals) == 0 {
+		return nil, badInput("no handoff rows with a total_ms (group %q)", groupHandoff)
+	}
+	if len(platforms) > 1 {
+		sort.Strings(platforms)
+		return nil, badInput("handoff rows come from several platforms (%s): calibrate one at a time", strings.Join(platforms, ", "))
+	}
+	if len(platforms) == 1 {
+		h.platform = platforms[0]
+	}
+	for k, v := range vals {
+		h.med[k] = results.Describe(v).Median
+		h.n[k] = len(v)
+		if !slices.Contains(h.policies, k.policy) {
+			h.policies = append(h.policies, k.policy)
+		}
+		if !slices.Contains(h.sizes, k.size) {
+			h.sizes = append(h.sizes, k.size)
+		}
+		if k.phase == phaseAlt && !slices.Contains(h.rs, k.r) {
+			h.rs = append(h.rs, k.r)
+		}
+	}
+	sort.Slice(h.policies, func(i, j int) bool { return policyLess(h.policies[i], h.policies[j]) })
+	slices.Sort(h.sizes)
+	slices.Sort(h.rs)
+	return h, nil
+}
+
+// get returns the median of a configuration and whether it was measured.
+func (h *handoff) get(policy, phase string, size, r int64) (float64, bool) {
+	v, ok := h.med[hkey{policy, phase, size, r}]
+	return v, ok
+}
+
+// Calibrate fits the reuse-amortized model T̂_p(B, R) = F_p(B) + R·G_p(B)
+// (Section VIII-B) to handoff rows: G_p(B) is the median total_ms of the
+// gpu_only rows and F_p(B) = T_p(B, 1) − G_p(B), where T_p(B, 1) is the
+// median of the alternating rows with reuse_passes = 1. Rows at other R are
+// not used (they are for validation). Every policy and size present in the
+// rows needs both measurements; the error lists all that are missing.
+func Calibrate(rows []results.Row) (*Model, error) {
+	h, err := collect(rows)
+	if err != nil {
+		return nil, err
+	}
+	return h.calibrate()
+}
+
+func (h *handoff) calibrate() (*Model, error) {
+	hasGPU := false
+	for k := range h.med {
+		hasGPU = hasGPU || k.phase == phaseGPU
+	}
+	if !hasGPU {
+		return nil, badInput("no gpu_only handoff rows: G_p, the cost of one GPU pass, cannot be calibrated")
+	}
+	var params []Param
+	var missing []string
+	for _, p := range h.policies {
+		for _, s := range h.sizes {
+			if !h.present(p, s) {
+				continue
+			}
+			g, okG := h.get(p, phaseGPU, s, 0)
+			t1, okT := h.get(p, phaseAlt, s, 1)
+			if !okG {
+				missing = append(missing, fmt.Sprintf("%s %s: no gpu_only rows", p, formatSize(s)))
+			}
+			if !okT {
+				missing = append(missing, fmt.Sprintf("%s %s: no alternating rows with reuse_passes = 1", p, formatSize(s)))
+			}
+			if !okG || !okT {
+				continue
+			}
+			if t1 < g {
+				return nil, badInput("%s %s: F = T(1) − G = %g − %g ms is negative: the R = 1 alternating time is below the GPU-only time", p, formatSize(s), t1, g)
+			}
+			params = append(params, Param{Policy: p, SizeBytes: s, F: t1 - g, G: g})
+		}
+	}
+	if len(missing) > 0 {
+		return nil, badInput("missing handoff measurements: %s", strings.Join(missing, "; "))
+	}
+	m, err := NewModel(params)
+	if err != nil {
+		return nil, err
+	}
+	if len(h.rs) > 0 {
+		m.maxR = h.rs[len(h.rs)-1]
+	}
+	return m, nil
+}
+
+// present reports whether any gpu_only or alternating row has this policy
+// and size (cpu_only rows alone do not ask for a calibration).
+func (h *handoff) present(policy string, size int64) bool {
+	for k := range h.med {
+		if k.policy == policy && k.size == size && k.phase != phaseCPU {
+			return true
+		}
+	}
+	return false
+}

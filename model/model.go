@@ -1,0 +1,244 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Handoff policies, as written in the policy column of handoff rows.
+const (
+	ExplicitCopy    = "explicit_copy"
+	HostMapped      = "host_mapped"
+	Managed         = "managed"
+	ManagedPrefetch = "managed_prefetch"
+)
+
+// policyOrder is the order of Table III; other policies sort after it by name.
+var policyOrder = []string{ExplicitCopy, HostMapped, Managed, ManagedPrefetch}
+
+// policyLess orders policies as Table III does.
+func policyLess(a, b string) bool {
+	ia, ib := slices.Index(policyOrder, a), slices.Index(policyOrder, b)
+	switch {
+	case ia >= 0 && ib >= 0:
+		return ia < ib
+	case ia >= 0:
+		return true
+	case ib >= 0:
+		return false
+	}
+	return a < b
+}
+
+// Param holds the two parameters of the reuse-amortized model for one policy
+// and working-set size: F, the fixed cost of one CPU update and handoff (ms),
+// and G, the marginal cost of one GPU pass (ms per pass). Table III of the
+// paper lists them for GB200 at 1 GiB.
+type Param struct {
+	Policy    string
+	SizeBytes int64
+	F, G      float64
+}
+
+// Time returns the predicted time of one iteration with r GPU passes after
+// each CPU update, T̂ = F + r·G (Section VIII-B).
+func (p Param) Time(r float64) float64 { return p.F + r*p.G }
+
+// Model is a calibrated reuse-amortized model: parameters for each policy at
+// one or more working-set sizes.
+type Model struct {
+	by       map[string][]Param // per policy, sorted by size
+	policies []string
+	maxR     int64
+}
+
+// ErrBadInput is wrapped by every error about missing or malformed input.
+var ErrBadInput = errors.New("model: bad input")
+
+func badInput(format string, a ...any) error {
+	return fmt.Errorf("%w: %s", ErrBadInput, fmt.Sprintf(format, a...))
+}
+
+// NewModel builds a model from published or previously calibrated parameters,
+// such as Table III. Every parameter needs a policy, a positive size and
+// finite, non-negative F and G; a policy and size may appear only once.
+func NewModel(params []Param) (*Model, error) {
+	if len(params) == 0 {
+		return nil, badInput("no parameters")
+	}
+	m := &Model{by: map[string][]Param{}}
+	for _, p := range params {
+		switch {
+		case p.Policy == "":
+			return nil, badInput("parameter for %s has no policy", formatSize(p.SizeBytes))
+		case p.SizeBytes <= 0:
+			return nil, badInput("%s: size %d bytes is not positive", p.Policy, p.SizeBytes)
+		case !finite(p.F) || !finite(p.G):
+			return nil, badInput("%s %s: F = %g ms, G = %g ms/pass: not finite", p.Policy, formatSize(p.SizeBytes), p.F, p.G)
+		case p.F < 0 || p.G < 0:
+			return nil, badInput("%s %s: F = %g ms, G = %g ms/pass: negative time", p.Policy, formatSize(p.SizeBytes), p.F, p.G)
+		}
+		for _, q := range m.by[p.Policy] {
+			if q.SizeBytes == p.SizeBytes {
+				return nil, badInput("%s %s appears twice", p.Policy, formatSize(p.SizeBytes))
+			}
+		}
+		if _, ok := m.by[p.Policy]; !ok {
+			m.policies = append(m.policies, p.Policy)
+		}
+		m.by[p.Policy] = append(m.by[p.Policy], p)
+	}
+	sort.Slice(m.policies, func(i, j int) bool { return policyLess(m.policies[i], m.policies[j]) })
+	for _, ps := range m.by {
+		sort.Slice(ps, func(i, j int) bool { return ps[i].SizeBytes < ps[j].SizeBytes })
+	}
+	return m, nil
+}
+
+// Policies returns the model's policies in the order of Table III.
+func (m *Model) Policies() []string { return slices.Clone(m.policies) }
+
+// Params returns the calibrated parameters, by policy and then size.
+func (m *Model) Params() []Param {
+	var out []Param
+	for _, p := range m.policies {
+		out = append(out, m.by[p]...)
+	}
+	return out
+}
+
+// Sizes returns the sizes at which a policy is calibrated, ascending.
+func (m *Model) Sizes(policy string) []int64 {
+	var s []int64
+	for _, p := range m.by[policy] {
+		s = append(s, p.SizeBytes)
+	}
+	return s
+}
+
+// MaxReuse is the largest R of the alternating rows the model was calibrated
+// with (the end of the range that could be validated); 0 when unknown, as
+// for published parameters.
+func (m *Model) MaxReuse() int64 { return m.maxR }
+
+// How says how an Estimate's parameters were obtained.
+type How int
+
+// Ways of obtaining parameters at a size.
+const (
+	Calibrated   How = iota // measured at this size
+	Interpolated            // linear in size between the two nearest calibrated sizes
+	Extrapolated            // outside the calibrated sizes: see the Estimate's Note
+)
+
+func (h How) String() string {
+	switch h {
+	case Calibrated:
+		return "calibrated"
+	case Interpolated:
+		return "interpolated"
+	case Extrapolated:
+		return "extrapolated"
+	}
+	return fmt.Sprintf("How(%d)", int(h))
+}
+
+// Estimate is a policy's parameters at a working-set size, with how they
+// were obtained.
+type Estimate struct {
+	Param
+	How    How
+	Lo, Hi int64  // calibrated sizes used (equal when only one was)
+	Note   string // one sentence on the method, for the reader
+}
+
+// At returns a policy's parameters at a size. Between calibrated sizes F and
+// G are interpolated linearly in size (exact when cost is a fixed part plus a
+// per-byte part). Above the largest calibrated size they are extrapolated
+// along the line through the two largest sizes, never below the largest
+// size's values (or scaled in proportion to size when only one size is
+// calibrated). Below the smallest size the smallest size's values are kept:
+// launch and handoff overheads do not vanish with size, so this is an upper
+// bound. Extrapolated estimates say so in Note.
+func (m *Model) At(policy string, sizeBytes int64) (Estimate, error) {
+	ps, ok := m.by[policy]
+	if !ok {
+		return Estimate{}, badInput("policy %q is not calibrated (have %s)", policy, strings.Join(m.policies, ", "))
+	}
+	if sizeBytes <= 0 {
+		return Estimate{}, badInput("size %d bytes is not positive", sizeBytes)
+	}
+	e := Estimate{Param: Param{Policy: policy, SizeBytes: sizeBytes}}
+	i := sort.Search(len(ps), func(i int) bool { return ps[i].SizeBytes >= sizeBytes })
+	n := len(ps)
+	switch {
+	case i < n && ps[i].SizeBytes == sizeBytes:
+		e.F, e.G, e.How, e.Lo, e.Hi = ps[i].F, ps[i].G, Calibrated, sizeBytes, sizeBytes
+		e.Note = fmt.Sprintf("calibrated at %s", formatSize(sizeBytes))
+	case i == 0:
+		lo := ps[0]
+		e.F, e.G, e.How, e.Lo, e.Hi = lo.F, lo.G, Extrapolated, lo.SizeBytes, lo.SizeBytes
+		e.Note = fmt.Sprintf("%s is below the smallest calibrated size (%s): its F and G are used, an upper bound", formatSize(sizeBytes), formatSize(lo.SizeBytes))
+	case i == n && n == 1:
+		hi := ps[0]
+		s := float64(sizeBytes) / float64(hi.SizeBytes)
+		e.F, e.G, e.How, e.Lo, e.Hi = hi.F*s, hi.G*s, Extrapolated, hi.SizeBytes, hi.SizeBytes
+		e.Note = fmt.Sprintf("%s is above the only calibrated size (%s): F and G scaled in proportion to size", formatSize(sizeBytes), formatSize(hi.SizeBytes))
+	case i == n:
+		lo, hi := ps[n-2], ps[n-1]
+		e.F = math.Max(hi.F, lerp(sizeBytes, lo.SizeBytes, hi.SizeBytes, lo.F, hi.F))
+		e.G = math.Max(hi.G, lerp(sizeBytes, lo.SizeBytes, hi.SizeBytes, lo.G, hi.G))
+		e.How, e.Lo, e.Hi = Extrapolated, lo.SizeBytes, hi.SizeBytes
+		e.Note = fmt.Sprintf("%s is above the largest calibrated size (%s): F and G extrapolated linearly in size from %s and %s", formatSize(sizeBytes), formatSize(hi.SizeBytes), formatSize(lo.SizeBytes), formatSize(hi.SizeBytes))
+	default:
+		lo, hi := ps[i-1], ps[i]
+		e.F = lerp(sizeBytes, lo.SizeBytes, hi.SizeBytes, lo.F, hi.F)
+		e.G = lerp(sizeBytes, lo.SizeBytes, hi.SizeBytes, lo.G, hi.G)
+		e.How, e.Lo, e.Hi = Interpolated, lo.SizeBytes, hi.SizeBytes
+		e.Note = fmt.Sprintf("interpolated linearly in size between %s and %s", formatSize(lo.SizeBytes), formatSize(hi.SizeBytes))
+	}
+	return e, nil
+}
+
+// Predict returns the predicted time of one iteration (ms) of a policy at a
+// size with r GPU passes per CPU update, with the estimate it came from.
+func (m *Model) Predict(policy string, sizeBytes int64, r float64) (float64, Estimate, error) {
+	if !(r >= 0) || math.IsInf(r, 0) {
+		return math.NaN(), Estimate{}, badInput("reuse %g is not a finite, non-negative number of passes", r)
+	}
+	e, err := m.At(policy, sizeBytes)
+	if err != nil {
+		return math.NaN(), e, err
+	}
+	return e.Time(r), e, nil
+}
+
+func lerp(x, x0, x1 int64, y0, y1 float64) float64 {
+	t := float64(x-x0) / float64(x1-x0)
+	return y0 + t*(y1-y0)
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// formatSize writes a byte count in binary units when it is a whole number of
+// them (64 KiB, 1 GiB), otherwise in bytes.
+func formatSize(b int64) string {
+	units := []string{"TiB", "GiB", "MiB", "KiB"}
+	for i, u := range units {
+		s := int64(1) << (10 * (len(units) - i))
+		if b >= s && b%s == 0 {
+			return fmt.Sprintf("%d %s", b/s, u)
+		}
+	}
+	for i, u := range units {
+		s := int64(1) << (10 * (len(units) - i))
+		if b >= s {
+			return fmt.Sprintf("%.3g %s", float64(b)/float64(s), u)
+		}
+	}
+	return fmt.Sprintf("%d B", b)
+}

@@ -1,0 +1,237 @@
+package model
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// Column names of the model's tables, beyond those of the results schema
+// (policy, size_bytes, reuse_passes, ...), which they reuse.
+const (
+	ColFMs          = "f_ms"           // fixed cost per CPU update and handoff
+	ColGMs          = "g_ms"           // marginal cost per GPU pass
+	ColMedianAPEPct = "median_ape_pct" // median absolute percentage error over validation points
+	ColMaxAPEPct    = "max_ape_pct"    // maximum absolute percentage error
+	ColPoints       = "points"         // validation points
+	ColMeasuredMs   = "measured_ms"    // median measured time of one iteration
+	ColPredictedMs  = "predicted_ms"   // F + R·G
+	ColAPEPct       = "ape_pct"        // absolute percentage error of one point
+	ColPolicyA      = "policy_a"
+	ColPolicyB      = "policy_b"
+	ColKind         = "kind"         // crossover kind: crosses, a_always, never, same
+	ColParallel     = "parallel"     // G_a = G_b
+	ColRStar        = "r_star"       // R* = (F_a − F_b)/(G_b − G_a)
+	ColFasterBelow  = "faster_below" // faster policy for R < R*
+	ColFasterAbove  = "faster_above" // faster policy for R > R*
+	ColPredicted    = "predicted_fastest"
+	ColMeasured     = "measured_fastest"
+	ColPolicies     = "policies"
+	ColMatch        = "match"
+	ColIncluded     = "included" // counted in the matches (size ≥ MinSizeBytes)
+)
+
+// CalibrationFrame returns the calibration table: policy, size_bytes, f_ms,
+// g_ms, median_ape_pct, max_ape_pct and points.
+func (r *Report) CalibrationFrame() dataframe.DataFrame {
+	n := len(r.Calibration)
+	pol, size, pts := make([]string, n), make([]int, n), make([]int, n)
+	f, g, med, mx := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, c := range r.Calibration {
+		pol[i], size[i], pts[i] = c.Policy, int(c.SizeBytes), c.Points
+		f[i], g[i], med[i], mx[i] = c.F, c.G, c.MedianAPE, c.MaxAPE
+	}
+	return dataframe.New(
+		series.New(pol, series.String, results.ColPolicy),
+		series.New(size, series.Int, results.ColSizeBytes),
+		series.New(f, series.Float, ColFMs),
+		series.New(g, series.Float, ColGMs),
+		series.New(med, series.Float, ColMedianAPEPct),
+		series.New(mx, series.Float, ColMaxAPEPct),
+		series.New(pts, series.Int, ColPoints),
+	)
+}
+
+// PointsFrame returns the validation points: policy, size_bytes,
+// reuse_passes, measured_ms, predicted_ms and ape_pct.
+func (r *Report) PointsFrame() dataframe.DataFrame {
+	n := len(r.Points)
+	pol, size, rr := make([]string, n), make([]int, n), make([]int, n)
+	meas, pred, ape := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i, p := range r.Points {
+		pol[i], size[i], rr[i] = p.Policy, int(p.SizeBytes), int(p.R)
+		meas[i], pred[i], ape[i] = p.MeasuredMs, p.PredictedMs, p.APE
+	}
+	return dataframe.New(
+		series.New(pol, series.String, results.ColPolicy),
+		series.New(size, series.Int, results.ColSizeBytes),
+		series.New(rr, series.Int, results.ColReusePasses),
+		series.New(meas, series.Float, ColMeasuredMs),
+		series.New(pred, series.Float, ColPredictedMs),
+		series.New(ape, series.Float, ColAPEPct),
+	)
+}
+
+// CrossoverFrame returns the crossovers: size_bytes, policy_a, policy_b,
+// kind, parallel, r_star, faster_below and faster_above.
+func (r *Report) CrossoverFrame() dataframe.DataFrame { return CrossoverFrame(r.Crossovers) }
+
+// CrossoverFrame returns crossovers as a DataFrame (see Report.CrossoverFrame).
+func CrossoverFrame(cs []Crossover) dataframe.DataFrame {
+	n := len(cs)
+	size := make([]int, n)
+	a, b, kind, below, above := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	par := make([]bool, n)
+	rs := make([]float64, n)
+	for i, c := range cs {
+		size[i], a[i], b[i], kind[i] = int(c.SizeBytes), c.A, c.B, c.Kind.String()
+		par[i], rs[i], below[i], above[i] = c.Parallel, c.R, c.Below, c.Above
+	}
+	return dataframe.New(
+		series.New(size, series.Int, results.ColSizeBytes),
+		series.New(a, series.String, ColPolicyA),
+		series.New(b, series.String, ColPolicyB),
+		series.New(kind, series.String, ColKind),
+		series.New(par, series.Bool, ColParallel),
+		series.New(rs, series.Float, ColRStar),
+		series.New(below, series.String, ColFasterBelow),
+		series.New(above, series.String, ColFasterAbove),
+	)
+}
+
+// FastestFrame returns the fastest-policy checks: size_bytes, reuse_passes,
+// predicted_fastest, measured_fastest, policies, match and included.
+func (r *Report) FastestFrame() dataframe.DataFrame {
+	n := len(r.Fastest)
+	size, rr, np := make([]int, n), make([]int, n), make([]int, n)
+	pred, meas := make([]string, n), make([]string, n)
+	match, inc := make([]bool, n), make([]bool, n)
+	for i, c := range r.Fastest {
+		size[i], rr[i], np[i] = int(c.SizeBytes), int(c.R), c.Policies
+		pred[i], meas[i], match[i], inc[i] = c.Predicted, c.Measured, c.Match, c.Included
+	}
+	return dataframe.New(
+		series.New(size, series.Int, results.ColSizeBytes),
+		series.New(rr, series.Int, results.ColReusePasses),
+		series.New(pred, series.String, ColPredicted),
+		series.New(meas, series.String, ColMeasured),
+		series.New(np, series.Int, ColPolicies),
+		series.New(match, series.Bool, ColMatch),
+		series.New(inc, series.Bool, ColIncluded),
+	)
+}
+
+// WriteCSV writes the calibration table (CalibrationFrame) as CSV with full
+// float precision. Write the other tables with WriteFrameCSV.
+func (r *Report) WriteCSV(w io.Writer) error { return WriteFrameCSV(w, r.CalibrationFrame()) }
+
+// WriteFrameCSV writes a DataFrame as CSV with a header line, floats in full
+// precision (gota's own writer rounds to six decimals) and NaN as an empty
+// field, as the results files do.
+func WriteFrameCSV(w io.Writer, df dataframe.DataFrame) error {
+	if df.Err != nil {
+		return fmt.Errorf("model: frame: %w", df.Err)
+	}
+	cw := csv.NewWriter(w)
+	names := df.Names()
+	if err := cw.Write(names); err != nil {
+		return err
+	}
+	cols := make([]series.Series, len(names))
+	for j, nm := range names {
+		cols[j] = df.Col(nm)
+	}
+	rec := make([]string, len(names))
+	for i := 0; i < df.Nrow(); i++ {
+		for j, c := range cols {
+			e := c.Elem(i)
+			switch {
+			case e.IsNA():
+				rec[j] = ""
+			case c.Type() == series.Float:
+				rec[j] = strconv.FormatFloat(e.Float(), 'g', -1, 64)
+			default:
+				rec[j] = e.String()
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// WriteTable writes the report as plain-text tables: the calibration with
+// errors, the aggregate error, the fastest-policy count and the crossovers.
+func (r *Report) WriteTable(w io.Writer) error {
+	ew := &errWriter{w: w}
+	title := "Reuse-amortized model T = F + R·G (paper Section VIII-B)"
+	if r.Platform != "" {
+		title += ", " + r.Platform
+	}
+	ew.printf("%s\n\n", title)
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "policy\tsize\tF (ms)\tG (ms/pass)\tmedian APE (%)\tmax APE (%)\tpoints")
+	for _, c := range r.Calibration {
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4g\t%s\t%s\t%d\n", c.Policy, formatSize(c.SizeBytes), c.F, c.G, pct(c.MedianAPE), pct(c.MaxAPE), c.Points)
+	}
+	tw.Flush()
+	ew.printf("\n")
+	if len(r.Points) == 0 {
+		ew.printf("No validation measurements (published parameters).\n")
+	} else {
+		ew.printf("Aggregate median APE over sizes ≥ %s: %s %%\n", formatSize(r.MinSizeBytes), pct(r.MedianAPE))
+		ew.printf("Fastest policy predicted: %d of %d validation size–reuse points (sizes ≥ %s)\n", r.Matches, r.Compared, formatSize(r.MinSizeBytes))
+		for _, c := range r.Fastest {
+			if c.Included && !c.Match {
+				ew.printf("  mismatch at %s, R = %d: predicted %s, measured %s\n", formatSize(c.SizeBytes), c.R, c.Predicted, c.Measured)
+			}
+		}
+	}
+	if len(r.Crossovers) > 0 {
+		ew.printf("\nCrossovers, R* = (F_a − F_b)/(G_b − G_a) (Section VIII-C)\n")
+		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "size\ta\tb\tresult")
+		for _, c := range r.Crossovers {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, c)
+		}
+		tw.Flush()
+	}
+	for _, n := range r.Notes {
+		ew.printf("Note: %s\n", n)
+	}
+	return ew.err
+}
+
+func pct(x float64) string {
+	if math.IsNaN(x) {
+		return "-"
+	}
+	return strconv.FormatFloat(x, 'f', 2, 64)
+}
+
+// errWriter keeps the first write error so that formatting code can ignore it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	e.err = err
+	return n, err
+}
+
+func (e *errWriter) printf(format string, a ...any) { fmt.Fprintf(e, format, a...) }

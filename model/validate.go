@@ -1,0 +1,268 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// DefaultMinSizeBytes is the smallest working set counted in the aggregate
+// error and the fastest-policy check: the paper excludes 64 KiB and 2 MiB,
+// where launch and timing overheads are comparable to memory access, and
+// reports 16 MiB to 1 GiB (Section VIII-C).
+const DefaultMinSizeBytes = 16 << 20
+
+// Options tunes validation. The zero value takes the defaults.
+type Options struct {
+	// MinSizeBytes is the smallest size counted in Report.MedianAPE and in
+	// the fastest-policy matches; 0 means DefaultMinSizeBytes, 1 counts all.
+	MinSizeBytes int64
+	// Require lists policies that Fit and Validate need at every measured
+	// size, for example all four handoff policies; a policy or size without
+	// them is an error that names what is missing. Empty requires nothing
+	// beyond two policies.
+	Require []string
+}
+
+func (o Options) minSize() int64 {
+	if o.MinSizeBytes == 0 {
+		return DefaultMinSizeBytes
+	}
+	return o.MinSizeBytes
+}
+
+// Point is one validation point: a measured alternating configuration with
+// R ≠ 1 against the model's prediction.
+type Point struct {
+	Policy      string
+	SizeBytes   int64
+	R           int64
+	MeasuredMs  float64 // median total_ms over trials and repetitions
+	PredictedMs float64 // F + R·G
+	APE         float64 // absolute percentage error, 100·|predicted − measured|/measured
+	Trials      int
+}
+
+// Calibration is one row of the calibration table: a policy's parameters at
+// a size with the median and maximum APE over its validation points (NaN
+// when it has none).
+type Calibration struct {
+	Param
+	Points            int
+	MedianAPE, MaxAPE float64
+}
+
+// FastestCheck compares, at one validation size and R, the policy the model
+// predicts fastest with the one measured fastest, among the policies
+// measured there.
+type FastestCheck struct {
+	SizeBytes, R        int64
+	Predicted, Measured string
+	Policies            int  // policies compared
+	Match               bool // Predicted == Measured
+	Included            bool // SizeBytes ≥ the report's MinSizeBytes
+}
+
+// Report is a calibrated model with its validation: the calibration table,
+// every validation point, the aggregate error, the fastest-policy check and
+// the crossovers between every pair of policies at every calibrated size.
+type Report struct {
+	Model        *Model
+	Platform     string // from the rows, when they name one
+	MinSizeBytes int64  // the cut applied to MedianAPE and the matches
+	Calibration  []Calibration
+	Points       []Point
+	// MedianAPE is the median APE over the points with SizeBytes ≥
+	// MinSizeBytes, pooled over policies, sizes and R; NaN when there are none.
+	MedianAPE float64
+	Fastest   []FastestCheck
+	// Matches of Compared fastest-policy checks with SizeBytes ≥ MinSizeBytes
+	// predicted the measured fastest policy.
+	Matches, Compared int
+	Crossovers        []Crossover
+	Notes             []string
+}
+
+// Fit calibrates the model on handoff rows (see Calibrate) and validates it
+// on the alternating rows with R ≠ 1. It needs at least two policies and at
+// least one R besides 1.
+func Fit(rows []results.Row, o Options) (*Report, error) {
+	h, err := collect(rows)
+	if err != nil {
+		return nil, err
+	}
+	m, err := h.calibrate()
+	if err != nil {
+		return nil, err
+	}
+	return h.validate(m, o)
+}
+
+// Validate checks a model, for example published parameters, against
+// measured handoff rows: every alternating configuration with R ≠ 1 at a size
+// where the model is calibrated for that policy is a validation point.
+// Configurations at other sizes are skipped with a note.
+func Validate(m *Model, rows []results.Row, o Options) (*Report, error) {
+	h, err := collect(rows)
+	if err != nil {
+		return nil, err
+	}
+	return h.validate(m, o)
+}
+
+// FromParams builds a report from published parameters such as Table III:
+// the calibration table (with NaN errors) and the crossovers, no validation.
+func FromParams(params []Param, o Options) (*Report, error) {
+	m, err := NewModel(params)
+	if err != nil {
+		return nil, err
+	}
+	r := newReport(m, o)
+	r.finish()
+	return r, nil
+}
+
+func newReport(m *Model, o Options) *Report {
+	r := &Report{Model: m, MinSizeBytes: o.minSize(), MedianAPE: math.NaN()}
+	for _, p := range m.Params() {
+		r.Calibration = append(r.Calibration, Calibration{Param: p, MedianAPE: math.NaN(), MaxAPE: math.NaN()})
+	}
+	for _, s := range m.allSizes() {
+		var at []Param
+		for _, p := range m.policies {
+			if e, err := m.At(p, s); err == nil && e.How == Calibrated {
+				at = append(at, e.Param)
+			}
+		}
+		for i := range at {
+			for j := i + 1; j < len(at); j++ {
+				r.Crossovers = append(r.Crossovers, CrossoverOf(at[i], at[j]))
+			}
+		}
+	}
+	return r
+}
+
+// allSizes returns every calibrated size, ascending.
+func (m *Model) allSizes() []int64 {
+	seen := map[int64]bool{}
+	var s []int64
+	for _, p := range m.Params() {
+		if !seen[p.SizeBytes] {
+			seen[p.SizeBytes] = true
+			s = append(s, p.SizeBytes)
+		}
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s
+}
+
+func (h *handoff) validate(m *Model, o Options) (*Report, error) {
+	if len(m.policies) < 2 {
+		return nil, badInput("only one policy (%s): comparing policies needs at least two", m.policies[0])
+	}
+	var vr []int64
+	for _, r := range h.rs {
+		if r != 1 {
+			vr = append(vr, r)
+		}
+	}
+	if len(vr) == 0 {
+		return nil, badInput("alternating rows only at R = 1: validation needs other R values (the paper uses 2, 4, 8, 16, 32)")
+	}
+	var missing []string
+	for _, p := range o.Require {
+		for _, s := range h.sizes {
+			if e, err := m.At(p, s); err != nil || e.How != Calibrated {
+				missing = append(missing, fmt.Sprintf("%s at %s", p, formatSize(s)))
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return nil, badInput("required policies missing: %s", strings.Join(missing, ", "))
+	}
+	rep := newReport(m, o)
+	rep.Platform = h.platform
+	skipped := map[string]bool{}
+	for _, s := range h.sizes {
+		for _, r := range vr {
+			var pred, meas []float64
+			var pols []string
+			for _, p := range h.policies {
+				t, ok := h.get(p, phaseAlt, s, r)
+				if !ok {
+					continue
+				}
+				e, err := m.At(p, s)
+				if err != nil || e.How != Calibrated {
+					note := fmt.Sprintf("%s %s: not calibrated at this size, its R ≠ 1 rows are not validated", p, formatSize(s))
+					if !skipped[note] {
+						skipped[note] = true
+						rep.Notes = append(rep.Notes, note)
+					}
+					continue
+				}
+				pt := Point{Policy: p, SizeBytes: s, R: r, MeasuredMs: t, PredictedMs: e.Time(float64(r)), Trials: h.n[hkey{p, phaseAlt, s, r}]}
+				pt.APE = 100 * math.Abs(pt.PredictedMs-pt.MeasuredMs) / pt.MeasuredMs
+				rep.Points = append(rep.Points, pt)
+				pols, pred, meas = append(pols, p), append(pred, pt.PredictedMs), append(meas, t)
+			}
+			if len(pols) < 2 {
+				continue
+			}
+			c := FastestCheck{SizeBytes: s, R: r, Policies: len(pols), Included: s >= rep.MinSizeBytes,
+				Predicted: pols[argmin(pred)], Measured: pols[argmin(meas)]}
+			c.Match = c.Predicted == c.Measured
+			rep.Fastest = append(rep.Fastest, c)
+		}
+	}
+	if len(rep.Points) == 0 {
+		return nil, badInput("no alternating rows with R ≠ 1 at a calibrated policy and size: nothing to validate")
+	}
+	rep.finish()
+	return rep, nil
+}
+
+// finish fills the per-calibration errors, the aggregate and the counts.
+func (r *Report) finish() {
+	var all []float64
+	for i := range r.Calibration {
+		c := &r.Calibration[i]
+		var apes []float64
+		for _, p := range r.Points {
+			if p.Policy == c.Policy && p.SizeBytes == c.SizeBytes {
+				apes = append(apes, p.APE)
+			}
+		}
+		st := results.Describe(apes)
+		c.Points, c.MedianAPE, c.MaxAPE = st.N, st.Median, st.Max
+	}
+	for _, p := range r.Points {
+		if p.SizeBytes >= r.MinSizeBytes {
+			all = append(all, p.APE)
+		}
+	}
+	r.MedianAPE = results.Describe(all).Median
+	r.Matches, r.Compared = 0, 0
+	for _, c := range r.Fastest {
+		if c.Included {
+			r.Compared++
+			if c.Match {
+				r.Matches++
+			}
+		}
+	}
+}
+
+func argmin(x []float64) int {
+	k := 0
+	for i, v := range x {
+		if v < x[k] {
+			k = i
+		}
+	}
+	return k
+}

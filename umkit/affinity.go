@@ -1,0 +1,50 @@
+package umkit
+
+import (
+	"fmt"
+	"runtime"
+
+	"golang.org/x/sys/unix"
+)
+
+// pinThread locks the calling goroutine to its OS thread and that thread to
+// one CPU: cpu itself when >= 0, the first CPU near the GPU (from NVML) when
+// -1, or none when -2. It returns the CPU chosen (-1 if unpinned) and a
+// function that undoes it.
+func pinThread(cpu int, uuid string) (int, func(), error) {
+	if cpu == -2 {
+		return -1, func() {}, nil
+	}
+	if cpu == -1 {
+		if f, err := readNVML(uuid); err == nil && len(f.CPUs) > 0 {
+			cpu = f.CPUs[0]
+		} else {
+			var cur unix.CPUSet
+			if err := unix.SchedGetaffinity(0, &cur); err != nil {
+				return -1, func() {}, nil
+			}
+			for i := 0; i < 1024; i++ {
+				if cur.IsSet(i) {
+					cpu = i
+					break
+				}
+			}
+		}
+	}
+	runtime.LockOSThread()
+	var old unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &old); err != nil {
+		runtime.UnlockOSThread()
+		return -1, func() {}, fmt.Errorf("umkit: reading CPU affinity: %w", err)
+	}
+	var set unix.CPUSet
+	set.Set(cpu)
+	if err := unix.SchedSetaffinity(0, &set); err != nil {
+		runtime.UnlockOSThread()
+		return -1, func() {}, fmt.Errorf("umkit: pinning the host thread to CPU %d: %w", cpu, err)
+	}
+	return cpu, func() {
+		unix.SchedSetaffinity(0, &old)
+		runtime.UnlockOSThread()
+	}, nil
+}

@@ -1,0 +1,89 @@
+package umkit
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// Host measures GPU access to CPU-backed memory: the STREAM triad with all
+// three arrays in pinned host memory mapped into the device (host_mapped),
+// and in malloc'd memory (system) where the device reports pageable memory
+// access (Grace ATS, HMM); elsewhere the system mode yields a waived row.
+func Host(ctx context.Context, dev Device, cfg HostConfig) (dataframe.DataFrame, error) {
+	if err := cfg.Validate(); err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	return collect(dev, func(r *runner) error { return r.hostGroup(ctx, cfg) })
+}
+
+func (r *runner) hostGroup(ctx context.Context, cfg HostConfig) error {
+	cfg = cfg.Defaults()
+	for _, mode := range cfg.Modes {
+		for _, size := range cfg.Sizes {
+			if err := r.hostOne(ctx, cfg, mode, size); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// waive emits a single row saying a configuration is not supported here.
+func (r *runner) waive(base results.Row, label, reason string) error {
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	base.Waived, base.Note = true, reason
+	if err := r.emit([]results.Row{base}); err != nil {
+		return err
+	}
+	r.step(label + " (waived)")
+	return nil
+}
+
+func (r *runner) hostOne(ctx context.Context, cfg HostConfig, mode string, size int64) error {
+	n := uint64(size / 8)
+	base := r.row("host", "triad", mode)
+	base.SizeBytes, base.FootprintBytes, base.UsefulBytes = size, 3*size, 3*size
+	base.ActiveElements, base.StrideElements = int64(n), 1
+	label := fmt.Sprintf("host triad %s %s", mode, fmtBytes(size))
+	kind := MappedMem
+	switch {
+	case mode == "system" && !r.info.PageableMemoryAccess:
+		return r.waive(base, label, "the device does not report pageable memory access (no HMM or ATS): "+
+			"the GPU cannot dereference malloc'd memory here")
+	case mode == "system":
+		kind = PageableMem
+	case !r.info.CanMapHostMemory:
+		return r.waive(base, label, "the device cannot map host memory")
+	}
+	bufs, free, err := r.allocs(kind, uint64(size), 3)
+	if err != nil {
+		return fmt.Errorf("umkit: %s: %w", label, err)
+	}
+	defer free()
+	seedB, seedC := cfg.Seed, cfg.Seed+1
+	for i, seed := range []uint64{seedB, seedC} {
+		if err := r.dev.FillHost(bufs[i+1], n, seed); err != nil {
+			return err
+		}
+	}
+	k := Kernel{Kind: KTriad, X: bufs[0], Y: bufs[1], Z: bufs[2], N: n, Scalar: triadScalar}
+	want := Expect{Triad: true, N: n, SeedB: seedB, SeedC: seedC, Scalar: triadScalar}
+	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
+		if err := r.dev.Fill(bufs[0], n, cfg.Seed+uint64(100+it)); err != nil { // poison the output
+			return err
+		}
+		ms, err := r.timed(func() error { return r.dev.Launch(k) })
+		if err != nil {
+			return err
+		}
+		row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
+		row.Placement = kind.String()
+		return r.check(bufs[0], want, "host triad")
+	})
+}

@@ -1,0 +1,111 @@
+package umkit
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-gota/gota/dataframe"
+)
+
+// Oversub measures capacity pressure (paper VII-A): a managed footprint of a
+// percentage of free device memory, for streaming, strided and random
+// access under cold, prefetched and reused states. By default it first
+// shrinks free memory to CapacityBytes with a plain device allocation, so
+// the sweep is fast. Percentages above 90 need AllowOversubscription and
+// print a warning; above 100 pages are evicted and reloaded.
+func Oversub(ctx context.Context, dev Device, cfg OversubConfig) (dataframe.DataFrame, error) {
+	if err := cfg.Validate(); err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	return collect(dev, func(r *runner) error { return r.oversub(ctx, cfg) })
+}
+
+// OversubWarning is printed before any run above 90 % of free memory.
+const OversubWarning = "oversubscribing managed memory: beyond the GPU's capacity pages are evicted and " +
+	"reloaded; drivers have been reported to hang the GPU or the whole host doing so (unkillable processes, " +
+	"a reboot to recover). Do not do this on a shared machine."
+
+func (r *runner) oversub(ctx context.Context, cfg OversubConfig) error {
+	cfg = cfg.Defaults()
+	capacity, release, err := r.shrink(cfg.CapacityBytes)
+	if err != nil {
+		return err
+	}
+	defer release()
+	for _, p := range cfg.Percents {
+		if p > 90 {
+			r.warn(OversubWarning)
+			break
+		}
+	}
+	for _, pattern := range cfg.Patterns {
+		for _, mode := range cfg.Modes {
+			for _, pct := range cfg.Percents {
+				if err := r.oversubOne(ctx, cfg, capacity, pattern, mode, pct); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// shrink reserves device memory so that capacity bytes stay free beyond the
+// allocation margin, and returns the capacity the percentages refer to.
+func (r *runner) shrink(capacity int64) (uint64, func(), error) {
+	free, _, err := r.dev.MemInfo()
+	if err != nil {
+		return 0, nil, err
+	}
+	margin := r.dev.MemoryMargin()
+	if free <= margin {
+		return 0, nil, fmt.Errorf("umkit: oversub: only %s free, less than the %s margin", fmtBytes(int64(free)), fmtBytes(int64(margin)))
+	}
+	usable := free - margin
+	if capacity < 0 || uint64(capacity) >= usable {
+		return usable, func() {}, nil
+	}
+	reserve, err := r.dev.Alloc(DeviceMem, usable-uint64(capacity))
+	if err != nil {
+		return 0, nil, fmt.Errorf("umkit: oversub: reserving device memory to shrink capacity: %w", err)
+	}
+	free, _, err = r.dev.MemInfo()
+	if err != nil || free <= margin {
+		r.dev.Free(reserve)
+		return 0, nil, fmt.Errorf("umkit: oversub: free memory after the reservation: %v", err)
+	}
+	return free - margin, func() { r.dev.Free(reserve) }, nil
+}
+
+func (r *runner) oversubOne(ctx context.Context, cfg OversubConfig, capacity uint64, pattern, mode string, pct float64) error {
+	footprint := uint64(pct / 100 * float64(capacity))
+	footprint -= footprint % (2 << 20)
+	perElement := uint64(8)
+	if pattern == "random" {
+		perElement = 16 // the index array doubles the footprint
+	}
+	n := footprint / perElement
+	w := workload{n: n, stride: 1, active: n}
+	switch pattern {
+	case "streaming":
+		w.kernel = Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}
+	case "strided":
+		s := uint64(cfg.Stride)
+		w.stride, w.active = s, (n-1)/s+1
+		w.kernel = Kernel{Kind: KStrided, Mul: 1, Add: 1, Stride: s, Active: w.active}
+	case "random":
+		w.random = true
+		w.kernel = Kernel{Kind: KRandom, Mul: 1, Add: 1, Active: n}
+	}
+	base := r.row("oversub", "stream", mode)
+	base.Pattern, base.OversubPct = pattern, pct
+	base.SizeBytes, base.FootprintBytes = int64(n*8), int64(n*perElement)
+	base.ActiveElements, base.UsefulBytes, base.StrideElements = int64(w.active), int64(w.active*16), int64(w.stride)
+	base.Note = fmt.Sprintf("capacity %s", fmtBytes(int64(capacity)))
+	label := fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct)
+	if pct > 100 {
+		r.dev.AllowOversubscription(true)
+		defer r.dev.AllowOversubscription(false)
+	}
+	return r.runState(ctx, base, label, mode, w, cfg.Common)
+}

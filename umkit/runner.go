@@ -1,0 +1,218 @@
+package umkit
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// runner carries what every group needs: the device, the identity stamped on
+// every row, and where finished configurations go.
+type runner struct {
+	dev      Device
+	info     DeviceInfo
+	runID    string
+	host     string
+	platform string
+	skip     func(results.Row) bool    // configuration already measured (resume)
+	emit     func([]results.Row) error // one finished configuration
+	step     func(label string)        // progress after each configuration
+	warn     func(msg string)
+}
+
+func newRunner(dev Device, runID string) *runner {
+	host, _ := os.Hostname()
+	if runID == "" {
+		runID = NewRunID()
+	}
+	info := dev.Info()
+	return &runner{
+		dev: dev, info: info, runID: runID, host: host, platform: PlatformName(info.Name),
+		skip: func(results.Row) bool { return false },
+		emit: func([]results.Row) error { return nil },
+		step: func(string) {},
+		warn: func(msg string) { fmt.Fprintln(os.Stderr, "umkit: warning:", msg) },
+	}
+}
+
+// NewRunID returns a run identifier: the UTC time and a random suffix.
+func NewRunID() string {
+	var b [3]byte
+	rand.Read(b[:])
+	return time.Now().UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// PlatformName shortens a device name for the platform column
+// ("NVIDIA H200" → "H200", "NVIDIA GH200 480GB" → "GH200").
+func PlatformName(device string) string {
+	f := strings.Fields(strings.TrimPrefix(device, "NVIDIA "))
+	if len(f) == 0 {
+		return device
+	}
+	return f[0]
+}
+
+// row starts a row of this run.
+func (r *runner) row(group, bench, mode string) results.Row {
+	row := results.NewRow()
+	row.Group, row.Benchmark, row.Mode = group, bench, mode
+	row.Platform, row.GPUUUID, row.Host, row.RunID = r.platform, r.info.UUID, r.host, r.runID
+	return row
+}
+
+// collect runs body with a runner that gathers rows into a DataFrame. On
+// error the frame holds every configuration that finished.
+func collect(dev Device, body func(r *runner) error) (dataframe.DataFrame, error) {
+	r := newRunner(dev, "")
+	var rows []results.Row
+	r.emit = func(rs []results.Row) error { rows = append(rows, rs...); return nil }
+	err := body(r)
+	df := results.Frame(rows)
+	if df.Err != nil && err == nil {
+		err = df.Err
+	}
+	return df, err
+}
+
+// trial measures one iteration: it re-establishes the state, runs the timed
+// region, verifies outside it and fills row's measurements.
+type trial func(iter int, row *results.Row) error
+
+// measure runs warmups+trials iterations of a configuration and emits the
+// trials, or skips the configuration if it is already done.
+func (r *runner) measure(ctx context.Context, base results.Row, label string, warmups, trials int, t trial) error {
+	return r.measureReps(ctx, base, label, warmups, trials, 1, 0, t)
+}
+
+// measureReps is measure with repetitions (the handoff method: warm-ups,
+// then reps blocks of trials). minWarmupMs extends the warm-up until that
+// much kernel time has passed.
+func (r *runner) measureReps(ctx context.Context, base results.Row, label string, warmups, trials, reps int, minWarmupMs float64, t trial) error {
+	base.Warmups = int64(warmups)
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	rows := make([]results.Row, 0, trials*reps)
+	iter := 0
+	warmMs := 0.0
+	for w := 0; w < warmups || (w < 100*max(warmups, 1) && warmMs < minWarmupMs); w++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		row := base
+		if err := t(iter, &row); err != nil {
+			return fmt.Errorf("umkit: %s: warm-up %d: %w", label, w, err)
+		}
+		if !math.IsNaN(row.KernelMs) {
+			warmMs += row.KernelMs
+		}
+		iter++
+	}
+	for rep := 0; rep < reps; rep++ {
+		for i := 0; i < trials; i++ {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			row := base
+			if err := t(iter, &row); err != nil {
+				return fmt.Errorf("umkit: %s: trial %d: %w", label, i, err)
+			}
+			row.Trial, row.Repetition, row.Verified = int64(i), int64(rep), true
+			rows = append(rows, row)
+			iter++
+		}
+	}
+	if err := r.emit(rows); err != nil {
+		return err
+	}
+	r.step(label)
+	return nil
+}
+
+// errVerify reports a failed check: an error, never a footnote.
+func errVerify(what string, m Mismatch) error {
+	return fmt.Errorf("verification failed (%s): %d wrong elements, first at index %d", what, m.Count, m.First)
+}
+
+// check verifies b on the device.
+func (r *runner) check(b Buffer, e Expect, what string) error {
+	m, err := r.dev.Check(b, e)
+	if err != nil {
+		return err
+	}
+	if !m.OK() {
+		return errVerify(what, m)
+	}
+	return nil
+}
+
+// checkHost verifies b on the CPU.
+func (r *runner) checkHost(b Buffer, e Expect, what string) error {
+	m, err := r.dev.CheckHost(b, e)
+	if err != nil {
+		return err
+	}
+	if !m.OK() {
+		return errVerify(what, m)
+	}
+	return nil
+}
+
+// timed returns the GPU time of the work op queues, measured with events.
+func (r *runner) timed(op func() error) (float64, error) {
+	if err := r.dev.StartTimer(); err != nil {
+		return 0, err
+	}
+	if err := op(); err != nil {
+		return 0, err
+	}
+	return r.dev.StopTimer()
+}
+
+// cpuTimed returns the wall time of a CPU loop in ms.
+func (r *runner) cpuTimed(op func() error) (float64, error) {
+	t0 := r.dev.Now()
+	err := op()
+	return float64(r.dev.Now()-t0) / float64(time.Millisecond), err
+}
+
+// allocs allocates buffers and returns them with a function freeing them all.
+func (r *runner) allocs(kind MemKind, bytes uint64, n int) ([]Buffer, func(), error) {
+	bufs := make([]Buffer, 0, n)
+	free := func() {
+		for _, b := range bufs {
+			r.dev.Free(b)
+		}
+	}
+	for i := 0; i < n; i++ {
+		b, err := r.dev.Alloc(kind, bytes)
+		if err != nil {
+			free()
+			return nil, nil, err
+		}
+		bufs = append(bufs, b)
+	}
+	return bufs, free, nil
+}
+
+func gbps(bytes int64, ms float64) float64 {
+	if ms <= 0 {
+		return math.NaN()
+	}
+	return float64(bytes) / (ms * 1e6)
+}
+
+func (r *runner) placement(b Buffer, row *results.Row) error {
+	p, err := r.dev.Placement(b)
+	row.Placement = p
+	return err
+}

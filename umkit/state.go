@@ -1,0 +1,152 @@
+package umkit
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// workload is one kernel over one data buffer, with what the kernel touches.
+type workload struct {
+	n      uint64 // elements in the data buffer
+	kernel Kernel // X and Idx are set by the state machine
+	stride uint64 // touched elements: i%stride == 0 && i/stride < active
+	active uint64
+	random bool // needs a permutation index array of n entries
+}
+
+// modeBuffers allocates the data buffer (and the index array of a random
+// workload) for a memory mode, applies the mode's advice, and returns a
+// function that frees them.
+func (r *runner) modeBuffers(mode string, w workload, seed uint64) (x, idx, staging Buffer, free func(), err error) {
+	kind := ManagedMem
+	if mode == "explicit" {
+		kind = DeviceMem
+	}
+	var bufs []Buffer
+	free = func() {
+		for _, b := range bufs {
+			r.dev.Free(b)
+		}
+	}
+	alloc := func(k MemKind, bytes uint64) (Buffer, error) {
+		b, err := r.dev.Alloc(k, bytes)
+		if err == nil {
+			bufs = append(bufs, b)
+		}
+		return b, err
+	}
+	fail := func(e error) (Buffer, Buffer, Buffer, func(), error) {
+		free()
+		return nil, nil, nil, nil, e
+	}
+	if x, err = alloc(kind, w.n*8); err != nil {
+		return fail(err)
+	}
+	if w.random {
+		if idx, err = alloc(kind, w.n*8); err != nil {
+			return fail(err)
+		}
+		// The permutation is made on the device once; it stays GPU-resident.
+		if err = r.dev.PermFill(idx, w.n, seed^0x5eed); err != nil {
+			return fail(err)
+		}
+	}
+	if mode == "explicit" {
+		// The explicit state is re-established by a copy from pinned memory.
+		if staging, err = alloc(PinnedMem, w.n*8); err != nil {
+			return fail(err)
+		}
+		if err = r.dev.FillHost(staging, w.n, seed); err != nil {
+			return fail(err)
+		}
+	}
+	switch mode {
+	case "advise_preferred_gpu":
+		err = r.dev.Advise(x, PreferGPU)
+	case "advise_preferred_cpu":
+		err = r.dev.Advise(x, PreferCPU)
+	case "advise_accessed_by":
+		err = r.dev.Advise(x, AccessedBy)
+	}
+	if err != nil {
+		return fail(err)
+	}
+	return x, idx, staging, free, r.dev.Sync()
+}
+
+// stateTrial re-establishes mode's memory state before every trial, times
+// the kernel, and verifies the data afterwards:
+//
+//	explicit          copy the data in (transfer_ms), time the kernel
+//	managed_cold      CPU writes the data (cpu_ms), time the kernel: faults and migration included
+//	managed_prefetch  CPU writes, prefetch to the GPU (prefetch_ms), time the kernel
+//	managed_reuse     CPU writes, one untimed GPU pass, time the next pass
+//	advise_*          (advice set once at allocation) CPU writes, time the kernel
+func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, seed uint64) trial {
+	k := w.kernel
+	k.X, k.Idx = x, idx
+	passes := 1.0
+	if mode == "managed_reuse" {
+		passes = 2
+	}
+	want := Expect{N: w.n, Seed: seed, Mul: 1, Add: passes * k.Add, Stride: w.stride, Active: w.active}
+	return func(it int, row *results.Row) error {
+		var err error
+		switch mode {
+		case "explicit":
+			if row.TransferMs, err = r.timed(func() error { return r.dev.Copy(x, staging, w.n*8) }); err != nil {
+				return err
+			}
+		default:
+			if row.CPUMs, err = r.cpuTimed(func() error { return r.dev.FillHost(x, w.n, seed) }); err != nil {
+				return err
+			}
+		}
+		switch mode {
+		case "managed_prefetch":
+			if row.PrefetchMs, err = r.timed(func() error { return r.dev.Prefetch(x, ToGPU) }); err != nil {
+				return err
+			}
+		case "managed_reuse":
+			if err := r.dev.Launch(k); err != nil {
+				return err
+			}
+			if err := r.dev.Sync(); err != nil {
+				return err
+			}
+		}
+		if err := r.placement(x, row); err != nil {
+			return err
+		}
+		ms, err := r.timed(func() error { return r.dev.Launch(k) })
+		if err != nil {
+			return err
+		}
+		row.KernelMs, row.GBps = ms, gbps(row.UsefulBytes, ms)
+		row.TotalMs = ms
+		if !math.IsNaN(row.PrefetchMs) {
+			row.TotalMs += row.PrefetchMs
+		}
+		return r.check(x, want, fmt.Sprintf("%s %s", mode, k.Kind))
+	}
+}
+
+// runState measures one workload under one memory mode.
+func (r *runner) runState(ctx context.Context, base results.Row, label, mode string, w workload, c Common) error {
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	if mode == "managed_prefetch" && !r.info.ConcurrentManagedAccess {
+		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
+	}
+	x, idx, staging, free, err := r.modeBuffers(mode, w, c.Seed)
+	if err != nil {
+		return fmt.Errorf("umkit: %s: %w", label, err)
+	}
+	defer free()
+	return r.measure(ctx, base, label, c.Warmups, c.Trials, r.stateTrial(mode, w, x, idx, staging, c.Seed))
+}

@@ -1,0 +1,151 @@
+package umkit
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// Transfer measures movement bandwidth: explicit copies host→device and
+// device→host from pinned and pageable memory (benchmark copy, time in
+// transfer_ms) and managed prefetch CPU→GPU and GPU→CPU (benchmark prefetch,
+// time in prefetch_ms). Each trial moves freshly written data, and the
+// destination is checked afterwards.
+func Transfer(ctx context.Context, dev Device, cfg TransferConfig) (dataframe.DataFrame, error) {
+	if err := cfg.Validate(); err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	return collect(dev, func(r *runner) error { return r.transfer(ctx, cfg) })
+}
+
+func (r *runner) transfer(ctx context.Context, cfg TransferConfig) error {
+	cfg = cfg.Defaults()
+	for _, mode := range cfg.Modes {
+		for _, dir := range []string{"h2d", "d2h"} {
+			for _, size := range cfg.Sizes {
+				var err error
+				if mode == "managed" {
+					err = r.prefetchOne(ctx, cfg, dir, size)
+				} else {
+					err = r.copyOne(ctx, cfg, mode, dir, size)
+				}
+				if err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, mode, dir string, size int64) error {
+	n := uint64(size / 8)
+	base := r.row("transfer", "copy", mode)
+	base.Direction, base.SizeBytes, base.FootprintBytes, base.UsefulBytes = dir, size, 2*size, size
+	base.ActiveElements = int64(n)
+	label := fmt.Sprintf("transfer copy %s %s %s", mode, dir, fmtBytes(size))
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	hostKind := PinnedMem
+	if mode == "pageable" {
+		hostKind = PageableMem
+	}
+	host, err := r.dev.Alloc(hostKind, uint64(size))
+	if err != nil {
+		return fmt.Errorf("umkit: %s: %w", label, err)
+	}
+	defer r.dev.Free(host)
+	dev, err := r.dev.Alloc(DeviceMem, uint64(size))
+	if err != nil {
+		return fmt.Errorf("umkit: %s: %w", label, err)
+	}
+	defer r.dev.Free(dev)
+	if dir == "h2d" {
+		if err := r.dev.FillHost(host, n, cfg.Seed); err != nil {
+			return err
+		}
+	}
+	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
+		seed := cfg.Seed + uint64(it) + 1
+		var ms float64
+		var err error
+		if dir == "h2d" {
+			// Poison the destination; the copy must overwrite it.
+			if err := r.dev.Fill(dev, n, seed+1000); err != nil {
+				return err
+			}
+			if ms, err = r.timed(func() error { return r.dev.Copy(dev, host, uint64(size)) }); err != nil {
+				return err
+			}
+			err = r.check(dev, AllOf(n, cfg.Seed, 1, 0), "h2d copy")
+		} else {
+			// Fresh source data each trial, so a copy that did nothing fails.
+			if err := r.dev.Fill(dev, n, seed); err != nil {
+				return err
+			}
+			if ms, err = r.timed(func() error { return r.dev.Copy(host, dev, uint64(size)) }); err != nil {
+				return err
+			}
+			err = r.checkHost(host, AllOf(n, seed, 1, 0), "d2h copy")
+		}
+		row.TransferMs, row.TotalMs, row.GBps = ms, ms, gbps(size, ms)
+		row.Placement = hostKind.String()
+		return err
+	})
+}
+
+func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, dir string, size int64) error {
+	n := uint64(size / 8)
+	base := r.row("transfer", "prefetch", "managed")
+	base.Direction, base.SizeBytes, base.FootprintBytes, base.UsefulBytes = dir, size, size, size
+	base.ActiveElements = int64(n)
+	label := fmt.Sprintf("transfer prefetch %s %s", dir, fmtBytes(size))
+	if !r.info.ConcurrentManagedAccess {
+		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
+	}
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	m, err := r.dev.Alloc(ManagedMem, uint64(size))
+	if err != nil {
+		return fmt.Errorf("umkit: %s: %w", label, err)
+	}
+	defer r.dev.Free(m)
+	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
+		seed := cfg.Seed + uint64(it) + 1
+		to := ToGPU
+		if dir == "h2d" {
+			// CPU-written pages are CPU-resident.
+			if row.CPUMs, err = r.cpuTimed(func() error { return r.dev.FillHost(m, n, seed) }); err != nil {
+				return err
+			}
+		} else {
+			// GPU-written pages are GPU-resident.
+			to = ToCPU
+			if err := r.dev.Fill(m, n, seed); err != nil {
+				return err
+			}
+			if err := r.dev.Sync(); err != nil {
+				return err
+			}
+		}
+		ms, err := r.timed(func() error { return r.dev.Prefetch(m, to) })
+		if err != nil {
+			return err
+		}
+		row.PrefetchMs, row.TotalMs, row.GBps = ms, ms, gbps(size, ms)
+		if err := r.placement(m, row); err != nil {
+			return err
+		}
+		// Check where the data now is, so the check moves nothing.
+		if dir == "h2d" {
+			return r.check(m, AllOf(n, seed, 1, 0), "prefetch to GPU")
+		}
+		return r.checkHost(m, AllOf(n, seed, 1, 0), "prefetch to CPU")
+	})
+}

@@ -1,0 +1,483 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"github.com/umlab/umlab/cuda"
+	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+func cmdInfo(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("info", stderr)
+	gpu := fs.Int("gpu", 0, "GPU ordinal")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	dev, err := umkit.Open(*gpu)
+	if err != nil {
+		return fmt.Errorf("no usable GPU: %w", err)
+	}
+	defer dev.Close()
+	m := umkit.Describe(dev, "", "", umkit.Plan{})
+	d := m.Device
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "device\t%s (GPU %d, %s)\n", d.Name, d.Index, d.UUID)
+	fmt.Fprintf(w, "compute capability\t%s, %d SMs\n", d.ComputeCapability, d.SMs)
+	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", cuda.FormatBytes(d.MemoryBytes), cuda.FormatBytes(d.FreeMemoryBytes), d.PeakMemoryGBps)
+	fmt.Fprintf(w, "driver\t%s (CUDA %d.%d); kernels need %s or newer\n", orUnknown(d.DriverVersion), d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10, cuda.MinDriverBranch)
+	if d.PCIeGeneration > 0 {
+		fmt.Fprintf(w, "host link\tPCIe Gen%d x%d (%.0f GB/s per direction raw)\n", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps)
+	}
+	fmt.Fprintf(w, "NUMA node / CPUs\t%d / %s\n", d.NUMANode, orUnknown(d.CPUAffinity))
+	fmt.Fprintf(w, "clocks\tSM %d MHz (max %d), memory %d MHz\n", d.SMClockMHz, d.MaxSMClockMHz, d.MemClockMHz)
+	fmt.Fprintf(w, "managed memory\t%t\n", d.ManagedMemory)
+	fmt.Fprintf(w, "concurrent managed access\t%t\n", d.ConcurrentManagedAccess)
+	fmt.Fprintf(w, "pageable memory access\t%t (via host page tables: %t)\n", d.PageableMemoryAccess, d.PageableUsesHostPageTables)
+	fmt.Fprintf(w, "host native atomics\t%t\n", d.HostNativeAtomics)
+	fmt.Fprintf(w, "direct managed access from host\t%t\n", d.DirectManagedAccessFromHost)
+	fmt.Fprintf(w, "can map host memory\t%t\n", d.CanMapHostMemory)
+	for _, n := range m.Notes {
+		fmt.Fprintf(w, "note\t%s\n", n)
+	}
+	w.Flush()
+	fmt.Fprintln(stdout, "\nwaived on this system:")
+	none := true
+	for _, b := range umkit.Registry {
+		if ok, why := b.Supported(dev.Info()); !ok {
+			fmt.Fprintf(stdout, "  %-20s %s\n", b.Name, why)
+			none = false
+		}
+	}
+	if none {
+		fmt.Fprintln(stdout, "  nothing: every benchmark can run")
+	}
+	return nil
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+func cmdList(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("list", stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	for _, b := range umkit.Registry {
+		fmt.Fprintf(stdout, "%s  (group %s; bytes per iteration: %s)\n", b.Name, b.Group, b.BytesPerIteration)
+		fmt.Fprintf(stdout, "    %s\n\n", b.Description)
+	}
+	return nil
+}
+
+func cmdRun(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("run", stderr)
+	groups := fs.String("groups", "", "comma-separated groups: "+strings.Join(umkit.Groups, ", ")+" (default all)")
+	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes (see umbench list)")
+	quick := fs.Bool("quick", false, "few sizes and trials: every group in about two minutes")
+	trials := fs.Int("trials", 0, "trials per configuration (default: the paper's, 25; handoff 20 × 3)")
+	warmups := fs.Int("warmups", 0, "warm-up iterations (default 5)")
+	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep)")
+	out := fs.String("out", "", "results directory (default results/<date>-<time>)")
+	resume := fs.Bool("resume", false, "continue the run in --out, skipping configurations it already has")
+	gpu := fs.Int("gpu", 0, "GPU ordinal")
+	allow := fs.Bool("allow-oversubscription", false, "allow oversubscription sweeps above 90% of free device memory (can hang the GPU on some drivers)")
+	pcts := fs.String("oversub-pcts", "", "comma-separated oversubscription percentages (default 25,50,75,90)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return usagef("run takes no arguments (got %q); select with --groups or --bench", fs.Args())
+	}
+	sz, err := sizeList(*sizes)
+	if err != nil {
+		return usagef("--sizes: %v", err)
+	}
+	pc, err := floatList(*pcts, "--oversub-pcts")
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	dir := *out
+	if dir == "" {
+		if *resume {
+			return usagef("--resume needs --out: the directory of the run to continue")
+		}
+		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := umkit.Options{
+		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: *trials, Warmups: *warmups,
+		Sizes: sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
+		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
+	}
+	bar := newProgress(stderr)
+	opts.Progress = bar.update
+	start := time.Now()
+	_, err = umkit.Run(ctx, opts)
+	bar.finish()
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w after %s: every finished configuration is in %s; continue with: umbench run --out %s --resume",
+			errInterrupted, time.Since(start).Round(time.Second), dir, dir)
+	}
+	if err != nil {
+		if errors.Is(err, results.ErrResultsExist) {
+			return usageError{err.Error()}
+		}
+		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
+	}
+	fmt.Fprintf(stdout, "done in %s; results in %s\nsummarise with: umbench summary %s\n", time.Since(start).Round(time.Second), dir, dir)
+	return nil
+}
+
+// progress draws a one-line bar with ETA on a terminal, or a line per
+// configuration otherwise.
+type progress struct {
+	w    io.Writer
+	tty  bool
+	last int
+}
+
+func newProgress(w io.Writer) *progress {
+	tty := false
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil {
+			tty = st.Mode()&os.ModeCharDevice != 0
+		}
+	}
+	return &progress{w: w, tty: tty}
+}
+
+func (p *progress) update(pr umkit.Progress) {
+	eta := "?"
+	if pr.ETA > 0 {
+		eta = pr.ETA.Round(time.Second).String()
+	}
+	if !p.tty {
+		fmt.Fprintf(p.w, "[%d/%d] %s (elapsed %s, ETA %s)\n", pr.Done, pr.Total, pr.Config, pr.Elapsed.Round(time.Second), eta)
+		return
+	}
+	const width = 30
+	filled := width * pr.Done / max(pr.Total, 1)
+	line := fmt.Sprintf("\r[%s%s] %d/%d ETA %s  %s", strings.Repeat("#", filled), strings.Repeat(".", width-filled), pr.Done, pr.Total, eta, pr.Config)
+	pad := max(p.last-len(line), 0)
+	fmt.Fprint(p.w, line+strings.Repeat(" ", pad))
+	p.last = len(line)
+}
+
+func (p *progress) finish() {
+	if p.tty && p.last > 0 {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// source resolves --data / --dataset / a positional argument to rows.
+func source(data, dataset string, args []string) ([]results.Row, results.Metadata, string, error) {
+	name := ""
+	switch {
+	case data != "" && dataset != "":
+		return nil, results.Metadata{}, "", usagef("give --data or --dataset, not both")
+	case data != "":
+		name = data
+		rows, m, err := results.LoadDir(data)
+		return rows, m, name, err
+	case dataset != "":
+		name = dataset
+	case len(args) == 1:
+		name = args[0]
+	case len(args) > 1:
+		return nil, results.Metadata{}, "", usagef("one results directory or dataset, got %d", len(args))
+	default:
+		return nil, results.Metadata{}, "", usagef("name a results directory (--data DIR) or an embedded dataset (--dataset NAME); see umbench datasets")
+	}
+	if st, err := os.Stat(name); err == nil && st.IsDir() {
+		rows, m, err := results.LoadDir(name)
+		return rows, m, name, err
+	}
+	rows, m, err := datasets.Load(name)
+	return rows, m, name, err
+}
+
+func cmdSummary(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("summary", stderr)
+	dataset := fs.String("dataset", "", "an embedded dataset (see umbench datasets)")
+	data := fs.String("data", "", "a results directory")
+	format := fs.String("format", "table", "table or csv")
+	group := fs.String("group", "", "only this group")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *format != "table" && *format != "csv" {
+		return usagef("--format %q: table or csv", *format)
+	}
+	rows, meta, _, err := source(*data, *dataset, fs.Args())
+	if err != nil {
+		return err
+	}
+	if *group != "" {
+		var keep []results.Row
+		for _, r := range rows {
+			if r.Group == *group {
+				keep = append(keep, r)
+			}
+		}
+		if len(keep) == 0 {
+			return fmt.Errorf("no rows of group %q", *group)
+		}
+		rows = keep
+	}
+	sum := results.Summarize(rows, results.SummaryOptions{
+		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
+		ThrottleReasons: meta.Device.ThrottleReasons,
+	})
+	df := results.SummaryFrame(sum)
+	if *format == "csv" {
+		return model.WriteFrameCSV(stdout, df)
+	}
+	if meta.Device.Name != "" {
+		fmt.Fprintf(stdout, "%s, %s", meta.Device.Name, meta.Platform)
+		if meta.Device.DriverVersion != "" {
+			fmt.Fprintf(stdout, ", driver %s", meta.Device.DriverVersion)
+		}
+		if meta.RunID != "" {
+			fmt.Fprintf(stdout, ", run %s", meta.RunID)
+		}
+		fmt.Fprintln(stdout)
+	}
+	cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
+		results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
+		results.ColOversubPct, results.ColReusePasses, results.ColN, results.ColMedianGBps, results.ColCVPct,
+		results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColPctOfPeak, results.ColFlags}
+	return writeTable(stdout, df.Select(cols))
+}
+
+// writeTable prints a frame as aligned text, dropping columns that are
+// empty everywhere, sizes in binary units and numbers to 4 significant
+// digits.
+func writeTable(w io.Writer, df dataframe.DataFrame) error {
+	if df.Err != nil {
+		return df.Err
+	}
+	var keep []string
+	for _, name := range df.Names() {
+		s := df.Col(name)
+		for i := 0; i < s.Len(); i++ {
+			if cell(s, i, name) != "" {
+				keep = append(keep, name)
+				break
+			}
+		}
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(keep, "\t"))
+	for i := 0; i < df.Nrow(); i++ {
+		var f []string
+		for _, name := range keep {
+			f = append(f, cell(df.Col(name), i, name))
+		}
+		fmt.Fprintln(tw, strings.Join(f, "\t"))
+	}
+	return tw.Flush()
+}
+
+func cell(s series.Series, i int, name string) string {
+	e := s.Elem(i)
+	switch s.Type() {
+	case series.Float:
+		v := e.Float()
+		if math.IsNaN(v) {
+			return ""
+		}
+		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4g", v), "0"), ".")
+	case series.Int:
+		v, _ := e.Int()
+		if v == 0 && name != results.ColN {
+			return ""
+		}
+		if strings.HasSuffix(name, "_bytes") {
+			return cuda.FormatBytes(uint64(v))
+		}
+		return fmt.Sprint(v)
+	}
+	return e.String()
+}
+
+func cmdModel(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("model", stderr)
+	dataset := fs.String("dataset", "", "an embedded dataset, e.g. paper-gb200")
+	data := fs.String("data", "", "a results directory with a handoff sweep")
+	format := fs.String("format", "table", "table or csv")
+	minSize := fs.String("min-size", "16MiB", "smallest size counted in the aggregate error and policy matches")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *format != "table" && *format != "csv" {
+		return usagef("--format %q: table or csv", *format)
+	}
+	ms, err := ParseSize(*minSize)
+	if err != nil {
+		return usagef("--min-size: %v", err)
+	}
+	rows, _, name, err := source(*data, *dataset, fs.Args())
+	if err != nil {
+		return err
+	}
+	opts := model.Options{MinSizeBytes: ms}
+	var reports []*model.Report
+	var titles []string
+	var published []datasets.ModelParam
+	if *dataset != "" {
+		if params, err := datasets.ModelParameters(*dataset); err == nil && len(params) > 0 {
+			var ps []model.Param
+			for _, p := range params {
+				ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
+			}
+			rep, err := model.FromParams(ps, opts)
+			if err != nil {
+				return err
+			}
+			reports, titles = append(reports, rep), append(titles, "Published model parameters ("+params[0].Source+")")
+			published = params
+		}
+	}
+	rep, ferr := model.Fit(handoffPhases(rows), opts)
+	if ferr == nil {
+		reports, titles = append(reports, rep), append(titles, "Calibrated on "+name+" (G from GPU-only, F from R = 1; validated on R > 1)")
+	} else if len(reports) == 0 {
+		return ferr
+	} else {
+		fmt.Fprintf(stderr, "umbench: not recalibrating from %s: %v\n", name, ferr)
+	}
+	for i, r := range reports {
+		if *format == "csv" {
+			if err := r.WriteCSV(stdout); err != nil {
+				return err
+			}
+			continue
+		}
+		if i > 0 {
+			fmt.Fprintln(stdout)
+		}
+		fmt.Fprintln(stdout, "== "+titles[i])
+		if err := r.WriteTable(stdout); err != nil {
+			return err
+		}
+		if i == 0 && len(published) > 0 {
+			fmt.Fprintln(stdout, "\nPublished validation errors over R = 2, 4, 8, 16, 32")
+			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(tw, "policy\tsize\tmedian APE (%)\tmax APE (%)")
+			for _, p := range published {
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, cuda.FormatBytes(uint64(p.SizeBytes)), p.MedianAPEPct, p.MaxAPEPct)
+			}
+			tw.Flush()
+		}
+	}
+	return nil
+}
+
+// handoffPhases keeps the handoff rows the model reads: the measured
+// phases, not the derived baseline and extra-cost rows of a dataset.
+func handoffPhases(rows []results.Row) []results.Row {
+	var out []results.Row
+	for _, r := range rows {
+		switch r.Phase {
+		case "cpu_only", "gpu_only", "alternating":
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func cmdAdvise(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("advise", stderr)
+	size := fs.String("size", "", "working-set size, e.g. 1GiB (required)")
+	reuse := fs.Float64("reuse", 1, "GPU passes per CPU update")
+	pattern := fs.String("pattern", "streaming", "access pattern: streaming, strided, random")
+	dataset := fs.String("dataset", "", "calibrate on an embedded dataset (default: the newest measured one, else paper-gb200)")
+	data := fs.String("data", "", "calibrate on a results directory")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *size == "" {
+		return usagef("--size is required, e.g. --size 1GiB")
+	}
+	b, err := ParseSize(*size)
+	if err != nil {
+		return usagef("--size: %v", err)
+	}
+	if !(*reuse >= 1) {
+		return usagef("--reuse %v: at least 1 GPU pass per CPU update", *reuse)
+	}
+	if *data == "" && *dataset == "" {
+		*dataset = defaultDataset()
+	}
+	rows, _, name, err := source(*data, *dataset, fs.Args())
+	if err != nil {
+		return err
+	}
+	m, err := model.Calibrate(handoffPhases(rows))
+	if err != nil && *dataset != "" {
+		params, perr := datasets.ModelParameters(*dataset)
+		if perr != nil || len(params) == 0 {
+			return err
+		}
+		var ps []model.Param
+		for _, p := range params {
+			ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
+		}
+		m, err = model.NewModel(ps)
+	}
+	if err != nil {
+		return err
+	}
+	a, err := model.Advise(m, model.Workload{SizeBytes: b, Reuse: *reuse, Pattern: *pattern})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "calibrated on %s\n", name)
+	return a.WriteText(stdout)
+}
+
+// defaultDataset is the newest measured dataset, or the paper's GB200.
+func defaultDataset() string {
+	best := "paper-gb200"
+	for _, d := range datasets.List() {
+		if d.Kind == datasets.Measured && d.Name > best {
+			best = d.Name
+		}
+	}
+	return best
+}
+
+func cmdDatasets(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("datasets", stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "name\tplatform\tkind\tdescription")
+	for _, d := range datasets.List() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Name, d.Platform, d.Kind, d.Description)
+	}
+	return tw.Flush()
+}

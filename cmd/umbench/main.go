@@ -1,0 +1,102 @@
+// Command umbench measures, summarises and models CUDA Unified Memory on
+// the GPU it runs on.
+//
+//	umbench info                     device, driver, UM capabilities, what will be waived
+//	umbench list                     the benchmarks
+//	umbench run [flags]              measure; results go to --out as they finish
+//	umbench summary DIR|--dataset N  median table with quality flags
+//	umbench model [--data DIR | --dataset N] [--format table|csv]
+//	umbench advise --size 1GiB --reuse 4 [--data DIR | --dataset N]
+//	umbench datasets                 the embedded datasets
+//
+// Every command exits non-zero on failure and never panics on a missing
+// driver or GPU.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// usageError marks a command-line mistake (exit code 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+
+var commands = []struct {
+	name, summary string
+	run           func(args []string, stdout, stderr io.Writer) error
+}{
+	{"info", "show the GPU, driver and Unified Memory capabilities, and what will be waived", cmdInfo},
+	{"list", "list the benchmarks with their descriptions", cmdList},
+	{"run", "run benchmarks; results are appended to --out as each configuration finishes", cmdRun},
+	{"summary", "summarise a results directory or dataset: medians, spread, quality flags", cmdSummary},
+	{"model", "calibrate and validate the reuse model T = F + R·G on handoff data", cmdModel},
+	{"advise", "rank placement policies for a working set and reuse count", cmdAdvise},
+	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "umbench measures how CUDA Unified Memory behaves on this machine.")
+	fmt.Fprintln(w, "\nUsage: umbench <command> [flags]\n\nCommands:")
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintln(w, "\nRun 'umbench <command> -h' for a command's flags.")
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes a command line and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands {
+		if c.name == args[0] {
+			err := c.run(args[1:], stdout, stderr)
+			return exitCode(err, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "umbench: unknown command %q; commands are %s\n", args[0], commandNames())
+	return 2
+}
+
+func commandNames() string {
+	var n []string
+	for _, c := range commands {
+		n = append(n, c.name)
+	}
+	return strings.Join(n, ", ")
+}
+
+// errInterrupted is returned when a run was stopped by a signal.
+var errInterrupted = errors.New("interrupted")
+
+func exitCode(err error, stderr io.Writer) int {
+	var ue usageError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errHelp):
+		return 0
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "umbench:", err)
+		return 2
+	case errors.Is(err, errInterrupted):
+		fmt.Fprintln(stderr, "umbench:", err)
+		return 130
+	default:
+		fmt.Fprintln(stderr, "umbench:", err)
+		return 1
+	}
+}

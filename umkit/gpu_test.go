@@ -107,7 +107,7 @@ func TestGPUPhysicalSanity(t *testing.T) {
 	rows, _ = results.Rows(df)
 	type key struct {
 		bench, mode string
-		x       int64
+		x           int64
 	}
 	by := map[key][]float64{}
 	for _, r := range rows {

@@ -249,23 +249,23 @@ func cSeedValue(seed, i uint64) float64 {
 	return float64(C.umlab_seed_value(C.uint64_t(seed), C.uint64_t(i)))
 }
 
-func cFillHost(p unsafe.Pointer, n, seed uint64) {
-	C.umlab_fill_host((*C.double)(p), C.uint64_t(n), C.uint64_t(seed))
+func cFillHost(p unsafe.Pointer, lo, hi, seed uint64) {
+	C.umlab_fill_host((*C.double)(p), C.uint64_t(lo), C.uint64_t(hi), C.uint64_t(seed))
 }
 
 func cUpdateHost(p unsafe.Pointer, n uint64, mul, add float64) {
 	C.umlab_update_host((*C.double)(p), C.uint64_t(n), C.double(mul), C.double(add))
 }
 
-func cCheckAffineHost(p unsafe.Pointer, n, seed uint64, mul, add float64, stride, active uint64) (bad, first uint64) {
+func cCheckAffineHost(p unsafe.Pointer, lo, hi, seed uint64, mul, add float64, stride, active uint64) (bad, first uint64) {
 	var f C.uint64_t
-	b := C.umlab_check_affine_host((*C.double)(p), C.uint64_t(n), C.uint64_t(seed), C.double(mul), C.double(add),
+	b := C.umlab_check_affine_host((*C.double)(p), C.uint64_t(lo), C.uint64_t(hi), C.uint64_t(seed), C.double(mul), C.double(add),
 		C.uint64_t(stride), C.uint64_t(active), &f)
 	return uint64(b), uint64(f)
 }
 
-func cCheckTriadHost(p unsafe.Pointer, n, seedB, seedC uint64, s float64) (bad, first uint64) {
+func cCheckTriadHost(p unsafe.Pointer, lo, hi, seedB, seedC uint64, s float64) (bad, first uint64) {
 	var f C.uint64_t
-	b := C.umlab_check_triad_host((*C.double)(p), C.uint64_t(n), C.uint64_t(seedB), C.uint64_t(seedC), C.double(s), &f)
+	b := C.umlab_check_triad_host((*C.double)(p), C.uint64_t(lo), C.uint64_t(hi), C.uint64_t(seedB), C.uint64_t(seedC), C.double(s), &f)
 	return uint64(b), uint64(f)
 }

@@ -261,3 +261,32 @@ func TestInitWithoutDriver(t *testing.T) {
 	}
 
 }
+
+// TestHostLoopsParallel covers the split over threads: corruption in two
+// different chunks is counted once each and the first index is the smaller.
+func TestHostLoopsParallel(t *testing.T) {
+	const n = 5 << 20
+	b, err := HostBuffer(n * 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	if err := FillHost(b, n, 3); err != nil {
+		t.Fatal(err)
+	}
+	x, _ := b.Float64s()
+	for _, i := range []int{0, n / 2, n - 1} {
+		if x[i] != seedValueGo(3, uint64(i)) {
+			t.Fatalf("x[%d] wrong after a parallel fill", i)
+		}
+	}
+	x[n-10] = -1
+	x[n/3] = -1
+	m, _ := CheckAffineHost(b, n, 3, 1, 0, 1, n)
+	if m.Count != 2 || m.First != n/3 {
+		t.Fatalf("got %v, want 2 mismatches first at %d", m, n/3)
+	}
+	if m, _ := CheckTriadHost(b, n, 3, 3, 0); m.Count != 2 || m.First != n/3 {
+		t.Fatalf("triad check: %v", m)
+	}
+}

@@ -16,8 +16,8 @@ double umlab_seed_value(uint64_t seed, uint64_t i) {
   return (double)(z >> 44) + 1.0;
 }
 
-void umlab_fill_host(double *x, uint64_t n, uint64_t seed) {
-  for (uint64_t i = 0; i < n; i++) x[i] = umlab_seed_value(seed, i);
+void umlab_fill_host(double *x, uint64_t lo, uint64_t hi, uint64_t seed) {
+  for (uint64_t i = lo; i < hi; i++) x[i] = umlab_seed_value(seed, i);
 }
 
 void umlab_update_host(double *x, uint64_t n, double mul, double add) {
@@ -28,11 +28,11 @@ static int touched(uint64_t i, uint64_t stride, uint64_t active) {
   return i % stride == 0 && i / stride < active;
 }
 
-uint64_t umlab_check_affine_host(const double *x, uint64_t n, uint64_t seed, double mul, double add,
+uint64_t umlab_check_affine_host(const double *x, uint64_t lo, uint64_t hi, uint64_t seed, double mul, double add,
                                  uint64_t stride, uint64_t active, uint64_t *first_bad) {
   uint64_t bad = 0;
   *first_bad = UINT64_MAX;
-  for (uint64_t i = 0; i < n; i++) {
+  for (uint64_t i = lo; i < hi; i++) {
     double v = umlab_seed_value(seed, i);
     double want = touched(i, stride, active) ? v * mul + add : v;
     if (x[i] != want) {
@@ -43,11 +43,11 @@ uint64_t umlab_check_affine_host(const double *x, uint64_t n, uint64_t seed, dou
   return bad;
 }
 
-uint64_t umlab_check_triad_host(const double *a, uint64_t n, uint64_t seed_b, uint64_t seed_c, double s,
-                                uint64_t *first_bad) {
+uint64_t umlab_check_triad_host(const double *a, uint64_t lo, uint64_t hi, uint64_t seed_b, uint64_t seed_c,
+                                double s, uint64_t *first_bad) {
   uint64_t bad = 0;
   *first_bad = UINT64_MAX;
-  for (uint64_t i = 0; i < n; i++) {
+  for (uint64_t i = lo; i < hi; i++) {
     double want = umlab_seed_value(seed_b, i) + s * umlab_seed_value(seed_c, i);
     if (a[i] != want) {
       if (bad == 0) *first_bad = i;

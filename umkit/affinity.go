@@ -8,27 +8,33 @@ import (
 )
 
 // pinThread locks the calling goroutine to its OS thread and that thread to
-// one CPU: cpu itself when >= 0, the first CPU near the GPU (from NVML) when
-// -1, or none when -2. It returns the CPU chosen (-1 if unpinned) and a
+// one CPU: cpu itself when >= 0, the last CPU near the GPU (from NVML) when
+// -1 (the last rather than the first, which often serves interrupts), or
+// none when -2. It returns the CPU chosen (-1 if unpinned) and a
 // function that undoes it.
 func pinThread(cpu int, uuid string) (int, func(), error) {
 	if cpu == -2 {
 		return -1, func() {}, nil
 	}
 	if cpu == -1 {
-		if f, err := readNVML(uuid); err == nil && len(f.CPUs) > 0 {
-			cpu = f.CPUs[0]
-		} else {
-			var cur unix.CPUSet
-			if err := unix.SchedGetaffinity(0, &cur); err != nil {
-				return -1, func() {}, nil
-			}
-			for i := 0; i < 1024; i++ {
-				if cur.IsSet(i) {
-					cpu = i
-					break
+		var cur unix.CPUSet
+		if err := unix.SchedGetaffinity(0, &cur); err != nil {
+			return -1, func() {}, nil
+		}
+		if f, err := readNVML(uuid); err == nil {
+			for _, c := range f.CPUs {
+				if cur.IsSet(c) {
+					cpu = c
 				}
 			}
+		}
+		for i := 0; cpu < 0 && i < 1024; i++ {
+			if cur.IsSet(1023 - i) {
+				cpu = 1023 - i
+			}
+		}
+		if cpu < 0 {
+			return -1, func() {}, nil
 		}
 	}
 	runtime.LockOSThread()

@@ -300,7 +300,7 @@ type OversubConfig struct {
 	Percents []float64 // of free device memory; default 25, 50, 75, 90
 	// CapacityBytes shrinks free device memory to this much (plus the safety
 	// margin) with a plain device allocation first, so that a sweep takes
-	// seconds, not hours; default 4 GiB. -1 measures against all free memory.
+	// seconds, not hours; default 2 GiB. -1 measures against all free memory.
 	CapacityBytes int64
 	Patterns      []string
 	Modes         []string
@@ -318,7 +318,7 @@ func (c OversubConfig) Defaults() OversubConfig {
 		c.Percents = []float64{25, 50, 75, 90}
 	}
 	if c.CapacityBytes == 0 {
-		c.CapacityBytes = 4 * GiB
+		c.CapacityBytes = 2 * GiB
 	}
 	if c.Patterns == nil {
 		c.Patterns = OversubPatterns

@@ -8,18 +8,18 @@ import (
 	"github.com/umlab/umlab/umkit/results"
 )
 
-// HBM measures local GPU-resident bandwidth with STREAM copy (c = a, 2
-// arrays moved per element) and triad (a = b + 3c, 3 arrays) on device
+// HBM measures local GPU-resident bandwidth with STREAM copy (a = b, two
+// arrays moved per element) and triad (a = b + s·c, three arrays) on device
 // memory, one row per trial. Kernel time is measured with events; every
-// trial's result is checked on the device afterwards.
+// trial's result is checked on the device afterwards, and each trial
+// computes a new result (the triad's scalar and the copy's source rotate), so
+// the check proves the trial itself wrote every element.
 func HBM(ctx context.Context, dev Device, cfg HBMConfig) (dataframe.DataFrame, error) {
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
 	return collect(dev, func(r *runner) error { return r.hbm(ctx, cfg) })
 }
-
-const triadScalar = 3
 
 func (r *runner) hbm(ctx context.Context, cfg HBMConfig) error {
 	cfg = cfg.Defaults()
@@ -34,17 +34,18 @@ func (r *runner) hbm(ctx context.Context, cfg HBMConfig) error {
 }
 
 func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size int64) error {
-	arrays := map[string]int{"copy": 2, "triad": 3}[bench]
+	moved := map[string]int64{"copy": 2, "triad": 3}[bench]
 	n := uint64(size / 8)
 	base := r.row("hbm", bench, "explicit")
-	base.SizeBytes, base.FootprintBytes = size, int64(arrays)*size
-	base.UsefulBytes, base.ActiveElements, base.StrideElements = int64(arrays)*size, int64(n), 1
+	// Both kernels use three arrays: copy alternates its source between two.
+	base.SizeBytes, base.FootprintBytes = size, 3*size
+	base.UsefulBytes, base.ActiveElements, base.StrideElements = moved*size, int64(n), 1
 	label := fmt.Sprintf("hbm %s %s", bench, fmtBytes(size))
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
 		return nil
 	}
-	bufs, free, err := r.allocs(DeviceMem, uint64(size), arrays)
+	bufs, free, err := r.allocs(DeviceMem, uint64(size), 3)
 	if err != nil {
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
@@ -53,24 +54,15 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 	if err := r.dev.Fill(bufs[1], n, seedB); err != nil {
 		return err
 	}
-	if arrays == 3 {
-		if err := r.dev.Fill(bufs[2], n, seedC); err != nil {
-			return err
-		}
-	}
-	k := Kernel{Kind: KTriad, X: bufs[0], Y: bufs[1], N: n, Scalar: triadScalar}
-	want := Expect{Triad: true, N: n, SeedB: seedB, SeedC: seedC, Scalar: triadScalar}
-	if arrays == 3 {
-		k.Z = bufs[2]
-	} else {
-		k = Kernel{Kind: KCopy, X: bufs[1], Y: bufs[0], N: n}
-		want = AllOf(n, seedB, 1, 0)
+	if err := r.dev.Fill(bufs[2], n, seedC); err != nil {
+		return err
 	}
 	return r.measureReps(ctx, base, label, cfg.Warmups, cfg.Trials, 1, cfg.MinWarmupMs, func(it int, row *results.Row) error {
-		// Poison the output so each trial must write every element.
-		if err := r.dev.Fill(bufs[0], n, cfg.Seed+uint64(100+it)); err != nil {
-			return err
-		}
+		// Each trial computes something the previous one did not (another
+		// scalar, or the other source array), so the check proves that this
+		// trial wrote every element, without an extra kernel before the
+		// timed one to disturb it.
+		k, want := rotate(bench, bufs, n, it, seedB, seedC)
 		ms, err := r.timed(func() error { return r.dev.Launch(k) })
 		if err != nil {
 			return err
@@ -78,4 +70,19 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 		row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
 		return r.check(bufs[0], want, bench)
 	})
+}
+
+// rotate returns trial it's kernel and expected output: the triad
+// a = b + s·c with s = 2, 3, 4, 5, 6 in turn, or the copy a = b and a = c
+// alternately.
+func rotate(bench string, bufs []Buffer, n uint64, it int, seedB, seedC uint64) (Kernel, Expect) {
+	if bench == "triad" {
+		s := float64(2 + it%5)
+		return Kernel{Kind: KTriad, X: bufs[0], Y: bufs[1], Z: bufs[2], N: n, Scalar: s},
+			Expect{Triad: true, N: n, SeedB: seedB, SeedC: seedC, Scalar: s}
+	}
+	if it%2 == 0 {
+		return Kernel{Kind: KCopy, X: bufs[1], Y: bufs[0], N: n}, AllOf(n, seedB, 1, 0)
+	}
+	return Kernel{Kind: KCopy, X: bufs[2], Y: bufs[0], N: n}, AllOf(n, seedC, 1, 0)
 }

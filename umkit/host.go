@@ -72,12 +72,8 @@ func (r *runner) hostOne(ctx context.Context, cfg HostConfig, mode string, size 
 			return err
 		}
 	}
-	k := Kernel{Kind: KTriad, X: bufs[0], Y: bufs[1], Z: bufs[2], N: n, Scalar: triadScalar}
-	want := Expect{Triad: true, N: n, SeedB: seedB, SeedC: seedC, Scalar: triadScalar}
 	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
-		if err := r.dev.Fill(bufs[0], n, cfg.Seed+uint64(100+it)); err != nil { // poison the output
-			return err
-		}
+		k, want := rotate("triad", bufs, n, it, seedB, seedC) // a new scalar each trial
 		ms, err := r.timed(func() error { return r.dev.Launch(k) })
 		if err != nil {
 			return err

@@ -45,9 +45,9 @@ var Groups = []string{"hbm", "host", "transfer", "managed", "pattern", "oversub"
 
 // Registry lists every benchmark.
 var Registry = []Benchmark{
-	{"hbm.copy", "hbm", "STREAM copy c = a on device memory: the local HBM baseline for a kernel that reads one array and writes another.",
-		"2 × size (read a, write c)", always},
-	{"hbm.triad", "hbm", "STREAM triad a = b + 3c on device memory: the paper's local-HBM reference (V-A).",
+	{"hbm.copy", "hbm", "STREAM copy a = b on device memory: the local HBM baseline for a kernel that reads one array and writes another.",
+		"2 × size (read b, write a)", always},
+	{"hbm.triad", "hbm", "STREAM triad a = b + s·c on device memory: the paper's local-HBM reference (V-A).",
 		"3 × size (read b and c, write a)", always},
 	{"host.mapped_triad", "host", "The triad with all arrays in pinned host memory mapped into the device: GPU loads and stores cross the CPU–GPU link on every access (V-A).",
 		"3 × size", func(d DeviceInfo) (bool, string) {

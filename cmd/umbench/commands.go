@@ -308,7 +308,7 @@ func cell(s series.Series, i int, name string) string {
 		if math.IsNaN(v) {
 			return ""
 		}
-		return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.4g", v), "0"), ".")
+		return fmt.Sprintf("%.4g", v)
 	case series.Int:
 		v, _ := e.Int()
 		if v == 0 && name != results.ColN {

@@ -72,7 +72,7 @@ const (
 // SummaryOptions tunes Summarize. Zero values take the defaults.
 type SummaryOptions struct {
 	PeakMemoryGBps   float64 // device memory peak; 0 leaves pct_of_peak empty
-	PeakHostLinkGBps float64 // host link peak, used for host, transfer and cold modes
+	PeakHostLinkGBps float64 // host link peak per direction, for host, transfer and cold modes
 	ShortKernelMs    float64 // default 0.05 ms
 	HighCVPct        float64 // default 5 %
 	ThrottleReasons  string  // from the run metadata; non-empty adds FlagThrottled
@@ -107,18 +107,28 @@ type SummaryRow struct {
 	Flags                                   []string
 }
 
-// hostPath reports whether a mode's bandwidth is bounded by the host link
-// rather than device memory.
-func hostPath(r Row) bool {
-	switch r.Group {
-	case "host", "transfer":
-		return true
+// linkFactor says whether a configuration's bandwidth is bounded by the
+// host link rather than device memory: 0 for device memory, 1 for transfers
+// (one direction), 2 for kernels that read and write host memory (both
+// directions of a full-duplex link at once), -1 where no peak applies (CPU
+// work in the handoff benchmark).
+func linkFactor(r Row) float64 {
+	switch {
+	case r.Group == "handoff" && r.Phase != "gpu_only":
+		return -1
+	case r.Group == "transfer":
+		return 1
+	case r.Group == "host":
+		return 2
 	}
 	switch r.Mode {
 	case "managed_cold", "host_mapped", "advise_preferred_cpu", "advise_preferred_gpu", "advise_accessed_by", "system":
-		return true
+		return 2
 	}
-	return false
+	if r.Policy == "host_mapped" && r.Phase == "gpu_only" {
+		return 2
+	}
+	return 0
 }
 
 // Summarize groups rows by configuration, in a stable order (the order in
@@ -168,8 +178,8 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 			waived = waived || r.Waived
 		}
 		peak := o.PeakMemoryGBps
-		if hostPath(first) {
-			peak = o.PeakHostLinkGBps
+		if f := linkFactor(first); f != 0 {
+			peak = f * o.PeakHostLinkGBps
 		}
 		if peak > 0 && !math.IsNaN(s.GBps.Median) {
 			s.PctOfPeak = 100 * s.GBps.Median / peak

@@ -63,6 +63,24 @@ func TestPerformance(t *testing.T) {
 	if m, _ := c.CheckTriad(a, n, sb, sc, 3, s); !m.OK() {
 		t.Fatalf("triad result: %v", m)
 	}
+	// Diagnostics: the same triad with a device check between trials, as
+	// umkit does, and with the scalar rotating, to see what costs bandwidth.
+	var ms2 []float64
+	for i := 0; i < warmups+trials; i++ {
+		must(t, e1.Record(s))
+		must(t, c.StreamTriad(a, b, cc, float64(2+i%5), n, s))
+		must(t, e2.Record(s))
+		m, err := ElapsedMs(e1, e2)
+		must(t, err)
+		if mm, _ := c.CheckTriad(a, n, sb, sc, float64(2+i%5), s); !mm.OK() {
+			t.Fatalf("triad with checks: %v", mm)
+		}
+		if i >= warmups {
+			ms2 = append(ms2, m)
+		}
+	}
+	sort.Float64s(ms2)
+	res["triad_checked_gbps"] = gb(3*bytes, ms2[trials/2])
 	ms = time(func() error { return c.TriadNaive(a, b, cc, 3, n, s) })
 	res["triad_naive_gbps"] = gb(3*bytes, ms)
 	if m, _ := c.CheckTriad(a, n, sb, sc, 3, s); !m.OK() {

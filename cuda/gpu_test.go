@@ -157,6 +157,22 @@ func TestGPUKernelsAgainstCPUReference(t *testing.T) {
 		}
 	}
 
+	// The input-reading check agrees with the seeded one, and finds corruption.
+	must(t, c.StreamTriad(a, b, cc, 5, n, s))
+	if m, err := c.CheckCombo(a, b, cc, 5, n, s); err != nil || !m.OK() {
+		t.Errorf("CheckCombo on a correct triad: %v %v", m, err)
+	}
+	if m, _ := c.CheckCombo(a, b, cc, 4, n, s); m.Count != n {
+		t.Errorf("CheckCombo with the wrong scalar: %v, want all %d wrong", m, n)
+	}
+	must(t, c.StreamCopy(a, b, n, s))
+	if m, err := c.CheckCombo(a, b, nil, 0, n, s); err != nil || !m.OK() {
+		t.Errorf("CheckCombo on a copy: %v %v", m, err)
+	}
+	if m, _ := c.CheckCombo(a, cc, nil, 0, n, s); m.OK() {
+		t.Error("CheckCombo of a copy against the wrong source passed")
+	}
+
 	fill(a, sa)
 	must(t, c.RMW(a, 2, 1, n, s))
 	expectAffine("rmw", a, sa, 2, 1, 1, n)

@@ -32,13 +32,14 @@ const (
 	KernelCheckPerm   = "umlab_check_perm"
 	KernelCheckInit   = "umlab_check_init"
 	KernelZero        = "umlab_zero"
+	KernelCheckCombo  = "umlab_check_combo"
 )
 
 // Kernels lists every kernel NewContext resolves.
 var Kernels = []string{
 	KernelCopy, KernelScale, KernelAdd, KernelTriad, KernelTriadNaive, KernelRMW, KernelStrided,
 	KernelPageTouch, KernelRandom, KernelPermFill, KernelFill, KernelCheckAffine, KernelCheckTriad,
-	KernelCheckPerm, KernelCheckInit, KernelZero,
+	KernelCheckPerm, KernelCheckInit, KernelZero, KernelCheckCombo,
 }
 
 // Dim is a launch dimension.
@@ -287,6 +288,28 @@ func (c *Context) CheckTriad(a *Buffer, n, seedB, seedC uint64, scalar float64, 
 	}
 	return c.runCheck(s, func(res uint64) error {
 		return c.Launch(KernelCheckTriad, c.strideGrid(n), block1D, s, a.dptr, n, seedB, seedC, f64(scalar), res)
+	})
+}
+
+// CheckCombo verifies a = y + scalar·z (or a = y when z is nil) against the
+// input arrays themselves. Unlike the seeded checks it does no hashing, so
+// it leaves the GPU as a memory-bound kernel would: use it between timed
+// trials of bandwidth kernels. It synchronizes s.
+func (c *Context) CheckCombo(a, y, z *Buffer, scalar float64, n uint64, s *Stream) (Mismatch, error) {
+	for _, x := range []*Buffer{a, y} {
+		if err := need(KernelCheckCombo, x, n); err != nil {
+			return Mismatch{}, err
+		}
+	}
+	var zp uint64
+	if z != nil {
+		if err := need(KernelCheckCombo, z, n); err != nil {
+			return Mismatch{}, err
+		}
+		zp = z.dptr
+	}
+	return c.runCheck(s, func(res uint64) error {
+		return c.Launch(KernelCheckCombo, c.strideGrid(n), block1D, s, a.dptr, y.dptr, zp, f64(scalar), n, res)
 	})
 }
 

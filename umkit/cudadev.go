@@ -172,9 +172,16 @@ func fromCuda(m cuda.Mismatch) Mismatch { return Mismatch{m.Count, m.First} }
 func (d *cudaDevice) Check(b Buffer, e Expect) (Mismatch, error) {
 	var m cuda.Mismatch
 	var err error
-	if e.Triad {
+	switch {
+	case e.Y != nil:
+		var z *cuda.Buffer
+		if e.Z != nil {
+			z = raw(e.Z)
+		}
+		m, err = d.c.CheckCombo(raw(b), raw(e.Y), z, e.Scalar, e.N, d.s)
+	case e.Triad:
 		m, err = d.c.CheckTriad(raw(b), e.N, e.SeedB, e.SeedC, e.Scalar, d.s)
-	} else {
+	default:
 		m, err = d.c.CheckAffine(raw(b), e.N, e.Seed, e.Mul, e.Add, e.Stride, e.Active, d.s)
 	}
 	return fromCuda(m), err

@@ -138,7 +138,10 @@ type Kernel struct {
 //
 // Affine: element i is SeedValue(Seed,i)*Mul+Add where touched (i%Stride == 0
 // and i/Stride < Active), SeedValue(Seed,i) elsewhere. Triad: element i is
-// SeedValue(SeedB,i) + Scalar*SeedValue(SeedC,i).
+// SeedValue(SeedB,i) + Scalar*SeedValue(SeedC,i). Reference (Y set): element
+// i is Y[i] + Scalar*Z[i], or Y[i] when Z is nil, read from the buffers
+// themselves; this check does no hashing, so it is light enough to run
+// between timed trials of bandwidth kernels without slowing the next one.
 type Expect struct {
 	Triad        bool
 	N, Seed      uint64
@@ -147,6 +150,7 @@ type Expect struct {
 	Active       uint64
 	SeedB, SeedC uint64
 	Scalar       float64
+	Y, Z         Buffer
 }
 
 // AllOf expects every one of n elements to be seed*mul+add.

@@ -57,12 +57,20 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 	if err := r.dev.Fill(bufs[2], n, seedC); err != nil {
 		return err
 	}
+	// The trials are checked against the inputs, so check the inputs first;
+	// no kernel writes them afterwards.
+	if err := r.check(bufs[1], AllOf(n, seedB, 1, 0), "input b"); err != nil {
+		return err
+	}
+	if err := r.check(bufs[2], AllOf(n, seedC, 1, 0), "input c"); err != nil {
+		return err
+	}
 	return r.measureReps(ctx, base, label, cfg.Warmups, cfg.Trials, 1, cfg.MinWarmupMs, func(it int, row *results.Row) error {
 		// Each trial computes something the previous one did not (another
 		// scalar, or the other source array), so the check proves that this
 		// trial wrote every element, without an extra kernel before the
 		// timed one to disturb it.
-		k, want := rotate(bench, bufs, n, it, seedB, seedC)
+		k, want := rotate(bench, bufs, n, it)
 		ms, err := r.timed(func() error { return r.dev.Launch(k) })
 		if err != nil {
 			return err
@@ -74,15 +82,13 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 
 // rotate returns trial it's kernel and expected output: the triad
 // a = b + s·c with s = 2, 3, 4, 5, 6 in turn, or the copy a = b and a = c
-// alternately.
-func rotate(bench string, bufs []Buffer, n uint64, it int, seedB, seedC uint64) (Kernel, Expect) {
+// alternately. The expectation reads the inputs (a reference check).
+func rotate(bench string, bufs []Buffer, n uint64, it int) (Kernel, Expect) {
 	if bench == "triad" {
 		s := float64(2 + it%5)
 		return Kernel{Kind: KTriad, X: bufs[0], Y: bufs[1], Z: bufs[2], N: n, Scalar: s},
-			Expect{Triad: true, N: n, SeedB: seedB, SeedC: seedC, Scalar: s}
+			Expect{N: n, Y: bufs[1], Z: bufs[2], Scalar: s}
 	}
-	if it%2 == 0 {
-		return Kernel{Kind: KCopy, X: bufs[1], Y: bufs[0], N: n}, AllOf(n, seedB, 1, 0)
-	}
-	return Kernel{Kind: KCopy, X: bufs[2], Y: bufs[0], N: n}, AllOf(n, seedC, 1, 0)
+	src := bufs[1+it%2]
+	return Kernel{Kind: KCopy, X: src, Y: bufs[0], N: n}, Expect{N: n, Y: src}
 }

@@ -71,9 +71,12 @@ func (r *runner) hostOne(ctx context.Context, cfg HostConfig, mode string, size 
 		if err := r.dev.FillHost(bufs[i+1], n, seed); err != nil {
 			return err
 		}
+		if err := r.checkHost(bufs[i+1], AllOf(n, seed, 1, 0), "input"); err != nil {
+			return err
+		}
 	}
 	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
-		k, want := rotate("triad", bufs, n, it, seedB, seedC) // a new scalar each trial
+		k, want := rotate("triad", bufs, n, it) // a new scalar each trial
 		ms, err := r.timed(func() error { return r.dev.Launch(k) })
 		if err != nil {
 			return err

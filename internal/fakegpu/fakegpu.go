@@ -362,7 +362,16 @@ func check(x *Buffer, e umkit.Expect) umkit.Mismatch {
 	}
 	for i := uint64(0); i < e.N && i < uint64(len(x.data)); i++ {
 		var want float64
-		if e.Triad {
+		if e.Y != nil {
+			y := e.Y.(*Buffer)
+			if y.data == nil {
+				return m
+			}
+			want = y.data[i]
+			if e.Z != nil {
+				want += e.Scalar * e.Z.(*Buffer).data[i]
+			}
+		} else if e.Triad {
 			want = seedValue(e.SeedB, i) + e.Scalar*seedValue(e.SeedC, i)
 		} else {
 			want = seedValue(e.Seed, i)

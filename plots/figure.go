@@ -1,0 +1,211 @@
+package plots
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// ErrNoData is returned (wrapped) when no row is left to draw.
+var ErrNoData = errors.New("plots: no data to plot")
+
+// Default sizes of one panel, and the resolution of PNG output.
+const (
+	PanelWidth  = 4.6 * vg.Inch
+	PanelHeight = 3.4 * vg.Inch
+	DPI         = 96
+)
+
+// A Figure is one or more panels drawn side by side, a title above them and
+// one legend, shared by all panels, to their right.
+type Figure struct {
+	Title  string
+	Panels []*plot.Plot
+
+	// PanelWidth and PanelHeight are the size of one panel; zero means
+	// the package defaults.
+	PanelWidth, PanelHeight vg.Length
+
+	legend      plot.Legend
+	legendNames []string
+}
+
+// NewFigure returns a figure with the given panels and an empty legend.
+func NewFigure(title string, panels ...*plot.Plot) *Figure {
+	f := &Figure{Title: title, Panels: panels}
+	f.legend = plot.NewLegend()
+	f.legend.Top, f.legend.Left = true, true
+	f.legend.TextStyle.Font.Size = 10
+	f.legend.ThumbnailWidth = vg.Points(22)
+	return f
+}
+
+// AddLegend adds an entry to the figure's shared legend.
+func (f *Figure) AddLegend(name string, thumbs ...plot.Thumbnailer) {
+	f.legend.Add(name, thumbs...)
+	f.legendNames = append(f.legendNames, name)
+}
+
+// LegendNames returns the legend's entries in order.
+func (f *Figure) LegendNames() []string { return append([]string(nil), f.legendNames...) }
+
+func (f *Figure) panelSize() (w, h vg.Length) {
+	w, h = f.PanelWidth, f.PanelHeight
+	if w == 0 {
+		w = PanelWidth
+	}
+	if h == 0 {
+		h = PanelHeight
+	}
+	return w, h
+}
+
+func (f *Figure) legendWidth() vg.Length {
+	if len(f.legendNames) == 0 {
+		return 0
+	}
+	var w vg.Length
+	for _, n := range f.legendNames {
+		w = max(w, f.legend.TextStyle.Width(n))
+	}
+	return w + f.legend.ThumbnailWidth + vg.Points(24)
+}
+
+var titleStyle = text.Style{
+	Color:   color.Black,
+	Font:    font.From(plot.DefaultFont, 13),
+	XAlign:  draw.XCenter,
+	YAlign:  draw.YTop,
+	Handler: plot.DefaultTextHandler,
+}
+
+// Size returns the size of the whole figure.
+func (f *Figure) Size() (w, h vg.Length) {
+	pw, ph := f.panelSize()
+	w = vg.Length(max(len(f.Panels), 1))*pw + f.legendWidth()
+	h = ph
+	if f.Title != "" {
+		h += titleStyle.Height(f.Title) + vg.Points(8)
+		w = max(w, titleStyle.Width(f.Title)+vg.Points(24))
+	}
+	return w, h
+}
+
+// Draw draws the figure onto c.
+func (f *Figure) Draw(c draw.Canvas) {
+	if f.Title != "" {
+		th := titleStyle.Height(f.Title)
+		c.FillText(titleStyle, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: c.Max.Y - vg.Points(4)}, f.Title)
+		c.Max.Y -= th + vg.Points(8)
+	}
+	if lw := f.legendWidth(); lw > 0 {
+		lc := c
+		lc.Min.X = c.Max.X - lw + vg.Points(8)
+		lc.Max.Y -= vg.Points(24) // level with the panels' plot areas, below their titles
+		f.legend.Draw(lc)
+		c.Max.X -= lw
+	}
+	if len(f.Panels) == 0 {
+		return
+	}
+	tiles := draw.Tiles{Rows: 1, Cols: len(f.Panels), PadX: vg.Points(6)}
+	for i, p := range f.Panels {
+		if p != nil {
+			drawPanel(p, tiles.At(c, i, 0))
+		}
+	}
+}
+
+// drawPanel draws a plot, placing the labels of logarithmic axes itself:
+// gonum/plot reserves room for an axis label around the linear midpoint of
+// the range, which on a log axis lies near the end of the axis, so the plot
+// area shrinks by up to the label's length.
+func drawPanel(p *plot.Plot, c draw.Canvas) {
+	_, ylog := p.Y.Scale.(plot.LogScale)
+	_, xlog := p.X.Scale.(plot.LogScale)
+	ylabel, xlabel := "", ""
+	if ylog && p.Y.Label.Text != "" {
+		ylabel, p.Y.Label.Text = p.Y.Label.Text, ""
+		defer func() { p.Y.Label.Text = ylabel }()
+	}
+	if xlog && p.X.Label.Text != "" {
+		xlabel, p.X.Label.Text = p.X.Label.Text, ""
+		defer func() { p.X.Label.Text = xlabel }()
+	}
+	inner := c
+	ysty, xsty := p.Y.Label.TextStyle, p.X.Label.TextStyle
+	if ylabel != "" {
+		inner.Min.X += ysty.Height(ylabel) + p.Y.Label.Padding + vg.Points(3)
+	}
+	if xlabel != "" {
+		inner.Min.Y += xsty.Height(xlabel) + p.X.Label.Padding + vg.Points(3)
+	}
+	p.Draw(inner)
+	dc := p.DataCanvas(inner)
+	if ylabel != "" {
+		ysty.Rotation, ysty.XAlign, ysty.YAlign = math.Pi/2, draw.XCenter, draw.YTop
+		c.FillText(ysty, vg.Point{X: c.Min.X, Y: (dc.Min.Y + dc.Max.Y) / 2}, ylabel)
+	}
+	if xlabel != "" {
+		xsty.XAlign, xsty.YAlign = draw.XCenter, draw.YBottom
+		c.FillText(xsty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: c.Min.Y + vg.Points(3)}, xlabel)
+	}
+}
+
+// PNG renders the figure as a PNG image at 96 dpi on a white background.
+func (f *Figure) PNG() ([]byte, error) {
+	w, h := f.Size()
+	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI),
+		vgimg.UseBackgroundColor(color.White))}
+	if err := drawSafely(func() { f.Draw(draw.New(c)) }); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plots: png: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// SVG renders the figure as an SVG document with embedded fonts.
+func (f *Figure) SVG() ([]byte, error) {
+	w, h := f.Size()
+	c := vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(true))
+	if err := drawSafely(func() { f.Draw(draw.New(c)) }); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plots: svg: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// PNG renders one plot as a w×h PNG image at 96 dpi on a white background.
+func PNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
+	f := NewFigure("", p)
+	f.PanelWidth, f.PanelHeight = w, h
+	return f.PNG()
+}
+
+// drawSafely turns a panic of gonum/plot (it panics on values ≤ 0 on a log
+// axis) into an error, so that a bad figure never kills a notebook cell.
+func drawSafely(draw func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plots: drawing failed: %v", r)
+		}
+	}()
+	draw()
+	return nil
+}

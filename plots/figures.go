@@ -1,0 +1,185 @@
+package plots
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// BandwidthVsSize draws useful bandwidth against working-set size, log-log,
+// one line per series (by default whichever of benchmark, mode, direction
+// and pattern tell the rows apart) and one panel per platform.
+func BandwidthVsSize(rows []results.Row, o Options) (*Figure, error) {
+	rows = Except(rows, results.ColSizeBytes, 0)
+	spec := lineSpec{
+		title:     "Useful bandwidth vs working-set size",
+		xa:        AxisOf(results.ColSizeBytes),
+		ya:        AxisOf(results.ColGBps),
+		fallback:  results.ColMode,
+		defSeries: []string{results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern},
+	}
+	lf, err := lines(rows, results.ColSizeBytes, results.ColGBps, o, spec)
+	if err != nil {
+		return nil, err
+	}
+	return lf.fig, nil
+}
+
+// StrideSweep draws useful bandwidth against stride for the strided
+// benchmark (paper, Figs. 5 and 6), one line per mode.
+func StrideSweep(rows []results.Row, o Options) (*Figure, error) {
+	rows = Where(rows, results.ColBenchmark, "strided")
+	spec := lineSpec{
+		title:     "Strided access: useful bandwidth vs stride",
+		xa:        AxisOf(results.ColStrideElements),
+		ya:        AxisOf(results.ColGBps),
+		fallback:  results.ColMode,
+		defSeries: []string{results.ColMode, results.ColSizeBytes},
+	}
+	lf, err := lines(rows, results.ColStrideElements, results.ColGBps, o, spec)
+	if err != nil {
+		return nil, err
+	}
+	return lf.fig, nil
+}
+
+// PageTouch draws useful bandwidth against the page-touch interval (one
+// element touched per interval; paper, Section VI-C), one line per mode.
+func PageTouch(rows []results.Row, o Options) (*Figure, error) {
+	rows = Where(rows, results.ColBenchmark, "page_touch")
+	spec := lineSpec{
+		title:     "Page touch: useful bandwidth vs interval",
+		xa:        AxisOf(results.ColPageIntervalBytes),
+		ya:        AxisOf(results.ColGBps),
+		fallback:  results.ColMode,
+		defSeries: []string{results.ColMode, results.ColSizeBytes},
+	}
+	lf, err := lines(rows, results.ColPageIntervalBytes, results.ColGBps, o, spec)
+	if err != nil {
+		return nil, err
+	}
+	return lf.fig, nil
+}
+
+// Oversubscription draws useful bandwidth against the managed footprint as
+// a percentage of GPU memory (paper, Fig. 7), one line per mode (and
+// pattern, when there are several), with the capacity boundary at 100 %
+// dashed.
+func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
+	rows = Where(rows, results.ColGroup, "oversub")
+	spec := lineSpec{
+		title:     "Oversubscription: bandwidth vs footprint (dashed: GPU memory)",
+		xa:        AxisOf(results.ColOversubPct),
+		ya:        AxisOf(results.ColGBps),
+		fallback:  results.ColMode,
+		defSeries: []string{results.ColMode, results.ColPattern},
+		xInclude:  []float64{100},
+	}
+	lf, err := lines(rows, results.ColOversubPct, results.ColGBps, o, spec)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range lf.fig.Panels {
+		p.Add(vline(p, 100))
+	}
+	return lf.fig, nil
+}
+
+// ReuseModel is the reuse-amortized handoff model of one policy (paper,
+// Section VIII-B): one CPU–GPU exchange with R GPU passes takes F + R·G.
+type ReuseModel struct {
+	Platform  string  // the platform it was calibrated on (matches the panel)
+	Policy    string  // handoff policy
+	SizeBytes int64   // working-set size, 0 if not stated
+	FMs       float64 // F: fixed CPU-side and handoff cost per exchange, ms
+	GMs       float64 // G: marginal cost of one GPU pass, ms
+
+	// MedianAPEPct and MaxAPEPct are the validation errors over the
+	// reuse counts not used for calibration (NaN if not validated).
+	MedianAPEPct, MaxAPEPct float64
+}
+
+// Predict returns F + r·G in ms.
+func (m ReuseModel) Predict(r float64) float64 { return m.FMs + r*m.GMs }
+
+// HandoffReuse draws the time of one alternating CPU–GPU iteration against
+// the GPU passes R after each CPU update (paper, Fig. 8): measured medians
+// as markers, one colour per policy, and each model of models as a dashed
+// line F + R·G in its policy's colour, in the panel of its platform. Rows
+// other than the handoff group's alternating phase are ignored.
+func HandoffReuse(rows []results.Row, models []ReuseModel, o Options) (*Figure, error) {
+	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "alternating")
+	spec := lineSpec{
+		title:      "CPU–GPU handoff: time per CPU update vs GPU reuse",
+		xa:         AxisOf(results.ColReusePasses),
+		ya:         AxisOf(results.ColTotalMs),
+		fallback:   results.ColPolicy,
+		defSeries:  []string{results.ColPolicy, results.ColSizeBytes},
+		pointsOnly: len(models) > 0,
+	}
+	lf, err := lines(rows, results.ColReusePasses, results.ColTotalMs, o, spec)
+	if err != nil {
+		return nil, err
+	}
+	series := lf.series
+	for _, m := range models {
+		p, ok := lf.panels[m.Platform]
+		if !ok && len(lf.fig.Panels) == 1 {
+			p, ok = lf.fig.Panels[0], true
+		}
+		if !ok {
+			continue
+		}
+		r := results.NewRow()
+		r.Policy, r.SizeBytes, r.Platform = m.Policy, m.SizeBytes, m.Platform
+		ci, ok := lf.colors[series.label(&r)]
+		if !ok {
+			continue
+		}
+		// Sample the line geometrically: it is straight in R, curved on a
+		// log axis.
+		const n = 48
+		lo, hi := p.X.Min, p.X.Max
+		xys := make(plotter.XYs, 0, n)
+		for i := range n {
+			x := lo * math.Pow(hi/lo, float64(i)/(n-1))
+			if y := m.Predict(x); y > 0 {
+				xys = append(xys, plotter.XY{X: x, Y: y})
+			}
+		}
+		if len(xys) < 2 {
+			continue
+		}
+		l, err := plotter.NewLine(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plots: model line %s: %w", m.Policy, err)
+		}
+		l.LineStyle = lineStyle(seriesColor(ci), true)
+		// Keep the panel's (shared) ranges: the canvas clips the line.
+		x0, x1, y0, y1 := p.X.Min, p.X.Max, p.Y.Min, p.Y.Max
+		p.Add(l)
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
+	}
+	if len(models) > 0 {
+		// Rebuild the legend: a marker and a dashed line per policy, and
+		// what each means.
+		names := lf.fig.LegendNames()
+		lf.fig.legend = NewFigure("").legend
+		lf.fig.legendNames = nil
+		for _, name := range names {
+			ci := lf.colors[name]
+			lf.fig.AddLegend(name, &plotter.Line{LineStyle: lineStyle(seriesColor(ci), true)},
+				&plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: seriesColor(ci), Radius: vg.Points(3), Shape: seriesShape(ci)}})
+		}
+		grey := color.Gray{Y: 0x60}
+		lf.fig.AddLegend("measured (median)", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: grey, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
+		lf.fig.AddLegend("model F + R·G", &plotter.Line{LineStyle: lineStyle(grey, true)})
+	}
+	return lf.fig, nil
+}

@@ -1,0 +1,326 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// A Key names the columns whose values make a row's series, panel or
+// category: rows with equal values fall together. Its zero value means "the
+// figure's default"; [By] with no columns puts every row together.
+type Key struct {
+	cols []string
+	set  bool
+}
+
+// By returns the key made of the given columns, in order. Values are joined
+// with spaces in labels; empty strings, zero integers and NaN are skipped, and
+// columns ending in _bytes are written as sizes (256 MiB).
+func By(cols ...string) Key { return Key{cols: cols, set: true} }
+
+// Single is the key that puts every row in one group: one panel, one series.
+var Single = By()
+
+// Columns returns the key's columns.
+func (k Key) Columns() []string { return append([]string(nil), k.cols...) }
+
+func (k Key) or(def Key) Key {
+	if k.set {
+		return k
+	}
+	return def
+}
+
+// validate reports an unknown column.
+func (k Key) validate() error {
+	for _, c := range k.cols {
+		if !isColumn(c) {
+			return fmt.Errorf("plots: unknown column %q", c)
+		}
+	}
+	return nil
+}
+
+func isColumn(c string) bool {
+	for _, cc := range results.Columns {
+		if cc.Name == c {
+			return true
+		}
+	}
+	return false
+}
+
+// label is the text of r's key values.
+func (k Key) label(r *results.Row) string {
+	var parts []string
+	for _, c := range k.cols {
+		if s := formatValue(c, value(r, c)); s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// order is the sort key of r's key values.
+func (k Key) order(r *results.Row) []sortVal {
+	o := make([]sortVal, len(k.cols))
+	for i, c := range k.cols {
+		o[i] = makeSortVal(c, value(r, c))
+	}
+	return o
+}
+
+func value(r *results.Row, col string) any {
+	v, err := r.Value(col)
+	if err != nil {
+		return ""
+	}
+	return v
+}
+
+// formatValue writes one column value for a label or a table cell.
+func formatValue(col string, v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		if x == 0 {
+			return ""
+		}
+		if strings.HasSuffix(col, "_bytes") {
+			return SizeLabel(x)
+		}
+		return strconv.FormatInt(x, 10)
+	case float64:
+		if math.IsNaN(x) {
+			return ""
+		}
+		if col == results.ColOversubPct {
+			return strconv.FormatFloat(x, 'g', 4, 64) + "%"
+		}
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// FormatNumber writes a measurement compactly: whole numbers from 100 up
+// (3963, 14100), three significant digits below (14.1, 0.043).
+func FormatNumber(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return ""
+	case math.Abs(v) >= 1e7:
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	case math.Abs(v) >= 100:
+		return strconv.FormatFloat(math.Round(v), 'f', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
+}
+
+// SizeLabel writes a byte count in binary units: 65536 is "64 KiB",
+// 1<<30 is "1 GiB", 3<<29 is "1.5 GiB".
+func SizeLabel(b int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	v, i := float64(b), 0
+	for math.Abs(v) >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[i]
+}
+
+// vocabulary fixes the order of the values of some columns, the paper's
+// order where it has one; other values sort after these, alphabetically.
+var vocabulary = map[string][]string{
+	results.ColPlatform:  {"GB200", "GH200", "GB10"},
+	results.ColGroup:     {"hbm", "host", "transfer", "managed", "pattern", "oversub", "handoff"},
+	results.ColBenchmark: {"triad", "copy", "stream", "prefetch", "advise", "strided", "random", "page_touch"},
+	results.ColMode: {"explicit", "host_mapped", "pinned", "pageable", "managed", "managed_cold",
+		"managed_prefetch", "managed_reuse", "advise_preferred_gpu", "advise_accessed_by",
+		"advise_preferred_cpu", "system"},
+	results.ColPolicy:    {"explicit_copy", "host_mapped", "managed", "managed_prefetch"}, // Table III
+	results.ColPattern:   {"streaming", "strided", "random", "page_touch", "copy", "triad"},
+	results.ColDirection: {"h2d", "d2h"},
+	results.ColPhase:     {"cpu_only", "gpu_only", "alternating", "baseline", "extra"},
+}
+
+var vocabRank = func() map[string]map[string]int {
+	m := map[string]map[string]int{}
+	for col, vs := range vocabulary {
+		m[col] = map[string]int{}
+		for i, v := range vs {
+			m[col][v] = i
+		}
+	}
+	return m
+}()
+
+// sortVal orders values: numbers by value, strings by vocabulary rank and
+// then alphabetically.
+type sortVal struct {
+	num  float64
+	rank int
+	str  string
+}
+
+func makeSortVal(col string, v any) sortVal {
+	switch x := v.(type) {
+	case string:
+		r, ok := vocabRank[col][x]
+		if !ok {
+			r = len(vocabulary[col])
+		}
+		return sortVal{rank: r, str: x}
+	case int64:
+		return sortVal{num: float64(x)}
+	case float64:
+		if math.IsNaN(x) {
+			return sortVal{num: math.Inf(1)}
+		}
+		return sortVal{num: x}
+	case bool:
+		if x {
+			return sortVal{num: 1}
+		}
+	}
+	return sortVal{}
+}
+
+func lessVals(a, b []sortVal) bool {
+	for i := range a {
+		if i >= len(b) {
+			return false
+		}
+		x, y := a[i], b[i]
+		switch {
+		case x.num != y.num:
+			return x.num < y.num
+		case x.rank != y.rank:
+			return x.rank < y.rank
+		case x.str != y.str:
+			return x.str < y.str
+		}
+	}
+	return len(a) < len(b)
+}
+
+// group is the rows that share one key label.
+type group struct {
+	label string
+	order []sortVal
+	rows  []results.Row
+}
+
+// split groups rows by k, sorted by the key's values.
+func split(rows []results.Row, k Key) []group {
+	idx := map[string]int{}
+	var gs []group
+	for i := range rows {
+		l := k.label(&rows[i])
+		j, ok := idx[l]
+		if !ok {
+			j = len(gs)
+			idx[l] = j
+			gs = append(gs, group{label: l, order: k.order(&rows[i])})
+		}
+		gs[j].rows = append(gs[j].rows, rows[i])
+	}
+	sort.SliceStable(gs, func(i, j int) bool { return lessVals(gs[i].order, gs[j].order) })
+	return gs
+}
+
+// Where returns the rows whose column col equals one of vals. Values compare
+// as written in a CSV file, so an int, int64 or float64 1024 all match the
+// integer 1024, and "GB200" matches the platform GB200. An unknown column
+// matches nothing.
+func Where(rows []results.Row, col string, vals ...any) []results.Row {
+	want := map[string]bool{}
+	for _, v := range vals {
+		want[canon(v)] = true
+	}
+	var out []results.Row
+	for i := range rows {
+		v, err := rows[i].Value(col)
+		if err == nil && want[canon(v)] {
+			out = append(out, rows[i])
+		}
+	}
+	return out
+}
+
+// Except returns the rows whose column col equals none of vals (compared as
+// by [Where]).
+func Except(rows []results.Row, col string, vals ...any) []results.Row {
+	want := map[string]bool{}
+	for _, v := range vals {
+		want[canon(v)] = true
+	}
+	var out []results.Row
+	for i := range rows {
+		v, err := rows[i].Value(col)
+		if err != nil || !want[canon(v)] {
+			out = append(out, rows[i])
+		}
+	}
+	return out
+}
+
+func canon(v any) string {
+	switch x := v.(type) {
+	case int:
+		return strconv.FormatInt(int64(x), 10)
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case int32:
+		return strconv.FormatInt(int64(x), 10)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	}
+	return fmt.Sprint(v)
+}
+
+// Nearest keeps, for each platform and benchmark, the rows whose size_bytes
+// is the one closest to target on a logarithmic scale (ties go to the
+// larger). It lets a figure compare the paper's 256 MiB points with a local
+// run that measured other sizes. Rows without a size are dropped.
+func Nearest(rows []results.Row, target int64) []results.Row {
+	type kb struct{ platform, group, benchmark string }
+	best := map[kb]int64{}
+	dist := func(s int64) float64 { return math.Abs(math.Log(float64(s) / float64(target))) }
+	for _, r := range rows {
+		if r.SizeBytes <= 0 {
+			continue
+		}
+		k := kb{r.Platform, r.Group, r.Benchmark}
+		b, ok := best[k]
+		if !ok || dist(r.SizeBytes) < dist(b) || (dist(r.SizeBytes) == dist(b) && r.SizeBytes > b) {
+			best[k] = r.SizeBytes
+		}
+	}
+	var out []results.Row
+	for _, r := range rows {
+		if r.SizeBytes > 0 && best[kb{r.Platform, r.Group, r.Benchmark}] == r.SizeBytes {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// Platforms returns the platforms of rows in figure order: the paper's
+// (GB200, GH200, GB10) first, then the others alphabetically.
+func Platforms(rows []results.Row) []string {
+	var out []string
+	for _, g := range split(rows, By(results.ColPlatform)) {
+		out = append(out, g.label)
+	}
+	return out
+}

@@ -1,0 +1,300 @@
+package nb
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// Modes of Data.
+const (
+	Live    = "live"
+	Bundled = "bundled"
+	// Fake is the live path on umkit's simulated GPU (internal/fakegpu):
+	// made-up numbers, for testing notebooks and the live path without a
+	// GPU. Its platform is "Fake".
+	Fake = "fake"
+)
+
+// Environment variables read by this package.
+const (
+	EnvMode         = "UMLAB_NOTEBOOK_MODE" // live, bundled, fake, or empty/auto
+	EnvRefresh      = "UMLAB_REFRESH"       // 1: measure again (live), once per kernel session
+	EnvCacheDir     = "UMLAB_CACHE_DIR"     // root of the live-results cache
+	EnvLocalDataset = "UMLAB_LOCAL_DATASET" // bundled: dataset name or results directory
+	localPrefix     = "h200-"               // bundled: measured datasets of the local platform
+)
+
+// Mode returns the mode Data uses and why: live when forced by
+// UMLAB_NOTEBOOK_MODE=live or when a CUDA driver and GPU are present,
+// bundled otherwise. An unknown value of the variable is an error.
+func Mode() (mode, why string, err error) {
+	switch m := strings.ToLower(strings.TrimSpace(os.Getenv(EnvMode))); m {
+	case Live:
+		return Live, EnvMode + "=live", nil
+	case Bundled:
+		return Bundled, EnvMode + "=bundled", nil
+	case Fake:
+		return Fake, EnvMode + "=fake: a simulated GPU, made-up numbers", nil
+	case "", "auto":
+		ok, reason := liveAvailable()
+		if ok {
+			return Live, "a CUDA driver and GPU are present", nil
+		}
+		return Bundled, "no live measurement: " + reason, nil
+	default:
+		return "", "", fmt.Errorf("nb: %s=%q: want live, bundled, fake or auto", EnvMode, m)
+	}
+}
+
+// Source describes where some of the rows of Data came from.
+type Source struct {
+	Name     string // dataset name or results directory
+	Platform string
+	Kind     string // published, measured, or live
+	Detail   string // one line for the reader
+	Rows     int
+	Local    bool // the local platform (live or bundled measurement)
+}
+
+// state of the last Load in this process (each GoNB cell is a process).
+var last struct {
+	mode, why string
+	sources   []Source
+}
+
+// Data is Load that panics on error, which fails the notebook cell; it is
+// meant for notebook cells: rows := nb.Data("hbm", "host").
+func Data(groups ...string) []results.Row {
+	rows, err := Load(groups...)
+	if err != nil {
+		HTML(`<pre style="color:#b00">` + err.Error() + `</pre>`)
+		panic(err)
+	}
+	return rows
+}
+
+// Load returns the rows of the given benchmark groups (all groups if none
+// is given) from the paper's published datasets and from the local
+// platform, live or bundled as Mode says (see the package documentation).
+// Rows of other groups are dropped.
+func Load(groups ...string) ([]results.Row, error) {
+	mode, why, err := Mode()
+	if err != nil {
+		return nil, err
+	}
+	last.mode, last.why, last.sources = mode, why, nil
+	keep := func(rows []results.Row) []results.Row {
+		if len(groups) == 0 {
+			return rows
+		}
+		var out []results.Row
+		for _, r := range rows {
+			for _, g := range groups {
+				if r.Group == g {
+					out = append(out, r)
+					break
+				}
+			}
+		}
+		return out
+	}
+	var all []results.Row
+	for _, in := range published() {
+		rows, m, err := datasets.Load(in.Name)
+		if err != nil {
+			return nil, err
+		}
+		rows = keep(rows)
+		last.sources = append(last.sources, Source{Name: in.Name, Platform: in.Platform,
+			Kind: datasets.Published, Detail: describeRun(m), Rows: len(rows)})
+		all = append(all, rows...)
+	}
+	var local []results.Row
+	var src Source
+	switch mode {
+	case Live:
+		local, src, err = loadLive(groups, false)
+	case Fake:
+		local, src, err = loadLive(groups, true)
+	default:
+		local, src, err = loadBundled(groups)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if src.Name != "" {
+		src.Rows, src.Local = len(local), true
+		last.sources = append(last.sources, src)
+	}
+	return append(all, local...), nil
+}
+
+// published returns the published datasets, the paper's platforms in the
+// paper's order (GB200, GH200, GB10), others after them by name.
+func published() []datasets.Info {
+	order := map[string]int{"GB200": 1, "GH200": 2, "GB10": 3}
+	var out []datasets.Info
+	for _, in := range datasets.List() {
+		if in.Kind == datasets.Published {
+			out = append(out, in)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		oi, oj := order[out[i].Platform], order[out[j].Platform]
+		if oi == 0 {
+			oi = len(order) + 1
+		}
+		if oj == 0 {
+			oj = len(order) + 1
+		}
+		return oi < oj
+	})
+	return out
+}
+
+// loadBundled returns the local platform's rows in bundled mode: the
+// dataset or results directory named by UMLAB_LOCAL_DATASET, or else, for
+// each requested group, the rows of the newest embedded h200-* dataset that
+// measured that group (a suite run and a later re-run of one group combine).
+func loadBundled(groups []string) ([]results.Row, Source, error) {
+	if name := os.Getenv(EnvLocalDataset); name != "" {
+		rows, m, err := datasets.LoadAny(name)
+		if err != nil {
+			return nil, Source{}, err
+		}
+		src := Source{Name: name, Platform: m.Platform, Kind: datasets.Measured, Detail: describeRun(m)}
+		if src.Platform == "" && len(rows) > 0 {
+			src.Platform = rows[0].Platform
+		}
+		return rows, src, nil
+	}
+	want := map[string]bool{}
+	for _, g := range groups {
+		want[g] = true
+	}
+	taken := map[string]bool{}
+	var rows []results.Row
+	var src Source
+	for _, name := range localByAge(datasets.List()) {
+		rs, m, err := datasets.Load(name)
+		if err != nil {
+			return nil, Source{}, err
+		}
+		fresh := map[string]bool{}
+		for _, r := range rs {
+			if !taken[r.Group] && (len(want) == 0 || want[r.Group]) {
+				fresh[r.Group] = true
+				rows = append(rows, r)
+			}
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		for g := range fresh {
+			taken[g] = true
+		}
+		if src.Name == "" {
+			src = Source{Name: name, Platform: m.Platform, Kind: datasets.Measured, Detail: describeRun(m)}
+		} else {
+			src.Name += " + " + name
+		}
+	}
+	return rows, src, nil
+}
+
+// newestLocal picks the newest measured h200-* dataset.
+func newestLocal(list []datasets.Info) string {
+	if names := localByAge(list); len(names) > 0 {
+		return names[0]
+	}
+	return ""
+}
+
+// localByAge lists the measured h200-* datasets, newest first: by the start
+// time in their metadata, then by name (names carry the date).
+func localByAge(list []datasets.Info) []string {
+	type cand struct {
+		name  string
+		start int64
+	}
+	var cs []cand
+	for _, in := range list {
+		if in.Kind != datasets.Measured || !strings.HasPrefix(in.Name, localPrefix) {
+			continue
+		}
+		c := cand{name: in.Name}
+		if _, m, err := datasets.Load(in.Name); err == nil && !m.Start.IsZero() {
+			c.start = m.Start.Unix()
+		}
+		cs = append(cs, c)
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].start != cs[j].start {
+			return cs[i].start > cs[j].start
+		}
+		return cs[i].name > cs[j].name
+	})
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}
+
+func describeRun(m results.Metadata) string {
+	var parts []string
+	if m.Device.Name != "" {
+		parts = append(parts, m.Device.Name)
+	}
+	if m.Device.DriverVersion != "" {
+		parts = append(parts, "driver "+m.Device.DriverVersion)
+	}
+	if !m.Start.IsZero() {
+		parts = append(parts, m.Start.Format("2006-01-02"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Local returns the platform of the local rows of the last Data or Load
+// call in this cell, or "" when there are none (bundled mode without a
+// measured dataset).
+func Local() string {
+	for _, s := range last.sources {
+		if s.Local {
+			return s.Platform
+		}
+	}
+	return ""
+}
+
+// Sources returns where the rows of the last Data or Load call came from.
+func Sources() []Source { return append([]Source(nil), last.sources...) }
+
+// About displays the mode and the sources of the last Data or Load call as
+// a short Markdown table.
+func About() {
+	if last.mode == "" {
+		Note("No data loaded yet: call nb.Data first.")
+		return
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "**Data mode: %s** (%s).\n\n", last.mode, last.why)
+	b.WriteString("| platform | kind | rows | source |\n|---|---|---:|---|\n")
+	for _, s := range last.sources {
+		fmt.Fprintf(&b, "| %s | %s | %d | %s: %s |\n", s.Platform, s.Kind, s.Rows, s.Name, s.Detail)
+	}
+	if Local() == "" {
+		b.WriteString("\nNo local measurement is available: the figures show the paper's platforms only. " +
+			"Run on a machine with a GPU (live mode), or bundle a measured h200-* dataset.\n")
+	}
+	Markdown(b.String())
+}
+
+// errNoLive is returned when live mode is forced but cannot run.
+var errNoLive = errors.New("nb: live mode is not available")

@@ -1,0 +1,161 @@
+package nb
+
+import (
+	"errors"
+	"fmt"
+	"html"
+	"math"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+	"github.com/janpfeifer/gonb/gonbui"
+
+	"github.com/umlab/umlab/plots"
+)
+
+// Markdown displays Markdown text (LaTeX works in JupyterLab).
+func Markdown(md string) {
+	gonbui.DisplayMarkdown(md)
+	gonbui.Sync()
+}
+
+// Markdownf displays formatted Markdown text.
+func Markdownf(format string, args ...any) { Markdown(fmt.Sprintf(format, args...)) }
+
+// HTML displays an HTML fragment.
+func HTML(h string) {
+	gonbui.DisplayHtml(h)
+	gonbui.Sync()
+}
+
+// PNG displays a PNG image.
+func PNG(png []byte) {
+	gonbui.DisplayPng(png)
+	gonbui.Sync()
+}
+
+// Note displays a one-line remark, set apart from the narrative.
+func Note(format string, args ...any) {
+	Markdown("> " + fmt.Sprintf(format, args...))
+}
+
+// Show displays a figure, taking the two results of a plots function
+// directly: nb.Show(plots.StrideSweep(rows, plots.Options{})). With
+// plots.ErrNoData it displays a note saying so; any other error, from the
+// figure or from rendering it, panics and so fails the cell.
+func Show(fig *plots.Figure, err error) {
+	if err == nil {
+		var png []byte
+		png, err = fig.PNG()
+		if err == nil {
+			PNG(png)
+			return
+		}
+	}
+	fail(err)
+}
+
+func fail(err error) {
+	if errors.Is(err, plots.ErrNoData) {
+		Note("Nothing to show: %v.", err)
+		return
+	}
+	HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
+	panic(err)
+}
+
+// Table displays a gota DataFrame as an HTML table (see TableHTML). A frame
+// whose Err is plots.ErrNoData gives a note; any other Err fails the cell.
+func Table(df dataframe.DataFrame) {
+	if df.Err != nil {
+		fail(df.Err)
+		return
+	}
+	HTML(TableHTML(df))
+}
+
+// MaxRows is the most rows TableHTML writes; the rest are counted in a
+// last line.
+var MaxRows = 200
+
+// TableHTML writes a DataFrame as an HTML table for a notebook: numbers
+// right-aligned, floats written as plots.FormatNumber does (3963, 14.1,
+// 0.043) with NaN as a dash, columns named *_bytes as sizes (256 MiB), and
+// every cell escaped.
+func TableHTML(df dataframe.DataFrame) string {
+	var b strings.Builder
+	b.WriteString(`<table class="umlab-table" style="border-collapse:collapse;font-size:90%">` + "\n<thead><tr>")
+	names := df.Names()
+	types := df.Types()
+	for i, n := range names {
+		align := "left"
+		if types[i] == series.Float || types[i] == series.Int {
+			align = "right"
+		}
+		fmt.Fprintf(&b, `<th style="text-align:%s;padding:2px 8px;border-bottom:1px solid #888">%s</th>`,
+			align, html.EscapeString(header(n)))
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	rows := df.Nrow()
+	for r := 0; r < min(rows, MaxRows); r++ {
+		b.WriteString("<tr>")
+		for c, n := range names {
+			e := df.Elem(r, c)
+			text, align := cell(n, types[c], e), "left"
+			if types[c] == series.Float || types[c] == series.Int {
+				align = "right"
+			}
+			fmt.Fprintf(&b, `<td style="text-align:%s;padding:2px 8px">%s</td>`, align, html.EscapeString(text))
+		}
+		b.WriteString("</tr>\n")
+	}
+	if rows > MaxRows {
+		fmt.Fprintf(&b, `<tr><td colspan="%d">… %d more rows</td></tr>`+"\n", len(names), rows-MaxRows)
+	}
+	b.WriteString("</tbody></table>\n")
+	return b.String()
+}
+
+// header makes a column name readable: size_bytes → size, gbps → GB/s.
+func header(n string) string {
+	switch {
+	case n == "size_bytes":
+		return "size"
+	case strings.HasSuffix(n, "_bytes"):
+		return strings.ReplaceAll(strings.TrimSuffix(n, "_bytes"), "_", " ")
+	case strings.HasSuffix(n, "_gbps") || n == "gbps":
+		return strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(n, "gbps"), "_"), "_", " ") + " GB/s"
+	case strings.HasSuffix(n, "_ms"):
+		return strings.ReplaceAll(strings.TrimSuffix(n, "_ms"), "_", " ") + " (ms)"
+	case strings.HasSuffix(n, "_pct"):
+		return strings.ReplaceAll(strings.TrimSuffix(n, "_pct"), "_", " ") + " (%)"
+	}
+	return strings.ReplaceAll(n, "_", " ")
+}
+
+func cell(name string, t series.Type, e series.Element) string {
+	if e.IsNA() {
+		return "–"
+	}
+	switch t {
+	case series.Float:
+		v := e.Float()
+		if math.IsNaN(v) {
+			return "–"
+		}
+		return plots.FormatNumber(v)
+	case series.Int:
+		v, err := e.Int()
+		if err != nil {
+			return e.String()
+		}
+		if strings.HasSuffix(name, "_bytes") {
+			if v == 0 {
+				return ""
+			}
+			return plots.SizeLabel(int64(v))
+		}
+	}
+	return e.String()
+}

@@ -1,0 +1,41 @@
+// Package nb is the glue between umlab and a GoNB notebook: it displays
+// figures, tables and text in the notebook, and it chooses where a
+// notebook's data comes from.
+//
+// # Display
+//
+// [Markdown], [HTML], [PNG], [Show] (a figure from package plots) and
+// [Table] (a gota DataFrame as an HTML table) display in the notebook and
+// then wait for GoNB to acknowledge (gonbui.Sync): GoNB stops reading the
+// display pipe when the cell's process exits, and output sent just before
+// that is otherwise sometimes lost. Outside a notebook they print nothing.
+//
+// [Show] and [Table] display a short note instead of a figure or table when
+// the data has nothing to draw ([plots.ErrNoData]): a platform that lacks a
+// measurement is not an error in a teaching notebook. Any other error fails
+// the cell (they panic), so a broken figure never passes a headless run.
+//
+// # Data: live or bundled
+//
+// [Data] returns the rows of the given benchmark groups: the paper's
+// published platforms (GB200, GH200, GB10) and one local platform, side by
+// side. Where the local rows come from depends on the mode ([Mode]):
+//
+//   - live: a CUDA driver and a GPU are present (umkit.Available). The
+//     groups are measured with umkit's quick sizes, the progress is shown in
+//     the cell, and the results are kept under the cache directory
+//     (~/.cache/umlab/notebooks/<group>, or $UMLAB_CACHE_DIR/<group>): a
+//     later cell, or a re-run, reads them back (umkit's resume) instead of
+//     measuring again. UMLAB_REFRESH=1 measures again, once per kernel
+//     session.
+//   - bundled: no GPU. The local platform is the newest measured h200-*
+//     dataset embedded in package datasets, if there is one, or the dataset
+//     or results directory named by UMLAB_LOCAL_DATASET.
+//
+// UMLAB_NOTEBOOK_MODE=live or bundled forces a mode (CI runs bundled).
+// UMLAB_NOTEBOOK_MODE=fake runs the live path on umkit's simulated GPU
+// (platform "Fake", made-up numbers, cached apart): it tests a notebook's
+// live path, progress display and cache on a machine without a GPU.
+// Every GoNB cell is a new process, so each cell that needs data calls
+// [Data]; bundled data loads in milliseconds and live data from the cache.
+package nb // import "github.com/umlab/umlab/plots/nb"

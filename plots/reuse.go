@@ -1,0 +1,197 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// ReuseFit is the reuse model fitted to one platform's handoff rows.
+type ReuseFit struct {
+	Platform string
+	Report   *model.Report // nil when Err is set
+	Err      error         // why the platform could not be fitted
+}
+
+// Models returns the fit's calibrated parameters with their validation
+// errors, as drawn by HandoffReuse and tabulated by ModelTable.
+func (f ReuseFit) Models() []ReuseModel {
+	if f.Report == nil {
+		return nil
+	}
+	var out []ReuseModel
+	for _, c := range f.Report.Calibration {
+		out = append(out, ReuseModel{Platform: f.Platform, Policy: c.Policy, SizeBytes: c.SizeBytes,
+			FMs: c.F, GMs: c.G, MedianAPEPct: c.MedianAPE, MaxAPEPct: c.MaxAPE})
+	}
+	return out
+}
+
+// FitReuse fits the reuse model (model.Fit: G from the gpu_only rows,
+// F = T(R=1) − G, validated at the other R) separately for each platform of
+// the handoff rows, in platform order. Phases other than cpu_only, gpu_only
+// and alternating (the paper datasets' baseline and extra) are left out. A
+// platform that cannot be fitted (too few policies or reuse counts) has Err
+// set.
+func FitReuse(rows []results.Row, o model.Options) []ReuseFit {
+	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "cpu_only", "gpu_only", "alternating")
+	var fits []ReuseFit
+	for _, g := range split(rows, By(results.ColPlatform)) {
+		rep, err := model.Fit(g.rows, o)
+		fits = append(fits, ReuseFit{Platform: g.label, Report: rep, Err: err})
+	}
+	return fits
+}
+
+// AllModels returns the models of every fit that succeeded.
+func AllModels(fits []ReuseFit) []ReuseModel {
+	var out []ReuseModel
+	for _, f := range fits {
+		out = append(out, f.Models()...)
+	}
+	return out
+}
+
+// PublishedModels returns the reuse-model parameters stored with an
+// embedded dataset (datasets.ModelParameters), for the platform of that
+// dataset; none, and no error, when it has none.
+func PublishedModels(dataset string) ([]ReuseModel, error) {
+	ps, err := datasets.ModelParameters(dataset)
+	if err != nil {
+		return nil, err
+	}
+	if len(ps) == 0 {
+		return nil, nil
+	}
+	_, m, err := datasets.Load(dataset)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ReuseModel, len(ps))
+	for i, p := range ps {
+		out[i] = ReuseModel{Platform: m.Platform, Policy: p.Policy, SizeBytes: p.SizeBytes,
+			FMs: p.FMs, GMs: p.GMs, MedianAPEPct: p.MedianAPEPct, MaxAPEPct: p.MaxAPEPct}
+	}
+	return out, nil
+}
+
+// CompareModels sets published parameters beside fitted ones, matched by
+// platform, policy and size: F, G and the errors of each, and the
+// difference of F in percent. Published parameters without a fitted match
+// (and the reverse) keep NaN in the other's columns.
+func CompareModels(published, fitted []ReuseModel) dataframe.DataFrame {
+	type k struct {
+		platform, policy string
+		size             int64
+	}
+	fit := map[k]ReuseModel{}
+	for _, m := range fitted {
+		fit[k{m.Platform, m.Policy, m.SizeBytes}] = m
+	}
+	used := map[k]bool{}
+	nan := math.NaN()
+	none := ReuseModel{FMs: nan, GMs: nan, MedianAPEPct: nan, MaxAPEPct: nan}
+	type pair struct{ p, f ReuseModel }
+	var pairs []pair
+	for _, p := range published {
+		key := k{p.Platform, p.Policy, p.SizeBytes}
+		f, ok := fit[key]
+		if !ok {
+			f = none
+		}
+		used[key] = true
+		pairs = append(pairs, pair{p, f})
+	}
+	for _, f := range fitted {
+		if !used[k{f.Platform, f.Policy, f.SizeBytes}] {
+			p := none
+			p.Platform, p.Policy, p.SizeBytes = f.Platform, f.Policy, f.SizeBytes
+			pairs = append(pairs, pair{p, f})
+		}
+	}
+	if len(pairs) == 0 {
+		return errFrame(fmt.Errorf("%w: no models to compare", ErrNoData))
+	}
+	n := len(pairs)
+	platform, policy := make([]string, n), make([]string, n)
+	size := make([]int, n)
+	cols := map[string][]float64{}
+	names := []string{"f_ms_published", "f_ms_fitted", "f_diff_pct", "g_ms_published", "g_ms_fitted",
+		"median_ape_pct_published", "median_ape_pct_fitted", "max_ape_pct_published", "max_ape_pct_fitted"}
+	for _, nm := range names {
+		cols[nm] = make([]float64, n)
+	}
+	for i, pr := range pairs {
+		platform[i], policy[i], size[i] = pr.p.Platform, pr.p.Policy, int(pr.p.SizeBytes)
+		cols["f_ms_published"][i], cols["f_ms_fitted"][i] = pr.p.FMs, pr.f.FMs
+		cols["f_diff_pct"][i] = 100 * (pr.f.FMs - pr.p.FMs) / pr.p.FMs
+		cols["g_ms_published"][i], cols["g_ms_fitted"][i] = pr.p.GMs, pr.f.GMs
+		cols["median_ape_pct_published"][i], cols["median_ape_pct_fitted"][i] = pr.p.MedianAPEPct, pr.f.MedianAPEPct
+		cols["max_ape_pct_published"][i], cols["max_ape_pct_fitted"][i] = pr.p.MaxAPEPct, pr.f.MaxAPEPct
+	}
+	ss := []series.Series{
+		series.New(platform, series.String, results.ColPlatform),
+		series.New(policy, series.String, results.ColPolicy),
+		series.New(size, series.Int, results.ColSizeBytes),
+	}
+	for _, nm := range names {
+		ss = append(ss, series.New(cols[nm], series.Float, nm))
+	}
+	return dataframe.New(ss...)
+}
+
+// AdviceTable asks the advisor (model.Advise) which policy is fastest for
+// each workload under each fit's model: platform, size, R, the fastest
+// policy and its predicted time, the runner-up, the break-even reuse R*
+// between them, and how the parameters were obtained at that size.
+func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFrame {
+	var platform, best, next, how []string
+	var size, reuse []int
+	var pred, nextMs, rstar []float64
+	for _, f := range fits {
+		if f.Report == nil {
+			continue
+		}
+		for _, w := range workloads {
+			a, err := model.Advise(f.Report.Model, w)
+			if err != nil {
+				return errFrame(fmt.Errorf("plots: advice for %s: %w", f.Platform, err))
+			}
+			platform = append(platform, f.Platform)
+			size, reuse = append(size, int(w.SizeBytes)), append(reuse, int(math.Round(w.Reuse)))
+			b := a.Ranking[0]
+			best, pred = append(best, b.Policy), append(pred, b.PredictedMs)
+			how = append(how, b.How.String())
+			if len(a.Ranking) > 1 {
+				next, nextMs = append(next, a.Ranking[1].Policy), append(nextMs, a.Ranking[1].PredictedMs)
+				r := a.BreakEven.R
+				if a.BreakEven.Kind != model.Crosses {
+					r = math.NaN()
+				}
+				rstar = append(rstar, r)
+			} else {
+				next, nextMs, rstar = append(next, ""), append(nextMs, math.NaN()), append(rstar, math.NaN())
+			}
+		}
+	}
+	if len(platform) == 0 {
+		return errFrame(fmt.Errorf("%w: no fitted model to advise with", ErrNoData))
+	}
+	return dataframe.New(
+		series.New(platform, series.String, results.ColPlatform),
+		series.New(size, series.Int, results.ColSizeBytes),
+		series.New(reuse, series.Int, results.ColReusePasses),
+		series.New(best, series.String, "fastest"),
+		series.New(pred, series.Float, "fastest_ms"),
+		series.New(next, series.String, "runner_up"),
+		series.New(nextMs, series.Float, "runner_up_ms"),
+		series.New(rstar, series.Float, "break_even_r"),
+		series.New(how, series.String, "parameters"),
+	)
+}

@@ -1,0 +1,225 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// keyColumns returns one typed series per key column, holding the first
+// row's value of each group.
+func keyColumns(gs []group, cols []string) ([]series.Series, error) {
+	out := make([]series.Series, 0, len(cols))
+	for _, c := range cols {
+		kind := results.String
+		for _, cc := range results.Columns {
+			if cc.Name == c {
+				kind = cc.Kind
+			}
+		}
+		switch kind {
+		case results.Int:
+			v := make([]int, len(gs))
+			for i, g := range gs {
+				v[i] = int(value(&g.rows[0], c).(int64))
+			}
+			out = append(out, series.New(v, series.Int, c))
+		case results.Float:
+			v := make([]float64, len(gs))
+			for i, g := range gs {
+				v[i] = value(&g.rows[0], c).(float64)
+			}
+			out = append(out, series.New(v, series.Float, c))
+		default:
+			v := make([]string, len(gs))
+			for i, g := range gs {
+				v[i] = formatValue(c, value(&g.rows[0], c))
+			}
+			out = append(out, series.New(v, series.String, c))
+		}
+	}
+	return out, nil
+}
+
+func errFrame(err error) dataframe.DataFrame { return dataframe.DataFrame{Err: err} }
+
+// Summary describes rows grouped by the key columns, in the package's
+// order (platforms as in the paper, modes from explicit to managed, sizes
+// ascending): the number of rows, the median, min and max useful bandwidth
+// and its coefficient of variation, the median of each time column that
+// has values, and the sources of published figures. Statistics ignore NaN
+// and waived rows. Columns without a single value are left out. Errors
+// (an unknown column, no rows) are in the frame's Err field, as gota does.
+func Summary(rows []results.Row, keys ...string) dataframe.DataFrame {
+	k := By(keys...)
+	if err := k.validate(); err != nil {
+		return errFrame(err)
+	}
+	rows = Where(rows, results.ColWaived, false)
+	if len(rows) == 0 {
+		return errFrame(fmt.Errorf("%w: no rows to summarize", ErrNoData))
+	}
+	gs := split(rows, k)
+	cols, err := keyColumns(gs, keys)
+	if err != nil {
+		return errFrame(err)
+	}
+	n := make([]int, len(gs))
+	for i, g := range gs {
+		n[i] = len(g.rows)
+	}
+	cols = append(cols, series.New(n, series.Int, results.ColN))
+	stat := func(name, col string, f func(results.Stats) float64) {
+		v := make([]float64, len(gs))
+		any := false
+		for i, g := range gs {
+			v[i] = f(results.Describe(column(g.rows, col)))
+			any = any || !math.IsNaN(v[i])
+		}
+		if any {
+			cols = append(cols, series.New(v, series.Float, name))
+		}
+	}
+	median := func(s results.Stats) float64 { return s.Median }
+	stat(results.ColMedianGBps, results.ColGBps, median)
+	stat(results.ColMinGBps, results.ColGBps, func(s results.Stats) float64 { return s.Min })
+	stat(results.ColMaxGBps, results.ColGBps, func(s results.Stats) float64 { return s.Max })
+	stat(results.ColCVPct, results.ColGBps, func(s results.Stats) float64 {
+		if s.N < 2 {
+			return math.NaN()
+		}
+		return s.CVPct
+	})
+	stat(results.ColMedianKernelMs, results.ColKernelMs, median)
+	stat(results.ColMedianPrefetch, results.ColPrefetchMs, median)
+	stat(results.ColMedianTransfer, results.ColTransferMs, median)
+	stat(results.ColMedianCPUMs, results.ColCPUMs, median)
+	stat(results.ColMedianTotalMs, results.ColTotalMs, median)
+	src := make([]string, len(gs))
+	anySrc := false
+	for i, g := range gs {
+		seen := map[string]bool{}
+		var s []string
+		for _, r := range g.rows {
+			if r.Source != "" && !seen[r.Source] {
+				seen[r.Source] = true
+				s = append(s, r.Source)
+			}
+		}
+		src[i] = strings.Join(s, "; ")
+		anySrc = anySrc || len(s) > 0
+	}
+	if anySrc {
+		cols = append(cols, series.New(src, series.String, results.ColSource))
+	}
+	df := dataframe.New(cols...)
+	return df
+}
+
+// Pivot lays out the median of column y as a grid: one row per value of
+// rowKey (its columns first), one column per value of colKey (named by its
+// label, e.g. the platform), NaN where there is no data. For example
+// Pivot(rows, By("mode"), By("platform"), "gbps") puts modes down and
+// platforms across.
+func Pivot(rows []results.Row, rowKey, colKey Key, y string) dataframe.DataFrame {
+	if err := numericColumn(y); err != nil {
+		return errFrame(err)
+	}
+	for _, k := range []Key{rowKey, colKey} {
+		if err := k.validate(); err != nil {
+			return errFrame(err)
+		}
+	}
+	rows = Where(rows, results.ColWaived, false)
+	var kept []results.Row
+	for i := range rows {
+		if !math.IsNaN(number(&rows[i], y)) {
+			kept = append(kept, rows[i])
+		}
+	}
+	if len(kept) == 0 {
+		return errFrame(fmt.Errorf("%w: no row with %s", ErrNoData, y))
+	}
+	rgs := split(kept, rowKey)
+	cols, err := keyColumns(rgs, rowKey.cols)
+	if err != nil {
+		return errFrame(err)
+	}
+	for _, cg := range split(kept, colKey) {
+		v := make([]float64, len(rgs))
+		byRow := map[string][]float64{}
+		for i := range cg.rows {
+			l := rowKey.label(&cg.rows[i])
+			byRow[l] = append(byRow[l], number(&cg.rows[i], y))
+		}
+		for i, rg := range rgs {
+			v[i] = results.Describe(byRow[rg.label]).Median
+		}
+		name := cg.label
+		if name == "" {
+			name = y
+		}
+		cols = append(cols, series.New(v, series.Float, name))
+	}
+	return dataframe.New(cols...)
+}
+
+// ModelTable lays out reuse-model parameters as the paper's Table III:
+// policy, F (ms), G (ms per pass) and the median and maximum absolute
+// percentage errors of the validation, with the platform and size first
+// when the models have more than one of either. Rows are sorted by
+// platform, size and policy.
+func ModelTable(models []ReuseModel) dataframe.DataFrame {
+	if len(models) == 0 {
+		return errFrame(fmt.Errorf("%w: no models", ErrNoData))
+	}
+	ms := append([]ReuseModel(nil), models...)
+	sort.SliceStable(ms, func(i, j int) bool {
+		a, b := ms[i], ms[j]
+		return lessVals(
+			[]sortVal{makeSortVal(results.ColPlatform, a.Platform), makeSortVal("", a.SizeBytes), makeSortVal(results.ColPolicy, a.Policy)},
+			[]sortVal{makeSortVal(results.ColPlatform, b.Platform), makeSortVal("", b.SizeBytes), makeSortVal(results.ColPolicy, b.Policy)})
+	})
+	platforms, sizes := map[string]bool{}, map[int64]bool{}
+	for _, m := range ms {
+		platforms[m.Platform], sizes[m.SizeBytes] = true, true
+	}
+	n := len(ms)
+	var cols []series.Series
+	str := func(name string, f func(ReuseModel) string) {
+		v := make([]string, n)
+		for i, m := range ms {
+			v[i] = f(m)
+		}
+		cols = append(cols, series.New(v, series.String, name))
+	}
+	fl := func(name string, f func(ReuseModel) float64) {
+		v := make([]float64, n)
+		for i, m := range ms {
+			v[i] = f(m)
+		}
+		cols = append(cols, series.New(v, series.Float, name))
+	}
+	if len(platforms) > 1 {
+		str(results.ColPlatform, func(m ReuseModel) string { return m.Platform })
+	}
+	if len(sizes) > 1 {
+		v := make([]int, n)
+		for i, m := range ms {
+			v[i] = int(m.SizeBytes)
+		}
+		cols = append(cols, series.New(v, series.Int, results.ColSizeBytes))
+	}
+	str(results.ColPolicy, func(m ReuseModel) string { return m.Policy })
+	fl("f_ms", func(m ReuseModel) float64 { return m.FMs })
+	fl("g_ms_per_pass", func(m ReuseModel) float64 { return m.GMs })
+	fl("median_ape_pct", func(m ReuseModel) float64 { return m.MedianAPEPct })
+	fl("max_ape_pct", func(m ReuseModel) float64 { return m.MaxAPEPct })
+	return dataframe.New(cols...)
+}

@@ -23,13 +23,16 @@ import (
 	"github.com/umlab/umlab/umkit/results"
 )
 
+// openDevice opens a GPU; tests replace it with a simulated device.
+var openDevice = umkit.Open
+
 func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("info", stderr)
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	dev, err := umkit.Open(*gpu)
+	dev, err := openDevice(*gpu)
 	if err != nil {
 		return fmt.Errorf("no usable GPU: %w", err)
 	}
@@ -131,6 +134,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}
+	dev, err := openDevice(*gpu)
+	if err != nil {
+		return fmt.Errorf("no usable GPU: %w", err)
+	}
+	defer dev.Close()
+	opts.Device = dev
 	bar := newProgress(stderr)
 	opts.Progress = bar.update
 	start := time.Now()

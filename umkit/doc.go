@@ -1,0 +1,37 @@
+// Package umkit is umlab's benchmark library: the seven benchmark groups of
+// the paper (Table II) as functions that return a tidy gota DataFrame, one
+// row per trial, in the schema of package results.
+//
+// # Groups
+//
+// [HBM], [Host], [Transfer], [Managed], [Patterns], [Oversub] and [Handoff]
+// each take a context (cancel it to stop between trials), a [Device] and a
+// config whose zero value means the paper's defaults (5 warm-ups, 25 trials;
+// handoff 5 + 3 × 20). Configs are validated before anything touches the
+// GPU, and invalid values are errors that say what is allowed. On error the
+// returned frame holds every configuration that finished.
+//
+// # Method
+//
+// Timing uses CUDA events around the measured region on one stream; CPU
+// work is timed with a monotonic clock. Before every trial the memory state
+// is re-established (explicit: copy in; cold: CPU writes; prefetched: CPU
+// writes and prefetch; reused: CPU writes and one untimed GPU pass; advised:
+// advice at allocation and CPU writes), and after it the result is checked
+// outside the timed region: a failed check is an error. The observed range
+// attributes of managed memory are recorded with every trial.
+//
+// # Devices
+//
+// [Device] is the small interface the benchmarks need. [Open] returns one
+// backed by the cuda package; tests use a deterministic simulated GPU
+// (internal/fakegpu), whose numbers are made up and never reported.
+//
+// # Whole runs
+//
+// [Run] measures a selection of benchmarks ([Registry], [Select]) into a
+// results directory, appending each configuration as it finishes, so an
+// interrupted run keeps its work and a resumed one skips it; [Describe]
+// gathers the provenance written beside it. Benchmarks a device cannot run
+// become waived rows with the reason.
+package umkit

@@ -29,94 +29,111 @@ __device__ __forceinline__ u64 grid_size() { return (u64)gridDim.x * blockDim.x;
 // element is handled by thread 0 of the last block.
 #define VEC 4
 
-extern "C" __global__ void umlab_copy(const double *__restrict__ a, double *__restrict__ c, u64 n) {
-  const double2 *a2 = (const double2 *)a;
-  double2 *c2 = (double2 *)c;
+// stream applies op to element i of every array: each thread loads VEC
+// double2 vectors per input with the streaming cache hint (__ldcs), all
+// before any store, then stores VEC results (__stcs). Op provides
+// load(v) → inputs of vector v, apply(inputs) → output, store(v, out), and
+// scalar(i) for the odd last element.
+template <class Op>
+__device__ __forceinline__ void stream(Op op, u64 n) {
   u64 nv = n / 2;
   u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
-  double2 r[VEC];
+  typename Op::In in[VEC];
   if (base + (VEC - 1) * blockDim.x < nv) {
 #pragma unroll
-    for (int k = 0; k < VEC; k++) r[k] = __ldcs(a2 + base + k * blockDim.x);
+    for (int k = 0; k < VEC; k++) in[k] = op.load(base + k * blockDim.x);
 #pragma unroll
-    for (int k = 0; k < VEC; k++) __stcs(c2 + base + k * blockDim.x, r[k]);
+    for (int k = 0; k < VEC; k++) op.store(base + k * blockDim.x, op.apply(in[k]));
   } else {
     for (int k = 0; k < VEC; k++) {
       u64 j = base + k * blockDim.x;
-      if (j < nv) c2[j] = a2[j];
+      if (j < nv) op.store(j, op.apply(op.load(j)));
     }
   }
-  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) c[n - 1] = a[n - 1];
+  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) op.scalar(n - 1);
+}
+
+struct One {
+  double2 a;
+};
+struct Two {
+  double2 a, b;
+};
+
+// c = a
+struct CopyOp {
+  const double *__restrict__ a;
+  double *__restrict__ c;
+  typedef One In;
+  __device__ One load(u64 v) const { return {__ldcs((const double2 *)a + v)}; }
+  __device__ double2 apply(One x) const { return x.a; }
+  __device__ void store(u64 v, double2 r) const { __stcs((double2 *)c + v, r); }
+  __device__ void scalar(u64 i) const { c[i] = a[i]; }
+};
+
+// b = s*c
+struct ScaleOp {
+  double *__restrict__ b;
+  const double *__restrict__ c;
+  double s;
+  typedef One In;
+  __device__ One load(u64 v) const { return {__ldcs((const double2 *)c + v)}; }
+  __device__ double2 apply(One x) const { return make_double2(s * x.a.x, s * x.a.y); }
+  __device__ void store(u64 v, double2 r) const { __stcs((double2 *)b + v, r); }
+  __device__ void scalar(u64 i) const { b[i] = s * c[i]; }
+};
+
+// c = a + b
+struct AddOp {
+  const double *__restrict__ a, *__restrict__ b;
+  double *__restrict__ c;
+  typedef Two In;
+  __device__ Two load(u64 v) const { return {__ldcs((const double2 *)a + v), __ldcs((const double2 *)b + v)}; }
+  __device__ double2 apply(Two x) const { return make_double2(x.a.x + x.b.x, x.a.y + x.b.y); }
+  __device__ void store(u64 v, double2 r) const { __stcs((double2 *)c + v, r); }
+  __device__ void scalar(u64 i) const { c[i] = a[i] + b[i]; }
+};
+
+// a = b + s*c
+struct TriadOp {
+  double *__restrict__ a;
+  const double *__restrict__ b, *__restrict__ c;
+  double s;
+  typedef Two In;
+  __device__ Two load(u64 v) const { return {__ldcs((const double2 *)b + v), __ldcs((const double2 *)c + v)}; }
+  __device__ double2 apply(Two x) const { return make_double2(x.a.x + s * x.b.x, x.a.y + s * x.b.y); }
+  __device__ void store(u64 v, double2 r) const { __stcs((double2 *)a + v, r); }
+  __device__ void scalar(u64 i) const { a[i] = b[i] + s * c[i]; }
+};
+
+// x = x*mul + add, with ordinary loads and stores: the array is read and
+// written in place.
+struct RMWOp {
+  double *__restrict__ x;
+  double mul, add;
+  typedef One In;
+  __device__ One load(u64 v) const { return {((const double2 *)x)[v]}; }
+  __device__ double2 apply(One r) const { return make_double2(r.a.x * mul + add, r.a.y * mul + add); }
+  __device__ void store(u64 v, double2 r) const { ((double2 *)x)[v] = r; }
+  __device__ void scalar(u64 i) const { x[i] = x[i] * mul + add; }
+};
+
+extern "C" __global__ void umlab_copy(const double *__restrict__ a, double *__restrict__ c, u64 n) {
+  stream(CopyOp{a, c}, n);
 }
 
 extern "C" __global__ void umlab_scale(double *__restrict__ b, const double *__restrict__ c, double s, u64 n) {
-  const double2 *c2 = (const double2 *)c;
-  double2 *b2 = (double2 *)b;
-  u64 nv = n / 2;
-  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
-  double2 r[VEC];
-  if (base + (VEC - 1) * blockDim.x < nv) {
-#pragma unroll
-    for (int k = 0; k < VEC; k++) r[k] = __ldcs(c2 + base + k * blockDim.x);
-#pragma unroll
-    for (int k = 0; k < VEC; k++) __stcs(b2 + base + k * blockDim.x, make_double2(s * r[k].x, s * r[k].y));
-  } else {
-    for (int k = 0; k < VEC; k++) {
-      u64 j = base + k * blockDim.x;
-      if (j < nv) b2[j] = make_double2(s * c2[j].x, s * c2[j].y);
-    }
-  }
-  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) b[n - 1] = s * c[n - 1];
+  stream(ScaleOp{b, c, s}, n);
 }
 
 extern "C" __global__ void umlab_add(const double *__restrict__ a, const double *__restrict__ b,
                                      double *__restrict__ c, u64 n) {
-  const double2 *a2 = (const double2 *)a, *b2 = (const double2 *)b;
-  double2 *c2 = (double2 *)c;
-  u64 nv = n / 2;
-  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
-  double2 x[VEC], y[VEC];
-  if (base + (VEC - 1) * blockDim.x < nv) {
-#pragma unroll
-    for (int k = 0; k < VEC; k++) {
-      x[k] = __ldcs(a2 + base + k * blockDim.x);
-      y[k] = __ldcs(b2 + base + k * blockDim.x);
-    }
-#pragma unroll
-    for (int k = 0; k < VEC; k++) __stcs(c2 + base + k * blockDim.x, make_double2(x[k].x + y[k].x, x[k].y + y[k].y));
-  } else {
-    for (int k = 0; k < VEC; k++) {
-      u64 j = base + k * blockDim.x;
-      if (j < nv) c2[j] = make_double2(a2[j].x + b2[j].x, a2[j].y + b2[j].y);
-    }
-  }
-  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) c[n - 1] = a[n - 1] + b[n - 1];
+  stream(AddOp{a, b, c}, n);
 }
 
-// a = b + s*c
 extern "C" __global__ void umlab_triad(double *__restrict__ a, const double *__restrict__ b,
                                        const double *__restrict__ c, double s, u64 n) {
-  const double2 *b2 = (const double2 *)b, *c2 = (const double2 *)c;
-  double2 *a2 = (double2 *)a;
-  u64 nv = n / 2;
-  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
-  double2 x[VEC], y[VEC];
-  if (base + (VEC - 1) * blockDim.x < nv) {
-#pragma unroll
-    for (int k = 0; k < VEC; k++) {
-      x[k] = __ldcs(b2 + base + k * blockDim.x);
-      y[k] = __ldcs(c2 + base + k * blockDim.x);
-    }
-#pragma unroll
-    for (int k = 0; k < VEC; k++)
-      __stcs(a2 + base + k * blockDim.x, make_double2(x[k].x + s * y[k].x, x[k].y + s * y[k].y));
-  } else {
-    for (int k = 0; k < VEC; k++) {
-      u64 j = base + k * blockDim.x;
-      if (j < nv) a2[j] = make_double2(b2[j].x + s * c2[j].x, b2[j].y + s * c2[j].y);
-    }
-  }
-  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) a[n - 1] = b[n - 1] + s * c[n - 1];
+  stream(TriadOp{a, b, c, s}, n);
 }
 
 // The reference a naive implementation would use: a grid-stride loop of
@@ -128,23 +145,7 @@ extern "C" __global__ void umlab_triad_naive(double *a, const double *b, const d
 // Streaming read-modify-write, x = x*mul + add: the managed-memory kernel and
 // the GPU pass of the handoff benchmark (mul 1, add 1).
 extern "C" __global__ void umlab_rmw(double *__restrict__ x, double mul, double add, u64 n) {
-  double2 *x2 = (double2 *)x;
-  u64 nv = n / 2;
-  u64 base = (u64)blockIdx.x * blockDim.x * VEC + threadIdx.x;
-  double2 r[VEC];
-  if (base + (VEC - 1) * blockDim.x < nv) {
-#pragma unroll
-    for (int k = 0; k < VEC; k++) r[k] = x2[base + k * blockDim.x];
-#pragma unroll
-    for (int k = 0; k < VEC; k++)
-      x2[base + k * blockDim.x] = make_double2(r[k].x * mul + add, r[k].y * mul + add);
-  } else {
-    for (int k = 0; k < VEC; k++) {
-      u64 j = base + k * blockDim.x;
-      if (j < nv) x2[j] = make_double2(x2[j].x * mul + add, x2[j].y * mul + add);
-    }
-  }
-  if ((n & 1) && blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) x[n - 1] = x[n - 1] * mul + add;
+  stream(RMWOp{x, mul, add}, n);
 }
 
 // Strided read-modify-write: elements 0, stride, 2*stride, ... (active of them).

@@ -100,10 +100,10 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
-		if err != nil {
+		if err != nil { // a *csv.ParseError names the line
 			return nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
 		}
+		line, _ := cr.FieldPos(0) // panics unless a record was read
 		if len(rec) != len(head) {
 			return nil, fmt.Errorf("%s:%d: %w: %d fields, header has %d", name, line, ErrMalformed, len(rec), len(head))
 		}

@@ -34,6 +34,11 @@ type Options struct {
 	Warn                  func(string) // default: stderr
 	// Device runs on this device instead of opening GPU Ordinal (tests).
 	Device Device
+	// Counters, when set, runs every configuration once more after its
+	// timed trials with CUPTI's Unified Memory counters on, and writes the
+	// counts to counters.csv beside results.csv. Open it with OpenCounters
+	// before the device exists (before Open, or before Run opens one).
+	Counters *Counters
 }
 
 // Progress reports a finished configuration.
@@ -276,6 +281,13 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
 	if o.Warn != nil {
 		r.warn = o.Warn
+	}
+	if o.Counters != nil {
+		if err := o.Counters.attach(o.Out, o.Resume, dev.Info().UUID, r.warn); err != nil {
+			return meta, err
+		}
+		r.counters = o.Counters
+		meta.Notes = append(meta.Notes, fmt.Sprintf("counter passes (%s) in %s: %s", PassCounters, CountersName, o.Counters))
 	}
 	r.step = func(label string) {
 		done++

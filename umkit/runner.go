@@ -26,6 +26,7 @@ type runner struct {
 	emit     func([]results.Row) error // one finished configuration
 	step     func(label string)        // progress after each configuration
 	warn     func(msg string)
+	counters *Counters // non-nil: a counter pass after each configuration's trials
 }
 
 func newRunner(dev Device, runID string) *runner {
@@ -133,6 +134,11 @@ func (r *runner) measureReps(ctx context.Context, base results.Row, label string
 	}
 	if err := r.emit(rows); err != nil {
 		return err
+	}
+	if r.counters != nil {
+		if err := r.counterPass(ctx, r.counters, base, label, iter, t); err != nil {
+			return err
+		}
 	}
 	r.step(label)
 	return nil

@@ -1,0 +1,281 @@
+package cupti
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/umlab/umlab/cuda"
+)
+
+// Counts are the Unified Memory counter totals of a collection window.
+// Bytes are summed record values; events are record counts.
+type Counts struct {
+	BytesHtoD          uint64 // bytes migrated host to device
+	BytesDtoH          uint64 // bytes migrated device to host
+	BytesDtoD          uint64 // bytes migrated between devices
+	CPUPageFaults      uint64 // CPU page faults (one record each)
+	GPUPageFaults      uint64 // GPU page fault records (one per faulting page and service)
+	GPUPageFaultGroups uint64 // page fault groups: the sum of the GPU fault records' values
+	Thrashing          uint64 // thrashing detections
+	ThrashingBytes     uint64 // bytes of the thrashing regions
+	Throttling         uint64 // throttling events
+	RemoteMap          uint64 // remote-map events (pages pinned and mapped instead of migrated)
+	RemoteMapBytes     uint64 // bytes remote-mapped
+	TransferRecords    uint64 // migration records (HtoD, DtoH, DtoD)
+
+	Records       uint64 // Unified Memory counter records of every kind
+	UnknownKind   uint64 // records whose counter kind umlab does not know
+	OtherRecords  uint64 // records of other activity kinds (skipped; expected 0)
+	Incomplete    uint64 // buffers cut short by an incomplete or invalid record
+	Dropped       uint64 // records CUPTI dropped for lack of buffer space
+	SpacingErrors uint64 // consecutive records not Layout.Size apart: the layout does not fit
+	RecordSize    int    // observed bytes between consecutive records (0: fewer than two seen)
+	Buffers       uint64 // activity buffers parsed
+}
+
+// Complete reports whether nothing was lost: no dropped or cut-short
+// records and a layout that fits.
+func (c Counts) Complete() bool {
+	return c.Dropped == 0 && c.Incomplete == 0 && c.SpacingErrors == 0 && c.UnknownKind == 0
+}
+
+// MigratedBytes is host-to-device plus device-to-host plus device-to-device.
+func (c Counts) MigratedBytes() uint64 { return c.BytesHtoD + c.BytesDtoH + c.BytesDtoD }
+
+// Sub returns c - o, field by field (RecordSize is c's): the counts of the
+// part of a window after the snapshot o.
+func (c Counts) Sub(o Counts) Counts {
+	return Counts{
+		BytesHtoD: c.BytesHtoD - o.BytesHtoD, BytesDtoH: c.BytesDtoH - o.BytesDtoH, BytesDtoD: c.BytesDtoD - o.BytesDtoD,
+		CPUPageFaults: c.CPUPageFaults - o.CPUPageFaults, GPUPageFaults: c.GPUPageFaults - o.GPUPageFaults,
+		GPUPageFaultGroups: c.GPUPageFaultGroups - o.GPUPageFaultGroups,
+		Thrashing:          c.Thrashing - o.Thrashing, ThrashingBytes: c.ThrashingBytes - o.ThrashingBytes,
+		Throttling: c.Throttling - o.Throttling, RemoteMap: c.RemoteMap - o.RemoteMap,
+		RemoteMapBytes: c.RemoteMapBytes - o.RemoteMapBytes, TransferRecords: c.TransferRecords - o.TransferRecords,
+		Records: c.Records - o.Records, UnknownKind: c.UnknownKind - o.UnknownKind, OtherRecords: c.OtherRecords - o.OtherRecords,
+		Incomplete: c.Incomplete - o.Incomplete, Dropped: c.Dropped - o.Dropped, SpacingErrors: c.SpacingErrors - o.SpacingErrors,
+		RecordSize: c.RecordSize, Buffers: c.Buffers - o.Buffers,
+	}
+}
+
+// Add returns c + o, field by field (RecordSize is o's when set).
+func (c Counts) Add(o Counts) Counts {
+	rs := c.RecordSize
+	if o.RecordSize != 0 {
+		rs = o.RecordSize
+	}
+	return Counts{
+		BytesHtoD: c.BytesHtoD + o.BytesHtoD, BytesDtoH: c.BytesDtoH + o.BytesDtoH, BytesDtoD: c.BytesDtoD + o.BytesDtoD,
+		CPUPageFaults: c.CPUPageFaults + o.CPUPageFaults, GPUPageFaults: c.GPUPageFaults + o.GPUPageFaults,
+		GPUPageFaultGroups: c.GPUPageFaultGroups + o.GPUPageFaultGroups,
+		Thrashing:          c.Thrashing + o.Thrashing, ThrashingBytes: c.ThrashingBytes + o.ThrashingBytes,
+		Throttling: c.Throttling + o.Throttling, RemoteMap: c.RemoteMap + o.RemoteMap,
+		RemoteMapBytes: c.RemoteMapBytes + o.RemoteMapBytes, TransferRecords: c.TransferRecords + o.TransferRecords,
+		Records: c.Records + o.Records, UnknownKind: c.UnknownKind + o.UnknownKind, OtherRecords: c.OtherRecords + o.OtherRecords,
+		Incomplete: c.Incomplete + o.Incomplete, Dropped: c.Dropped + o.Dropped, SpacingErrors: c.SpacingErrors + o.SpacingErrors,
+		RecordSize: rs, Buffers: c.Buffers + o.Buffers,
+	}
+}
+
+func (c Counts) String() string {
+	return fmt.Sprintf("htod=%d dtoh=%d dtod=%d cpu_faults=%d gpu_faults=%d (groups %d) thrashing=%d throttling=%d "+
+		"remote_map=%d records=%d dropped=%d incomplete=%d",
+		c.BytesHtoD, c.BytesDtoH, c.BytesDtoD, c.CPUPageFaults, c.GPUPageFaults, c.GPUPageFaultGroups,
+		c.Thrashing, c.Throttling, c.RemoteMap, c.Records, c.Dropped, c.Incomplete)
+}
+
+// Collector gathers Unified Memory counters through CUPTI's activity API,
+// which is process-wide: one Collector may be open at a time. Collection is
+// on only between Start and Stop, so work outside those windows pays no
+// profiling overhead. Methods are safe for concurrent use.
+type Collector struct {
+	mu      sync.Mutex
+	lib     Library
+	kinds   []CounterKind
+	running bool
+	closed  bool
+	dropped uint64 // since Start
+}
+
+var (
+	slotMu   sync.Mutex
+	slotBusy bool
+)
+
+// Open loads libcupti (see Probe for where it looks), initialises the CUDA
+// driver (cuInit) and configures the Unified Memory counters. Collection
+// starts with Start.
+//
+// Order: CUPTI documents that the counters are configured after driver
+// initialisation and before the activity kind is enabled; NVIDIA's
+// unified_memory sample does this before any context or managed allocation
+// exists. Call Open before creating the CUDA context (cuda.NewContext,
+// umkit.Open) to follow it.
+//
+// Errors wrap ErrNotFound or ErrUnsupportedVersion (no usable library),
+// ErrUnsupported (the platform, device, MPS, virtualisation or privileges
+// rule the counters out), ErrBusy, or the cuda package's errors.
+func Open() (*Collector, error) {
+	slotMu.Lock()
+	defer slotMu.Unlock()
+	if slotBusy {
+		return nil, fmt.Errorf("%w: close it before opening another", ErrBusy)
+	}
+	if err := cuda.Init(); err != nil {
+		return nil, fmt.Errorf("cupti: Unified Memory counters need the CUDA driver: %w", err)
+	}
+	driver, err := cuda.DriverVersion()
+	if err != nil {
+		return nil, err
+	}
+	lib, err := load(driver)
+	if err != nil {
+		return nil, err
+	}
+	if err := check("cuptiActivityRegisterCallbacks", cRegister(lib.Layout.index)); err != nil {
+		return nil, err
+	}
+	libMu.Lock()
+	registered = true
+	libMu.Unlock()
+	kinds := AllKinds
+	r := cConfigure(kinds, true)
+	if _, unsupported := unsupportedWhy[r]; r != Success && !unsupported && r != ErrorMultipleSubscribers {
+		// Kinds 5 to 8 are documented for 64-bit Linux only: ask for the first four alone.
+		kinds = basicKinds
+		r = cConfigure(kinds, true)
+	}
+	if err := check("cuptiActivityConfigureUnifiedMemoryCounter", r); err != nil {
+		return nil, err
+	}
+	slotBusy = true
+	return &Collector{lib: lib, kinds: kinds}, nil
+}
+
+// Library returns the libcupti in use.
+func (c *Collector) Library() Library { return c.lib }
+
+// Kinds returns the counter kinds configured.
+func (c *Collector) Kinds() []CounterKind { return append([]CounterKind(nil), c.kinds...) }
+
+// Start zeroes the totals and enables collection.
+func (c *Collector) Start() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.usable("Start"); err != nil {
+		return err
+	}
+	if c.running {
+		return fmt.Errorf("%w: Start while collecting", ErrState)
+	}
+	if err := check("cuptiActivityFlushAll", cFlush(true)); err != nil { // deliver any leftovers before zeroing
+		return err
+	}
+	if _, r := cDropped(); r != Success { // reading resets CUPTI's dropped count
+		return check("cuptiActivityGetNumDroppedRecords", r)
+	}
+	cReset()
+	c.dropped = 0
+	if err := check("cuptiActivityEnable(UNIFIED_MEMORY_COUNTER)", cEnable()); err != nil {
+		return err
+	}
+	c.running = true
+	return nil
+}
+
+// Snapshot returns the totals since Start without stopping. GPU work whose
+// migrations should count must be complete (synchronised) first.
+func (c *Collector) Snapshot() (Counts, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.usable("Snapshot"); err != nil {
+		return Counts{}, err
+	}
+	if !c.running {
+		return Counts{}, fmt.Errorf("%w: Snapshot before Start", ErrState)
+	}
+	if err := c.flush(); err != nil {
+		return Counts{}, err
+	}
+	return c.totals(), nil
+}
+
+// Stop flushes, disables collection and returns the totals since Start.
+// GPU work whose migrations should count must be complete (synchronised)
+// first.
+func (c *Collector) Stop() (Counts, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.usable("Stop"); err != nil {
+		return Counts{}, err
+	}
+	if !c.running {
+		return Counts{}, fmt.Errorf("%w: Stop before Start", ErrState)
+	}
+	err := c.flush()
+	c.running = false
+	err = errors.Join(err, check("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", cDisable()))
+	err = errors.Join(err, check("cuptiActivityFlushAll(forced)", cFlush(true)))
+	if d, r := cDropped(); r == Success {
+		c.dropped += d
+	}
+	return c.totals(), err
+}
+
+// Close stops collection if it is on. The library stays loaded (CUPTI keeps
+// threads); a later Open reuses it.
+func (c *Collector) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return nil
+	}
+	var err error
+	if c.running {
+		err = errors.Join(check("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", cDisable()),
+			check("cuptiActivityFlushAll(forced)", cFlush(true)))
+		c.running = false
+	}
+	c.closed = true
+	slotMu.Lock()
+	slotBusy = false
+	slotMu.Unlock()
+	return err
+}
+
+func (c *Collector) usable(call string) error {
+	if c.closed {
+		return fmt.Errorf("%w: %s on a closed collector", ErrClosed, call)
+	}
+	return nil
+}
+
+func (c *Collector) totals() Counts {
+	t := cRead()
+	t.Dropped = c.dropped
+	return t
+}
+
+// flush delivers the completed buffers, repeating until two flushes in a
+// row add no record: the driver hands counter events to CUPTI
+// asynchronously.
+func (c *Collector) flush() error {
+	prev := ^uint64(0)
+	for i := 0; i < 8; i++ {
+		if err := check("cuptiActivityFlushAll", cFlush(false)); err != nil {
+			return err
+		}
+		n := cRead().Records
+		if n == prev {
+			break
+		}
+		prev = n
+		time.Sleep(time.Duration(100<<i) * time.Microsecond) // 0.1 ms, 0.2 ms, ...: at most about 26 ms in all
+	}
+	if d, r := cDropped(); r == Success {
+		c.dropped += d
+	}
+	return nil
+}

@@ -1,0 +1,380 @@
+package umkit
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+
+	"github.com/NVIDIA/go-nvml/pkg/nvml"
+	"github.com/umlab/umlab/cuda/cupti"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// Counter passes
+//
+// Page faults and migrated bytes are measured, not inferred: after the timed
+// trials of a configuration, the same trial function runs once more with
+// CUPTI's Unified Memory counters on, and the configuration gets a companion
+// row in counters.csv. Counting slows Unified Memory down, so the timed
+// trials never run with it; the counter pass's own times (pass_kernel_ms)
+// are informational only.
+//
+// What is counted: the trial's timed regions, from each StartTimer (after
+// the queued work has finished) to its StopTimer, so that re-establishing
+// the memory state (the CPU fill that pulls pages back, a copy-in) and the
+// verification afterwards are left out (counter_scope "timed"). A trial with
+// no GPU-timed region (the handoff benchmark's CPU-only and alternating
+// phases, timed on the host clock) is counted whole (counter_scope "trial").
+// NVML's cumulative PCIe byte counters are read at the same boundaries, as
+// a check independent of CUPTI (they count all PCIe traffic of the GPU).
+
+// CounterSource is what a counter pass reads: CUPTI's Unified Memory
+// counters (a *cupti.Collector), or a fake in tests.
+type CounterSource interface {
+	Start() error
+	Snapshot() (cupti.Counts, error)
+	Stop() (cupti.Counts, error)
+}
+
+// PCIeSample is a reading of a GPU's cumulative PCIe byte counters. Bits is
+// the counters' width (they wrap); 0 means 64.
+type PCIeSample struct {
+	TX, RX uint64
+	Bits   uint
+}
+
+// Since returns the bytes sent and received between an earlier sample and s,
+// allowing for one wrap of the counters.
+func (s PCIeSample) Since(earlier PCIeSample) (tx, rx uint64) {
+	mask := ^uint64(0)
+	if s.Bits > 0 && s.Bits < 64 {
+		mask = 1<<s.Bits - 1
+	}
+	return (s.TX - earlier.TX) & mask, (s.RX - earlier.RX) & mask
+}
+
+// PCIeCounter reads a GPU's cumulative PCIe byte counters.
+type PCIeCounter interface {
+	ReadPCIe() (PCIeSample, error)
+}
+
+// Counters runs counter passes and writes their rows. Open it with
+// OpenCounters before the device (the CUDA context) exists.
+type Counters struct {
+	src    CounterSource
+	pcie   PCIeCounter
+	close  func() error
+	about  string
+	mu     sync.Mutex
+	app    *counterAppender
+	rows   []CounterRow
+	pcieOK bool   // a PCIe counter is in use
+	noPCIe string // why not
+	warn   func(string)
+	warned bool
+}
+
+// OpenCounters opens CUPTI's Unified Memory counters (cupti.Open: it loads
+// libcupti, initialises the driver and configures the counters). Call it
+// before Open or umkit.Run opens the device: CUPTI wants the counters
+// configured before the CUDA context exists.
+func OpenCounters() (*Counters, error) {
+	col, err := cupti.Open()
+	if err != nil {
+		return nil, err
+	}
+	return &Counters{src: col, close: col.Close, about: "Unified Memory counters from " + col.Library().String()}, nil
+}
+
+// NewCounters runs counter passes with any source, and a PCIe counter
+// (nil: NVML's, found by the GPU's UUID when the run starts).
+func NewCounters(src CounterSource, pcie PCIeCounter) *Counters {
+	return &Counters{src: src, pcie: pcie, pcieOK: pcie != nil, about: "Unified Memory counters"}
+}
+
+// String says where the counts come from, for the run's metadata.
+func (c *Counters) String() string {
+	s := c.about
+	if c.noPCIe != "" {
+		s += "; no PCIe byte counters: " + c.noPCIe
+	} else if c.pcieOK {
+		s += "; PCIe bytes from NVML"
+	}
+	return s
+}
+
+// Rows returns the counter rows of this run (and of the run resumed).
+func (c *Counters) Rows() []CounterRow {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]CounterRow(nil), c.rows...)
+}
+
+// attach starts writing dir/counters.csv (nothing is written when dir is
+// empty) and finds the PCIe counters of the GPU with the given UUID.
+func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string)) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.warn = warn
+	if dir != "" {
+		app, err := openCounterAppender(dir, resume)
+		if err != nil {
+			return err
+		}
+		c.app = app
+		c.rows = app.rows
+	}
+	if c.pcie == nil {
+		p, err := NVMLPCIe(uuid)
+		if err != nil {
+			c.noPCIe = err.Error()
+		} else {
+			c.pcie, c.pcieOK = p, true
+		}
+	}
+	return nil
+}
+
+// Close closes counters.csv and CUPTI.
+func (c *Counters) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	if c.app != nil {
+		err = c.app.Close()
+		c.app = nil
+	}
+	if c.close != nil {
+		err = errors.Join(err, c.close())
+		c.close = nil
+	}
+	return err
+}
+
+func (c *Counters) emit(row CounterRow) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.rows = append(c.rows, row)
+	if c.app != nil {
+		return c.app.Append(row)
+	}
+	return nil
+}
+
+func (c *Counters) warnOnce(msg string) {
+	c.mu.Lock()
+	w := c.warn
+	first := !c.warned
+	c.warned = true
+	c.mu.Unlock()
+	if first && w != nil {
+		w(msg)
+	}
+}
+
+func (c *Counters) readPCIe() (PCIeSample, error) {
+	if c.pcie == nil {
+		return PCIeSample{}, errors.New("no PCIe counter")
+	}
+	return c.pcie.ReadPCIe()
+}
+
+// window accumulates the counts of the timed regions of one counter pass.
+type window struct {
+	c         *Counters
+	start     cupti.Counts
+	pcie0     PCIeSample
+	timed     cupti.Counts
+	tx, rx    uint64
+	n         int64
+	open      bool
+	err, perr error
+}
+
+func (w *window) begin() {
+	if w.err != nil {
+		return
+	}
+	s, err := w.c.src.Snapshot()
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.start, w.open = s, true
+	p, err := w.c.readPCIe()
+	w.pcie0 = p
+	if err != nil {
+		w.perr = err
+	}
+}
+
+func (w *window) end() {
+	if !w.open || w.err != nil {
+		return
+	}
+	w.open = false
+	s, err := w.c.src.Snapshot()
+	if err != nil {
+		w.err = err
+		return
+	}
+	w.timed = w.timed.Add(s.Sub(w.start))
+	w.n++
+	if p, err := w.c.readPCIe(); err == nil && w.perr == nil {
+		tx, rx := p.Since(w.pcie0)
+		w.tx, w.rx = w.tx+tx, w.rx+rx
+	} else if w.perr == nil {
+		w.perr = err
+	}
+}
+
+// countingDevice is the device during a counter pass: each timed region
+// becomes a counting window.
+type countingDevice struct {
+	Device
+	w *window
+}
+
+func (d *countingDevice) StartTimer() error {
+	if err := d.Device.Sync(); err != nil { // queued state-setting work stays out of the window
+		return err
+	}
+	d.w.begin()
+	return d.Device.StartTimer()
+}
+
+func (d *countingDevice) StopTimer() (float64, error) {
+	ms, err := d.Device.StopTimer() // synchronizes
+	if err == nil {
+		d.w.end()
+	}
+	return ms, err
+}
+
+// counterPass runs the trial t once more with counters on and emits the
+// configuration's companion row. A trial that fails (a wrong result) is an
+// error, as in the timed trials; counters that cannot be read give a row
+// with counters_collected false and the reason in its note.
+func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row, label string, iter int, t trial) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	out := newCounterRow(base)
+	w := &window{c: c}
+	var total cupti.Counts
+	var startErr, stopErr, trialErr error
+	p0, perr := c.readPCIe()
+	row := base
+	func() {
+		saved := r.dev
+		r.dev = &countingDevice{Device: saved, w: w}
+		defer func() { r.dev = saved }()
+		if startErr = c.src.Start(); startErr != nil {
+			return
+		}
+		trialErr = t(iter, &row)
+		if trialErr == nil {
+			trialErr = saved.Sync()
+		}
+		total, stopErr = c.src.Stop()
+	}()
+	if trialErr != nil {
+		return fmt.Errorf("umkit: %s: counter pass: %w", label, trialErr)
+	}
+	p1, perr1 := c.readPCIe()
+	out.PassKernelMs, out.PassTotalMs, out.Config.Placement = row.KernelMs, row.TotalMs, row.Placement
+	var notes []string
+	if err := errors.Join(startErr, stopErr, w.err); err != nil {
+		notes = append(notes, "counters not collected: "+err.Error())
+		c.warnOnce(fmt.Sprintf("%s: counters not collected: %v", label, err))
+	} else {
+		out.Collected = true
+		counts := total
+		out.Scope = ScopeTrial
+		if w.n > 0 {
+			counts, out.Scope, out.Windows = w.timed, ScopeTimed, w.n
+		}
+		out.setCounts(counts)
+		if !counts.Complete() {
+			notes = append(notes, fmt.Sprintf("CUPTI lost records: %d dropped, %d buffers cut short, %d unknown kinds, %d layout spacing errors",
+				counts.Dropped, counts.Incomplete, counts.UnknownKind, counts.SpacingErrors))
+		}
+	}
+	switch {
+	case !out.Collected || c.pcie == nil:
+	case out.Scope == ScopeTimed && w.perr == nil:
+		out.PCIeTXBytes, out.PCIeRXBytes = float64(w.tx), float64(w.rx)
+	case out.Scope == ScopeTrial && perr == nil && perr1 == nil:
+		tx, rx := p1.Since(p0)
+		out.PCIeTXBytes, out.PCIeRXBytes = float64(tx), float64(rx)
+	default:
+		notes = append(notes, "PCIe counters not read: "+errors.Join(perr, perr1, w.perr).Error())
+	}
+	out.Config.Note = strings.Join(notes, "; ")
+	return c.emit(out)
+}
+
+// NVMLPCIe returns NVML's cumulative PCIe byte counters of the GPU with the
+// given UUID (NVML_FI_DEV_PCIE_COUNT_TX_BYTES and _RX_BYTES, read with
+// nvmlDeviceGetFieldValues, about 0.3 ms a reading). TX is what the GPU
+// sent, RX what it received. No NVML call is made unless nvml.Init
+// succeeded.
+func NVMLPCIe(uuid string) (PCIeCounter, error) {
+	if !nvmlReady() {
+		return nil, errors.New("NVML (libnvidia-ml.so.1) is not available")
+	}
+	d, ret := nvml.DeviceGetHandleByUUID(uuid)
+	if ret != nvml.SUCCESS {
+		return nil, fmt.Errorf("NVML has no device %q: %s", uuid, nvml.ErrorString(ret))
+	}
+	p := &nvmlPCIe{d: d}
+	if _, err := p.ReadPCIe(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+type nvmlPCIe struct{ d nvml.Device }
+
+func (p *nvmlPCIe) ReadPCIe() (PCIeSample, error) {
+	v := []nvml.FieldValue{{FieldId: nvml.FI_DEV_PCIE_COUNT_TX_BYTES}, {FieldId: nvml.FI_DEV_PCIE_COUNT_RX_BYTES}}
+	if ret := p.d.GetFieldValues(v); ret != nvml.SUCCESS {
+		return PCIeSample{}, fmt.Errorf("nvmlDeviceGetFieldValues(PCIe TX/RX bytes): %s", nvml.ErrorString(ret))
+	}
+	var s PCIeSample
+	for i, dst := range []*uint64{&s.TX, &s.RX} {
+		if ret := nvml.Return(v[i].NvmlReturn); ret != nvml.SUCCESS {
+			return PCIeSample{}, fmt.Errorf("NVML field %d: %s", v[i].FieldId, nvml.ErrorString(ret))
+		}
+		x, bits, err := fieldUint(v[i])
+		if err != nil {
+			return PCIeSample{}, err
+		}
+		*dst = x
+		if s.Bits == 0 || bits < s.Bits {
+			s.Bits = bits
+		}
+	}
+	return s, nil
+}
+
+// fieldUint decodes an NVML field value (a little-endian union) and its
+// width.
+func fieldUint(f nvml.FieldValue) (uint64, uint, error) {
+	le := binary.LittleEndian
+	switch nvml.ValueType(f.ValueType) {
+	case nvml.VALUE_TYPE_UNSIGNED_INT, nvml.VALUE_TYPE_SIGNED_INT:
+		return uint64(le.Uint32(f.Value[:4])), 32, nil
+	case nvml.VALUE_TYPE_UNSIGNED_LONG, nvml.VALUE_TYPE_UNSIGNED_LONG_LONG, nvml.VALUE_TYPE_SIGNED_LONG_LONG:
+		return le.Uint64(f.Value[:]), 64, nil
+	case nvml.VALUE_TYPE_UNSIGNED_SHORT:
+		return uint64(le.Uint16(f.Value[:2])), 16, nil
+	case nvml.VALUE_TYPE_DOUBLE:
+		return uint64(math.Float64frombits(le.Uint64(f.Value[:]))), 64, nil
+	}
+	return 0, 0, fmt.Errorf("NVML field %d: value type %d", f.FieldId, f.ValueType)
+}

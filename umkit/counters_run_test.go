@@ -1,0 +1,100 @@
+package umkit_test
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/umlab/umlab/cuda/cupti"
+	"github.com/umlab/umlab/internal/fakegpu"
+	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// stepCounts is a counter source that advances on every snapshot, so every
+// counted window sees traffic.
+type stepCounts struct {
+	on bool
+	c  cupti.Counts
+}
+
+func (s *stepCounts) Start() error { s.on, s.c = true, cupti.Counts{}; return nil }
+func (s *stepCounts) Snapshot() (cupti.Counts, error) {
+	if !s.on {
+		return cupti.Counts{}, errors.New("off")
+	}
+	s.c.BytesHtoD += 4096
+	s.c.GPUPageFaults++
+	return s.c, nil
+}
+func (s *stepCounts) Stop() (cupti.Counts, error) { s.on = false; return s.c, nil }
+
+type noPCIe struct{}
+
+func (noPCIe) ReadPCIe() (umkit.PCIeSample, error) {
+	return umkit.PCIeSample{}, errors.New("no NVML here")
+}
+
+// TestRunWithCounters: with Options.Counters, every measured configuration
+// gets one counter row in counters.csv, keyed like its trials; a resumed
+// run keeps them; CounterTable joins them to the summary.
+func TestRunWithCounters(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	opts := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed", "handoff"}, Quick: true,
+		Counters: umkit.NewCounters(&stepCounts{}, noPCIe{})}
+	meta, err := umkit.Run(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counters, err := umkit.LoadCounters(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := map[string]bool{}
+	for _, r := range rows {
+		if !r.Waived {
+			configs[results.ConfigKey(r)] = true
+		}
+	}
+	if len(counters) != len(configs) {
+		t.Fatalf("%d counter rows for %d configurations", len(counters), len(configs))
+	}
+	scopes := map[string]int{}
+	for _, c := range counters {
+		if !configs[results.ConfigKey(c.Config)] || !c.Collected || c.Pass != umkit.PassCounters {
+			t.Errorf("counter row %s: collected %t pass %q", results.ConfigKey(c.Config), c.Collected, c.Pass)
+		}
+		scopes[c.Scope]++
+		if !strings.Contains(c.Config.Note, "PCIe counters not read") {
+			t.Errorf("note %q", c.Config.Note)
+		}
+	}
+	if scopes[umkit.ScopeTimed] == 0 || scopes[umkit.ScopeTrial] == 0 {
+		t.Errorf("scopes %v: managed modes are timed, handoff cpu_only and alternating are whole trials", scopes)
+	}
+	if !strings.Contains(strings.Join(meta.Notes, "\n"), "counters.csv") {
+		t.Errorf("metadata notes %q", meta.Notes)
+	}
+	df, err := umkit.CounterTable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if df.Nrow() != len(results.Summarize(rows, results.SummaryOptions{})) {
+		t.Errorf("table has %d rows", df.Nrow())
+	}
+	// Resume: nothing re-measured, the counter rows kept.
+	opts.Resume, opts.Device = true, fakegpu.New()
+	opts.Counters = umkit.NewCounters(&stepCounts{}, noPCIe{})
+	if _, err := umkit.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := umkit.LoadCounters(dir)
+	if len(again) != len(counters) {
+		t.Errorf("resume: %d counter rows, had %d", len(again), len(counters))
+	}
+}

@@ -1,0 +1,504 @@
+package umkit
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/umlab/umlab/cuda/cupti"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// fakeCounts is a CounterSource whose counts the stub device drives: what
+// the device "migrates" is added while collection is on.
+type fakeCounts struct {
+	on       bool
+	c        cupti.Counts
+	startErr error
+	snaps    int
+}
+
+func (f *fakeCounts) Start() error {
+	if f.startErr != nil {
+		return f.startErr
+	}
+	if f.on {
+		return errors.New("fake: Start twice")
+	}
+	f.on, f.c = true, cupti.Counts{}
+	return nil
+}
+
+func (f *fakeCounts) Snapshot() (cupti.Counts, error) {
+	if !f.on {
+		return cupti.Counts{}, errors.New("fake: Snapshot while off")
+	}
+	f.snaps++
+	return f.c, nil
+}
+
+func (f *fakeCounts) Stop() (cupti.Counts, error) {
+	if !f.on {
+		return cupti.Counts{}, errors.New("fake: Stop while off")
+	}
+	f.on = false
+	return f.c, nil
+}
+
+func (f *fakeCounts) add(c cupti.Counts) {
+	if f.on {
+		f.c = f.c.Add(c)
+	}
+}
+
+// fakePCIe counts every byte the stub moves, whatever the counters do.
+type fakePCIe struct{ s PCIeSample }
+
+func (p *fakePCIe) ReadPCIe() (PCIeSample, error) { return p.s, nil }
+
+// stubDevice implements what the trials below use; any other Device method
+// panics (the embedded interface is nil).
+type stubDevice struct {
+	Device
+	src     *fakeCounts
+	pcie    *fakePCIe
+	timerOn bool
+	log     []string
+}
+
+func (d *stubDevice) move(htod, dtoh, gpuFaults, cpuFaults uint64) {
+	d.src.add(cupti.Counts{BytesHtoD: htod, BytesDtoH: dtoh, GPUPageFaults: gpuFaults, GPUPageFaultGroups: gpuFaults,
+		CPUPageFaults: cpuFaults, Records: 1})
+	d.pcie.s.RX += htod
+	d.pcie.s.TX += dtoh
+}
+
+func (d *stubDevice) Info() DeviceInfo { return DeviceInfo{Name: "stub", UUID: "GPU-stub"} }
+func (d *stubDevice) Sync() error      { d.log = append(d.log, "Sync"); return nil }
+func (d *stubDevice) Now() time.Duration {
+	return 0
+}
+func (d *stubDevice) StartTimer() error {
+	d.timerOn = true
+	d.log = append(d.log, "StartTimer")
+	return nil
+}
+func (d *stubDevice) StopTimer() (float64, error) {
+	d.timerOn = false
+	d.log = append(d.log, "StopTimer")
+	return 1.5, nil
+}
+
+// FillHost pulls 100 bytes back to the CPU: state re-establishment.
+func (d *stubDevice) FillHost(Buffer, uint64, uint64) error { d.move(0, 100, 0, 1); return nil }
+
+// Launch migrates 1000 bytes on 3 faults: the measured kernel.
+func (d *stubDevice) Launch(Kernel) error { d.move(1000, 0, 3, 0); return nil }
+
+// UpdateHost is CPU work that faults 7 times and pulls 700 bytes back.
+func (d *stubDevice) UpdateHost(Buffer, uint64, float64, float64) error {
+	d.move(0, 700, 0, 7)
+	return nil
+}
+
+func (d *stubDevice) Placement(Buffer) (string, error) {
+	return "pref=gpu0;last=none;by=none;read_mostly=false", nil
+}
+
+// Check reads the result on the device (a little traffic, outside the timed region).
+func (d *stubDevice) Check(Buffer, Expect) (Mismatch, error) {
+	d.move(10, 0, 1, 0)
+	return Mismatch{}, nil
+}
+
+func stubRunner(t *testing.T) (*runner, *stubDevice, *Counters) {
+	t.Helper()
+	dev := &stubDevice{src: &fakeCounts{}, pcie: &fakePCIe{}}
+	r := newRunner(dev, "run-1")
+	c := NewCounters(dev.src, dev.pcie)
+	if err := c.attach("", false, "GPU-stub", func(string) {}); err != nil {
+		t.Fatal(err)
+	}
+	return r, dev, c
+}
+
+func configRow(r *runner) results.Row {
+	row := r.row("managed", "stream", "managed_cold")
+	row.SizeBytes, row.FootprintBytes, row.UsefulBytes, row.ActiveElements, row.StrideElements = 1000, 1000, 2000, 125, 1
+	return row
+}
+
+// coldTrial is shaped like stateTrial's managed_cold: CPU fill, timed
+// kernel, device check.
+func coldTrial(r *runner) trial {
+	return func(it int, row *results.Row) error {
+		var err error
+		if row.CPUMs, err = r.cpuTimed(func() error { return r.dev.FillHost(nil, 0, 0) }); err != nil {
+			return err
+		}
+		if err := r.placement(nil, row); err != nil {
+			return err
+		}
+		ms, err := r.timed(func() error { return r.dev.Launch(Kernel{}) })
+		row.KernelMs, row.TotalMs = ms, ms
+		if err != nil {
+			return err
+		}
+		return r.check(nil, Expect{}, "stub")
+	}
+}
+
+func TestCounterPassCountsTheTimedRegions(t *testing.T) {
+	r, dev, c := stubRunner(t)
+	base := configRow(r)
+	if err := r.counterPass(context.Background(), c, base, "managed cold", 7, coldTrial(r)); err != nil {
+		t.Fatal(err)
+	}
+	if r.dev != Device(dev) {
+		t.Fatal("the runner's device was not restored")
+	}
+	rows := c.Rows()
+	if len(rows) != 1 {
+		t.Fatalf("%d counter rows", len(rows))
+	}
+	got := rows[0]
+	if !got.Collected || got.Scope != ScopeTimed || got.Windows != 1 || got.Pass != PassCounters {
+		t.Errorf("collected %t scope %q windows %d pass %q", got.Collected, got.Scope, got.Windows, got.Pass)
+	}
+	// The kernel's migration only: the CPU fill before and the check after are outside.
+	if got.HtoDBytes != 1000 || got.DtoHBytes != 0 || got.GPUPageFaults != 3 || got.CPUPageFaults != 0 {
+		t.Errorf("counts %+v", got)
+	}
+	if got.PCIeRXBytes != 1000 || got.PCIeTXBytes != 0 {
+		t.Errorf("PCIe rx %v tx %v", got.PCIeRXBytes, got.PCIeTXBytes)
+	}
+	if got.PassKernelMs != 1.5 || got.Config.Placement == "" || got.Config.Note != "" {
+		t.Errorf("pass kernel %v placement %q note %q", got.PassKernelMs, got.Config.Placement, got.Config.Note)
+	}
+	if results.ConfigKey(got.Config) != results.ConfigKey(base) || got.Config.RunID != "run-1" {
+		t.Error("the counter row does not carry the configuration")
+	}
+	if got.MigratedPerUseful() != 0.5 {
+		t.Errorf("migrated per useful byte %v, want 1000/2000", got.MigratedPerUseful())
+	}
+	// Queued work is finished before a window opens.
+	if i := strings.Index(strings.Join(dev.log, ","), "Sync,StartTimer"); i < 0 {
+		t.Errorf("no Sync before StartTimer: %v", dev.log)
+	}
+}
+
+func TestCounterPassWithoutTimedRegionCountsTheTrial(t *testing.T) {
+	r, _, c := stubRunner(t)
+	base := configRow(r)
+	base.Group, base.Phase = "handoff", "cpu_only"
+	cpuOnly := func(_ int, row *results.Row) error {
+		ms, err := r.cpuTimed(func() error { return r.dev.UpdateHost(nil, 0, 1, 1) })
+		row.CPUMs, row.TotalMs = ms, ms
+		return err
+	}
+	if err := r.counterPass(context.Background(), c, base, "handoff cpu_only", 0, cpuOnly); err != nil {
+		t.Fatal(err)
+	}
+	got := c.Rows()[0]
+	if got.Scope != ScopeTrial || got.Windows != 0 || got.CPUPageFaults != 7 || got.DtoHBytes != 700 || got.PCIeTXBytes != 700 {
+		t.Errorf("scope %q windows %d counts %+v", got.Scope, got.Windows, got)
+	}
+	if !math.IsNaN(got.PassKernelMs) {
+		t.Errorf("pass kernel ms %v for a CPU-only trial", got.PassKernelMs)
+	}
+}
+
+func TestCounterPassFailures(t *testing.T) {
+	// Counters that cannot start: a row saying so, and a warning, once.
+	r, dev, c := stubRunner(t)
+	var warnings []string
+	c.warn = func(s string) { warnings = append(warnings, s) }
+	dev.src.startErr = errors.New("CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED")
+	for i := 0; i < 2; i++ {
+		if err := r.counterPass(context.Background(), c, configRow(r), "x", 0, coldTrial(r)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := c.Rows()[1]
+	if got.Collected || !math.IsNaN(got.HtoDBytes) || !math.IsNaN(got.PCIeRXBytes) ||
+		!strings.Contains(got.Config.Note, "VIRTUALIZED") || len(warnings) != 1 {
+		t.Errorf("collected %t htod %v note %q warnings %q", got.Collected, got.HtoDBytes, got.Config.Note, warnings)
+	}
+
+	// A trial that fails is an error, and the device is restored.
+	r, dev, c = stubRunner(t)
+	bad := func(int, *results.Row) error { return errors.New("verification failed") }
+	if err := r.counterPass(context.Background(), c, configRow(r), "x", 0, bad); err == nil || !strings.Contains(err.Error(), "counter pass") {
+		t.Errorf("failing trial: %v", err)
+	}
+	if r.dev != Device(dev) || dev.src.on {
+		t.Error("device not restored or counters left on after a failing trial")
+	}
+
+	// A cancelled run does no pass.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := r.counterPass(ctx, c, configRow(r), "x", 0, coldTrial(r)); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+}
+
+func TestPCIeSampleWraps(t *testing.T) {
+	a := PCIeSample{TX: math.MaxUint32 - 10, RX: 5, Bits: 32}
+	b := PCIeSample{TX: 20, RX: 105, Bits: 32}
+	if tx, rx := b.Since(a); tx != 31 || rx != 100 {
+		t.Errorf("32-bit wrap: tx %d rx %d", tx, rx)
+	}
+	a64 := PCIeSample{TX: math.MaxUint64 - 1, RX: 0}
+	if tx, _ := (PCIeSample{TX: 3}).Since(a64); tx != 5 {
+		t.Errorf("64-bit wrap: %d", tx)
+	}
+}
+
+func sampleCounterRows() []CounterRow {
+	r := newRunner(&stubDevice{}, "run-9")
+	a := newCounterRow(configRow(r))
+	a.Collected, a.Scope, a.Windows = true, ScopeTimed, 2
+	a.setCounts(cupti.Counts{BytesHtoD: 268435456, BytesDtoH: 1 << 53, GPUPageFaults: 4097, GPUPageFaultGroups: 123456,
+		CPUPageFaults: 0, Thrashing: 1, ThrashingBytes: 2 << 20, Records: 9999})
+	a.PassKernelMs, a.PassTotalMs = 1.5e-7, 12.345678901234567
+	a.PCIeTXBytes, a.PCIeRXBytes = 0, 270000000
+	a.Config.Placement = "pref=gpu0;last=gpu0;by=gpu0;read_mostly=false"
+	a.Config.Note = `lost, "quoted"; records`
+	a.Config.OversubPct = 37.5
+	b := newCounterRow(configRow(r))
+	b.Config.Mode, b.Config.Note = "managed_prefetch", "counters not collected: CUPTI_ERROR_UM_PROFILING_NOT_SUPPORTED"
+	b.Config.StrideElements, b.Config.PageIntervalBytes, b.Config.ReusePasses = 16, 65536, 4
+	b.Config.Direction, b.Config.Policy, b.Config.Phase, b.Config.Pattern = "h2d", "managed", "alternating", "strided"
+	return []CounterRow{a, b}
+}
+
+// sameRow compares rows with NaN equal to NaN.
+func sameRow(t *testing.T, got, want CounterRow) {
+	t.Helper()
+	for _, c := range counterColumns {
+		g, w := c.get(&got), c.get(&want)
+		gf, gok := g.(float64)
+		wf, wok := w.(float64)
+		if gok && wok && math.IsNaN(gf) && math.IsNaN(wf) {
+			continue
+		}
+		if g != w {
+			t.Errorf("column %s: %v, want %v", c.name, g, w)
+		}
+	}
+}
+
+func TestCounterCSVRoundTrip(t *testing.T) {
+	rows := sampleCounterRows()
+	var buf bytes.Buffer
+	if err := WriteCounterCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	if s := buf.String(); !strings.Contains(s, ",268435456,9007199254740992,") || !strings.Contains(s, "0.00000015") {
+		t.Errorf("integers or small floats not written exactly:\n%s", s)
+	}
+	back, err := ReadCounterCSV(&buf, "counters.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != len(rows) {
+		t.Fatalf("%d rows back", len(back))
+	}
+	for i := range rows {
+		sameRow(t, back[i], rows[i])
+	}
+	// Every configuration column survives, so keys match the summary's.
+	for i := range rows {
+		if results.ConfigKey(back[i].Config) != results.ConfigKey(rows[i].Config) {
+			t.Errorf("row %d: config key %q, want %q", i, results.ConfigKey(back[i].Config), results.ConfigKey(rows[i].Config))
+		}
+	}
+}
+
+func TestCounterCSVErrors(t *testing.T) {
+	head := strings.Join(CounterColumns(), ",")
+	for name, in := range map[string]string{
+		"empty":          "",
+		"unknown column": "group,benchmark,mode,size_bytes,pass,zorp\n",
+		"missing pass":   "group,benchmark,mode,size_bytes\n",
+		"twice":          "group,benchmark,mode,size_bytes,pass,pass\n",
+		"bad number":     "group,benchmark,mode,size_bytes,pass,um_htod_bytes\nmanaged,stream,managed_cold,1024,counters,lots\n",
+		"bad bool":       "group,benchmark,mode,size_bytes,pass,counters_collected\nmanaged,stream,managed_cold,1024,counters,maybe\n",
+		"short line":     head + "\nmanaged,stream\n",
+	} {
+		_, err := ReadCounterCSV(strings.NewReader(in), "c.csv")
+		if !errors.Is(err, results.ErrMalformed) {
+			t.Errorf("%s: %v, want ErrMalformed", name, err)
+		}
+	}
+	// A minimal file: absent counts are NaN.
+	rows, err := ReadCounterCSV(strings.NewReader("group,benchmark,mode,size_bytes,pass\nmanaged,stream,managed_cold,1024,counters\n"), "c.csv")
+	if err != nil || len(rows) != 1 || !math.IsNaN(rows[0].HtoDBytes) || rows[0].Config.SizeBytes != 1024 {
+		t.Errorf("minimal file: %v %+v", err, rows)
+	}
+}
+
+func TestCounterAppenderResumes(t *testing.T) {
+	dir := t.TempDir()
+	rows := sampleCounterRows()
+	a, err := openCounterAppender(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Append(rows[0]); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if _, err := openCounterAppender(dir, false); !errors.Is(err, results.ErrResultsExist) {
+		t.Errorf("reopening without resume: %v", err)
+	}
+	// An interrupted write leaves a partial line; resume drops it.
+	f, _ := os.OpenFile(filepath.Join(dir, CountersName), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("managed,str")
+	f.Close()
+	a, err = openCounterAppender(dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.rows) != 1 {
+		t.Fatalf("resumed with %d rows", len(a.rows))
+	}
+	if err := a.Append(rows[1]); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	back, err := LoadCounters(dir)
+	if err != nil || len(back) != 2 {
+		t.Fatalf("%v, %d rows", err, len(back))
+	}
+	sameRow(t, back[1], rows[1])
+	if _, err := LoadCounters(t.TempDir()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("no counters.csv: %v", err)
+	}
+}
+
+func TestCounterFrameAndJoin(t *testing.T) {
+	rows := sampleCounterRows()
+	df := CounterFrame(rows)
+	if df.Err != nil {
+		t.Fatal(df.Err)
+	}
+	if df.Nrow() != 2 || df.Ncol() != len(counterColumns)+len(derived) {
+		t.Fatalf("frame %dx%d", df.Nrow(), df.Ncol())
+	}
+	if got := df.Col(ColMigratedPerUseful).Float()[0]; got != rows[0].MigratedPerUseful() {
+		t.Errorf("migrated per useful %v", got)
+	}
+
+	// Trials of three configurations: the first two have counter rows
+	// (the first twice, from a resumed run: the last wins).
+	var trials []results.Row
+	for _, cr := range rows {
+		for i := 0; i < 3; i++ {
+			tr := cr.Config
+			tr.Trial, tr.KernelMs, tr.GBps, tr.Verified = int64(i), 2, 1000, true
+			trials = append(trials, tr)
+		}
+	}
+	third := rows[0].Config
+	third.SizeBytes = 2048
+	third.KernelMs, third.GBps, third.Verified = 4, 500, true
+	trials = append(trials, third)
+	sum := results.Summarize(trials, results.SummaryOptions{})
+	stale := rows[0]
+	stale.HtoDBytes = 1
+	joined, err := JoinCounters(sum, []CounterRow{stale, rows[0], rows[1]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if joined.Nrow() != 3 {
+		t.Fatalf("%d joined rows", joined.Nrow())
+	}
+	for _, c := range []string{results.ColMedianGBps, ColUMHtoDBytes, ColCountersCollected, ColMigratedPerUseful, "counter_note", "counter_placement", results.ColUsefulBytes} {
+		if !slicesContains(joined.Names(), c) {
+			t.Errorf("joined frame lacks %s: %v", c, joined.Names())
+		}
+	}
+	htod := joined.Col(ColUMHtoDBytes).Float()
+	collected := joined.Col(ColCountersCollected).Records()
+	if htod[0] != 268435456 || !math.IsNaN(htod[1]) || !math.IsNaN(htod[2]) {
+		t.Errorf("joined htod %v", htod)
+	}
+	if collected[0] != "true" || collected[1] != "false" || collected[2] != "false" {
+		t.Errorf("joined collected %v", collected)
+	}
+	if note := joined.Col("counter_note").Records()[1]; !strings.Contains(note, "NOT_SUPPORTED") {
+		t.Errorf("note %q", note)
+	}
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+func TestCounterTableFromDirectory(t *testing.T) {
+	dir := t.TempDir()
+	rows := sampleCounterRows()
+	var trials []results.Row
+	for _, cr := range rows {
+		tr := cr.Config
+		tr.KernelMs, tr.GBps, tr.Verified = 2, 1000, true
+		trials = append(trials, tr)
+	}
+	app, err := results.OpenAppender(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	app.Append(trials...)
+	app.Close()
+	if _, err := CounterTable(dir); !errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), "--counters") {
+		t.Errorf("without counters.csv: %v", err)
+	}
+	ca, err := openCounterAppender(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca.Append(rows...)
+	ca.Close()
+	df, err := CounterTable(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if df.Nrow() != 2 || df.Col(ColUMHtoDBytes).Float()[0] != 268435456 {
+		t.Errorf("table %v", df)
+	}
+}
+
+// TestCounterColumnsCoverTheConfiguration guards setRowField: every
+// configuration column must round-trip, or keys stop matching.
+func TestCounterColumnsCoverTheConfiguration(t *testing.T) {
+	names := CounterColumns()
+	for _, c := range results.ConfigColumns {
+		if !slicesContains(names, c) {
+			t.Errorf("counters.csv lacks configuration column %s", c)
+		}
+	}
+	var r CounterRow
+	for _, c := range counterColumns {
+		func() {
+			defer func() {
+				if p := recover(); p != nil {
+					t.Errorf("column %s: %v", c.name, p)
+				}
+			}()
+			c.set(&r, c.get(&r))
+		}()
+	}
+}

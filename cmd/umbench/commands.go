@@ -26,10 +26,16 @@ import (
 // openDevice opens a GPU; tests replace it with a simulated device.
 var openDevice = umkit.Open
 
+// openCounters opens the Unified Memory counters; tests replace it.
+var openCounters = umkit.OpenCounters
+
 func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("info", stderr)
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	dev, err := openDevice(*gpu)
@@ -85,6 +91,9 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if err := noArgs(fs); err != nil {
+		return err
+	}
 	for _, b := range umkit.Registry {
 		fmt.Fprintf(stdout, "%s  (group %s; bytes per iteration: %s)\n", b.Name, b.Group, b.BytesPerIteration)
 		fmt.Fprintf(stdout, "    %s\n\n", b.Description)
@@ -105,11 +114,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
 	allow := fs.Bool("allow-oversubscription", false, "allow oversubscription sweeps above 90% of free device memory (can hang the GPU on some drivers)")
 	pcts := fs.String("oversub-pcts", "", "comma-separated oversubscription percentages (default 25,50,75,90)")
+	counters := fs.Bool("counters", false, "after each configuration's timed trials, run it once more, untimed, with CUPTI's "+
+		"Unified Memory counters (page faults, migrated bytes) and NVML's PCIe byte counters on; rows go to counters.csv. "+
+		"Needs libcupti (CUDA toolkit, or pip nvidia-cuda-cupti); UMLAB_CUPTI=/path/libcupti.so.N points at one")
+	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")
+	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
+	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
+	workerStall := fs.Duration("worker-stall", time.Hour, "with --gpus: stop a worker that reports no progress for this long (0: never)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return usagef("run takes no arguments (got %q); select with --groups or --bench", fs.Args())
+	}
+	if *gpus == "" && (*concurrent || isSet(fs, "worker-timeout") || isSet(fs, "worker-stall")) {
+		return usagef("--concurrent, --worker-timeout and --worker-stall go with --gpus")
 	}
 	sz, err := sizeList(*sizes)
 	if err != nil {
@@ -126,13 +145,35 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	opts := umkit.Options{
 		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: *trials, Warmups: *warmups,
 		Sizes: sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
+	}
+	// Check the selection and every value before any GPU is touched; a
+	// device that can do everything, so that only the command line is judged.
+	if _, err := umkit.NewPlan(opts, umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true,
+		PageableMemoryAccess: true, CanMapHostMemory: true}); err != nil {
+		return usageError{err.Error()}
+	}
+	if *gpus != "" {
+		return runFleet(fs, args, *gpus, dir, *concurrent, *workerTimeout, *workerStall, stdout, stderr)
+	}
+	annotate, err := fleetWorker(stderr)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *counters {
+		// Before the device: CUPTI configures its counters before the CUDA context exists.
+		c, err := openCounters()
+		if err != nil {
+			return fmt.Errorf("--counters: %w", err)
+		}
+		defer c.Close()
+		opts.Counters = c
 	}
 	dev, err := openDevice(*gpu)
 	if err != nil {
@@ -145,6 +186,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	_, err = umkit.Run(ctx, opts)
 	bar.finish()
+	annotate(dir)
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w after %s: every finished configuration is in %s; continue with: umbench run --out %s --resume",
 			errInterrupted, time.Since(start).Round(time.Second), dir, dir)
@@ -337,6 +379,8 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory with a handoff sweep")
 	format := fs.String("format", "table", "table or csv")
 	minSize := fs.String("min-size", "16MiB", "smallest size counted in the aggregate error and policy matches")
+	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: take each alternating trial's measured CPU-update time out before fitting, "+
+		"to see whether misses come from the CPU update's own variation rather than the handoff or per-pass costs")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -369,7 +413,12 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 			published = params
 		}
 	}
-	rep, ferr := model.Fit(handoffPhases(rows), opts)
+	fitRows := handoffPhases(rows)
+	if *withoutCPU {
+		fitRows = model.WithoutCPU(fitRows)
+		name += ", CPU-update time taken out (diagnostic)"
+	}
+	rep, ferr := model.Fit(fitRows, opts)
 	if ferr == nil {
 		reports, titles = append(reports, rep), append(titles, "Calibrated on "+name+" (G from GPU-only, F from R = 1; validated on R > 1)")
 	} else if len(reports) == 0 {
@@ -377,13 +426,12 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stderr, "umbench: not recalibrating from %s: %v\n", name, ferr)
 	}
+	if *format == "csv" {
+		// One CSV table: a dataset's published parameters when it has them
+		// (Table III for paper-gb200), else the calibration from measurements.
+		return reports[0].WriteCSV(stdout)
+	}
 	for i, r := range reports {
-		if *format == "csv" {
-			if err := r.WriteCSV(stdout); err != nil {
-				return err
-			}
-			continue
-		}
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
@@ -467,12 +515,23 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	return a.WriteText(stdout)
 }
 
-// defaultDataset is the newest measured dataset, or the paper's GB200.
+// defaultDataset is the newest measured dataset with a handoff sweep (by
+// its start time), or the paper's GB200 when none has one.
 func defaultDataset() string {
-	best := "paper-gb200"
+	best, start := "paper-gb200", time.Time{}
 	for _, d := range datasets.List() {
-		if d.Kind == datasets.Measured && d.Name > best {
-			best = d.Name
+		if d.Kind != datasets.Measured {
+			continue
+		}
+		rows, m, err := datasets.Load(d.Name)
+		if err != nil || !m.Start.After(start) {
+			continue
+		}
+		for _, r := range rows {
+			if r.Group == "handoff" && r.Phase == "gpu_only" {
+				best, start = d.Name, m.Start
+				break
+			}
 		}
 	}
 	return best
@@ -481,6 +540,9 @@ func defaultDataset() string {
 func cmdDatasets(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("datasets", stderr)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := noArgs(fs); err != nil {
 		return err
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

@@ -59,7 +59,7 @@ func ParseSize(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v <= 0 || v*mul > 1<<50 {
+	if err != nil || !(v*mul >= 1) || v*mul > 1<<50 {
 		return 0, fmt.Errorf("size %q: want a positive number of bytes with an optional unit, e.g. 4096, 64KiB, 256MiB, 1GiB", s)
 	}
 	return int64(v * mul), nil
@@ -108,4 +108,12 @@ func splitList(s string) []string {
 		}
 	}
 	return out
+}
+
+// noArgs refuses positional arguments for commands that take none.
+func noArgs(fs *flag.FlagSet) error {
+	if fs.NArg() > 0 {
+		return usagef("%s takes no arguments (got %q)", strings.TrimPrefix(fs.Name(), "umbench "), fs.Args())
+	}
+	return nil
 }

@@ -1,0 +1,178 @@
+package fleet
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// Annotation says how a worker's GPU was measured within its node.
+type Annotation struct {
+	Mode  string // Isolated or Concurrent
+	Peers int    // how many GPUs of the node the run covers
+	GPUs  string // their ordinals, e.g. "0,1,2,3" (may be empty)
+	CPUs  string // the CPUs the worker was pinned to (may be empty)
+}
+
+// Env returns the environment that passes the annotation to a worker.
+func (a Annotation) Env() []string {
+	env := []string{EnvMode + "=" + a.Mode, EnvPeers + "=" + strconv.Itoa(a.Peers)}
+	if a.GPUs != "" {
+		env = append(env, EnvGPUs+"="+a.GPUs)
+	}
+	if a.CPUs != "" {
+		env = append(env, EnvCPUs+"="+a.CPUs)
+	}
+	return env
+}
+
+// AnnotationFromEnv reads the annotation a supervisor or a Slurm task
+// passed; ok is false when this process is not a fleet worker (EnvMode
+// unset). An unknown mode is an error.
+func AnnotationFromEnv() (a Annotation, ok bool, err error) {
+	a.Mode = os.Getenv(EnvMode)
+	if a.Mode == "" {
+		return a, false, nil
+	}
+	if a.Mode != Isolated && a.Mode != Concurrent {
+		return a, false, fmt.Errorf("%s=%q: want %s or %s", EnvMode, a.Mode, Isolated, Concurrent)
+	}
+	a.Peers = 1
+	if s := os.Getenv(EnvPeers); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			return a, false, fmt.Errorf("%s=%q: want a positive number of GPUs", EnvPeers, s)
+		}
+		a.Peers = n
+	}
+	a.GPUs, a.CPUs = os.Getenv(EnvGPUs), os.Getenv(EnvCPUs)
+	if a.CPUs != "" {
+		if _, err := ParseCPUs(a.CPUs); err != nil {
+			return a, false, fmt.Errorf("%s: %w", EnvCPUs, err)
+		}
+	}
+	return a, true, nil
+}
+
+// RowNote is the token added to the note column of every row:
+// "fleet=isolated" or "fleet=concurrent:N" (N GPUs measured at once).
+func (a Annotation) RowNote() string {
+	if a.Mode == Concurrent {
+		return fmt.Sprintf("fleet=%s:%d", a.Mode, a.Peers)
+	}
+	return "fleet=" + a.Mode
+}
+
+// metaPrefix starts the metadata note Annotate writes.
+const metaPrefix = "fleet: "
+
+// MetaNote is the sentence added to the run's metadata notes.
+func (a Annotation) MetaNote() string {
+	var b strings.Builder
+	b.WriteString(metaPrefix)
+	gpus := ""
+	if a.GPUs != "" {
+		gpus = " (" + a.GPUs + ")"
+	}
+	if a.Mode == Concurrent {
+		fmt.Fprintf(&b, "concurrent: measured at the same time as the other GPUs of its node, %d in all%s; the figures include contention for host memory, PCIe and CPU cores", a.Peers, gpus)
+	} else {
+		fmt.Fprintf(&b, "isolated: one of %d GPUs of its node%s, measured one at a time", a.Peers, gpus)
+	}
+	if a.CPUs != "" {
+		fmt.Fprintf(&b, "; worker pinned to CPUs %s", a.CPUs)
+	}
+	return b.String()
+}
+
+var modeRE = regexp.MustCompile(`(?:^|;\s*)fleet=(isolated|concurrent)(?::(\d+))?`)
+
+// ModeOf reads a row note's fleet token: the mode ("" when the row is not
+// from a fleet worker) and, for concurrent rows, how many GPUs ran at once.
+func ModeOf(note string) (mode string, peers int) {
+	m := modeRE.FindStringSubmatch(note)
+	if m == nil {
+		return "", 0
+	}
+	peers = 1
+	if m[2] != "" {
+		peers, _ = strconv.Atoi(m[2])
+	}
+	return m[1], peers
+}
+
+// withToken replaces any fleet token of a note by tok.
+func withToken(note, tok string) string {
+	var keep []string
+	for _, f := range strings.Split(note, ";") {
+		f = strings.TrimSpace(f)
+		if f != "" && !strings.HasPrefix(f, "fleet=") {
+			keep = append(keep, f)
+		}
+	}
+	return strings.Join(append(keep, tok), "; ")
+}
+
+// Annotate adds the annotation to a worker's results directory: the token
+// RowNote to the note column of every row of results.csv and MetaNote to
+// the notes of meta.json, replacing an earlier annotation. A directory
+// without results (the worker failed before measuring) is left alone. A
+// last line cut short by a killed worker is dropped, as --resume would.
+func Annotate(dir string, a Annotation) error {
+	csvPath := filepath.Join(dir, results.CSVName)
+	if _, err := os.Stat(csvPath); err == nil {
+		if err := annotateCSV(csvPath, a.RowNote()); err != nil {
+			return err
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	metaPath := filepath.Join(dir, results.MetaName)
+	m, err := results.ReadMetadata(metaPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var notes []string
+	for _, n := range m.Notes {
+		if !strings.HasPrefix(n, metaPrefix) {
+			notes = append(notes, n)
+		}
+	}
+	m.Notes = append(notes, a.MetaNote())
+	return results.WriteMetadata(metaPath, m)
+}
+
+func annotateCSV(path, tok string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if len(b) == 0 {
+		return nil
+	}
+	if i := bytes.LastIndexByte(b, '\n'); i != len(b)-1 {
+		b = b[:i+1]
+	}
+	rows, err := results.ReadCSV(bytes.NewReader(b), path)
+	if err != nil {
+		return err
+	}
+	for i := range rows {
+		rows[i].Note = withToken(rows[i].Note, tok)
+	}
+	var buf bytes.Buffer
+	if err := results.WriteCSV(&buf, rows); err != nil {
+		return err
+	}
+	return writeAtomic(path, buf.Bytes())
+}

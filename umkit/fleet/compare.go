@@ -1,0 +1,421 @@
+package fleet
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// CompareOptions tune Compare. Zero values take the defaults.
+type CompareOptions struct {
+	// TolerancePct flags a GPU whose median is more than this many percent
+	// from the fleet median (default 5; negative: off).
+	TolerancePct float64
+	// MaxZ flags a GPU whose robust z-score exceeds this in magnitude
+	// (default 3.5, Iglewicz and Hoaglin's cut-off; negative: off).
+	MaxZ float64
+	// MADFloorPct is the smallest spread the robust z-score divides by, in
+	// percent of the fleet median (default 0.5). Without it, GPUs that
+	// agree to 0.1 % would make a 1 % difference look like an outlier.
+	MADFloorPct float64
+	// Metric is the column compared: "" picks gbps where the configuration
+	// has bandwidth, total_ms otherwise (then kernel_ms, cpu_ms).
+	Metric string
+	// MinGPUs leaves out configurations measured on fewer GPUs (default 2).
+	MinGPUs int
+}
+
+func (o CompareOptions) defaults() CompareOptions {
+	if o.TolerancePct == 0 {
+		o.TolerancePct = 5
+	}
+	if o.MaxZ == 0 {
+		o.MaxZ = 3.5
+	}
+	if o.MADFloorPct == 0 {
+		o.MADFloorPct = 0.5
+	}
+	if o.MinGPUs == 0 {
+		o.MinGPUs = 2
+	}
+	return o
+}
+
+// Outlier flags.
+const (
+	FlagSlow    = "slow"     // worse than the fleet median by more than the tolerance
+	FlagFast    = "fast"     // better than the fleet median by more than the tolerance
+	FlagRobustZ = "robust_z" // robust z-score beyond MaxZ
+)
+
+// Comparison is one GPU's median of one configuration against the median
+// of every GPU that measured it (the fleet median).
+type Comparison struct {
+	Config   results.Row // the configuration columns (GPU UUID cleared; trial fields zero)
+	Label    string      // ConfigLabel of Config
+	Platform string
+	Mode     string // how the part was measured (Part.ModeLabel); modes are compared apart
+	Metric   string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
+	// HigherIsBetter is true for bandwidth, false for times.
+	HigherIsBetter bool
+
+	Part  string // Part.Label
+	Host  string
+	GPU   string // gpu<N>
+	Index int
+	UUID  string
+	RunID string
+
+	N      int     // trials
+	Median float64 // the GPU's median of Metric
+	CVPct  float64 // its coefficient of variation across trials
+
+	FleetMedian float64 // median of the GPUs' medians
+	FleetN      int     // GPUs that measured the configuration
+	MADPct      float64 // median absolute deviation of the GPUs' medians, % of FleetMedian
+	DevPct      float64 // 100·(Median − FleetMedian)/FleetMedian
+	RobustZ     float64 // 0.6745·(Median − FleetMedian)/max(MAD, floor)
+	Flags       []string
+	Outlier     bool // any flag
+}
+
+// metricOf returns a row's value of a metric column.
+func metricOf(r *results.Row, metric string) float64 {
+	switch metric {
+	case results.ColGBps:
+		return r.GBps
+	case results.ColKernelMs:
+		return r.KernelMs
+	case results.ColTotalMs:
+		return r.TotalMs
+	case results.ColCPUMs:
+		return r.CPUMs
+	case results.ColPrefetchMs:
+		return r.PrefetchMs
+	case results.ColTransferMs:
+		return r.TransferMs
+	}
+	return math.NaN()
+}
+
+// Metrics are the columns Compare can compare.
+var Metrics = []string{results.ColGBps, results.ColTotalMs, results.ColKernelMs, results.ColCPUMs, results.ColPrefetchMs, results.ColTransferMs}
+
+// Compare sets each GPU's median of each configuration against the fleet
+// median: the median of the medians of every GPU that measured the
+// configuration (on the same platform, in the same mode). A GPU is flagged
+// slow or fast beyond ±TolerancePct, and robust_z when its robust z-score
+// (from the median absolute deviation of the GPUs' medians) exceeds MaxZ.
+// Waived rows are left out. With two GPUs, both are beyond the tolerance
+// when either is: the median cannot tell which one is off.
+func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
+	o = o.defaults()
+	if o.Metric != "" && !contains(Metrics, o.Metric) {
+		return nil, fmt.Errorf("fleet: metric %q: want one of %s", o.Metric, strings.Join(Metrics, ", "))
+	}
+	type unit struct {
+		part int
+		rows []*results.Row
+	}
+	type config struct {
+		key   string
+		first results.Row
+		mode  string
+		units []*unit
+	}
+	var configs []*config
+	idx := map[string]*config{}
+	for pi := range parts {
+		p := &parts[pi]
+		for ri := range p.Rows {
+			r := &p.Rows[ri]
+			if r.Waived {
+				continue
+			}
+			k := ConfigKey(*r) + "|" + r.Platform + "|" + p.ModeLabel()
+			c := idx[k]
+			if c == nil {
+				c = &config{key: k, first: *r, mode: p.ModeLabel()}
+				idx[k] = c
+				configs = append(configs, c)
+			}
+			if n := len(c.units); n == 0 || c.units[n-1].part != pi {
+				c.units = append(c.units, &unit{part: pi})
+			}
+			u := c.units[len(c.units)-1]
+			u.rows = append(u.rows, r)
+		}
+	}
+	var out []Comparison
+	for _, c := range configs {
+		if len(c.units) < o.MinGPUs {
+			continue
+		}
+		metric := o.Metric
+		if metric == "" {
+			metric = autoMetric(c.units[0].rows)
+			for _, u := range c.units[1:] {
+				if m := autoMetric(u.rows); rank(m) < rank(metric) {
+					metric = m
+				}
+			}
+		}
+		if metric == "" {
+			continue
+		}
+		type med struct {
+			s    results.Stats
+			part int
+		}
+		var meds []med
+		for _, u := range c.units {
+			x := make([]float64, len(u.rows))
+			for i, r := range u.rows {
+				x[i] = metricOf(r, metric)
+			}
+			if s := results.Describe(x); s.N > 0 {
+				meds = append(meds, med{s, u.part})
+			}
+		}
+		if len(meds) < o.MinGPUs {
+			continue
+		}
+		v := make([]float64, len(meds))
+		for i, m := range meds {
+			v[i] = m.s.Median
+		}
+		sort.Float64s(v)
+		fm := results.Median(v)
+		dev := make([]float64, len(v))
+		for i, x := range v {
+			dev[i] = math.Abs(x - fm)
+		}
+		sort.Float64s(dev)
+		mad := results.Median(dev)
+		scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
+		cfg := identity(c.first)
+		cfg.Platform = c.first.Platform
+		cfg.Trial, cfg.Repetition, cfg.Note, cfg.RunID, cfg.Host = 0, 0, "", "", ""
+		nan := math.NaN()
+		cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
+		higher := metric == results.ColGBps
+		for _, m := range meds {
+			p := &parts[m.part]
+			cmp := Comparison{
+				Config: cfg, Label: ConfigLabel(cfg), Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
+				Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
+				N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
+				MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0,
+			}
+			if fm != 0 {
+				cmp.MADPct = 100 * mad / math.Abs(fm)
+				cmp.DevPct = 100 * (m.s.Median - fm) / math.Abs(fm)
+			}
+			if scale > 0 {
+				cmp.RobustZ = 0.6745 * (m.s.Median - fm) / scale
+			}
+			if o.TolerancePct >= 0 && !math.IsNaN(cmp.DevPct) && math.Abs(cmp.DevPct) > o.TolerancePct {
+				if (cmp.DevPct < 0) == higher {
+					cmp.Flags = append(cmp.Flags, FlagSlow)
+				} else {
+					cmp.Flags = append(cmp.Flags, FlagFast)
+				}
+			}
+			if o.MaxZ >= 0 && math.Abs(cmp.RobustZ) > o.MaxZ {
+				cmp.Flags = append(cmp.Flags, FlagRobustZ)
+			}
+			cmp.Outlier = len(cmp.Flags) > 0
+			out = append(out, cmp)
+		}
+	}
+	return out, nil
+}
+
+// autoMetric picks the first of gbps, total_ms, kernel_ms, cpu_ms that
+// the rows have.
+func autoMetric(rows []*results.Row) string {
+	for _, m := range Metrics[:4] {
+		for _, r := range rows {
+			if v := metricOf(r, m); !math.IsNaN(v) && !math.IsInf(v, 0) {
+				return m
+			}
+		}
+	}
+	return ""
+}
+
+func rank(m string) int {
+	for i, x := range Metrics {
+		if x == m {
+			return i
+		}
+	}
+	return len(Metrics)
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// GPUSummary sums up one GPU over every configuration it was compared in.
+type GPUSummary struct {
+	Part, Host, GPU, UUID string
+	Index                 int
+	Configurations        int     // compared
+	Outliers              int     // flagged in any way
+	Slow, Fast            int     // beyond the tolerance
+	MedianDevPct          float64 // median deviation from the fleet, in the "better is positive" sense
+}
+
+// PerGPU sums comparisons up per GPU, in the order the GPUs first appear.
+// MedianDevPct is signed so that positive is better (higher bandwidth or
+// shorter time) whatever the metric.
+func PerGPU(cmp []Comparison) []GPUSummary {
+	var out []GPUSummary
+	devs := map[string][]float64{}
+	at := map[string]int{}
+	for _, c := range cmp {
+		i, ok := at[c.Part]
+		if !ok {
+			i = len(out)
+			at[c.Part] = i
+			out = append(out, GPUSummary{Part: c.Part, Host: c.Host, GPU: c.GPU, UUID: c.UUID, Index: c.Index})
+		}
+		s := &out[i]
+		s.Configurations++
+		if c.Outlier {
+			s.Outliers++
+		}
+		for _, f := range c.Flags {
+			switch f {
+			case FlagSlow:
+				s.Slow++
+			case FlagFast:
+				s.Fast++
+			}
+		}
+		d := c.DevPct
+		if !c.HigherIsBetter {
+			d = -d
+		}
+		if !math.IsNaN(d) {
+			devs[c.Part] = append(devs[c.Part], d)
+		}
+	}
+	for i := range out {
+		d := devs[out[i].Part]
+		sort.Float64s(d)
+		out[i].MedianDevPct = results.Median(d)
+	}
+	return out
+}
+
+// Column names of the comparison frame beyond the configuration columns.
+const (
+	ColFleetMode   = "fleet_mode"
+	ColMetric      = "metric"
+	ColPart        = "part"
+	ColGPU         = "gpu"
+	ColGPUIndex    = "gpu_index"
+	ColMedian      = "median"
+	ColCVPct       = "cv_pct"
+	ColFleetMedian = "fleet_median"
+	ColFleetN      = "fleet_n"
+	ColMADPct      = "mad_pct"
+	ColDevPct      = "dev_pct"
+	ColRobustZ     = "robust_z"
+	ColOutlier     = "outlier"
+	ColFlags       = "flags"
+)
+
+// Frame lays comparisons out as a gota DataFrame, one row per GPU and
+// configuration, in Compare's order: the configuration columns (platform
+// included, GPU UUID not), then fleet_mode, metric, part, host, gpu,
+// gpu_index, gpu_uuid, run_id, n, median, cv_pct, fleet_median, fleet_n,
+// mad_pct, dev_pct, robust_z, outlier and flags.
+func Frame(cmp []Comparison) dataframe.DataFrame {
+	var cols []series.Series
+	for _, c := range results.Columns {
+		if !contains(results.ConfigColumns, c.Name) || c.Name == results.ColGPUUUID {
+			continue
+		}
+		switch c.Kind {
+		case results.Int:
+			v := make([]int, len(cmp))
+			for i := range cmp {
+				x, _ := cmp[i].Config.Value(c.Name)
+				v[i] = int(x.(int64))
+			}
+			cols = append(cols, series.New(v, series.Int, c.Name))
+		case results.Float:
+			v := make([]float64, len(cmp))
+			for i := range cmp {
+				x, _ := cmp[i].Config.Value(c.Name)
+				v[i] = x.(float64)
+			}
+			cols = append(cols, series.New(v, series.Float, c.Name))
+		default:
+			v := make([]string, len(cmp))
+			for i := range cmp {
+				x, _ := cmp[i].Config.Value(c.Name)
+				v[i] = fmt.Sprint(x)
+			}
+			cols = append(cols, series.New(v, series.String, c.Name))
+		}
+	}
+	str := func(name string, f func(c *Comparison) string) {
+		v := make([]string, len(cmp))
+		for i := range cmp {
+			v[i] = f(&cmp[i])
+		}
+		cols = append(cols, series.New(v, series.String, name))
+	}
+	num := func(name string, f func(c *Comparison) float64) {
+		v := make([]float64, len(cmp))
+		for i := range cmp {
+			v[i] = f(&cmp[i])
+		}
+		cols = append(cols, series.New(v, series.Float, name))
+	}
+	integer := func(name string, f func(c *Comparison) int) {
+		v := make([]int, len(cmp))
+		for i := range cmp {
+			v[i] = f(&cmp[i])
+		}
+		cols = append(cols, series.New(v, series.Int, name))
+	}
+	str(ColFleetMode, func(c *Comparison) string { return c.Mode })
+	str(ColMetric, func(c *Comparison) string { return c.Metric })
+	str(ColPart, func(c *Comparison) string { return c.Part })
+	str(results.ColHost, func(c *Comparison) string { return c.Host })
+	str(ColGPU, func(c *Comparison) string { return c.GPU })
+	integer(ColGPUIndex, func(c *Comparison) int { return c.Index })
+	str(results.ColGPUUUID, func(c *Comparison) string { return c.UUID })
+	str(results.ColRunID, func(c *Comparison) string { return c.RunID })
+	integer(results.ColN, func(c *Comparison) int { return c.N })
+	num(ColMedian, func(c *Comparison) float64 { return c.Median })
+	num(ColCVPct, func(c *Comparison) float64 { return c.CVPct })
+	num(ColFleetMedian, func(c *Comparison) float64 { return c.FleetMedian })
+	integer(ColFleetN, func(c *Comparison) int { return c.FleetN })
+	num(ColMADPct, func(c *Comparison) float64 { return c.MADPct })
+	num(ColDevPct, func(c *Comparison) float64 { return c.DevPct })
+	num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ })
+	b := make([]bool, len(cmp))
+	for i := range cmp {
+		b[i] = cmp[i].Outlier
+	}
+	cols = append(cols, series.New(b, series.Bool, ColOutlier))
+	str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") })
+	return dataframe.New(cols...)
+}

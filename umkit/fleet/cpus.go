@@ -1,0 +1,192 @@
+package fleet
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"golang.org/x/sys/unix"
+)
+
+// FormatCPUs writes a CPU list in the kernel's form, e.g. "0-15,32-47".
+func FormatCPUs(cpus []int) string {
+	c := slices.Clone(cpus)
+	slices.Sort(c)
+	c = slices.Compact(c)
+	var b strings.Builder
+	for i := 0; i < len(c); {
+		j := i
+		for j+1 < len(c) && c[j+1] == c[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		if j == i {
+			fmt.Fprint(&b, c[i])
+		} else {
+			fmt.Fprintf(&b, "%d-%d", c[i], c[j])
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// ParseCPUs reads a CPU list such as "0-15,32-47" or "3".
+func ParseCPUs(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
+		}
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.Atoi(lo)
+		b := a
+		if err == nil && isRange {
+			b, err = strconv.Atoi(hi)
+		}
+		if err != nil || a < 0 || b < a || b >= 1<<16 {
+			return nil, fmt.Errorf("fleet: CPU list %q: %q is not a CPU number or range such as 0-15", s, f)
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, c)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("fleet: CPU list %q is empty", s)
+	}
+	return out, nil
+}
+
+// ParseGPUs reads a --gpus value: "all" (returns nil, true) or ordinals and
+// ranges such as "0,1" or "0-3".
+func ParseGPUs(s string) (ordinals []int, all bool, err error) {
+	if strings.TrimSpace(s) == "all" {
+		return nil, true, nil
+	}
+	o, err := ParseCPUs(s)
+	if err != nil {
+		return nil, false, fmt.Errorf("--gpus %q: want all, or GPU ordinals such as 0,1 or 0-3", s)
+	}
+	slices.Sort(o)
+	return slices.Compact(o), false, nil
+}
+
+// allowedCPUs returns the CPUs this process may run on.
+func allowedCPUs() ([]int, error) {
+	var set unix.CPUSet
+	if err := unix.SchedGetaffinity(0, &set); err != nil {
+		return nil, err
+	}
+	return cpusOf(&set), nil
+}
+
+func cpusOf(set *unix.CPUSet) []int {
+	var out []int
+	for c := 0; c < len(set)*64; c++ {
+		if set.IsSet(c) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func setOf(cpus []int) unix.CPUSet {
+	var set unix.CPUSet
+	for _, c := range cpus {
+		set.Set(c)
+	}
+	return set
+}
+
+// AssignCPUs returns the CPUs each worker is pinned to, one list per GPU
+// (nil where the nearest CPUs are unknown). Isolated workers (one at a
+// time) get all the CPUs nearest their GPU. Concurrent workers whose GPUs
+// share their nearest CPUs (GPUs on one NUMA node) split them into
+// disjoint blocks, in GPU order, so that their CPU work (array
+// initialisation, the handoff update) does not compete for one core: umkit
+// pins its measuring thread to the last CPU of the worker's set. When a set
+// has fewer CPUs than GPUs, they share it.
+func AssignCPUs(gpus []GPU, concurrent bool) [][]int {
+	out := make([][]int, len(gpus))
+	if !concurrent {
+		for i, g := range gpus {
+			out[i] = slices.Clone(g.CPUs)
+		}
+		return out
+	}
+	share := map[string][]int{} // CPU list → indices of the GPUs nearest it
+	var keys []string
+	for i, g := range gpus {
+		if len(g.CPUs) == 0 {
+			continue
+		}
+		k := FormatCPUs(g.CPUs)
+		if _, ok := share[k]; !ok {
+			keys = append(keys, k)
+		}
+		share[k] = append(share[k], i)
+	}
+	for _, k := range keys {
+		idx := share[k]
+		cpus := slices.Clone(gpus[idx[0]].CPUs)
+		slices.Sort(cpus)
+		n, w := len(cpus), len(idx)
+		if n < w {
+			for _, i := range idx {
+				out[i] = slices.Clone(cpus)
+			}
+			continue
+		}
+		start := 0
+		for j, i := range idx {
+			size := n / w
+			if j < n%w {
+				size++
+			}
+			out[i] = slices.Clone(cpus[start : start+size])
+			start += size
+		}
+	}
+	return out
+}
+
+// PinProcess restricts every thread of this process to cpus. A Go program
+// has several OS threads; each is set through /proc/self/task, twice, so
+// that a thread started during the first pass (which may have inherited the
+// old set) is caught by the second. Threads started later inherit the set.
+func PinProcess(cpus []int) error {
+	set := setOf(cpus)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	for pass := 0; pass < 2; pass++ {
+		ents, err := os.ReadDir("/proc/self/task")
+		if err != nil {
+			return unix.SchedSetaffinity(0, &set)
+		}
+		for _, e := range ents {
+			tid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if err := unix.SchedSetaffinity(tid, &set); err != nil && err != unix.ESRCH {
+				return fmt.Errorf("fleet: pinning thread %d to CPUs %s: %w", tid, FormatCPUs(cpus), err)
+			}
+		}
+	}
+	return nil
+}
+
+// CurrentCPUs returns the CPUs the calling thread may run on, as a list
+// ("" if unknown).
+func CurrentCPUs() string {
+	c, err := allowedCPUs()
+	if err != nil {
+		return ""
+	}
+	return FormatCPUs(c)
+}

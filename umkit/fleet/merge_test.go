@@ -1,0 +1,180 @@
+package fleet_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/umlab/umlab/umkit/fleet"
+	"github.com/umlab/umlab/umkit/results"
+)
+
+// A results.csv whose columns differ from the schema is an error that
+// names the file and the columns.
+func TestLoadSchemaMismatch(t *testing.T) {
+	root := t.TempDir()
+	writePart(t, root, gpuSpec{host: "a", index: 0})
+	old := writePart(t, root, gpuSpec{host: "a", index: 1})
+	// An older umbench without the gpu_uuid and host columns.
+	b, err := os.ReadFile(filepath.Join(old, results.CSVName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(l, ",")
+		lines = append(lines, strings.Join(append(f[:29:29], f[31:]...), ","))
+	}
+	os.WriteFile(filepath.Join(old, results.CSVName), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	// A newer one with a column this umbench does not know.
+	newer := writePart(t, root, gpuSpec{host: "b", index: 0})
+	b, _ = os.ReadFile(filepath.Join(newer, results.CSVName))
+	b = []byte(strings.Replace(string(b), "reported\n", "reported,power_w\n", 1))
+	os.WriteFile(filepath.Join(newer, results.CSVName), b, 0o644)
+
+	_, _, err = fleet.Load([]string{root}, nil)
+	var se *fleet.SchemaError
+	if !errors.As(err, &se) || len(se.Problems) != 2 {
+		t.Fatalf("got %v, want a SchemaError with two problems", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		filepath.Join(old, results.CSVName) + " lacks column(s) gpu_uuid, host",
+		filepath.Join(newer, results.CSVName) + " has column(s) this umbench does not know: power_w",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+}
+
+func problemsOf(ps []fleet.Problem, kind string) []string {
+	var out []string
+	for _, p := range ps {
+		if p.Kind == kind {
+			out = append(out, p.Message)
+		}
+	}
+	return out
+}
+
+// Check says precisely what differs between parts.
+func TestCheck(t *testing.T) {
+	root := t.TempDir()
+	writePart(t, root, gpuSpec{host: "a", index: 0})
+	writePart(t, root, gpuSpec{host: "a", index: 1})
+	writePart(t, root, gpuSpec{host: "b", index: 0, skip: "copy"})
+	writePart(t, root, gpuSpec{host: "b", index: 1, trials: 3, commit: "fedcba9876543210"})
+	parts, warns, err := fleet.Load([]string{root}, nil)
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
+	}
+	var labels []string
+	for _, p := range parts {
+		labels = append(labels, p.Label)
+	}
+	if got := strings.Join(labels, " "); got != "a/gpu0 a/gpu1 b/gpu0 b/gpu1" {
+		t.Errorf("parts %s", got)
+	}
+	ps := fleet.Check(parts)
+	want := map[string][]string{
+		fleet.KindConfiguration: {"1 configuration(s) missing on b/gpu0 (present on the other 3): hbm copy explicit streaming size=1 GiB"},
+		fleet.KindTrials: {
+			"5 trials on a/gpu0, a/gpu1, b/gpu0; 3 trials on b/gpu1, in 2 configuration(s): hbm triad explicit streaming size=1 GiB; handoff managed alternating size=256 MiB reuse=4",
+			"5 trials on a/gpu0, a/gpu1; 3 trials on b/gpu1, in 1 configuration(s): hbm copy explicit streaming size=1 GiB",
+		},
+		fleet.KindCommit: {"umbench was built from different commits: 0123456789ab on a/gpu0, a/gpu1, b/gpu0; fedcba987654 on b/gpu1"},
+		fleet.KindPlan:   {"plan setting hbm.trials differs: 5 on a/gpu0, a/gpu1, b/gpu0; 3 on b/gpu1"},
+	}
+	n := 0
+	for kind, msgs := range want {
+		got := problemsOf(ps, kind)
+		if strings.Join(got, "\n") != strings.Join(msgs, "\n") {
+			t.Errorf("%s problems:\n%s\nwant\n%s", kind, strings.Join(got, "\n"), strings.Join(msgs, "\n"))
+		}
+		n += len(msgs)
+	}
+	if len(ps) != n {
+		t.Errorf("%d problems, want %d: %v", len(ps), n, ps)
+	}
+}
+
+// A merged directory holds every row, the shared metadata and a manifest;
+// loading it gives back the parts, and it can be merged again.
+func TestMergeRoundTrip(t *testing.T) {
+	root := t.TempDir()
+	for _, h := range []string{"a", "b"} {
+		for i := 0; i < 2; i++ {
+			writePart(t, root, gpuSpec{host: h, index: i, note: "fleet=concurrent:2"})
+		}
+	}
+	parts, _, err := fleet.Load([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(root, "merged")
+	man, err := fleet.Merge(out, parts, fleet.Check(parts), "umbench merge")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(man.Parts) != 4 || man.Parts[2].Label != "b/gpu0" || man.Parts[2].Mode != fleet.Concurrent {
+		t.Errorf("manifest parts %+v", man.Parts)
+	}
+	rows, meta, err := results.LoadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4*15 || meta.Device.Name != "NVIDIA H200" || meta.Device.UUID != "" || meta.Device.Index != -1 || meta.Host != "" {
+		t.Errorf("%d rows, device %+v, host %q", len(rows), meta.Device, meta.Host)
+	}
+	if _, err := fleet.Merge(out, parts, nil, ""); !errors.Is(err, results.ErrResultsExist) {
+		t.Errorf("merging into a results directory: %v", err)
+	}
+	// The merged directory alone gives the same parts; walking the root
+	// finds them twice (the node directories and the merged copy), and the
+	// copies are dropped.
+	again, _, err := fleet.Load([]string{out}, nil)
+	if err != nil || len(again) != 4 {
+		t.Fatalf("%d parts from the merged directory: %v", len(again), err)
+	}
+	for i := range again {
+		if again[i].Label != parts[i].Label || len(again[i].Rows) != len(parts[i].Rows) || again[i].Index != parts[i].Index {
+			t.Errorf("part %d: %s (%d rows), want %s (%d)", i, again[i].Label, len(again[i].Rows), parts[i].Label, len(parts[i].Rows))
+		}
+	}
+	both, warns, err := fleet.Load([]string{root, out}, nil)
+	if err != nil || len(both) != 4 || len(warns) != 4 {
+		t.Errorf("root and merged: %d parts, warnings %q, %v", len(both), warns, err)
+	}
+	if skipped, _, _ := fleet.Load([]string{root}, []string{out}); len(skipped) != 4 {
+		t.Errorf("skipping the merged directory: %d parts", len(skipped))
+	}
+}
+
+func TestAnnotate(t *testing.T) {
+	dir := writePart(t, t.TempDir(), gpuSpec{host: "a", index: 0, note: "capacity 1 GiB"})
+	a := fleet.Annotation{Mode: fleet.Concurrent, Peers: 4, GPUs: "0,1,2,3", CPUs: "0-15"}
+	for i := 0; i < 2; i++ { // idempotent
+		if err := fleet.Annotate(dir, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rows, meta, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows[0].Note != "capacity 1 GiB; fleet=concurrent:4" {
+		t.Errorf("note %q", rows[0].Note)
+	}
+	if m, n := fleet.ModeOf(rows[0].Note); m != fleet.Concurrent || n != 4 {
+		t.Errorf("ModeOf: %s %d", m, n)
+	}
+	if len(meta.Notes) != 1 || !strings.Contains(meta.Notes[0], "worker pinned to CPUs 0-15") {
+		t.Errorf("notes %q", meta.Notes)
+	}
+	if err := fleet.Annotate(t.TempDir(), a); err != nil {
+		t.Errorf("a directory without results: %v", err)
+	}
+}

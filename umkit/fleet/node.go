@@ -1,0 +1,250 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Fleet modes: how the GPUs of one node were measured.
+const (
+	// Isolated: one worker at a time, so no GPU shares the host with
+	// another measurement.
+	Isolated = "isolated"
+	// Concurrent: every GPU of the node at once, so the figures include
+	// contention for host memory bandwidth, PCIe switches and CPU cores.
+	Concurrent = "concurrent"
+)
+
+// Environment variables through which a node-level run (or a Slurm task)
+// tells an `umbench run` worker what it is part of. Without them umbench
+// run is a plain single-GPU run.
+const (
+	EnvMode  = "UMBENCH_FLEET_MODE"  // isolated or concurrent
+	EnvPeers = "UMBENCH_FLEET_PEERS" // how many GPUs of the node the run covers (concurrent: measured at once)
+	EnvGPUs  = "UMBENCH_FLEET_GPUS"  // their ordinals, e.g. 0,1,2,3 (informative)
+	EnvCPUs  = "UMBENCH_FLEET_CPUS"  // the CPUs the worker must run on, e.g. 0-15
+)
+
+// ReportName is the file, in each node's directory, that records every
+// worker's outcome.
+const ReportName = "workers.json"
+
+// Report is a node-level run: what was run and how each worker ended.
+type Report struct {
+	Host       string    `json:"host"`
+	Mode       string    `json:"mode"` // isolated or concurrent
+	Command    string    `json:"command,omitempty"`
+	Timeout    string    `json:"worker_timeout,omitempty"`
+	Stall      string    `json:"worker_stall,omitempty"`
+	Start      time.Time `json:"start"`
+	End        time.Time `json:"end,omitzero"`
+	Warnings   []string  `json:"warnings,omitempty"`
+	Workers    []Outcome `json:"workers"`
+	Failed     int       `json:"failed"`
+	Successful int       `json:"successful"`
+}
+
+// WriteReport writes a report as indented JSON, atomically.
+func WriteReport(path string, r Report) error {
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(b, '\n'))
+}
+
+// ReadReport reads a workers.json file.
+func ReadReport(path string) (Report, error) {
+	var r Report
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return r, err
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return r, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+func writeAtomic(path string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// NodeOptions configure RunNode.
+type NodeOptions struct {
+	Executable string   // the umbench binary (os.Executable())
+	Args       []string // worker arguments before --gpu and --out, e.g. run --quick=true
+	Root       string   // results root: worker i writes Root/<host>/gpu<i>
+	Host       string   // default: os.Hostname()
+	GPUs       []GPU
+	Concurrent bool
+	Timeout    time.Duration // per worker (0: none)
+	Stall      time.Duration // per worker, without output (0: none)
+	Grace      time.Duration // SIGTERM → SIGKILL (default 10 s)
+	Log        io.Writer     // live, prefixed worker stderr (nil: none)
+	Command    string        // recorded in workers.json
+	Warnings   []string      // recorded in workers.json (e.g. from Discover)
+}
+
+// NodeDir is the directory of one node's results below a root.
+func NodeDir(root, host string) string { return filepath.Join(root, SafeName(host)) }
+
+// WorkerDir is the results directory of GPU ordinal on host.
+func WorkerDir(root, host string, ordinal int) string {
+	return filepath.Join(NodeDir(root, host), "gpu"+strconv.Itoa(ordinal))
+}
+
+// SafeName makes a host name usable as one path element.
+func SafeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < ' ' {
+			return '_'
+		}
+		return r
+	}, s)
+	if s == "" || s == "." || s == ".." {
+		return "unknown-host"
+	}
+	return s
+}
+
+// FailedError is returned by RunNode when some workers did not succeed.
+type FailedError struct {
+	Failed []Outcome
+	Total  int
+	Report string // path of workers.json
+}
+
+func (e *FailedError) Error() string {
+	var parts []string
+	for _, o := range e.Failed {
+		parts = append(parts, fmt.Sprintf("GPU %d %s", o.GPU, o.State))
+	}
+	return fmt.Sprintf("%d of %d workers did not finish (%s); see %s", len(e.Failed), e.Total, strings.Join(parts, ", "), e.Report)
+}
+
+// RunNode measures every GPU of o.GPUs with one worker process each
+// (o.Executable o.Args --gpu N --out Root/<host>/gpuN), pinned to the CPUs
+// nearest its GPU (see AssignCPUs), one at a time or all at once. The
+// workers' environment says which (EnvMode and the others), and after each
+// worker ends its rows and metadata are annotated with the mode (see
+// Annotate), whether it succeeded or not. Root/<host>/workers.json is kept
+// current as workers start and end. The error is a *FailedError when any
+// worker failed, timed out, stalled or was interrupted; the others finish.
+func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
+	if o.Host == "" {
+		o.Host, _ = os.Hostname()
+	}
+	mode := Isolated
+	if o.Concurrent {
+		mode = Concurrent
+	}
+	rep := Report{Host: o.Host, Mode: mode, Command: o.Command, Start: time.Now().UTC(), Warnings: o.Warnings}
+	if o.Timeout > 0 {
+		rep.Timeout = o.Timeout.String()
+	}
+	if o.Stall > 0 {
+		rep.Stall = o.Stall.String()
+	}
+	if len(o.GPUs) == 0 {
+		return rep, fmt.Errorf("fleet: no GPUs to run on")
+	}
+	nodeDir := NodeDir(o.Root, o.Host)
+	if err := os.MkdirAll(nodeDir, 0o755); err != nil {
+		return rep, err
+	}
+	reportPath := filepath.Join(nodeDir, ReportName)
+	var ords []string
+	for _, g := range o.GPUs {
+		ords = append(ords, strconv.Itoa(g.Ordinal))
+	}
+	cpus := AssignCPUs(o.GPUs, o.Concurrent)
+	workers := make([]Worker, len(o.GPUs))
+	notes := make([]Annotation, len(o.GPUs))
+	for i, g := range o.GPUs {
+		dir := WorkerDir(o.Root, o.Host, g.Ordinal)
+		args := append(append([]string(nil), o.Args...), "--gpu", strconv.Itoa(g.Ordinal), "--out", dir)
+		a := Annotation{Mode: mode, Peers: len(o.GPUs), GPUs: strings.Join(ords, ","), CPUs: FormatCPUs(cpus[i])}
+		workers[i] = Worker{GPU: g.Ordinal, UUID: g.UUID, Path: o.Executable, Args: args, Out: dir, CPUs: cpus[i], Env: a.Env()}
+		notes[i] = a
+	}
+	var mu sync.Mutex
+	var werr error
+	annotated := make([]bool, len(workers))
+	annotErr := make([]string, len(workers))
+	save := func(outs []Outcome) {
+		mu.Lock()
+		defer mu.Unlock()
+		outs = append([]Outcome(nil), outs...)
+		for i := range outs {
+			if annotErr[i] != "" {
+				outs[i].Error = strings.TrimPrefix(outs[i].Error+"; annotating its results: "+annotErr[i], "; ")
+			}
+		}
+		rep.Workers = outs
+		if err := WriteReport(reportPath, rep); err != nil && werr == nil {
+			werr = err
+		}
+	}
+	outs := Supervise(ctx, workers, SuperviseOptions{
+		Concurrent: o.Concurrent, Timeout: o.Timeout, Stall: o.Stall, Grace: o.Grace, Log: o.Log,
+		Update: func(outs []Outcome) {
+			for i, oc := range outs {
+				if !annotated[i] && oc.State != StatePending && oc.State != StateRunning && oc.State != StateNotStarted {
+					annotated[i] = true
+					if err := Annotate(workers[i].Out, notes[i]); err != nil {
+						annotErr[i] = err.Error()
+					}
+				}
+			}
+			save(outs)
+		},
+	})
+	rep.End = time.Now().UTC()
+	for _, oc := range outs {
+		if oc.OK() {
+			rep.Successful++
+		} else {
+			rep.Failed++
+		}
+	}
+	save(outs)
+	var failed []Outcome
+	for _, oc := range rep.Workers {
+		if !oc.OK() {
+			failed = append(failed, oc)
+		}
+	}
+	if werr != nil {
+		return rep, fmt.Errorf("fleet: writing %s: %w", reportPath, werr)
+	}
+	if len(failed) > 0 {
+		return rep, &FailedError{Failed: failed, Total: len(outs), Report: reportPath}
+	}
+	return rep, nil
+}

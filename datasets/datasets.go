@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -22,7 +23,7 @@ import (
 // patterns name files, not folders, so they always match (the paper's
 // folders exist) and the package builds with no measured dataset at all.
 //
-//go:embed */results.csv */meta.json */model.csv
+//go:embed */results.csv */meta.json */model.csv */counters.csv
 var embedded embed.FS
 
 // Dataset kinds, as in results.Metadata.Kind.
@@ -238,4 +239,18 @@ func LoadManyFrame(namesOrDirs ...string) (dataframe.DataFrame, error) {
 		return df, fmt.Errorf("datasets: %w", df.Err)
 	}
 	return df, nil
+}
+
+// CountersCSV returns the counters.csv of a measured dataset made with
+// `umbench run --counters` (the Unified Memory counter passes; parse it with
+// umkit.ReadCounterCSV). A dataset without one is an error that says so.
+func CountersCSV(name string) (io.Reader, error) {
+	if !known(embedded, name) {
+		return nil, unknown(embedded, name)
+	}
+	b, err := fs.ReadFile(embedded, name+"/counters.csv")
+	if err != nil {
+		return nil, fmt.Errorf("datasets: %s has no counter passes (counters.csv): %w", name, err)
+	}
+	return bytes.NewReader(b), nil
 }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -488,5 +489,24 @@ func TestCounts(t *testing.T) {
 		}
 		p, _ := ModelParameters(in.Name)
 		t.Logf("%s: %d rows, %d reported, %d derived, %d model parameter rows", in.Name, len(rows), rep, len(rows)-rep, len(p))
+	}
+}
+
+// The counter passes of the measured run ship with it; other datasets say
+// they have none.
+func TestCountersCSV(t *testing.T) {
+	r, err := CountersCSV("h200-2026-11-29-counters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r)
+	if !bytes.HasPrefix(b, []byte("group,benchmark,mode")) || !bytes.Contains(b, []byte("counters_collected")) {
+		t.Errorf("counters.csv does not look like one: %.80q", b)
+	}
+	if _, err := CountersCSV("paper-gb200"); err == nil || !strings.Contains(err.Error(), "no counter passes") {
+		t.Errorf("paper-gb200: %v", err)
+	}
+	if _, err := CountersCSV("nope"); !errors.Is(err, ErrUnknown) {
+		t.Errorf("unknown name: %v", err)
 	}
 }

@@ -216,11 +216,13 @@ func newestLocal(list []datasets.Info) string {
 	return ""
 }
 
-// localByAge lists the measured h200-* datasets, newest first: by the start
-// time in their metadata, then by name (names carry the date).
+// localByAge lists the measured h200-* datasets, full runs before --quick
+// ones (whose few sizes and trials make poorer figures), each newest first:
+// by the start time in their metadata, then by name (names carry the date).
 func localByAge(list []datasets.Info) []string {
 	type cand struct {
 		name  string
+		quick bool
 		start int64
 	}
 	var cs []cand
@@ -229,12 +231,16 @@ func localByAge(list []datasets.Info) []string {
 			continue
 		}
 		c := cand{name: in.Name}
-		if _, m, err := datasets.Load(in.Name); err == nil && !m.Start.IsZero() {
+		if _, m, err := datasets.Load(in.Name); err == nil {
 			c.start = m.Start.Unix()
+			c.quick = strings.Contains(m.Command, "--quick")
 		}
 		cs = append(cs, c)
 	}
 	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].quick != cs[j].quick {
+			return !cs[i].quick
+		}
 		if cs[i].start != cs[j].start {
 			return cs[i].start > cs[j].start
 		}

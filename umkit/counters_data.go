@@ -266,38 +266,7 @@ func formatField(v any) string {
 	return fmt.Sprint(v)
 }
 
-func parseCounterField(k results.Kind, f string) (any, error) {
-	switch k {
-	case results.Int:
-		if f == "" {
-			return int64(0), nil
-		}
-		v, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not an integer", f)
-		}
-		return v, nil
-	case results.Float:
-		if f == "" || strings.EqualFold(f, "nan") {
-			return math.NaN(), nil
-		}
-		v, err := strconv.ParseFloat(f, 64)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", f)
-		}
-		return v, nil
-	case results.Bool:
-		if f == "" {
-			return false, nil
-		}
-		v, err := strconv.ParseBool(f)
-		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", f)
-		}
-		return v, nil
-	}
-	return f, nil
-}
+func parseCounterField(k results.Kind, f string) (any, error) { return results.ParseValue(k, f) }
 
 // WriteCounterCSV writes counter rows with a header line, floats at full
 // precision.

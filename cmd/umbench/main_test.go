@@ -231,9 +231,9 @@ func TestRunSummaryResume(t *testing.T) {
 	contains(t, "resumed metadata notes", strings.Join(meta.Notes, "\n"), "resumes run")
 }
 
-// knownBug fails a test on a bug that was found and fixed: it must not come
+// regression fails a test on a bug that was found and fixed: it must not come
 // back.
-func knownBug(t *testing.T, format string, a ...any) {
+func regression(t *testing.T, format string, a ...any) {
 	t.Helper()
 	t.Fatalf("regression: "+format, a...)
 }
@@ -297,7 +297,7 @@ func TestRunBadFlagsTouchNoDevice(t *testing.T) {
 			openDevice = func(int) (umkit.Device, error) { opens++; return nil, errors.New("no GPU in this test") }
 			code, out, errs = umbench(t, args...)
 			if opens > 0 && c.bug != "" {
-				knownBug(t, "%s: the GPU is opened before the mistake is found; without one the user reads %q", c.bug, strings.TrimSpace(errs))
+				regression(t, "%s: the GPU is opened before the mistake is found; without one the user reads %q", c.bug, strings.TrimSpace(errs))
 			}
 			if opens > 0 {
 				t.Errorf("the device was opened %d time(s) before the command line was rejected", opens)
@@ -434,7 +434,7 @@ func TestAdviseDefaultDataset(t *testing.T) {
 		return
 	}
 	if !slices.Contains(measured, name) {
-		knownBug(t, "advise without --dataset calibrates on %s, not on a measured handoff dataset %v: "+
+		regression(t, "advise without --dataset calibrates on %s, not on a measured handoff dataset %v: "+
 			"defaultDataset compares names with > and \"h200-…\" < \"paper-gb200\"", name, measured)
 	}
 }
@@ -500,7 +500,7 @@ func TestParseSize(t *testing.T) {
 		t.Run(in, func(t *testing.T) {
 			got, err := ParseSize(in)
 			if err == nil {
-				knownBug(t, "ParseSize(%q) = %d, nil; want an error (flags.go)", in, got)
+				regression(t, "ParseSize(%q) = %d, nil; want an error (flags.go)", in, got)
 			}
 		})
 	}

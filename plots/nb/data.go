@@ -264,6 +264,12 @@ func describeRun(m results.Metadata) string {
 	if !m.Start.IsZero() {
 		parts = append(parts, m.Start.Format("2006-01-02"))
 	}
+	if m.Commit != "" {
+		parts = append(parts, "commit "+m.Commit[:min(len(m.Commit), 12)])
+	}
+	if m.Command != "" {
+		parts = append(parts, "`"+m.Command+"`")
+	}
 	return strings.Join(parts, ", ")
 }
 

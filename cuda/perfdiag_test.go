@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"testing"
@@ -61,5 +62,102 @@ func TestTriadBetweenTrials(t *testing.T) {
 		}
 		sort.Float64s(ms)
 		fmt.Printf("DIAG %-20s triad %.0f GB/s\n", k, 3*float64(n*8)/(ms[len(ms)/2]*1e6))
+	}
+}
+
+// TestResidentBetweenStates measures the read-modify-write kernel on
+// resident data after each way umkit's memory states re-establish it, to
+// find why resident managed trials run slower and vary more than
+// back-to-back ones. UMLAB_PERF=2 only; it prints, it asserts nothing.
+func TestResidentBetweenStates(t *testing.T) {
+	if os.Getenv("UMLAB_PERF") != "2" {
+		t.Skip("set UMLAB_PERF=2 (GPU node)")
+	}
+	c := gpuContext(t)
+	s, _ := c.NewStream()
+	defer s.Destroy()
+	e1, _ := c.NewEvent()
+	e2, _ := c.NewEvent()
+	for _, bytes := range []uint64{256 << 20, 1 << 30} {
+		n := bytes / 8
+		dev, err := c.AllocDevice(bytes)
+		must(t, err)
+		scratch, err := c.AllocDevice(bytes)
+		must(t, err)
+		man, err := c.AllocManaged(bytes)
+		must(t, err)
+		pinned, err := c.AllocHost(bytes, false)
+		must(t, err)
+		must(t, FillHost(pinned, n, 7))
+		must(t, c.Fill(scratch, n, 3, s))
+		must(t, FillHost(man, n, 5))
+		must(t, c.Prefetch(man, GPU(0), s))
+		must(t, c.SyncStream(s))
+		rmw := func(b *Buffer) { must(t, c.RMW(b, 1, 1, n, s)) }
+		settle := func(b *Buffer) func() { return func() { rmw(b); must(t, c.SyncStream(s)) } }
+		copyIn := func() { must(t, c.CopyAsync(dev, pinned, bytes, s)); must(t, c.SyncStream(s)) }
+		fillPrefetch := func() {
+			must(t, FillHost(man, n, 5))
+			must(t, c.Prefetch(man, GPU(0), s))
+			must(t, c.SyncStream(s))
+		}
+		fillPass := func() { must(t, FillHost(man, n, 5)); settle(man)() }
+		seq := func(fs ...func()) func() {
+			return func() {
+				for _, f := range fs {
+					f()
+				}
+			}
+		}
+		type variant struct {
+			name   string
+			target *Buffer
+			before func()
+		}
+		variants := []variant{
+			{"a dev back-to-back", dev, func() {}},
+			{"b dev copy", dev, copyIn},
+			{"c dev copy+scratch", dev, seq(copyIn, settle(scratch))},
+			{"d dev copy+self", dev, seq(copyIn, settle(dev))},
+			{"e dev sleep50ms", dev, func() { time.Sleep(50 * time.Millisecond) }},
+			{"f dev sleep50ms+scratch", dev, seq(func() { time.Sleep(50 * time.Millisecond) }, settle(scratch))},
+			{"g man back-to-back", man, func() {}},
+			{"h man fill+prefetch", man, fillPrefetch},
+			{"i man fill+prefetch+scratch", man, seq(fillPrefetch, settle(scratch))},
+			{"j man fill+prefetch+self", man, seq(fillPrefetch, settle(man))},
+			{"k man fill+pass (reuse)", man, fillPass},
+			{"l man fill+pass+scratch", man, seq(fillPass, settle(scratch))},
+			{"m man fill+pass+self", man, seq(fillPass, settle(man))},
+		}
+		for _, v := range variants {
+			var ms []float64
+			for i := 0; i < 25; i++ {
+				v.before()
+				must(t, e1.Record(s))
+				rmw(v.target)
+				must(t, e2.Record(s))
+				m, err := ElapsedMs(e1, e2)
+				must(t, err)
+				if i >= 5 {
+					ms = append(ms, m)
+				}
+			}
+			sort.Float64s(ms)
+			mean, sd := 0.0, 0.0
+			for _, m := range ms {
+				mean += m
+			}
+			mean /= float64(len(ms))
+			for _, m := range ms {
+				sd += (m - mean) * (m - mean)
+			}
+			sd = math.Sqrt(sd / float64(len(ms)-1))
+			fmt.Printf("DIAG %s %-30s %.0f GB/s (min %.0f max %.0f) cv %.2f%%\n", FormatBytes(bytes), v.name,
+				2*float64(bytes)/(ms[len(ms)/2]*1e6), 2*float64(bytes)/(ms[len(ms)-1]*1e6), 2*float64(bytes)/(ms[0]*1e6), 100*sd/mean)
+		}
+		pinned.Free()
+		man.Free()
+		scratch.Free()
+		dev.Free()
 	}
 }

@@ -27,6 +27,7 @@ const OversubWarning = "oversubscribing managed memory: beyond the GPU's capacit
 
 func (r *runner) oversub(ctx context.Context, cfg OversubConfig) error {
 	cfg = cfg.Defaults()
+	r.scratch() // before shrinking, so that the capacity is all the footprint's
 	capacity, release, err := r.shrink(cfg.CapacityBytes)
 	if err != nil {
 		return err

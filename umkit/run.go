@@ -264,6 +264,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	}
 	defer app.Close()
 	r := newRunner(dev, "")
+	defer r.close()
 	meta = Describe(dev, r.runID, o.Command, plan)
 	if o.Resume {
 		if old, err := results.ReadMetadata(filepath.Join(o.Out, results.MetaName)); err == nil {

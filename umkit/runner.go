@@ -27,6 +27,9 @@ type runner struct {
 	step     func(label string)        // progress after each configuration
 	warn     func(msg string)
 	counters *Counters // non-nil: a counter pass after each configuration's trials
+
+	settleBuf Buffer // scratch of the settling passes (settle.go), allocated on first use
+	settleOff bool   // no room for it
 }
 
 func newRunner(dev Device, runID string) *runner {
@@ -73,6 +76,7 @@ func (r *runner) row(group, bench, mode string) results.Row {
 // error the frame holds every configuration that finished.
 func collect(dev Device, body func(r *runner) error) (dataframe.DataFrame, error) {
 	r := newRunner(dev, "")
+	defer r.close()
 	var rows []results.Row
 	r.emit = func(rs []results.Row) error { rows = append(rows, rs...); return nil }
 	err := body(r)

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -33,7 +35,12 @@ func gpu(t *testing.T) (*Collector, *cuda.Context) {
 			gpuErr = fmt.Errorf("no GPU: %w", err)
 			return
 		}
-		if gpuCol, gpuErr = Open(); gpuErr != nil {
+		kinds, err := envKinds()
+		if err != nil {
+			gpuErr = err
+			return
+		}
+		if gpuCol, gpuErr = OpenKinds(kinds...); gpuErr != nil {
 			return
 		}
 		var d cuda.Device
@@ -208,4 +215,22 @@ func TestGPUPageTouchAmplification(t *testing.T) {
 	if !(ratio[2<<20] > ratio[4<<10]) {
 		t.Errorf("migrated per useful byte: %.1f every 2 MiB, %.1f every 4 KiB; want growth with the interval", ratio[2<<20], ratio[4<<10])
 	}
+}
+
+// envKinds returns the counter kinds UMLAB_CUPTI_KINDS lists (numbers,
+// comma-separated), or AllKinds when it is unset.
+func envKinds() ([]CounterKind, error) {
+	v := os.Getenv("UMLAB_CUPTI_KINDS")
+	if v == "" {
+		return AllKinds, nil
+	}
+	var kinds []CounterKind
+	for _, f := range strings.Split(v, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return nil, fmt.Errorf("UMLAB_CUPTI_KINDS=%q: %q is not a counter kind number (allowed: %v)", v, f, AllKinds)
+		}
+		kinds = append(kinds, CounterKind(k))
+	}
+	return kinds, nil
 }

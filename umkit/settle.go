@@ -1,0 +1,70 @@
+package umkit
+
+import (
+	"fmt"
+	"math"
+)
+
+// Settling: a GPU that has idled, even for the few milliseconds a CPU
+// re-initialisation or a copy takes, runs its next kernel at lower clocks.
+// On the H200 (2026-11-29, cuda/perfdiag_test.go TestResidentBetweenStates)
+// a 256 MiB read-modify-write ran at 3844 GB/s back to back but at 2917 GB/s
+// after 50 ms idle, and resident managed trials re-established by a CPU
+// write and a prefetch at 3191 GB/s with 4 % variation. So before every
+// timed kernel of a memory-state trial, untimed passes over a scratch
+// device buffer bring the GPU back to steady clocks. They touch nothing the
+// measured kernel uses, so the memory state being measured is unchanged.
+const (
+	settleBytes     = 256 << 20 // scratch: well beyond any L2, one pass ≈ 0.14 ms on an H200
+	settleMinPasses = 4
+	settleMaxPasses = 48
+	settleTolerance = 0.01 // stop once a pass is within 1 % of the fastest so far
+)
+
+// scratch allocates the settling buffer once per runner. Groups that shrink
+// free memory call it first, so that it never counts against their
+// capacity. A device without room for it runs unsettled, with a warning.
+func (r *runner) scratch() Buffer {
+	if r.settleBuf != nil || r.settleOff {
+		return r.settleBuf
+	}
+	b, err := r.dev.Alloc(DeviceMem, settleBytes)
+	if err != nil {
+		r.settleOff = true
+		r.warn(fmt.Sprintf("no room for the %s settling buffer (%v): timed kernels may start at idle clocks", fmtBytes(settleBytes), err))
+		return nil
+	}
+	r.settleBuf = b
+	return b
+}
+
+// settle runs timed scratch passes until the GPU's speed has stopped
+// improving: at least settleMinPasses, and then until the last pass is within
+// settleTolerance of the fastest, at most settleMaxPasses.
+func (r *runner) settle() error {
+	b := r.scratch()
+	if b == nil {
+		return nil
+	}
+	k := Kernel{Kind: KRMW, X: b, N: settleBytes / 8, Mul: 1, Add: 0}
+	best := math.Inf(1)
+	for i := 0; i < settleMaxPasses; i++ {
+		ms, err := r.timed(func() error { return r.dev.Launch(k) })
+		if err != nil {
+			return fmt.Errorf("settling pass: %w", err)
+		}
+		best = math.Min(best, ms)
+		if i+1 >= settleMinPasses && ms <= best*(1+settleTolerance) {
+			return nil
+		}
+	}
+	return nil
+}
+
+// close frees what the runner allocated for itself.
+func (r *runner) close() {
+	if r.settleBuf != nil {
+		r.dev.Free(r.settleBuf)
+		r.settleBuf = nil
+	}
+}

@@ -100,6 +100,9 @@ func (p Plan) Configurations() int {
 	return n
 }
 
+// resumeNote starts the metadata note for each earlier segment of a resumed run.
+const resumeNote = "resumes run "
+
 // NewPlan turns options into validated group configurations for a device.
 // It touches no GPU.
 func NewPlan(o Options, info DeviceInfo) (Plan, error) {
@@ -268,7 +271,14 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	meta = Describe(dev, r.runID, o.Command, plan)
 	if o.Resume {
 		if old, err := results.ReadMetadata(filepath.Join(o.Out, results.MetaName)); err == nil {
-			meta.Notes = append(meta.Notes, fmt.Sprintf("resumes run %s started %s", old.RunID, old.Start.Format(time.RFC3339)))
+			// Keep the whole chain: every earlier segment of the run, oldest first.
+			for _, n := range old.Notes {
+				if strings.HasPrefix(n, resumeNote) {
+					meta.Notes = append(meta.Notes, n)
+				}
+			}
+			meta.Notes = append(meta.Notes, fmt.Sprintf("%s%s started %s, ended %s (%s)", resumeNote, old.RunID,
+				old.Start.Format(time.RFC3339), old.End.Format(time.RFC3339), old.Command))
 		}
 	}
 	metaPath := filepath.Join(o.Out, results.MetaName)

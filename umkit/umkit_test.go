@@ -400,6 +400,24 @@ func TestRunInterruptAndResume(t *testing.T) {
 		// hbm has 4 configurations, 3 done before; the 4th runs warm-ups and trials.
 		t.Logf("hbm launches after resume: %d", launches)
 	}
+	// A second resume keeps the whole chain of segments in the notes.
+	opts.Device = fakegpu.New()
+	if _, err := umkit.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	_, meta3, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chain []string
+	for _, n := range meta3.Notes {
+		if strings.HasPrefix(n, "resumes run ") {
+			chain = append(chain, n)
+		}
+	}
+	if len(chain) != 2 || !strings.Contains(chain[0], meta.RunID) {
+		t.Errorf("resume chain %q, want two segments, the first run %s", chain, meta.RunID)
+	}
 }
 
 func TestRunWritesProvenance(t *testing.T) {

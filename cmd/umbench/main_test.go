@@ -529,7 +529,7 @@ func TestSizeAndFloatLists(t *testing.T) {
 // The CPU-side diagnostic fits the measured H200 sweep with the CPU update
 // taken out, and commands without arguments refuse stray ones.
 func TestModelWithoutCPUAndStrayArgs(t *testing.T) {
-	args := []string{"model", "--dataset", "h200-2026-11-29-handoff", "--without-cpu"}
+	args := []string{"model", "--dataset", "h200-2026-11-29-full", "--without-cpu"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "model --without-cpu", out, "CPU-update time taken out", "explicit_copy", "Aggregate median APE")

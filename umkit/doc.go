@@ -15,11 +15,14 @@
 //
 // Timing uses CUDA events around the measured region on one stream; CPU
 // work is timed with a monotonic clock. Before every trial the memory state
-// is re-established (explicit: copy in; cold: CPU writes; prefetched: CPU
-// writes and prefetch; reused: CPU writes and one untimed GPU pass; advised:
-// advice at allocation and CPU writes), and after it the result is checked
-// outside the timed region: a failed check is an error. The observed range
-// attributes of managed memory are recorded with every trial.
+// is re-established (explicit: copy in; cold: data home to the CPU and CPU
+// writes; prefetched: the same and a prefetch; reused: the same and one
+// untimed GPU pass; advised: advice at allocation and CPU writes), then
+// untimed passes over a scratch buffer bring the GPU back to steady clocks
+// (an idle GPU runs its next kernel up to a quarter slower), and after the
+// timed kernel the result is checked outside the timed region: a failed
+// check is an error. The observed range attributes of managed memory are
+// recorded with every trial.
 //
 // # Devices
 //

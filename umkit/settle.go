@@ -39,26 +39,28 @@ func (r *runner) scratch() Buffer {
 }
 
 // settle runs timed scratch passes until the GPU's speed has stopped
-// improving: at least settleMinPasses, and then until the last pass is within
-// settleTolerance of the fastest, at most settleMaxPasses.
-func (r *runner) settle() error {
+// improving: at least settleMinPasses, then until a pass is no more than
+// settleTolerance faster than the fastest before it; at most
+// settleMaxPasses. It returns the number of passes.
+func (r *runner) settle() (int, error) {
 	b := r.scratch()
 	if b == nil {
-		return nil
+		return 0, nil
 	}
 	k := Kernel{Kind: KRMW, X: b, N: settleBytes / 8, Mul: 1, Add: 0}
 	best := math.Inf(1)
 	for i := 0; i < settleMaxPasses; i++ {
 		ms, err := r.timed(func() error { return r.dev.Launch(k) })
 		if err != nil {
-			return fmt.Errorf("settling pass: %w", err)
+			return i, fmt.Errorf("settling pass: %w", err)
 		}
+		improved := ms < best*(1-settleTolerance)
 		best = math.Min(best, ms)
-		if i+1 >= settleMinPasses && ms <= best*(1+settleTolerance) {
-			return nil
+		if i+1 >= settleMinPasses && !improved {
+			return i + 1, nil
 		}
 	}
-	return nil
+	return settleMaxPasses, nil
 }
 
 // close frees what the runner allocated for itself.

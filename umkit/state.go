@@ -143,7 +143,7 @@ func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, see
 		if err := r.placement(x, row); err != nil {
 			return err
 		}
-		if err := r.settle(); err != nil {
+		if _, err := r.settle(); err != nil {
 			return err
 		}
 		ms, err := r.timed(func() error { return r.dev.Launch(k) })

@@ -78,11 +78,15 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (x, idx, stag
 }
 
 // home brings managed data back to the CPU with a prefetch before the CPU
-// rewrites it. The CPU write alone would pull the pages back too, through
-// CPU page faults, into the same state (resident on the CPU, unmapped from
-// the GPU) but about three times slower (H200, 2026-11-29: 256 MiB in
-// 160 ms by faults, 19–28 ms prefetch + 24 ms write). Devices without
-// concurrent managed access cannot prefetch and use the faults.
+// rewrites it, so that every cold trial starts from data that left the GPU
+// the same way, whatever the previous trial's kernel touched. The CPU write
+// alone would pull the pages back through CPU page faults into the same
+// residency (on the CPU, unmapped from the GPU). It is not faster: on the
+// H200 (2026-11-29) the GPU→CPU prefetch ran at 9.8–14.9 GB/s, about the
+// rate of the fault-driven rewrite, and the full suite's oversubscription
+// group took 343 s with it against 258 s without it (and without settling).
+// Devices without concurrent managed access cannot prefetch and use the
+// faults.
 func (r *runner) home(x Buffer) error {
 	if !r.info.ConcurrentManagedAccess {
 		return nil

@@ -510,3 +510,15 @@ func TestCountersCSV(t *testing.T) {
 		t.Errorf("unknown name: %v", err)
 	}
 }
+
+func TestCaveats(t *testing.T) {
+	if c := Caveats("h200-2026-11-29-counters"); !strings.Contains(c, "8192") {
+		t.Errorf("counters dataset caveats: %q", c)
+	}
+	if c := Caveats("paper-gb200"); c != "" {
+		t.Errorf("paper-gb200 has caveats %q", c)
+	}
+	if c := Caveats("no-such-dataset"); c != "" {
+		t.Errorf("unknown dataset has caveats %q", c)
+	}
+}

@@ -52,8 +52,12 @@ type Decomposition struct {
 	ComputeMs, AccessHBMMs, AccessCPUMs      float64
 	FaultMs, MigrationMs, EvictionMs, SyncMs float64
 	ResidualMs                               float64
-	Dominant                                 string // the largest term, by name (TermCompute, ...)
-	Notes                                    []string
+
+	// What a counter pass counted for this configuration (DecomposeCounted);
+	// NaN without one.
+	CountedHtoDBytes, CountedGPUFaultGroups float64
+	Dominant                                string // the largest term, by name (TermCompute, ...)
+	Notes                                   []string
 }
 
 // AccessMs is T_access, the sum of the HBM and CPU-memory parts.
@@ -148,12 +152,33 @@ type conf struct {
 // Rows with negative or infinite times, or from several platforms, are an
 // error; missing reference measurements are not: those terms are NaN with a
 // note.
-func Decompose(rows []results.Row) ([]Decomposition, error) {
+func Decompose(rows []results.Row) ([]Decomposition, error) { return DecomposeCounted(rows, nil) }
+
+// Counted is what the counter pass of one configuration measured
+// (`umbench run --counters`, umkit.CounterRow): Config holds its
+// configuration columns.
+type Counted struct {
+	Config         results.Row
+	HtoDBytes      float64 // Unified Memory bytes migrated host to device
+	GPUFaultGroups float64 // GPU page fault groups
+}
+
+// DecomposeCounted is Decompose with counter passes. Where a cold (or
+// advised) managed or oversubscribed configuration has one, its migration
+// term is the counted host-to-device bytes at the rate the same
+// allocation's prefetch moved them, and the fault term the rest of the
+// excess, instead of assuming the whole allocation moved: a strided or
+// page-touch kernel migrates only the pages it touches. Counts that are
+// NaN or absent leave the estimate of Decompose.
+func DecomposeCounted(rows []results.Row, counted []Counted) ([]Decomposition, error) {
 	confs, err := aggregate(rows)
 	if err != nil {
 		return nil, err
 	}
-	x := &decomposer{confs: confs, index: map[ckey]*conf{}}
+	x := &decomposer{confs: confs, index: map[ckey]*conf{}, counted: map[ckey]Counted{}}
+	for _, c := range counted {
+		x.counted[keyOf(c.Config)] = c
+	}
 	for i := range confs {
 		x.index[confs[i].ckey] = &confs[i]
 	}
@@ -205,17 +230,7 @@ func aggregate(rows []results.Row) ([]conf, error) {
 		if r.Platform != "" && !slices.Contains(platforms, r.Platform) {
 			platforms = append(platforms, r.Platform)
 		}
-		k := ckey{r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.SizeBytes, r.StrideElements, r.PageIntervalBytes, 0, 0}
-		if r.Group == "oversub" && !math.IsNaN(r.OversubPct) {
-			k.pct = r.OversubPct
-		}
-		if r.Group == groupHandoff {
-			// A handoff configuration is its policy, phase, size and R.
-			k.mode, k.pattern = "", ""
-			if r.Phase == phaseAlt {
-				k.r = r.ReusePasses
-			}
-		}
+		k := keyOf(r)
 		a, ok := accs[k]
 		if !ok {
 			a = &acc{}
@@ -245,9 +260,37 @@ func aggregate(rows []results.Row) ([]conf, error) {
 	return out, nil
 }
 
+// keyOf returns the decomposition key of a row's configuration.
+func keyOf(r results.Row) ckey {
+	k := ckey{r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.SizeBytes, r.StrideElements, r.PageIntervalBytes, 0, 0}
+	if r.Group == "oversub" && !math.IsNaN(r.OversubPct) {
+		k.pct = r.OversubPct
+	}
+	if r.Group == groupHandoff {
+		// A handoff configuration is its policy, phase, size and R.
+		k.mode, k.pattern = "", ""
+		if r.Phase == phaseAlt {
+			k.r = r.ReusePasses
+		}
+	}
+	return k
+}
+
 type decomposer struct {
-	confs []conf
-	index map[ckey]*conf
+	confs   []conf
+	index   map[ckey]*conf
+	counted map[ckey]Counted
+}
+
+// count records c's counter pass in d and returns its host-to-device bytes
+// (NaN without a pass).
+func (x *decomposer) count(c *conf, d *Decomposition) float64 {
+	k, ok := x.counted[c.ckey]
+	if !ok {
+		return math.NaN()
+	}
+	d.CountedHtoDBytes, d.CountedGPUFaultGroups = k.HtoDBytes, k.GPUFaultGroups
+	return k.HtoDBytes
 }
 
 // bandwidth returns the median gbps of the first matching source at the
@@ -308,7 +351,7 @@ func newDecomposition(c *conf) Decomposition {
 	return Decomposition{Group: c.group, Benchmark: c.benchmark, Mode: c.mode, Pattern: c.pattern, Policy: c.policy,
 		SizeBytes: c.size, StrideElements: c.stride, PageIntervalBytes: c.interval, OversubPct: nan, ReusePasses: c.r,
 		UsefulBytes: c.useful, ComputeMs: nan, AccessHBMMs: nan, AccessCPUMs: nan, FaultMs: nan, MigrationMs: nan,
-		EvictionMs: nan, SyncMs: nan}
+		EvictionMs: nan, SyncMs: nan, CountedHtoDBytes: nan, CountedGPUFaultGroups: nan}
 }
 
 // serve sets the access terms for bytes served by CPU memory or HBM.
@@ -327,19 +370,26 @@ func (d *Decomposition) serve(bytes int64, cpu bool) {
 	d.AccessHBMMs, d.AccessCPUMs = access(bytes, d.HBMGBps), 0
 }
 
-// split divides an excess time d into migration (at most the prefetch time
-// p of the same bytes) and fault servicing (the rest).
-func (d *Decomposition) split(excess, p float64) {
+// split divides an excess time into migration and fault servicing (the
+// rest). p is the prefetch time of the whole allocation of size bytes; the
+// migration is at most p, or, with a count of the bytes migrated (htod not
+// NaN), those bytes at the prefetch's rate.
+func (d *Decomposition) split(excess, p float64, size int64, htod float64) {
 	switch {
 	case math.IsNaN(excess):
 		return
 	case math.IsNaN(p):
 		d.FaultMs = excess
 		d.note("no managed_prefetch prefetch time: fault includes migration")
-	default:
-		d.MigrationMs = math.Min(p, math.Max(excess, 0))
-		d.FaultMs = excess - d.MigrationMs
+		return
 	}
+	moved := p
+	if !math.IsNaN(htod) && size > 0 {
+		moved = htod * p / float64(size)
+		d.note("migration: %s counted host to device, at the prefetch rate", formatSize(int64(math.Round(htod))))
+	}
+	d.MigrationMs = math.Min(moved, math.Max(excess, 0))
+	d.FaultMs = excess - d.MigrationMs
 }
 
 func (x *decomposer) managed(c *conf) Decomposition {
@@ -384,7 +434,7 @@ func (x *decomposer) managed(c *conf) Decomposition {
 		if s := sib("managed_prefetch"); s != nil {
 			p = s.prefetch
 		}
-		d.split(c.kernel-ref, p)
+		d.split(c.kernel-ref, p, c.size, x.count(c, &d))
 	default:
 		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
 		d.note("mode %q: fault and migration not modelled", c.mode)
@@ -439,7 +489,7 @@ func (x *decomposer) oversub(c *conf) Decomposition {
 		if s := x.index[k]; s != nil {
 			p = s.prefetch
 		}
-		d.split(access(u, own)-access(u, res), p)
+		d.split(access(u, own)-access(u, res), p, c.size, x.count(c, &d))
 	default:
 		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
 		d.note("mode %q: fault and migration not modelled", c.mode)
@@ -489,7 +539,8 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 // pattern, policy, size_bytes, stride_elements, page_interval_bytes,
 // oversub_pct, reuse_passes, useful_bytes, total_ms), then hbm_gbps,
 // cpu_gbps, compute_ms, access_hbm_ms, access_cpu_ms, access_ms, fault_ms,
-// migration_ms, eviction_ms, sync_ms, residual_ms, dominant and note.
+// migration_ms, eviction_ms, sync_ms, residual_ms, counted_htod_bytes,
+// counted_gpu_fault_groups, dominant and note.
 func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
 	n := len(ds)
 	var cols []series.Series
@@ -537,6 +588,8 @@ func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
 	float(ColEvictionMs, func(d *Decomposition) float64 { return d.EvictionMs })
 	float(ColSyncMs, func(d *Decomposition) float64 { return d.SyncMs })
 	float(ColResidualMs, func(d *Decomposition) float64 { return d.ResidualMs })
+	float(ColCountedHtoDBytes, func(d *Decomposition) float64 { return d.CountedHtoDBytes })
+	float(ColCountedFaultGroups, func(d *Decomposition) float64 { return d.CountedGPUFaultGroups })
 	str(ColDominant, func(d *Decomposition) string { return d.Dominant })
 	str(results.ColNote, func(d *Decomposition) string { return strings.Join(d.Notes, "; ") })
 	return dataframe.New(cols...)
@@ -556,6 +609,9 @@ const (
 	ColSyncMs      = "sync_ms"
 	ColResidualMs  = "residual_ms"
 	ColDominant    = "dominant"
+
+	ColCountedHtoDBytes   = "counted_htod_bytes"       // counter pass: bytes migrated host to device
+	ColCountedFaultGroups = "counted_gpu_fault_groups" // counter pass: GPU page fault groups
 )
 
 // WriteDecomposition writes decompositions as a plain-text table, one

@@ -3,6 +3,7 @@ package model_test
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -186,5 +187,61 @@ func TestDecomposeMissingInputs(t *testing.T) {
 	}
 	if _, err := model.Decompose([]results.Row{gbRow("hbm", "triad", "explicit", gib, 3*gib, 3963)}); err == nil {
 		t.Error("nothing to decompose: no error")
+	}
+}
+
+// TestDecomposeCounted: a strided cold kernel that touches a quarter of its
+// pages. Without counts the migration term assumes the whole allocation
+// moved (the prefetch time); with the counted bytes it is a quarter of it,
+// and the fault term takes the rest of the excess.
+func TestDecomposeCounted(t *testing.T) {
+	const s = 256 * mib
+	rows := []results.Row{
+		gbRow("hbm", "triad", "explicit", s, 3*s, 4000),
+		gbRow("pattern", "strided", "explicit", s, s/8, 400),
+		gbRow("pattern", "strided", "managed_prefetch", s, s/8, 400),
+		gbRow("pattern", "strided", "managed_cold", s, s/8, 2),
+	}
+	for i := range rows {
+		rows[i].Pattern, rows[i].StrideElements = "strided", 64
+	}
+	rows[2].PrefetchMs = 5 // the whole 256 MiB at 53.7 GB/s
+	excess := rows[3].KernelMs - rows[1].KernelMs
+
+	plain, err := model.Decompose(rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := find(t, plain, func(d model.Decomposition) bool { return d.Mode == "managed_cold" })
+	if cold.MigrationMs != 5 || math.Abs(cold.FaultMs-(excess-5)) > 1e-9 || !math.IsNaN(cold.CountedHtoDBytes) {
+		t.Errorf("without counts: migration %g fault %g counted %g, want 5, %g, NaN", cold.MigrationMs, cold.FaultMs, cold.CountedHtoDBytes, excess-5)
+	}
+
+	key := rows[3]
+	counted := []model.Counted{{Config: key, HtoDBytes: float64(s / 4), GPUFaultGroups: 300}}
+	ds, err := model.DecomposeCounted(rows, counted)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold = find(t, ds, func(d model.Decomposition) bool { return d.Mode == "managed_cold" })
+	if math.Abs(cold.MigrationMs-1.25) > 1e-9 || math.Abs(cold.FaultMs-(excess-1.25)) > 1e-9 {
+		t.Errorf("with counts: migration %g fault %g, want 1.25 and %g", cold.MigrationMs, cold.FaultMs, excess-1.25)
+	}
+	if cold.CountedHtoDBytes != float64(s/4) || cold.CountedGPUFaultGroups != 300 || !strings.Contains(strings.Join(cold.Notes, ";"), "64 MiB counted host to device") {
+		t.Errorf("with counts: %+v", cold)
+	}
+	// Counts of another configuration change nothing.
+	other := key
+	other.StrideElements = 128
+	ds, err = model.DecomposeCounted(rows, []model.Counted{{Config: other, HtoDBytes: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := find(t, ds, func(d model.Decomposition) bool { return d.Mode == "managed_cold" }); c.MigrationMs != 5 {
+		t.Errorf("counts of stride 128 used for stride 64: migration %g", c.MigrationMs)
+	}
+	f := model.DecompositionFrame(ds)
+	if f.Err != nil || !slices.Contains(f.Names(), model.ColCountedHtoDBytes) {
+		t.Errorf("frame: %v %v", f.Err, f.Names())
 	}
 }

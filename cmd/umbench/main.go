@@ -40,6 +40,8 @@ var commands = []struct {
 	{"run", "run benchmarks; results are appended to --out as each configuration finishes", cmdRun},
 	{"summary", "summarise a results directory or dataset: medians, spread, quality flags", cmdSummary},
 	{"model", "calibrate and validate the reuse model T = F + R·G on handoff data", cmdModel},
+	{"decompose", "split measured times into compute, access, fault, migration, eviction and sync (with counter passes where present)", cmdDecompose},
+	{"counters", "show a --counters run's counter passes beside its medians: bytes migrated, page faults, PCIe bytes", cmdCounters},
 	{"advise", "rank placement policies for a working set and reuse count", cmdAdvise},
 	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
 	{"merge", "merge per-node and per-GPU results directories into one, reporting what differs", cmdMerge},

@@ -72,7 +72,7 @@ func TestUsage(t *testing.T) {
 
 	code, out, errs := umbench(t, "frobnicate")
 	wantCode(t, []string{"frobnicate"}, 2, code, out, errs)
-	contains(t, "stderr", errs, `unknown command "frobnicate"`, "info, list, run, summary, model, advise, datasets")
+	contains(t, "stderr", errs, `unknown command "frobnicate"`, "info, list, run, summary, model, decompose, counters, advise, datasets")
 
 	// A command's own -h shows its flags and succeeds.
 	for _, c := range []string{"run", "summary", "model", "advise", "info"} {
@@ -536,5 +536,33 @@ func TestModelWithoutCPUAndStrayArgs(t *testing.T) {
 	for _, a := range [][]string{{"list", "extra"}, {"datasets", "x"}} {
 		code, out, errs := umbench(t, a...)
 		wantCode(t, a, 2, code, out, errs)
+	}
+}
+
+func TestCountersAndDecompose(t *testing.T) {
+	args := []string{"counters", "--dataset", "h200-2026-11-29-counters"}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "counters table", out, "caveat (h200-2026-11-29-counters)", "um_htod_bytes", "gpu_fault_groups", "migrated_per_useful", "pcie_rx_bytes", "managed_cold", "page_touch")
+
+	args = []string{"counters", "--dataset", "h200-2026-11-29-full"}
+	code, out, errs = umbench(t, args...)
+	if code == 0 || !strings.Contains(errs, "no counter passes") {
+		t.Errorf("counters of a run without them: exit %d, stderr %q", code, errs)
+	}
+
+	// With counter passes, a cold kernel's migration is the counted bytes
+	// at the prefetch rate: the CSV has them beside the terms.
+	args = []string{"decompose", "--dataset", "h200-2026-11-29-counters", "--format", "csv"}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "decompose csv", out, "counted_htod_bytes", "counted host to device, at the prefetch rate")
+
+	args = []string{"decompose", "--dataset", "h200-2026-11-29-full"}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "decompose table", out, "Section VIII-A", "oversub/stream managed_cold", "dominant")
+	if strings.Contains(out, "counter passes") {
+		t.Errorf("decompose claims counter passes for a run without them:\n%.300s", out)
 	}
 }

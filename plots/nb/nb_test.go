@@ -13,6 +13,8 @@ import (
 	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/plots"
+	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/umkit/results"
 )
 
@@ -211,5 +213,29 @@ func TestBundledCombinesNewestPerGroup(t *testing.T) {
 	}
 	if len(runs) != 2 {
 		t.Errorf("local groups %v, want hbm and managed", runs)
+	}
+}
+
+func TestLoadCounters(t *testing.T) {
+	df, src, err := LoadCounters("managed", "pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src.Name != "h200-2026-11-29-counters" || !strings.Contains(src.Caveat, "8192") || !strings.Contains(src.Detail, "NVIDIA H200") {
+		t.Errorf("source %+v", src)
+	}
+	if df.Ncol() != len(CounterColumns) || df.Nrow() == 0 {
+		t.Fatalf("frame %d×%d: %v", df.Nrow(), df.Ncol(), df.Err)
+	}
+	// Migrated bytes per useful byte grow with the page-touch interval.
+	sub := df.Filter(dataframe.F{Colname: "pattern", Comparator: series.Eq, Comparando: "page_touch"}).
+		Filter(dataframe.F{Colname: "mode", Comparator: series.Eq, Comparando: "managed_cold"}).
+		Arrange(dataframe.Sort("page_interval_bytes"))
+	ratios := sub.Col(umkit.ColMigratedPerUseful).Float()
+	if len(ratios) < 2 || !(ratios[len(ratios)-1] > ratios[0]) {
+		t.Errorf("migrated per useful byte by interval: %v", ratios)
+	}
+	if _, _, err := LoadCounters("handoff"); !errors.Is(err, plots.ErrNoData) {
+		t.Errorf("counters of a group without passes: %v", err)
 	}
 }

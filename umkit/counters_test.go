@@ -98,8 +98,25 @@ func (d *stubDevice) StopTimer() (float64, error) {
 // FillHost pulls 100 bytes back to the CPU: state re-establishment.
 func (d *stubDevice) FillHost(Buffer, uint64, uint64) error { d.move(0, 100, 0, 1); return nil }
 
-// Launch migrates 1000 bytes on 3 faults: the measured kernel.
-func (d *stubDevice) Launch(Kernel) error { d.move(1000, 0, 3, 0); return nil }
+// stubBuf is a device buffer of the stub: the settling scratch.
+type stubBuf uint64
+
+func (b stubBuf) Kind() MemKind         { return DeviceMem }
+func (b stubBuf) Bytes() uint64         { return uint64(b) }
+func (d *stubDevice) Free(Buffer) error { return nil }
+func (d *stubDevice) Alloc(_ MemKind, bytes uint64) (Buffer, error) {
+	return stubBuf(bytes), nil
+}
+
+// Launch migrates 1000 bytes on 3 faults: the measured kernel. A kernel on
+// device memory (the settling scratch) moves nothing.
+func (d *stubDevice) Launch(k Kernel) error {
+	d.log = append(d.log, "Launch")
+	if _, scratch := k.X.(stubBuf); !scratch {
+		d.move(1000, 0, 3, 0)
+	}
+	return nil
+}
 
 // UpdateHost is CPU work that faults 7 times and pulls 700 bytes back.
 func (d *stubDevice) UpdateHost(Buffer, uint64, float64, float64) error {
@@ -134,8 +151,8 @@ func configRow(r *runner) results.Row {
 	return row
 }
 
-// coldTrial is shaped like stateTrial's managed_cold: CPU fill, timed
-// kernel, device check.
+// coldTrial is shaped like stateTrial's managed_cold: CPU fill, settling
+// passes, timed kernel, device check.
 func coldTrial(r *runner) trial {
 	return func(it int, row *results.Row) error {
 		var err error
@@ -143,6 +160,9 @@ func coldTrial(r *runner) trial {
 			return err
 		}
 		if err := r.placement(nil, row); err != nil {
+			return err
+		}
+		if _, err := r.settle(); err != nil {
 			return err
 		}
 		ms, err := r.timed(func() error { return r.dev.Launch(Kernel{}) })
@@ -186,6 +206,10 @@ func TestCounterPassCountsTheTimedRegions(t *testing.T) {
 	}
 	if got.MigratedPerUseful() != 0.5 {
 		t.Errorf("migrated per useful byte %v, want 1000/2000", got.MigratedPerUseful())
+	}
+	// The settling passes ran, untimed by the counters: one window only.
+	if n := strings.Count(strings.Join(dev.log, ","), "Launch"); n != settleMinPasses+1 {
+		t.Errorf("%d launches, want %d settling passes and the kernel: %v", n, settleMinPasses, dev.log)
 	}
 	// Queued work is finished before a window opens.
 	if i := strings.Index(strings.Join(dev.log, ","), "Sync,StartTimer"); i < 0 {

@@ -178,14 +178,17 @@ func (r *runner) checkHost(b Buffer, e Expect, what string) error {
 }
 
 // timed returns the GPU time of the work op queues, measured with events.
-func (r *runner) timed(op func() error) (float64, error) {
-	if err := r.dev.StartTimer(); err != nil {
+func (r *runner) timed(op func() error) (float64, error) { return timedOn(r.dev, op) }
+
+// timedOn is timed on a given device.
+func timedOn(dev Device, op func() error) (float64, error) {
+	if err := dev.StartTimer(); err != nil {
 		return 0, err
 	}
 	if err := op(); err != nil {
 		return 0, err
 	}
-	return r.dev.StopTimer()
+	return dev.StopTimer()
 }
 
 // cpuTimed returns the wall time of a CPU loop in ms.

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"errors"
+	"time"
 
 	"os"
 	"regexp"
@@ -208,6 +209,12 @@ func TestHostArgumentErrors(t *testing.T) {
 	}
 	_, cerr := CheckAffineHost(b, 8, 1, 1, 1, 0, 8)
 	cases["stride 0"] = cerr
+	var l *Latch
+	cases["hold on a nil latch"] = l.Hold(nil, time.Second)
+	l.Release() // a nil or unheld latch: nothing to release
+	if err := l.Free(); err != nil {
+		t.Errorf("Free of a nil latch: %v", err)
+	}
 	for what, err := range cases {
 		if !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("%s: got %v, want ErrInvalidArgument", what, err)

@@ -33,13 +33,14 @@ const (
 	KernelCheckInit   = "umlab_check_init"
 	KernelZero        = "umlab_zero"
 	KernelCheckCombo  = "umlab_check_combo"
+	KernelHold        = "umlab_hold" // holds a stream until the host releases it (Latch)
 )
 
 // Kernels lists every kernel NewContext resolves.
 var Kernels = []string{
 	KernelCopy, KernelScale, KernelAdd, KernelTriad, KernelTriadNaive, KernelRMW, KernelStrided,
 	KernelPageTouch, KernelRandom, KernelPermFill, KernelFill, KernelCheckAffine, KernelCheckTriad,
-	KernelCheckPerm, KernelCheckInit, KernelZero, KernelCheckCombo,
+	KernelCheckPerm, KernelCheckInit, KernelZero, KernelCheckCombo, KernelHold,
 }
 
 // Dim is a launch dimension.

@@ -247,6 +247,18 @@ func (d *countingDevice) StartTimer() error {
 	return d.Device.StartTimer()
 }
 
+func (d *countingDevice) TimeKernel(k Kernel) (float64, error) {
+	if err := d.Device.Sync(); err != nil {
+		return 0, err
+	}
+	d.w.begin()
+	ms, err := d.Device.TimeKernel(k) // synchronizes
+	if err == nil {
+		d.w.end()
+	}
+	return ms, err
+}
+
 func (d *countingDevice) StopTimer() (float64, error) {
 	ms, err := d.Device.StopTimer() // synchronizes
 	if err == nil {

@@ -13,6 +13,8 @@ type cudaDevice struct {
 	c          *cuda.Context
 	s          *cuda.Stream
 	start, end *cuda.Event
+	latch      *cuda.Latch
+	noHold     bool // perfdiag_test.go compares timings with and without the latch
 	info       DeviceInfo
 	epoch      time.Time
 }
@@ -53,7 +55,9 @@ func Open(ordinal int) (Device, error) {
 	dev := &cudaDevice{c: c, epoch: time.Now()}
 	if dev.s, err = c.NewStream(); err == nil {
 		if dev.start, err = c.NewEvent(); err == nil {
-			dev.end, err = c.NewEvent()
+			if dev.end, err = c.NewEvent(); err == nil {
+				dev.latch, err = c.NewLatch()
+			}
 		}
 	}
 	if err != nil {
@@ -207,6 +211,35 @@ func (d *cudaDevice) StopTimer() (float64, error) {
 	return cuda.ElapsedMs(d.start, d.end)
 }
 
+// holdTimeout bounds a hold: queueing an event, a kernel and an event takes
+// microseconds, so a hold that lasts this long means the host stalled.
+const holdTimeout = 2 * time.Second
+
+// TimeKernel queues the start event, the kernel and the stop event behind a
+// hold and then releases it, so the GPU runs them back to back: the time is
+// the kernel's, without launch latency or host delays (cuda.Latch).
+func (d *cudaDevice) TimeKernel(k Kernel) (float64, error) {
+	if d.noHold {
+		return timedOn(d, func() error { return d.Launch(k) })
+	}
+	if err := d.latch.Hold(d.s, holdTimeout); err != nil {
+		return 0, err
+	}
+	err := errors.Join(d.start.Record(d.s), d.Launch(k), d.end.Record(d.s))
+	d.latch.Release() // always, before anything that waits for the stream
+	if err != nil {
+		return 0, errors.Join(err, d.c.SyncStream(d.s))
+	}
+	ms, err := cuda.ElapsedMs(d.start, d.end)
+	if err != nil {
+		return 0, err
+	}
+	if d.latch.TimedOut() {
+		return 0, fmt.Errorf("umkit: the hold before a timed %v kernel gave up after %v before the host released it; the timing is void (host stalled?)", k.Kind, holdTimeout)
+	}
+	return ms, nil
+}
+
 func (d *cudaDevice) Placement(b Buffer) (string, error) {
 	if b.Kind() != ManagedMem {
 		return b.Kind().String(), nil
@@ -219,7 +252,7 @@ func (d *cudaDevice) Placement(b Buffer) (string, error) {
 }
 
 func (d *cudaDevice) Close() error {
-	err := errors.Join(d.start.Destroy(), d.end.Destroy(), d.s.Destroy())
+	err := errors.Join(d.latch.Free(), d.start.Destroy(), d.end.Destroy(), d.s.Destroy())
 	return errors.Join(err, d.c.Close())
 }
 

@@ -33,6 +33,11 @@ type Device interface {
 
 	StartTimer() error
 	StopTimer() (ms float64, err error) // synchronizes
+	// TimeKernel launches k and returns its GPU time in ms, synchronizing.
+	// Unlike StartTimer, Launch, StopTimer, the device may queue the three
+	// behind a hold so that launch latency and host delays are not counted;
+	// every timed measurement kernel goes through it.
+	TimeKernel(k Kernel) (ms float64, err error)
 	Sync() error
 	// Now is a monotonic clock for spans that include CPU work.
 	Now() time.Duration

@@ -66,9 +66,9 @@ type handoffData struct {
 	adds   float64
 }
 
-func (h *handoffData) gpuPass() error {
-	return h.r.dev.Launch(Kernel{Kind: KRMW, X: h.gpu, N: h.n, Mul: 1, Add: 1})
-}
+func (h *handoffData) kernel() Kernel { return Kernel{Kind: KRMW, X: h.gpu, N: h.n, Mul: 1, Add: 1} }
+
+func (h *handoffData) gpuPass() error { return h.r.dev.Launch(h.kernel()) }
 
 func (h *handoffData) want() Expect { return AllOf(h.n, h.seed, 1, h.adds) }
 
@@ -149,7 +149,7 @@ func (r *runner) handoffOne(ctx context.Context, cfg HandoffConfig, policy strin
 	gpuRow.Phase, gpuRow.ReusePasses, gpuRow.UsefulBytes = "gpu_only", 1, 2*size
 	if err := r.measureReps(ctx, gpuRow, label+" gpu_only", cfg.Warmups, cfg.Trials, cfg.Repetitions, 0,
 		func(_ int, row *results.Row) error {
-			ms, err := r.timed(h.gpuPass)
+			ms, err := r.dev.TimeKernel(h.kernel())
 			if err != nil {
 				return err
 			}

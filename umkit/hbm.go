@@ -78,7 +78,7 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 			return err
 		}
 		k, want := rotate(bench, bufs, n, it)
-		ms, err := r.timed(func() error { return r.dev.Launch(k) })
+		ms, err := r.dev.TimeKernel(k)
 		if err != nil {
 			return err
 		}

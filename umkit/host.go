@@ -77,7 +77,7 @@ func (r *runner) hostOne(ctx context.Context, cfg HostConfig, mode string, size 
 	}
 	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
 		k, want := rotate("triad", bufs, n, it) // a new scalar each trial
-		ms, err := r.timed(func() error { return r.dev.Launch(k) })
+		ms, err := r.dev.TimeKernel(k)
 		if err != nil {
 			return err
 		}

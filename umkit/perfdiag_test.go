@@ -9,11 +9,12 @@ import (
 	"github.com/umlab/umlab/umkit/results"
 )
 
-// TestSettleRules is a diagnostic, not a check (UMLAB_PERF=2 on a GPU): it
-// runs the resident managed states at 256 MiB under several settling rules,
-// three times each, and logs each run's median and coefficient of variation,
-// so that a rule is chosen on measurements.
-func TestSettleRules(t *testing.T) {
+// TestTimingRules is a diagnostic, not a check (UMLAB_PERF=2 on a GPU): it
+// runs the resident managed states at 256 MiB, and HBM triad over a few
+// sizes, with timed kernels held behind the latch or not and under two
+// settling rules, and logs each run's median and coefficient of variation,
+// so that the method is chosen on measurements.
+func TestTimingRules(t *testing.T) {
 	if os.Getenv("UMLAB_PERF") != "2" {
 		t.Skip("diagnostic: set UMLAB_PERF=2 on a GPU")
 	}
@@ -22,20 +23,29 @@ func TestSettleRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dev.Close()
+	cd := dev.(*cudaDevice)
 	defer func(a, b int, c float64) { settleMinPasses, settleMaxPasses, settleTolerance = a, b, c }(
 		settleMinPasses, settleMaxPasses, settleTolerance)
 	rules := []struct {
 		name     string
+		noHold   bool
 		min, max int
-		tol      float64
 	}{
-		{"none", 0, 0, 0},
-		{"min4 1%", 4, 48, 0.01},
-		{"min16 1%", 16, 48, 0.01},
-		{"fixed 48", 48, 48, 0.01},
+		{"unheld min4", true, 4, 48},
+		{"held min4", false, 4, 48},
+		{"held fixed48", false, 48, 48},
+	}
+	summary := func(rows []results.Row) string {
+		line := ""
+		for _, s := range results.Summarize(rows, results.SummaryOptions{}) {
+			d := s.GBps
+			line += fmt.Sprintf("  %s/%s %.0f cv %.2f%% min %.0f", s.Config.Mode+s.Config.Benchmark, fmtBytes(s.Config.SizeBytes), d.Median, d.CVPct, d.Min)
+		}
+		return line
 	}
 	for _, rule := range rules {
-		settleMinPasses, settleMaxPasses, settleTolerance = rule.min, rule.max, rule.tol
+		cd.noHold = rule.noHold
+		settleMinPasses, settleMaxPasses = rule.min, rule.max
 		for rep := 0; rep < 3; rep++ {
 			df, err := Managed(context.Background(), dev, ManagedConfig{Sizes: []int64{256 << 20},
 				Modes: []string{"explicit", "managed_prefetch", "managed_reuse"}})
@@ -46,12 +56,16 @@ func TestSettleRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			line := ""
-			for _, s := range results.Summarize(rows, results.SummaryOptions{}) {
-				d := s.GBps
-				line += fmt.Sprintf("  %s %.0f cv %.2f%% min %.0f", s.Config.Mode, d.Median, d.CVPct, d.Min)
-			}
-			t.Logf("%-9s rep %d:%s", rule.name, rep, line)
+			t.Logf("%-12s rep %d:%s", rule.name, rep, summary(rows))
 		}
+		df, err := HBM(context.Background(), dev, HBMConfig{Sizes: []int64{64 << 10, 16 << 20, 256 << 20, 1 << 30}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows, err := results.Rows(df)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%-12s hbm:%s", rule.name, summary(rows))
 	}
 }

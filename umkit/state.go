@@ -150,7 +150,7 @@ func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, see
 		if _, err := r.settle(); err != nil {
 			return err
 		}
-		ms, err := r.timed(func() error { return r.dev.Launch(k) })
+		ms, err := r.dev.TimeKernel(k)
 		if err != nil {
 			return err
 		}

@@ -271,3 +271,22 @@ extern "C" __global__ void umlab_check_combo(const double *a, const double *y, c
     if (a[i] != want) report_bad(result, i);
   }
 }
+
+// Holds a stream until the host writes a value >= want to *flag (host-mapped
+// pinned memory), or timeout_ns of GPU time pass. Work queued behind it (a
+// start event, the kernel to be timed, the stop event) then runs back to
+// back, so launch latency and host delays stay out of event timings: the
+// method of NVIDIA's nvbandwidth. The timeout means a host that never
+// releases cannot hang the GPU; it sets *timed_out, and the timing is void.
+extern "C" __global__ void umlab_hold(const volatile u64 *flag, u64 want, u64 timeout_ns, u64 *timed_out) {
+  if (global_id() != 0) return;
+  u64 t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  while (*flag < want) {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    if (t - t0 > timeout_ns) {
+      *timed_out = 1;
+      return;
+    }
+  }
+}

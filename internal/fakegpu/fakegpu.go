@@ -404,6 +404,18 @@ func (d *Device) StopTimer() (float64, error) {
 	return d.queued, nil
 }
 
+// TimeKernel is StartTimer, Launch, StopTimer: the simulation has no launch
+// latency to keep out.
+func (d *Device) TimeKernel(k umkit.Kernel) (float64, error) {
+	if err := d.StartTimer(); err != nil {
+		return 0, err
+	}
+	if err := d.Launch(k); err != nil {
+		return 0, err
+	}
+	return d.StopTimer()
+}
+
 func (d *Device) Sync() error { d.log("Sync"); return nil }
 
 func (d *Device) Now() time.Duration { return d.clock }

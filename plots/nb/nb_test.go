@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -221,7 +222,8 @@ func TestLoadCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src.Name != "h200-2026-11-29-counters" || !strings.Contains(src.Caveat, "8192") || !strings.Contains(src.Detail, "NVIDIA H200") {
+	// The newest counters run wins; it was made with the drained collector and has no caveat.
+	if src.Name != "h200-2026-11-30-counters" || src.Caveat != "" || !strings.Contains(src.Detail, "NVIDIA H200") {
 		t.Errorf("source %+v", src)
 	}
 	if df.Ncol() != len(CounterColumns) || df.Nrow() == 0 {
@@ -234,6 +236,17 @@ func TestLoadCounters(t *testing.T) {
 	ratios := sub.Col(umkit.ColMigratedPerUseful).Float()
 	if len(ratios) < 2 || !(ratios[len(ratios)-1] > ratios[0]) {
 		t.Errorf("migrated per useful byte by interval: %v", ratios)
+	}
+	// A cold kernel migrates every byte once: one half of the useful bytes
+	// (a read and a write of each element) at every oversubscription level.
+	over, _, err := LoadCounters("oversub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cold := over.Filter(dataframe.F{Colname: "mode", Comparator: series.Eq, Comparando: "managed_cold"}).
+		Filter(dataframe.F{Colname: "pattern", Comparator: series.Eq, Comparando: "streaming"})
+	if got := cold.Col(umkit.ColMigratedPerUseful).Float(); len(got) == 0 || slices.ContainsFunc(got, func(v float64) bool { return v != 0.5 }) {
+		t.Errorf("oversub cold streaming migrated per useful byte %v, want 0.5 each", got)
 	}
 	if _, _, err := LoadCounters("handoff"); !errors.Is(err, plots.ErrNoData) {
 		t.Errorf("counters of a group without passes: %v", err)

@@ -20,6 +20,11 @@
 // reported by [Context.ModuleLoadTime]. The PTX is ISA 9.0, which needs
 // driver R580 (CUDA 13.0) or newer; older drivers get [ErrPTXTooNew].
 //
+// A [Latch] holds a stream with a spinning one-thread kernel until the host
+// releases it (or a timeout passes), so that work queued behind it, such as
+// an event, a kernel and an event, runs back to back: event timings then
+// exclude launch latency and host delays.
+//
 // # Contexts and threads
 //
 // A [Context] wraps a device's primary context. CUDA binds contexts to OS

@@ -239,19 +239,27 @@ type countingDevice struct {
 	w *window
 }
 
-func (d *countingDevice) StartTimer() error {
-	if err := d.Device.Sync(); err != nil { // queued state-setting work stays out of the window
+// open finishes the queued state-setting work, so that it stays out of the
+// window, and opens the window.
+func (d *countingDevice) open() error {
+	if err := d.Device.Sync(); err != nil {
 		return err
 	}
 	d.w.begin()
+	return nil
+}
+
+func (d *countingDevice) StartTimer() error {
+	if err := d.open(); err != nil {
+		return err
+	}
 	return d.Device.StartTimer()
 }
 
 func (d *countingDevice) TimeKernel(k Kernel) (float64, error) {
-	if err := d.Device.Sync(); err != nil {
+	if err := d.open(); err != nil {
 		return 0, err
 	}
-	d.w.begin()
 	ms, err := d.Device.TimeKernel(k) // synchronizes
 	if err == nil {
 		d.w.end()

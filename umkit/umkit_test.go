@@ -123,13 +123,13 @@ func names(calls []string) []string {
 // and that verification comes after the timed region.
 func TestManagedStateMachine(t *testing.T) {
 	// Every trial ends with settling passes on a scratch buffer (the fake's
-	// identical passes stop at the minimum of four), then the timed kernel
-	// and the check.
+	// identical passes stop at the minimum of four), then the timed kernel,
+	// held so that it runs back to back with its events, and the check.
 	var tail []string
 	for range 4 {
 		tail = append(tail, "StartTimer", "Launch", "StopTimer")
 	}
-	tail = append(tail, "StartTimer", "Launch", "StopTimer", "Check")
+	tail = append(tail, "Hold", "StartTimer", "Launch", "StopTimer", "Check")
 	want := map[string][]string{
 		"explicit":             {"StartTimer", "Copy", "StopTimer"},
 		"managed_cold":         {"Prefetch", "Sync", "FillHost"},

@@ -404,9 +404,11 @@ func (d *Device) StopTimer() (float64, error) {
 	return d.queued, nil
 }
 
-// TimeKernel is StartTimer, Launch, StopTimer: the simulation has no launch
-// latency to keep out.
+// TimeKernel logs Hold (where the real device holds its stream), then is
+// StartTimer, Launch, StopTimer: the simulation has no launch latency to
+// keep out.
 func (d *Device) TimeKernel(k umkit.Kernel) (float64, error) {
+	d.log("Hold")
 	if err := d.StartTimer(); err != nil {
 		return 0, err
 	}

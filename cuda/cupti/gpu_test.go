@@ -47,6 +47,9 @@ func gpu(t *testing.T) (*Collector, *cuda.Context) {
 		if d, gpuErr = cuda.GetDevice(0); gpuErr == nil {
 			gpuCtx, gpuErr = cuda.NewContext(d)
 		}
+		if gpuErr == nil && os.Getenv("UMLAB_CUPTI_PRIME") == "1" {
+			gpuErr = prime(gpuCol, gpuCtx)
+		}
 	})
 	if gpuErr != nil {
 		if os.Getenv("UMLAB_REQUIRE_GPU") == "1" {
@@ -55,6 +58,27 @@ func gpu(t *testing.T) (*Collector, *cuda.Context) {
 		t.Skipf("skipped: %v", gpuErr)
 	}
 	return gpuCol, gpuCtx
+}
+
+// prime is a diagnostic (UMLAB_CUPTI_PRIME=1): one small cold migration
+// counted and thrown away before the tests, to see whether the first
+// collection of a process is the one that loses records.
+func prime(col *Collector, c *cuda.Context) error {
+	const n = 4 << 20 / 8
+	x, err := c.AllocManaged(n * 8)
+	if err != nil {
+		return err
+	}
+	defer x.Free()
+	if err := cuda.FillHost(x, n, 1); err != nil {
+		return err
+	}
+	if err := col.Start(); err != nil {
+		return err
+	}
+	err = errors.Join(c.RMW(x, 1, 1, n, nil), c.Synchronize())
+	_, serr := col.Stop()
+	return errors.Join(err, serr)
 }
 
 func must(t *testing.T, err error) {

@@ -35,6 +35,9 @@ func gpu(t *testing.T) (*Collector, *cuda.Context) {
 			gpuErr = fmt.Errorf("no GPU: %w", err)
 			return
 		}
+		if us, err := strconv.Atoi(os.Getenv("UMLAB_CUPTI_DRAIN_US")); err == nil && us > 0 {
+			drainInterval = time.Duration(us) * time.Microsecond // diagnostic
+		}
 		kinds, err := envKinds()
 		if err != nil {
 			gpuErr = err

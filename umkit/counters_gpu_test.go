@@ -36,6 +36,9 @@ func TestGPUCounterPass(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("%s", c)
+	if err := c.prime(dev); err != nil {
+		t.Fatal(err)
+	}
 	r := newRunner(dev, "")
 	const size = 256 << 20
 	n := uint64(size / 8)

@@ -15,11 +15,12 @@ import (
 // stepCounts is a counter source that advances on every snapshot, so every
 // counted window sees traffic.
 type stepCounts struct {
-	on bool
-	c  cupti.Counts
+	on     bool
+	c      cupti.Counts
+	starts int
 }
 
-func (s *stepCounts) Start() error { s.on, s.c = true, cupti.Counts{}; return nil }
+func (s *stepCounts) Start() error { s.on, s.c = true, cupti.Counts{}; s.starts++; return nil }
 func (s *stepCounts) Snapshot() (cupti.Counts, error) {
 	if !s.on {
 		return cupti.Counts{}, errors.New("off")
@@ -41,8 +42,9 @@ func (noPCIe) ReadPCIe() (umkit.PCIeSample, error) {
 // run keeps them; CounterTable joins them to the summary.
 func TestRunWithCounters(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
+	src := &stepCounts{}
 	opts := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed", "handoff"}, Quick: true,
-		Counters: umkit.NewCounters(&stepCounts{}, noPCIe{})}
+		Counters: umkit.NewCounters(src, noPCIe{})}
 	meta, err := umkit.Run(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -63,6 +65,10 @@ func TestRunWithCounters(t *testing.T) {
 	}
 	if len(counters) != len(configs) {
 		t.Fatalf("%d counter rows for %d configurations", len(counters), len(configs))
+	}
+	// One collection per counter pass, and one thrown away before them all.
+	if src.starts != len(counters)+1 {
+		t.Errorf("%d collections for %d counter rows, want one more (the priming)", src.starts, len(counters))
 	}
 	scopes := map[string]int{}
 	for _, c := range counters {

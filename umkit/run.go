@@ -297,6 +297,9 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		if err := o.Counters.attach(o.Out, o.Resume, dev.Info().UUID, r.warn); err != nil {
 			return meta, err
 		}
+		if err := o.Counters.prime(dev); err != nil {
+			r.warn(fmt.Sprintf("the counters' first collection was not primed (%v): the first counter pass may undercount", err))
+		}
 		r.counters = o.Counters
 		meta.Notes = append(meta.Notes, fmt.Sprintf("counter passes (%s) in %s: %s", PassCounters, CountersName, o.Counters))
 	}

@@ -89,7 +89,9 @@ func (c Counts) String() string {
 // Collector gathers Unified Memory counters through CUPTI's activity API,
 // which is process-wide: one Collector may be open at a time. Collection is
 // on only between Start and Stop, so work outside those windows pays no
-// profiling overhead. Methods are safe for concurrent use.
+// profiling overhead. Methods are safe for concurrent use. The first
+// collection of a process can lose records (drainInterval): count a
+// throwaway migration first, as umkit does.
 type Collector struct {
 	mu      sync.Mutex
 	lib     Library
@@ -108,7 +110,12 @@ type Collector struct {
 // kernel raises about 36,000 migration events in 0.3 s, so without
 // draining all but the first 8191 are lost (H200, CUPTI 13.0, 2026-11-29:
 // 21 % of the bytes counted at 1 GiB, 90 % at 256 MiB, 100 % at 64 MiB).
-var drainInterval = 2 * time.Millisecond // a variable for the diagnostics in gpu_test.go
+// Every 2 ms was not enough: 9 of 18 cold 256 MiB counts came short
+// (0.89–0.99 of B, half the fault records). Every 100–500 µs, only the
+// first collection of a process came short (14 of 24; none of the 48
+// after it), which Counters.Prime covers; 50 µs was worse again (H200,
+// 2026-11-30, cupti.test with UMLAB_CUPTI_DRAIN_US).
+var drainInterval = 250 * time.Microsecond // a variable for the diagnostics in gpu_test.go
 
 // flushMu serialises the flushes of the drainer and of the collector.
 var flushMu sync.Mutex

@@ -141,7 +141,7 @@ func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string
 
 // primeBytes is the cold migration counted and thrown away before a run's
 // first counter pass: on the H200 the first collection of a process lost
-// records (0.87–0.99 of B in 14 of 24 processes) and later ones did not
+// records (0.87–0.99 of B in 15 of 30 processes) and later ones did not
 // (see cupti's drainInterval).
 const primeBytes = 256 << 20
 

@@ -112,8 +112,8 @@ type Collector struct {
 // 21 % of the bytes counted at 1 GiB, 90 % at 256 MiB, 100 % at 64 MiB).
 // Every 2 ms was not enough: 9 of 18 cold 256 MiB counts came short
 // (0.89–0.99 of B, half the fault records). Every 100–500 µs, only the
-// first collection of a process came short (14 of 24; none of the 48
-// after it), which Counters.Prime covers; 50 µs was worse again (H200,
+// first collection of a process came short (15 of 30; none of the 60
+// after it), hence umkit's throwaway first collection; 50 µs was worse (H200,
 // 2026-11-30, cupti.test with UMLAB_CUPTI_DRAIN_US).
 var drainInterval = 250 * time.Microsecond // a variable for the diagnostics in gpu_test.go
 

@@ -16,7 +16,7 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Every folder of this directory that holds a results.csv is a dataset. The

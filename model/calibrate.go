@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Handoff phases and group, as written in handoff rows.

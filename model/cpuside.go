@@ -3,7 +3,7 @@ package model
 import (
 	"math"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // WithoutCPU returns handoff rows whose alternating total_ms has the

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // gbRow is a bandwidth-style trial: ms is useful bytes at gbps.

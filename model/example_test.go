@@ -6,7 +6,7 @@ import (
 	"os"
 
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // The crossover between host-mapped access and explicit copy at 1 GiB on

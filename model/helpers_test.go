@@ -2,7 +2,7 @@ package model_test
 
 import (
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 const (

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 var (

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // The checks below rebuild the paper's GB200 1 GiB handoff figures from its

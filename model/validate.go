@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // DefaultMinSizeBytes is the smallest working set counted in the aggregate

@@ -3,7 +3,7 @@ package plots_test
 import (
 	"math"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // paperRows are a few of the paper's GB200 and GH200 figures (medians,

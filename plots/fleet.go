@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
-	"github.com/umlab/umlab/umkit/fleet"
+	"github.com/umlab/umlab/fleet"
 )
 
 // FleetDeviation draws how far each GPU is from the fleet median

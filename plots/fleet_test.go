@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/plots"
-	"github.com/umlab/umlab/umkit/fleet"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
 )
 
 // syntheticFleet makes two nodes of four GPUs with made-up numbers (not

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // A Key names the columns whose values make a row's series, panel or

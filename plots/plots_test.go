@@ -14,7 +14,7 @@ import (
 
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/plots"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 var regen = flag.Bool("regen", false, "rewrite the golden images in testdata from the current output")

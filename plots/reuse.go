@@ -9,7 +9,7 @@ import (
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // ReuseFit is the reuse model fitted to one platform's handoff rows.

@@ -17,7 +17,7 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 	"github.com/umlab/umlab/cuda/cupti"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // CountersName is the file of counter rows, beside results.csv.

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/cuda/cupti"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // fakeCounts is a CounterSource whose counts the stub device drives: what

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 var (

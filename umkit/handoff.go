@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Handoff measures CPU–GPU handoff and reuse (paper VII-B): the same data

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // HBM measures local GPU-resident bandwidth with STREAM copy (a = b, two

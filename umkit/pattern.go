@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Patterns measures how access pattern shapes each memory state over a fixed

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // TestTimingRules is a diagnostic, not a check (UMLAB_PERF=2 on a GPU): it

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/cuda"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Options configure Run, the whole-suite driver behind `umbench run`.

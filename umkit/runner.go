@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // runner carries what every group needs: the device, the identity stamped on

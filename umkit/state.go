@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // workload is one kernel over one data buffer, with what the kernel touches.

@@ -13,7 +13,7 @@ import (
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 var ctx = context.Background()

@@ -20,7 +20,7 @@ import (
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // openDevice opens a GPU; tests replace it with a simulated device.

@@ -11,7 +11,7 @@ import (
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // counterSource loads the counter passes of what source loaded: the

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit/fleet"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
 )
 
 // discoverGPUs lists the GPUs of a node-level run and the CPUs nearest

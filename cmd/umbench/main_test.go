@@ -12,7 +12,7 @@ import (
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // umbench runs a command line and returns its exit code and output. It

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Annotation says how a worker's GPU was measured within its node.

@@ -5,7 +5,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/umlab/umlab/umkit/fleet"
+	"github.com/umlab/umlab/fleet"
 )
 
 // Five GPUs of two nodes (synthetic results, not measurements), one of

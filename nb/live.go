@@ -14,7 +14,7 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // LiveOptions is what Data asks of a live run; it mirrors the fields of

@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/umlab/umlab/umkit/fleet"
+	"github.com/umlab/umlab/fleet"
 )
 
 // One GPU 10 % slower is flagged in every configuration (bandwidth and

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/umlab/umlab/umkit/fleet"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
 )
 
 // TestMain lets the test binary stand in for umbench run: re-executed with

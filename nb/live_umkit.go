@@ -5,7 +5,7 @@ import (
 
 	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // This file wires the live path of Data to umkit: the GPU, and the

@@ -38,4 +38,4 @@
 // live path, progress display and cache on a machine without a GPU.
 // Every GoNB cell is a new process, so each cell that needs data calls
 // [Data]; bundled data loads in milliseconds and live data from the cache.
-package nb // import "github.com/umlab/umlab/plots/nb"
+package nb // import "github.com/umlab/umlab/nb"

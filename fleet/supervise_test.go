@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/umlab/umlab/umkit/fleet"
+	"github.com/umlab/umlab/fleet"
 )
 
 func shWorker(t *testing.T, gpu int, script string) fleet.Worker {

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/umkit/fleet"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
 )
 
 // A results.csv whose columns differ from the schema is an error that

@@ -16,7 +16,7 @@ import (
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 func TestTableHTML(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // CounterColumns are the columns Counters returns: the configuration, the

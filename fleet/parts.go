@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // A Part is what one GPU measured in one run: a worker's results directory,

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Modes of Data.

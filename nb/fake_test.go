@@ -12,7 +12,7 @@ import (
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/umkit"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // TestLiveFakeGPU runs the live path end to end on umkit's fake GPU: every

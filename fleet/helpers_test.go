@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // The numbers in these tests are synthetic: they exercise the arithmetic

@@ -5,7 +5,7 @@ import (
 	"log"
 	"os"
 
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Three trials of one configuration become one summary row: the median, the

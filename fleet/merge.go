@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/cuda"
-	"github.com/umlab/umlab/umkit/results"
+	"github.com/umlab/umlab/results"
 )
 
 // Problem is a difference between parts that makes their figures less

@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/umlab/umlab/plots"
-	"github.com/umlab/umlab/plots/nb"
+	"github.com/umlab/umlab/nb"
 )
 
 // Loading the managed-memory rows in bundled mode, as a notebook cell does

@@ -10,8 +10,8 @@ import (
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/plots"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // CounterColumns are the columns Counters returns: the configuration, the

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/nb"
+	"github.com/umlab/umlab/plots"
 )
 
 // Loading the managed-memory rows in bundled mode, as a notebook cell does

@@ -11,8 +11,8 @@ import (
 	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/plots"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // TestLiveFakeGPU runs the live path end to end on umkit's fake GPU: every

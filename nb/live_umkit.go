@@ -4,8 +4,8 @@ import (
 	"context"
 
 	"github.com/umlab/umlab/internal/fakegpu"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // This file wires the live path of Data to umkit: the GPU, and the

@@ -15,8 +15,8 @@ import (
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/plots"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 func TestTableHTML(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"log"
 	"testing"
 
-	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/results"
 )
 

@@ -8,8 +8,8 @@ import (
 
 	"github.com/umlab/umlab/cuda/cupti"
 	"github.com/umlab/umlab/internal/fakegpu"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // stepCounts is a counter source that advances on every snapshot, so every

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 var (

@@ -12,8 +12,8 @@ import (
 
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/internal/fakegpu"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 var ctx = context.Background()

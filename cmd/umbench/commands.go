@@ -19,8 +19,8 @@ import (
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // openDevice opens a GPU; tests replace it with a simulated device.

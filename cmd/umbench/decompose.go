@@ -10,8 +10,8 @@ import (
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // counterSource loads the counter passes of what source loaded: the

@@ -15,8 +15,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
 

@@ -11,8 +11,8 @@ import (
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/internal/fakegpu"
-	"github.com/umlab/umlab/umkit"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // umbench runs a command line and returns its exit code and output. It

@@ -110,8 +110,24 @@ fail=0
 # (job steps), delete the namespaces, remove the directory. Runs on every
 # exit, success or not.
 cleanup() {
-  local rc=$? p n i
+  local rc=$? p n i sig left
   trap - EXIT INT TERM
+  # The daemons (behind nsenter/unshare) and any job step left: every
+  # process in our namespaces, TERM then KILL, waiting until none is left.
+  for n in "${made_ns[@]}"; do
+    for sig in TERM KILL; do
+      for _ in $(seq 50); do
+        left=$(ip netns pids "$n" 2>/dev/null || true)
+        [[ -z $left ]] && break
+        # shellcheck disable=SC2086
+        kill -s "$sig" $left 2>/dev/null || true
+        sleep 0.1
+      done
+    done
+    [[ -z $(ip netns pids "$n" 2>/dev/null || true) ]] || say "processes left in network namespace $n: $(ip netns pids "$n" | tr '\n' ' ')" >&2
+    ip netns del "$n" 2>/dev/null || say "could not delete network namespace $n" >&2
+  done
+  # munged, and the shells that started the daemons (reaping them).
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     kill "${pids[i]}" 2>/dev/null || true
   done
@@ -122,12 +138,7 @@ cleanup() {
     done
     kill -9 "$p" 2>/dev/null || true
   done
-  for n in "${made_ns[@]}"; do
-    for p in $(ip netns pids "$n" 2>/dev/null); do
-      kill -9 "$p" 2>/dev/null || true
-    done
-    ip netns del "$n" 2>/dev/null || say "could not delete network namespace $n" >&2
-  done
+  wait 2>/dev/null || true
   if [[ $rc -ne 0 && $fail_after_start -eq 0 ]]; then
     say "FAILED (exit $rc); logs follow" >&2
     for f in "$tmp"/log/* "$tmp"/out/*; do

@@ -11,6 +11,7 @@
 //	umbench datasets                 the embedded datasets
 //	umbench merge --out DIR DIR...   combine per-node and per-GPU results, saying what differs
 //	umbench compare DIR...           each GPU's median against the fleet median, outliers flagged
+//	umbench check --baseline D [DIR] this GPU (quick run) or DIR against a baseline; exit 1 on a regression
 //
 // Every command exits non-zero on failure and never panics on a missing
 // driver or GPU.
@@ -46,6 +47,7 @@ var commands = []struct {
 	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
 	{"merge", "merge per-node and per-GPU results directories into one, reporting what differs", cmdMerge},
 	{"compare", "compare each GPU's medians with the fleet median and flag outliers", cmdCompare},
+	{"check", "check this GPU (or a results directory) against a baseline: pass, warn or fail per configuration", cmdCheck},
 }
 
 func usage(w io.Writer) {

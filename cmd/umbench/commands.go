@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"text/tabwriter"
@@ -16,8 +17,10 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
@@ -275,6 +278,8 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory")
 	format := fs.String("format", "table", "table or csv")
 	group := fs.String("group", "", "only this group")
+	wide := fs.Bool("wide", false, "table: every configuration column separately, GPU UUIDs and total times (wider than 120 columns)")
+	fleetMode := fs.String("fleet", "", "fleet data: only rows of this fleet mode (isolated or concurrent); the table shows each mode separately")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -297,13 +302,22 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 		rows = keep
 	}
-	sum := results.Summarize(rows, results.SummaryOptions{
+	sopts := results.SummaryOptions{
 		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
 		ThrottleReasons: meta.Device.ThrottleReasons,
-	})
-	df := results.SummaryFrame(sum)
+	}
+	modes, byMode := splitFleetModes(rows)
+	if *fleetMode != "" {
+		if byMode[*fleetMode] == nil {
+			return usagef("--fleet %q: this data has %s", *fleetMode, describeModes(modes))
+		}
+		modes = []string{*fleetMode}
+	}
 	if *format == "csv" {
-		return model.WriteFrameCSV(stdout, df)
+		if len(modes) > 1 {
+			return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
+		}
+		return model.WriteFrameCSV(stdout, results.SummaryFrame(results.Summarize(byMode[modes[0]], sopts)))
 	}
 	if meta.Device.Name != "" {
 		fmt.Fprintf(stdout, "%s, %s", meta.Device.Name, meta.Platform)
@@ -315,11 +329,133 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout)
 	}
-	cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
-		results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
-		results.ColOversubPct, results.ColReusePasses, results.ColN, results.ColMedianGBps, results.ColCVPct,
-		results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColPctOfPeak, results.ColFlags}
-	return writeTable(stdout, df.Select(cols))
+	for i, m := range modes {
+		if len(modes) > 1 {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "fleet=%s\n", m)
+		}
+		sum := results.Summarize(byMode[m], sopts)
+		if *wide {
+			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
+				results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
+				results.ColOversubPct, results.ColReusePasses, results.ColGPUUUID, results.ColN, results.ColMedianGBps, results.ColCVPct,
+				results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColPctOfPeak, results.ColFlags}
+			if err := writeTable(stdout, results.SummaryFrame(sum).Select(cols)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := writeSummary(stdout, sum, byMode[m]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitFleetModes splits rows by the fleet mode in their note (isolated,
+// concurrent; "" outside fleet runs), in order of first appearance, so that
+// isolated and concurrent measurements are never summarised together.
+func splitFleetModes(rows []results.Row) ([]string, map[string][]results.Row) {
+	var modes []string
+	by := map[string][]results.Row{}
+	for _, r := range rows {
+		m, _ := fleet.ModeOf(r.Note)
+		if _, ok := by[m]; !ok {
+			modes = append(modes, m)
+		}
+		by[m] = append(by[m], r)
+	}
+	return modes, by
+}
+
+func describeModes(modes []string) string {
+	var d []string
+	for _, m := range modes {
+		if m == "" {
+			m = "rows outside fleet runs"
+		}
+		d = append(d, m)
+	}
+	return strings.Join(d, ", ")
+}
+
+// writeSummary prints the default summary table, 120 columns wide: the
+// configuration as one readable label, a gpu column (and host) only when
+// the rows come from several GPUs (or hosts).
+func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) error {
+	gpus, hosts := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		gpus[r.GPUUUID], hosts[r.Host] = true, true
+	}
+	hostOf := map[string]string{}
+	for _, r := range rows {
+		hostOf[r.GPUUUID] = r.Host
+	}
+	showGPU, showHost := len(gpus) > 1, len(hosts) > 1
+	labelMax := 40
+	head := []string{"group", "configuration"}
+	if showHost {
+		head, labelMax = append(head, "host"), labelMax-12
+	}
+	if showGPU {
+		head, labelMax = append(head, "gpu"), labelMax-10
+	}
+	head = append(head, "n", "median_gbps", "cv_pct", "kernel_ms", "pct_peak", "flags")
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, s := range sum {
+		c := s.Config
+		label := check.Label(c)
+		if g := c.Group + " "; strings.HasPrefix(label, g) {
+			label = strings.TrimPrefix(label, g)
+		}
+		f := []string{c.Group, cutRunes(label, labelMax)}
+		if showHost {
+			f = append(f, cutRunes(hostOf[c.GPUUUID], 10))
+		}
+		if showGPU {
+			f = append(f, shortUUID(c.GPUUUID))
+		}
+		f = append(f, fmt.Sprint(s.N), sig4(s.GBps.Median), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
+			strings.Join(s.Flags, ","))
+		fmt.Fprintln(tw, strings.Join(f, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+		}
+	}
+	return nil
+}
+
+func sig4(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// shortUUID is the first 8 hex digits of a GPU UUID.
+func shortUUID(u string) string {
+	u = strings.TrimPrefix(u, "GPU-")
+	if len(u) > 8 {
+		return u[:8]
+	}
+	return u
 }
 
 // writeTable prints a frame as aligned text, dropping columns that are
@@ -545,10 +681,131 @@ func cmdDatasets(args []string, stdout, stderr io.Writer) error {
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "name\tplatform\tkind\tdescription")
+	fmt.Fprintln(stdout, "Embedded datasets (use with --dataset NAME; provenance in datasets/README.md):")
 	for _, d := range datasets.List() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Name, d.Platform, d.Kind, d.Description)
+		fmt.Fprintln(stdout)
+		rows, m, err := datasets.Load(d.Name)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s  unreadable: %v\n", d.Name, err)
+			continue
+		}
+		for _, line := range describeDataset(d, rows, m) {
+			for _, l := range wrap(line, 120, "      ") {
+				fmt.Fprintln(stdout, l)
+			}
+		}
 	}
-	return tw.Flush()
+	return nil
+}
+
+// describeDataset says what a dataset is, in lines of at most about 120
+// columns: name, GPU, date of the run, rows; groups and settings; the
+// command that measured it.
+func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []string {
+	gpus, groups, modes := map[string]bool{}, []string{}, map[string]bool{}
+	seenGroup := map[string]bool{}
+	configs := map[string]bool{}
+	trials, warm := map[string]int{}, map[int64]int{}
+	var minSize, maxSize int64
+	start := m.Start
+	for _, r := range rows {
+		gpus[r.GPUUUID] = true
+		if !seenGroup[r.Group] {
+			seenGroup[r.Group] = true
+			groups = append(groups, r.Group)
+		}
+		if fm, _ := fleet.ModeOf(r.Note); fm != "" {
+			modes[fm] = true
+		}
+		k := results.ConfigKey(r)
+		configs[k] = true
+		trials[k+"|"+fmt.Sprint(r.Repetition)]++
+		warm[r.Warmups]++
+		if r.SizeBytes > 0 {
+			if minSize == 0 || r.SizeBytes < minSize {
+				minSize = r.SizeBytes
+			}
+			maxSize = max(maxSize, r.SizeBytes)
+		}
+		// A resumed run's metadata names its last segment; the run IDs of
+		// its rows (20261129T235618Z-...) name every segment's start.
+		if t, err := time.Parse("20060102T150405Z", strings.SplitN(r.RunID, "-", 2)[0]); err == nil && (start.IsZero() || t.Before(start)) {
+			start = t
+		}
+	}
+	gpu := m.Device.Name
+	if gpu == "" {
+		gpu = d.Platform
+	}
+	if len(gpus) > 1 {
+		gpu = fmt.Sprintf("%d × %s", len(gpus), gpu)
+	}
+	when := "date unknown"
+	if !start.IsZero() {
+		when = "measured " + start.UTC().Format("2006-01-02 15:04") + " UTC"
+	}
+	if d.Kind == datasets.Published {
+		when = "published figures"
+	}
+	out := []string{fmt.Sprintf("%s  %s, %s, %d rows", d.Name, gpu, when, len(rows))}
+	if m.Device.DriverVersion != "" && d.Kind != datasets.Published {
+		out[0] += ", driver " + m.Device.DriverVersion
+	}
+	set := fmt.Sprintf("    %s; %d configurations", strings.Join(groups, ", "), len(configs))
+	if d.Kind == datasets.Measured {
+		tc := map[int]int{}
+		for _, n := range trials {
+			tc[n]++
+		}
+		set += fmt.Sprintf("; mostly %d trials, %d warm-ups", modeOf(tc), modeOf(warm))
+	}
+	if maxSize > 0 {
+		set += "; sizes " + cuda.FormatBytes(uint64(minSize))
+		if maxSize != minSize {
+			set += "–" + cuda.FormatBytes(uint64(maxSize))
+		}
+	}
+	if len(modes) > 0 {
+		var ms []string
+		for k := range modes {
+			ms = append(ms, k)
+		}
+		sort.Strings(ms)
+		set += "; fleet " + strings.Join(ms, ", ")
+	}
+	out = append(out, set)
+	switch {
+	case d.Kind == datasets.Published:
+		out = append(out, "    source: "+m.Source)
+	case m.Command != "":
+		out = append(out, "    command: "+m.Command)
+	}
+	return out
+}
+
+// wrap breaks a line at spaces so that no piece is longer than width
+// (unless one word is), continuing with indent.
+func wrap(line string, width int, indent string) []string {
+	var out []string
+	for len([]rune(line)) > width {
+		r := []rune(line)
+		cut := strings.LastIndex(string(r[:width]), " ")
+		if cut <= len(indent) {
+			break
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = indent + strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
+}
+
+func modeOf[K int | int64](m map[K]int) K {
+	var best K
+	n := -1
+	for k, c := range m {
+		if c > n || (c == n && k < best) {
+			best, n = k, c
+		}
+	}
+	return best
 }

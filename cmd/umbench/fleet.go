@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
@@ -216,24 +217,46 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	group := fs.String("group", "", "only this group")
 	only := fs.Bool("outliers", false, "show only flagged GPUs")
 	fail := fs.Bool("fail-on-outliers", false, "exit with status 1 when any GPU is flagged")
+	wide := fs.Bool("wide", false, "table: add each GPU's full UUID (lines may pass 120 columns)")
+	dataset := fs.String("dataset", "", "embedded datasets measured on several GPUs, comma-separated (e.g. h200x2-2026-11-29-isolated; see umbench datasets)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *format != "table" && *format != "csv" {
 		return usagef("--format %q: table or csv", *format)
 	}
-	if fs.NArg() == 0 {
-		return usagef("name results directories: a fleet run's root, node or GPU directories, or a merged directory")
+	if fs.NArg() == 0 && *dataset == "" {
+		return usagef("name results directories (a fleet run's root, node or GPU directories, or a merged directory) or --dataset NAME")
 	}
 	if *floor < 0 {
 		return usagef("--mad-floor must not be negative")
 	}
-	parts, warns, err := fleet.Load(fs.Args(), nil)
-	for _, w := range warns {
-		fmt.Fprintln(stderr, "umbench: warning:", w)
+	var parts []fleet.Part
+	if fs.NArg() > 0 {
+		ps, warns, err := fleet.Load(fs.Args(), nil)
+		for _, w := range warns {
+			fmt.Fprintln(stderr, "umbench: warning:", w)
+		}
+		if err != nil {
+			return err
+		}
+		parts = ps
 	}
-	if err != nil {
-		return err
+	for _, name := range splitList(*dataset) {
+		rows, meta, err := datasets.Load(name)
+		if err != nil {
+			return usagef("--dataset: %v", err)
+		}
+		parts = append(parts, fleet.FromRows(name, rows, meta)...)
+	}
+	seen := map[string]int{}
+	for _, p := range parts {
+		seen[p.Label]++
+	}
+	for i := range parts {
+		if seen[parts[i].Label] > 1 {
+			parts[i].Label = filepath.Base(parts[i].Dir) + ":" + parts[i].Label
+		}
 	}
 	if *group != "" {
 		n := 0
@@ -287,8 +310,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		}
 	} else {
 		writeProblems(stdout, fleet.Check(parts))
-		writeComparison(stdout, shown)
-		writePerGPU(stdout, cmp, o)
+		writeComparison(stdout, shown, *wide)
+		writePerGPU(stdout, cmp, o, *wide)
 	}
 	if *fail && outliers > 0 {
 		return fmt.Errorf("%d GPU median(s) flagged as outliers", outliers)
@@ -297,19 +320,31 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeComparison prints one block per configuration.
-func writeComparison(w io.Writer, cmp []fleet.Comparison) {
+func writeComparison(w io.Writer, cmp []fleet.Comparison, wide bool) {
 	for i := 0; i < len(cmp); {
 		j := i
 		for j < len(cmp) && sameConfig(cmp[j], cmp[i]) {
 			j++
 		}
 		c := cmp[i]
-		fmt.Fprintf(w, "%s · %s · %s — %s, fleet median %.4g over %d GPUs (MAD %.2f %%)\n",
+		head := fmt.Sprintf("%s · %s · %s — %s, fleet median %.4g over %d GPUs (MAD %.2f %%)",
 			c.Label, c.Platform, c.Mode, c.Metric, c.FleetMedian, c.FleetN, c.MADPct)
+		if !wide && len([]rune(head)) > 120 {
+			head = strings.Replace(head, " — ", "\n  ", 1)
+		}
+		fmt.Fprintln(w, head)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "  host\tgpu\tgpu_uuid\tn\tmedian\tcv_pct\tdev_pct\trobust_z\tflags\t")
+		uuidHead := ""
+		if wide {
+			uuidHead = "gpu_uuid\t"
+		}
+		fmt.Fprintln(tw, "  host\tgpu\t"+uuidHead+"n\tmedian\tcv_pct\tdev_pct\trobust_z\tflags\t")
 		for _, x := range cmp[i:j] {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%.4g\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, orUnknown(x.UUID), x.N,
+			uuid := ""
+			if wide {
+				uuid = orUnknown(x.UUID) + "\t"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s%d\t%.4g\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, uuid, x.N,
 				x.Median, fixed(x.CVPct, "%.2f"), fixed(x.DevPct, "%+.2f"), x.RobustZ, strings.Join(x.Flags, ","))
 		}
 		tw.Flush()
@@ -329,14 +364,22 @@ func fixed(v float64, f string) string {
 	return fmt.Sprintf(f, v)
 }
 
-func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions) {
+func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions, wide bool) {
 	sum := fleet.PerGPU(cmp)
 	fmt.Fprintln(w, "per GPU (median deviation: positive is better, whatever the metric):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "  part\tgpu_uuid\tconfigurations\toutliers\tslow\tfast\tmedian_dev_pct\t")
+	uuidHead := ""
+	if wide {
+		uuidHead = "gpu_uuid\t"
+	}
+	fmt.Fprintln(tw, "  part\t"+uuidHead+"configurations\toutliers\tslow\tfast\tmedian_dev_pct\t")
 	flagged := 0
 	for _, s := range sum {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%d\t%d\t%s\t\n", s.Part, orUnknown(s.UUID), s.Configurations, s.Outliers, s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
+		uuid := ""
+		if wide {
+			uuid = orUnknown(s.UUID) + "\t"
+		}
+		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuid, s.Configurations, s.Outliers, s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
 		if s.Outliers > 0 {
 			flagged++
 		}

@@ -442,7 +442,15 @@ func TestAdviseDefaultDataset(t *testing.T) {
 func TestDatasets(t *testing.T) {
 	code, out, errs := umbench(t, "datasets")
 	wantCode(t, []string{"datasets"}, 0, code, out, errs)
-	contains(t, "datasets", out, "name", "paper-gb200", "paper-gh200", "paper-gb10", "published", "measured")
+	contains(t, "datasets", out, "--dataset NAME", "paper-gb200", "paper-gh200", "paper-gb10", "published", "measured",
+		// The run's date, not the metadata's last segment (2026-11-30 00:21) nor a commit's.
+		"h200-2026-11-29-full  NVIDIA H200, measured 2026-11-29 23:56 UTC",
+		"2 × NVIDIA H200", "isolated", "command: umbench run --groups hbm,host,transfer,managed,pattern,oversub")
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 120 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
 	var h200 int
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "h200-") {

@@ -179,7 +179,7 @@ func Label(r results.Row) string {
 	} else if r.FootprintBytes > 0 {
 		add("footprint " + HumanBytes(r.FootprintBytes))
 	}
-	if r.StrideElements > 1 {
+	if r.StrideElements > 1 && r.PageIntervalBytes == 0 { // a page-touch stride follows from its interval
 		add("stride " + strconv.FormatInt(r.StrideElements, 10))
 	}
 	if r.PageIntervalBytes > 0 {

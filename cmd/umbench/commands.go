@@ -495,6 +495,12 @@ func cell(s series.Series, i int, name string) string {
 		if math.IsNaN(v) {
 			return ""
 		}
+		switch {
+		case strings.HasSuffix(name, "_bytes") && v >= 0 && v == math.Trunc(v):
+			return humanBytes(v)
+		case isCount(name):
+			return fmt.Sprintf("%.0f", v)
+		}
 		return fmt.Sprintf("%.4g", v)
 	case series.Int:
 		v, _ := e.Int()
@@ -507,6 +513,30 @@ func cell(s series.Series, i int, name string) string {
 		return fmt.Sprint(v)
 	}
 	return e.String()
+}
+
+// isCount says whether a column holds counts (faults, fault groups), shown
+// as integers.
+func isCount(name string) bool {
+	return strings.HasSuffix(name, "_faults") || strings.HasSuffix(name, "_groups") || strings.HasSuffix(name, "_count")
+}
+
+// humanBytes writes a byte count in binary units with three significant
+// digits: 0, 512 B, 1.17 MiB, 256 MiB.
+func humanBytes(v float64) string {
+	if v < 1024 {
+		return fmt.Sprintf("%.0f B", v)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}
+	i := -1
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.3g %s", v, units[i])
 }
 
 func cmdModel(args []string, stdout, stderr io.Writer) error {

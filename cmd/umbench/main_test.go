@@ -551,7 +551,23 @@ func TestCountersAndDecompose(t *testing.T) {
 	args := []string{"counters", "--dataset", "h200-2026-11-29-counters"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "counters table", out, "caveat (h200-2026-11-29-counters)", "um_htod_bytes", "gpu_fault_groups", "migrated_per_useful", "pcie_rx_bytes", "managed_cold", "page_touch")
+	contains(t, "counters table", out, "caveat (h200-2026-11-29-counters)", "htod", "gpu_faults", "migr/useful", "pcie_rx", "managed_cold", "page_touch",
+		"256 MiB", "every 64 KiB")
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 120 {
+			t.Errorf("counters line of %d columns: %q", n, l)
+		}
+		// Counts are integers, byte counts in binary units.
+		if f := strings.Fields(l); len(f) > 6 && strings.HasPrefix(l, "stream managed_cold 256 MiB ") {
+			if !strings.Contains(l, " MiB ") || strings.Contains(l, "e+") {
+				t.Errorf("counters row not in human units: %q", l)
+			}
+		}
+	}
+	args = []string{"counters", "--dataset", "h200-2026-11-29-counters", "--wide"}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "counters --wide", out, "um_htod_bytes", "gpu_fault_groups", "migrated_per_useful", "pcie_rx_bytes", "pcie_tx_bytes")
 
 	args = []string{"counters", "--dataset", "h200-2026-11-29-full"}
 	code, out, errs = umbench(t, args...)

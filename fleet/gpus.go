@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
+	"github.com/umlab/umlab/cuda/nvml"
 
 	"github.com/umlab/umlab/cuda"
 )
@@ -26,8 +26,7 @@ var (
 	nvmlOK   bool
 )
 
-// nvmlReady initialises NVML once. go-nvml ends the process if any other
-// NVML call follows a failed Init, so every call below is gated on it.
+// nvmlReady initialises NVML once; every call below is gated on it.
 func nvmlReady() bool {
 	nvmlOnce.Do(func() { nvmlOK = nvml.Init() == nvml.SUCCESS })
 	return nvmlOK
@@ -42,7 +41,7 @@ func nearestCPUs(uuid string) ([]int, error) {
 	if ret != nvml.SUCCESS {
 		return nil, fmt.Errorf("NVML has no device %s: %s", uuid, nvml.ErrorString(ret))
 	}
-	// The argument is a CPU count; go-nvml sizes the mask from it. 4096
+	// The argument is a CPU count; nvml sizes the mask from it. 4096
 	// covers any machine Linux runs on without CONFIG_MAXSMP.
 	set, ret := d.GetCpuAffinity(4096)
 	if ret != nvml.SUCCESS {

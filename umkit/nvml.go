@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
+	"github.com/umlab/umlab/cuda/nvml"
 )
 
 // nvmlFacts are what NVML adds to the driver's view of a GPU.
@@ -27,8 +27,7 @@ var (
 	nvmlOK   bool
 )
 
-// nvmlReady initialises NVML once. go-nvml kills the process if any other
-// call follows a failed Init, so every use is gated on this.
+// nvmlReady initialises NVML once; every use is gated on it.
 func nvmlReady() bool {
 	nvmlOnce.Do(func() { nvmlOK = nvml.Init() == nvml.SUCCESS })
 	return nvmlOK

@@ -200,8 +200,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
 	}
-	fmt.Fprintf(stdout, "done in %s; results in %s\nsummarise with: umbench summary %s\n", time.Since(start).Round(time.Second), dir, dir)
+	self := selfCommand()
+	fmt.Fprintf(stdout, "done in %s; results in %s\nnext: %s summary %s\n", time.Since(start).Round(time.Second), dir, self, dir)
+	if self != "umbench" {
+		fmt.Fprintln(stdout, "(to type umbench instead: go install ./cmd/umbench, with $(go env GOPATH)/bin on your PATH)")
+	}
 	return nil
+}
+
+// selfCommand is how the user can run umbench again: "umbench" for an
+// installed binary, "go run ./cmd/umbench" when this one was built by go
+// run into a temporary directory.
+func selfCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "umbench"
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "go run ./cmd/umbench"
+	}
+	return "umbench"
 }
 
 // progress draws a one-line bar with ETA on a terminal, or a line per

@@ -164,7 +164,7 @@ func Label(r results.Row) string {
 			f = append(f, s)
 		}
 	}
-	if r.Benchmark != "stream" || r.Pattern == "" {
+	if (r.Benchmark != "stream" || r.Pattern == "") && r.Benchmark != r.Group {
 		add(r.Benchmark)
 	}
 	if r.Pattern != r.Benchmark {

@@ -212,7 +212,7 @@ func TestWriters(t *testing.T) {
 			t.Errorf("line of %d columns: %q", n, line)
 		}
 	}
-	if !strings.Contains(b.String(), "fail     hbm triad") || !strings.Contains(b.String(), "check FAIL") {
+	if !strings.Contains(b.String(), "hbm triad explicit 256 MiB") || !strings.Contains(b.String(), "FAIL below -5 %") || !strings.Contains(b.String(), "check FAIL") {
 		t.Errorf("table:\n%s", b.String())
 	}
 	b.Reset()

@@ -23,31 +23,38 @@ func (r *Report) WriteTable(w io.Writer, wide bool) error {
 	fmt.Fprintf(w, "%s: run %s against baseline %s\n", r.GPU, r.Run, r.Baseline)
 	fmt.Fprintf(w, "change: run median / baseline median - 1, %g %% bootstrap interval; fail: interval below -%g %%, warn: below -%g %%\n",
 		100*r.Confidence, r.FailPct, r.WarnPct)
-	fmt.Fprintf(w, "(or unverified trials); n: trials of run/baseline\n\n")
+	fmt.Fprintf(w, "(or unverified trials); n: trials of run/baseline; failures and warnings first\n\n")
 	multi := r.RunGPUs > 1
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	head := []string{"verdict", "configuration"}
+	head := []string{"configuration"}
 	if multi {
 		head = append(head, "gpu")
 	}
-	head = append(head, "n", "base GB/s", "run GB/s", "change %", "interval %", "reason")
+	head = append(head, "n", "base GB/s", "run GB/s", "chg %", "interval %", "verdict")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	labelMax, reasonMax := 40, 14
+	labelMax, reasonMax := 50, 13
 	if multi {
-		labelMax = 31
+		labelMax = 40
 	}
 	for _, res := range r.sorted() {
 		label, reason := res.Group+" "+res.Configuration, res.Reason
 		if !wide {
 			label, reason = cut(label, labelMax), cut(reason, reasonMax)
 		}
-		f := []string{string(res.Verdict), label}
+		f := []string{label}
 		if multi {
 			f = append(f, shortGPU(res.GPU))
 		}
+		verdict := string(res.Verdict)
+		if res.Verdict == Fail || res.Verdict == Warn {
+			verdict = strings.ToUpper(verdict)
+		}
+		if reason != "" {
+			verdict += " " + reason
+		}
 		f = append(f, fmt.Sprintf("%d/%d", res.RunN, res.BaselineN), num(res.BaselineGBps), num(res.RunGBps),
-			pct(res.Ratio), interval(res.Lo, res.Hi), reason)
+			pct(res.Ratio), interval(res.Lo, res.Hi), verdict)
 		fmt.Fprintln(tw, strings.Join(f, "\t"))
 	}
 	if err := tw.Flush(); err != nil {
@@ -158,7 +165,7 @@ func interval(lo, hi float64) string {
 	if math.IsNaN(lo) || math.IsNaN(hi) {
 		return "-"
 	}
-	return fmt.Sprintf("[%+.1f, %+.1f]", 100*(lo-1), 100*(hi-1))
+	return fmt.Sprintf("[%+.1f,%+.1f]", 100*(lo-1), 100*(hi-1))
 }
 
 func full(v float64) string {

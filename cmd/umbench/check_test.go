@@ -68,7 +68,7 @@ func TestCheck(t *testing.T) {
 	args = []string{"check", "--baseline", base, slow}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 1, code, out, errs)
-	contains(t, "regression", out, "fail ", "check FAIL: 1 fail")
+	contains(t, "regression", out, "FAIL below -5 %", "check FAIL: 1 fail")
 	contains(t, "stderr", errs, "check failed")
 
 	// Another GPU model is refused.

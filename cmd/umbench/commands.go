@@ -108,7 +108,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	groups := fs.String("groups", "", "comma-separated groups: "+strings.Join(umkit.Groups, ", ")+" (default all)")
 	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes (see umbench list)")
-	quick := fs.Bool("quick", false, "few sizes and trials: every group in about two minutes")
+	quick := fs.Bool("quick", false, "few sizes and trials: every group in under a minute on an H200")
 	trials := fs.Int("trials", 0, "trials per configuration (default: the paper's, 25; handoff 20 × 3)")
 	warmups := fs.Int("warmups", 0, "warm-up iterations (default 5)")
 	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep)")

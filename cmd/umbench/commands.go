@@ -699,23 +699,27 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	return a.WriteText(stdout)
 }
 
-// defaultDataset is the newest measured dataset with a handoff sweep (by
-// its start time), or the paper's GB200 when none has one.
+// defaultDataset is the measured dataset with the most handoff GPU-only
+// trials (a full suite rather than a quick or notebook run), the newest of
+// equals by start time, or the paper's GB200 when none has any.
 func defaultDataset() string {
-	best, start := "paper-gb200", time.Time{}
+	best, most, start := "paper-gb200", 0, time.Time{}
 	for _, d := range datasets.List() {
 		if d.Kind != datasets.Measured {
 			continue
 		}
 		rows, m, err := datasets.Load(d.Name)
-		if err != nil || !m.Start.After(start) {
+		if err != nil {
 			continue
 		}
+		n := 0
 		for _, r := range rows {
 			if r.Group == "handoff" && r.Phase == "gpu_only" {
-				best, start = d.Name, m.Start
-				break
+				n++
 			}
+		}
+		if n > 0 && (n > most || (n == most && m.Start.After(start))) {
+			best, most, start = d.Name, n, m.Start
 		}
 	}
 	return best

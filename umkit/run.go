@@ -30,8 +30,16 @@ type Options struct {
 	AllowOversubscription bool
 	OversubPercents       []float64 // overrides the oversub sweep
 	Command               string    // recorded in the metadata
-	Progress              func(Progress)
-	Warn                  func(string) // default: stderr
+	// HandoffOrder, OrderSeed and CPUThreads set the handoff group's
+	// measurement order, its seed and the CPU update's threads (see
+	// HandoffConfig); zero values take its defaults. Other groups measure
+	// each configuration's trials back to back: their state set-up (cold,
+	// prefetched, oversubscribed) is per trial.
+	HandoffOrder string
+	OrderSeed    uint64
+	CPUThreads   int
+	Progress     func(Progress)
+	Warn         func(string) // default: stderr
 	// Device runs on this device instead of opening GPU Ordinal (tests).
 	Device Device
 	// Counters, when set, runs every configuration once more after its
@@ -183,7 +191,7 @@ func NewPlan(o Options, info DeviceInfo) (Plan, error) {
 		p.Oversub = &c
 	}
 	if _, ok := names["handoff"]; ok {
-		c := HandoffConfig{Common: common, Sizes: sizes(nil)}
+		c := HandoffConfig{Common: common, Sizes: sizes(nil), Order: o.HandoffOrder, OrderSeed: o.OrderSeed, CPUThreads: o.CPUThreads}
 		if o.Quick {
 			c.Trials, c.Repetitions = or(o.Trials, 5), 1
 			c.Sizes, c.Reuse = sizes([]int64{16 * MiB, 256 * MiB}), []int{1, 4, 32}
@@ -289,6 +297,12 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	done := 0
 	start := time.Now()
 	r.skip = app.Done
+	// Handoff blocks are emitted one repetition at a time.
+	doneReps := map[string]bool{}
+	for _, row := range app.Rows() {
+		doneReps[repKey(row)] = true
+	}
+	r.skipRep = func(row results.Row) bool { return doneReps[repKey(row)] }
 	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
 	if o.Warn != nil {
 		r.warn = o.Warn
@@ -324,6 +338,11 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		err = werr
 	}
 	return meta, err
+}
+
+// repKey identifies one repetition of a configuration.
+func repKey(r results.Row) string {
+	return fmt.Sprintf("%s|rep=%d", results.ConfigKey(r), r.Repetition)
 }
 
 func (r *runner) runPlan(ctx context.Context, p Plan) error {

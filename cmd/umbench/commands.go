@@ -117,6 +117,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	counters := fs.Bool("counters", false, "after each configuration's timed trials, run it once more, untimed, with CUPTI's "+
 		"Unified Memory counters (page faults, migrated bytes) and NVML's PCIe byte counters on; rows go to counters.csv. "+
 		"Needs libcupti (CUDA toolkit, or pip nvidia-cuda-cupti); UMLAB_CUPTI=/path/libcupti.so.N points at one")
+	order := fs.String("order", "interleaved", "handoff measurement order: interleaved (each repetition's configurations in a shuffled order, "+
+		"so host drift falls on all policies alike) or sequential (policy by policy); other groups always run configuration by configuration")
+	orderSeed := fs.Uint64("order-seed", 1, "seed of the interleaved handoff order (recorded in the rows)")
+	cpuThreads := fs.Int("cpu-threads", 1, "threads of the handoff CPU update (default 1, the paper's single-threaded update); recorded in the rows")
 	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
@@ -148,6 +152,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	opts := umkit.Options{
 		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: *trials, Warmups: *warmups,
 		Sizes: sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}

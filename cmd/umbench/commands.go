@@ -384,8 +384,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory with a handoff sweep")
 	format := fs.String("format", "table", "table or csv")
 	minSize := fs.String("min-size", "16MiB", "smallest size counted in the aggregate error and policy matches")
-	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: take each alternating trial's measured CPU-update time out before fitting, "+
-		"to see whether misses come from the CPU update's own variation rather than the handoff or per-pass costs")
+	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: subtract from each alternating trial the median CPU-only time (the update's compute) of the same policy, size and "+
+		"repetition before fitting; CPU-side fault and migration time stays. Shows whether misses come from the CPU update's own drift "+
+		"rather than the handoff or per-pass costs")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ const (
 	blockSize    = 256
 	vecPerThread = 4
 	// triadVecPerThread is the triad's (TRIAD_VEC in umlab.cu).
-	triadVecPerThread = 2
+	triadVecPerThread = 1
 )
 
 // Launch queues kernel k with the given grid and block on s. args are the

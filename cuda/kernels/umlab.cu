@@ -28,10 +28,11 @@ __device__ __forceinline__ u64 grid_size() { return (u64)gridDim.x * blockDim.x;
 // to at least 256 bytes, so double2 accesses are aligned; an odd trailing
 // element is handled by thread 0 of the last block.
 #define VEC 4
-// The triad moves TRIAD_VEC vectors per array and thread: with two inputs,
-// fewer vectors in flight per thread and more resident threads reach higher
-// HBM bandwidth on the H200 (4.36 against 4.34 TB/s at 1 GiB per array).
-#define TRIAD_VEC 2
+// The triad moves TRIAD_VEC vectors per array and thread: one double2 of b
+// and one of c, so two 16-byte loads per thread and more threads in flight.
+// H200, 1 GiB per array, median of 25, three runs each (2026-12-01):
+// TRIAD_VEC 1: 4375–4380 GB/s; 2: 4348–4352; 4 (VEC): 4309–4312.
+#define TRIAD_VEC 1
 
 // stream applies op to element i of every array: each thread loads VEC
 // double2 vectors per input with the streaming cache hint (__ldcs), all

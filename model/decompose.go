@@ -197,4 +197,3 @@ func DecomposeCounted(rows []results.Row, counted []Counted) ([]Decomposition, e
 	}
 	return out, nil
 }
-

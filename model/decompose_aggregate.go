@@ -78,4 +78,3 @@ func keyOf(r results.Row) ckey {
 	}
 	return k
 }
-

@@ -263,4 +263,3 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 	d.note("compute includes the CPU update; sync includes fault, migration and eviction")
 	return d
 }
-

@@ -50,7 +50,12 @@ type Decomposition struct {
 	// NaN without one.
 	CountedHtoDBytes, CountedGPUFaultGroups float64
 	Dominant                                string // the largest term, by name (TermCompute, ...)
-	Notes                                   []string
+	// Measured names the terms taken directly from a measured time (a
+	// prefetch or copy, the handoff's measured parts); every other term is
+	// inferred: from reference bandwidths, or as a difference between
+	// memory states or phases.
+	Measured []string
+	Notes    []string
 }
 
 // AccessMs is T_access, the sum of the HBM and CPU-memory parts.
@@ -117,6 +122,7 @@ type ckey struct {
 type conf struct {
 	ckey
 	kernel, prefetch, transfer, cpu, total, gbps float64
+	sync                                         float64 // handoff alternating: the measured remainder (sync_ms)
 	useful                                       int64
 }
 

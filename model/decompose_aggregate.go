@@ -10,8 +10,8 @@ import (
 
 func aggregate(rows []results.Row) ([]conf, error) {
 	type acc struct {
-		k, p, t, c, tot, g []float64
-		useful             int64
+		k, p, t, c, tot, g, s []float64
+		useful                int64
 	}
 	accs := map[ckey]*acc{}
 	var order []ckey
@@ -41,6 +41,7 @@ func aggregate(rows []results.Row) ([]conf, error) {
 			order = append(order, k)
 		}
 		a.k, a.p, a.t = append(a.k, r.KernelMs), append(a.p, r.PrefetchMs), append(a.t, r.TransferMs)
+		a.s = append(a.s, r.SyncMs)
 		a.c, a.tot, a.g = append(a.c, r.CPUMs), append(a.tot, r.TotalMs), append(a.g, r.GBps)
 		if r.UsefulBytes > 0 {
 			a.useful = r.UsefulBytes
@@ -55,7 +56,7 @@ func aggregate(rows []results.Row) ([]conf, error) {
 	for i, k := range order {
 		a := accs[k]
 		out[i] = conf{ckey: k, kernel: med(a.k), prefetch: med(a.p), transfer: med(a.t), cpu: med(a.c),
-			total: med(a.tot), gbps: med(a.g), useful: a.useful}
+			total: med(a.tot), gbps: med(a.g), sync: med(a.s), useful: a.useful}
 		if out[i].useful == 0 && finite(out[i].gbps) && finite(out[i].kernel) {
 			out[i].useful = int64(math.Round(out[i].gbps * 1e6 * out[i].kernel))
 		}

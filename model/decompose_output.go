@@ -19,7 +19,7 @@ import (
 // oversub_pct, reuse_passes, useful_bytes, total_ms), then hbm_gbps,
 // cpu_gbps, compute_ms, access_hbm_ms, access_cpu_ms, access_ms, fault_ms,
 // migration_ms, eviction_ms, sync_ms, residual_ms, counted_htod_bytes,
-// counted_gpu_fault_groups, dominant and note.
+// counted_gpu_fault_groups, dominant, note and measured_terms.
 func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
 	n := len(ds)
 	var cols []series.Series
@@ -71,23 +71,25 @@ func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
 	float(ColCountedFaultGroups, func(d *Decomposition) float64 { return d.CountedGPUFaultGroups })
 	str(ColDominant, func(d *Decomposition) string { return d.Dominant })
 	str(results.ColNote, func(d *Decomposition) string { return strings.Join(d.Notes, "; ") })
+	str(ColMeasuredTerms, func(d *Decomposition) string { return strings.Join(d.Measured, ";") })
 	return dataframe.New(cols...)
 }
 
 // Column names of the decomposition table.
 const (
-	ColHBMGBps     = "hbm_gbps" // reference HBM bandwidth used
-	ColCPUGBps     = "cpu_gbps" // reference CPU-memory bandwidth used
-	ColComputeMs   = "compute_ms"
-	ColAccessHBMMs = "access_hbm_ms"
-	ColAccessCPUMs = "access_cpu_ms"
-	ColAccessMs    = "access_ms"
-	ColFaultMs     = "fault_ms"
-	ColMigrationMs = "migration_ms"
-	ColEvictionMs  = "eviction_ms"
-	ColSyncMs      = "sync_ms"
-	ColResidualMs  = "residual_ms"
-	ColDominant    = "dominant"
+	ColHBMGBps       = "hbm_gbps" // reference HBM bandwidth used
+	ColCPUGBps       = "cpu_gbps" // reference CPU-memory bandwidth used
+	ColComputeMs     = "compute_ms"
+	ColAccessHBMMs   = "access_hbm_ms"
+	ColAccessCPUMs   = "access_cpu_ms"
+	ColAccessMs      = "access_ms"
+	ColFaultMs       = "fault_ms"
+	ColMigrationMs   = "migration_ms"
+	ColEvictionMs    = "eviction_ms"
+	ColSyncMs        = "sync_ms"
+	ColResidualMs    = "residual_ms"
+	ColDominant      = "dominant"
+	ColMeasuredTerms = "measured_terms" // terms taken from a measured time; the others are inferred
 
 	ColCountedHtoDBytes   = "counted_htod_bytes"       // counter pass: bytes migrated host to device
 	ColCountedFaultGroups = "counted_gpu_fault_groups" // counter pass: GPU page fault groups

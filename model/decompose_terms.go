@@ -144,7 +144,25 @@ func (x *decomposer) managed(c *conf) Decomposition {
 	if math.IsNaN(ref) {
 		d.note("no explicit, prefetched or reused rows of this benchmark and size: compute and fault unknown")
 	}
-	d.serve(c.useful, c.mode == "host_mapped")
+	htod := x.count(c, &d)
+	remote := c.mode == "host_mapped"
+	if remoteAdvice(c.mode) {
+		// Accessed-by and preferred-CPU map the pages for the GPU where they
+		// are: the GPU reads and writes CPU memory over the link, nothing
+		// migrates (the H200 counter passes count 0 bytes host to device).
+		// A counter pass that saw a migration overrules that.
+		if !math.IsNaN(htod) && htod > 0.01*float64(c.size) {
+			d.note("%s: the counter pass saw %s migrate host to device: treated as first touch", c.mode, formatSize(int64(htod)))
+		} else {
+			remote = true
+			what := "no counter pass"
+			if !math.IsNaN(htod) {
+				what = fmt.Sprintf("counter pass: %s migrated", formatSize(int64(htod)))
+			}
+			d.note("%s is remote access: the GPU reads CPU memory in place, no fault or migration (%s); access_cpu inferred from the host triad bandwidth", c.mode, what)
+		}
+	}
+	d.serve(c.useful, remote)
 	if c.useful > 0 {
 		d.ComputeMs = ref - access(c.useful, d.HBMGBps)
 	}
@@ -152,9 +170,11 @@ func (x *decomposer) managed(c *conf) Decomposition {
 	switch {
 	case c.mode == "explicit":
 		d.MigrationMs = nz(c.transfer)
+		d.Measured = append(d.Measured, TermMigration)
 	case c.mode == "managed_prefetch":
 		d.MigrationMs = nz(c.prefetch)
-	case c.mode == "managed_reuse" || c.mode == "host_mapped":
+		d.Measured = append(d.Measured, TermMigration)
+	case c.mode == "managed_reuse" || remote:
 	case c.mode == "managed_cold" || strings.HasPrefix(c.mode, "advise_"):
 		if c.mode != "managed_cold" {
 			d.note("advice mode treated like first touch")
@@ -164,12 +184,18 @@ func (x *decomposer) managed(c *conf) Decomposition {
 		if s := sib("managed_prefetch"); s != nil {
 			p = s.prefetch
 		}
-		d.split(c.kernel-ref, p, c.size, x.count(c, &d))
+		d.split(c.kernel-ref, p, c.size, htod)
 	default:
 		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
 		d.note("mode %q: fault and migration not modelled", c.mode)
 	}
 	return d
+}
+
+// remoteAdvice reports whether an advice mode leaves the data in CPU memory
+// for the GPU to access remotely.
+func remoteAdvice(mode string) bool {
+	return mode == "advise_accessed_by" || mode == "advise_preferred_cpu"
 }
 
 func (x *decomposer) oversub(c *conf) Decomposition {
@@ -210,6 +236,7 @@ func (x *decomposer) oversub(c *conf) Decomposition {
 	switch c.mode {
 	case "managed_prefetch":
 		d.MigrationMs = nz(c.prefetch)
+		d.Measured = append(d.Measured, TermMigration)
 	case "managed_reuse":
 	case "managed_cold":
 		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
@@ -259,7 +286,41 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 	d.AccessHBMMs *= r
 	d.AccessCPUMs *= r
 	d.ComputeMs = cpu + r*(g-pass)
-	d.SyncMs = t1 - g - cpu
-	d.note("compute includes the CPU update; sync includes fault, migration and eviction")
+	if htod := x.count(c, &d); !math.IsNaN(htod) {
+		d.note("counter pass: %s migrated host to device, %.0f GPU fault groups in one iteration", formatSize(int64(htod)), d.CountedGPUFaultGroups)
+	}
+	if !finite(c.kernel) || !finite(c.cpu) || !finite(c.sync) {
+		// Rows without the measured parts (before interleaving): one
+		// difference of phases holds all of the handoff.
+		d.SyncMs = t1 - g - cpu
+		d.note("compute includes the CPU update; sync includes fault, migration and eviction (no measured parts in these rows)")
+		return d
+	}
+	// The alternating trial's measured parts: the update (cpu_ms), the
+	// movement (prefetch_ms, transfer_ms), the R passes (kernel_ms) and the
+	// remainder (sync_ms). What the update and the passes take beyond the
+	// CPU-only and GPU-only phases is fault servicing and the migration it
+	// triggers (managed memory); the counters, where present, say how much
+	// moved.
+	d.SyncMs = c.sync
+	d.Measured = append(d.Measured, TermSync)
+	cpuExtra, gpuExtra := c.cpu-cpu, c.kernel-r*g
+	d.FaultMs, d.MigrationMs = 0, 0
+	switch c.policy {
+	case Managed:
+		d.FaultMs = cpuExtra + gpuExtra
+		d.note("fault (inferred: update and passes less the CPU-only and GPU-only phases) includes the migration the faults trigger")
+	case ManagedPrefetch:
+		d.MigrationMs = nz(c.prefetch)
+		d.FaultMs = cpuExtra + gpuExtra
+		d.Measured = append(d.Measured, TermMigration)
+	case ExplicitCopy:
+		d.MigrationMs = nz(c.transfer)
+		d.Measured = append(d.Measured, TermMigration)
+		d.ComputeMs += cpuExtra + gpuExtra // no faults: differences from the phases are the update's and passes' own variation
+	case HostMapped:
+		d.ComputeMs += cpuExtra + gpuExtra // remote access, in the passes
+		d.note("host_mapped is remote access: no fault or migration")
+	}
 	return d
 }

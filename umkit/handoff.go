@@ -326,6 +326,7 @@ func (c *handoffConf) leave() error {
 // configuration) or a settling iteration (when another configuration used
 // the buffers since), then cfg.Trials trials of repetition b.rep, emitted
 // as they finish; after the configuration's last block, its counter pass.
+// Each block is one progress step (Plan.Steps).
 func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoffConf, b handoffBlock) error {
 	base := c.base
 	base.Warmups, base.Repetition, base.OrderIndex = int64(cfg.Warmups), int64(b.rep), int64(b.index)
@@ -333,9 +334,7 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 	label := fmt.Sprintf("%s (repetition %d)", c.label, b.rep)
 	if r.skipRep(base) {
 		c.blocks++
-		if last {
-			r.step(c.label + " (done earlier)")
-		}
+		r.step(label + " (done earlier)")
 		return nil
 	}
 	if err := c.enter(); err != nil {
@@ -381,6 +380,7 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 	}
 	c.blocks++
 	if !last {
+		r.step(label)
 		return nil
 	}
 	if r.counters != nil {
@@ -395,7 +395,7 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 			return err
 		}
 	}
-	r.step(c.label)
+	r.step(label)
 	return nil
 }
 

@@ -134,9 +134,16 @@ func TestHandoffCPUThreads(t *testing.T) {
 // of every configuration resumes with repetitions 1 and 2 alone.
 func TestHandoffResumeRepetitions(t *testing.T) {
 	full := t.TempDir()
-	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: 2, Warmups: 1, Out: full, Device: fakegpu.New()}
+	var last umkit.Progress
+	steps := 0
+	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: 2, Warmups: 1, Out: full, Device: fakegpu.New(),
+		Progress: func(p umkit.Progress) { last = p; steps++ }}
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
+	}
+	// One progress step per block: 4 policies × (cpu, gpu, 6 R) × 3 repetitions.
+	if last.Done != last.Total || last.Total != 4*8*3 || steps != last.Total {
+		t.Errorf("progress: %d steps, last %d of %d; want %d of %d", steps, last.Done, last.Total, 4*8*3, 4*8*3)
 	}
 	all, _, err := results.LoadDir(full)
 	if err != nil {

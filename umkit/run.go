@@ -108,6 +108,17 @@ func (p Plan) Configurations() int {
 	return n
 }
 
+// Steps counts the progress steps of the plan: a configuration each, but
+// a handoff configuration once per repetition, since the interleaved order
+// finishes its repetitions far apart.
+func (p Plan) Steps() int {
+	n := p.Configurations()
+	if c := p.Handoff; c != nil {
+		n += len(c.Policies) * len(c.Sizes) * (2 + len(c.Reuse)) * (max(c.Repetitions, 1) - 1)
+	}
+	return n
+}
+
 // resumeNote starts the metadata note for each earlier segment of a resumed run.
 const resumeNote = "resumes run "
 
@@ -293,7 +304,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	if err := results.WriteMetadata(metaPath, meta); err != nil {
 		return meta, err
 	}
-	total := plan.Configurations()
+	total := plan.Steps()
 	done := 0
 	start := time.Now()
 	r.skip = app.Done

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/umlab/umlab/stats"
 )
@@ -131,7 +132,7 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	}
 	rep.countDecisive()
 	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
-	h.checkFConstant(rep, med, B)
+	h.checkFConstant(rep, med, B, o.Counted)
 }
 
 // countDecisive counts the decisive fastest-policy checks and scores the
@@ -237,7 +238,24 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 // does not depend on R: for each policy and size it compares the implied
 // F(R) = T(R) − R·G at R = RMin and RMax and adds a note where their 95 %
 // intervals are apart and F moves by more than 2 %.
-func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int) {
+func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, counted []Counted) {
+	counts := map[hkey]Counted{}
+	for _, c := range counted {
+		if r := c.Config; r.Group == groupHandoff && r.Phase == phaseAlt {
+			counts[hkey{r.Policy, phaseAlt, r.SizeBytes, r.ReusePasses}] = c
+		}
+	}
+	evidence := func(p string, s int64) string {
+		var parts []string
+		for _, r := range []int64{rep.RMin, rep.RMax} {
+			c, ok := counts[hkey{p, phaseAlt, s, r}]
+			if !ok {
+				return "no counter passes in these rows: measure with umbench run --counters"
+			}
+			parts = append(parts, fmt.Sprintf("R = %d: %s host to device, %.0f GPU fault groups", r, formatSize(int64(c.HtoDBytes)), c.GPUFaultGroups))
+		}
+		return "counter passes, one iteration: " + strings.Join(parts, "; ")
+	}
 	for _, c := range rep.Calibration {
 		p, s := c.Policy, c.SizeBytes
 		g := med[hkey{p, phaseGPU, s, 0}]
@@ -257,7 +275,7 @@ func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int) {
 		if (h1 < lN || hN < l1) && math.Abs(eN-e1) > 0.02*math.Abs(e1) {
 			why := "the passes inside the alternating loop cost more or less than the GPU-only pass G"
 			if p == Managed || p == ManagedPrefetch {
-				why = "the driver's fault and migration cost changes with R; a --counters run shows the migrated bytes and faults per handoff at each R"
+				why = "the driver's fault and migration cost changes with R; " + evidence(p, s)
 			}
 			rep.Notes = append(rep.Notes, fmt.Sprintf(
 				"%s %s: F depends on R beyond noise: T(R) − R·G = %.3g ms at R = %d (95 %% CI %.3g to %.3g) but %.3g ms at R = %d (%.3g to %.3g); "+

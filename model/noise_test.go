@@ -102,18 +102,25 @@ func TestFastestDecisive(t *testing.T) {
 // TestFDependsOnR: a policy whose alternating time is not affine in R gets
 // a note; an affine one does not.
 func TestFDependsOnR(t *testing.T) {
-	rows := noisySweep(map[string][2]float64{"affine": {100, 1}, "other": {50, 2}}, 0.2, 5)
+	rows := noisySweep(map[string][2]float64{"affine": {100, 1}, "other": {50, 2}, model.Managed: {300, 0.5}}, 0.2, 5)
 	for i, r := range rows {
-		if r.Policy == "other" && r.Phase == "alternating" && r.ReusePasses == 32 {
+		if (r.Policy == "other" || r.Policy == model.Managed) && r.Phase == "alternating" && r.ReusePasses == 32 {
 			rows[i].TotalMs -= 20 // cheaper handoff at high R
 		}
 	}
-	rep, err := model.Fit(rows, model.Options{Resamples: 400})
+	counted := func(r int64, htod, groups float64) model.Counted {
+		c := handoffRow(model.Managed, "alternating", gib, r, 0)
+		return model.Counted{Config: c, HtoDBytes: htod, GPUFaultGroups: groups}
+	}
+	rep, err := model.Fit(rows, model.Options{Resamples: 400, Counted: []model.Counted{counted(1, float64(gib), 9000), counted(32, float64(gib/2), 4000)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	notes := strings.Join(rep.Notes, "\n")
 	if !strings.Contains(notes, "other 1 GiB: F depends on R") || strings.Contains(notes, "affine 1 GiB: F depends") {
 		t.Errorf("notes:\n%s", notes)
+	}
+	if !strings.Contains(notes, "R = 1: 1 GiB host to device, 9000 GPU fault groups; R = 32: 512 MiB host to device, 4000 GPU fault groups") {
+		t.Errorf("managed note lacks the counter evidence:\n%s", notes)
 	}
 }

@@ -26,6 +26,11 @@ type Options struct {
 	Resamples int
 	// Seed seeds the bootstrap; 0 means 1.
 	Seed uint64
+	// Counted are counter passes of the same run (umbench run --counters):
+	// where the model's constant F fails, the note quotes the migrated bytes
+	// and GPU fault groups of one alternating iteration at each end of the
+	// R range.
+	Counted []Counted
 	// Require lists policies that Fit and Validate need at every measured
 	// size, for example all four handoff policies; a policy or size without
 	// them is an error that names what is missing. Empty requires nothing

@@ -402,6 +402,13 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := model.Options{MinSizeBytes: ms}
+	if counters, err := counterSource(*data, *dataset, fs.Args()); err == nil {
+		for _, c := range counters {
+			if c.Collected {
+				opts.Counted = append(opts.Counted, model.Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, GPUFaultGroups: c.GPUFaultGroups})
+			}
+		}
+	}
 	var reports []*model.Report
 	var titles []string
 	var published []datasets.ModelParam

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/results"
 )
 
@@ -89,7 +88,7 @@ func ConfigLabel(r results.Row) string {
 				continue
 			}
 			if strings.HasSuffix(c, "_bytes") {
-				f = append(f, name+"="+cuda.FormatBytes(uint64(x)))
+				f = append(f, name+"="+results.FormatBytes(x))
 			} else {
 				f = append(f, name+"="+strconv.FormatInt(x, 10))
 			}
@@ -521,13 +520,13 @@ func Merge(dir string, parts []Part, problems []Problem, command string) (Manife
 	if err != nil {
 		return man, err
 	}
-	if err := writeAtomic(filepath.Join(dir, ManifestName), append(b, '\n')); err != nil {
+	if err := results.WriteFileAtomic(filepath.Join(dir, ManifestName), append(b, '\n')); err != nil {
 		return man, err
 	}
 	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), mergedMeta(parts, problems, command)); err != nil {
 		return man, err
 	}
-	return man, writeAtomic(csvPath, buf.Bytes())
+	return man, results.WriteFileAtomic(csvPath, buf.Bytes())
 }
 
 // mergedMeta is the metadata the parts share.

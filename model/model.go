@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Handoff policies, as written in the policy column of handoff rows.
@@ -224,21 +226,5 @@ func lerp(x, x0, x1 int64, y0, y1 float64) float64 {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// formatSize writes a byte count in binary units when it is a whole number of
-// them (64 KiB, 1 GiB), otherwise in bytes.
-func formatSize(b int64) string {
-	units := []string{"TiB", "GiB", "MiB", "KiB"}
-	for i, u := range units {
-		s := int64(1) << (10 * (len(units) - i))
-		if b >= s && b%s == 0 {
-			return fmt.Sprintf("%d %s", b/s, u)
-		}
-	}
-	for i, u := range units {
-		s := int64(1) << (10 * (len(units) - i))
-		if b >= s {
-			return fmt.Sprintf("%.3g %s", float64(b)/float64(s), u)
-		}
-	}
-	return fmt.Sprintf("%d B", b)
-}
+// formatSize is the one byte formatter, results.FormatBytes.
+var formatSize = results.FormatBytes

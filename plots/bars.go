@@ -77,7 +77,7 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 				vals[i] = d.Median
 				ymax = max(ymax, d.Median)
 				lxy = append(lxy, plotter.XY{X: float64(i), Y: d.Median})
-				labels = append(labels, FormatNumber(d.Median))
+				labels = append(labels, results.FormatNumber(d.Median))
 			}
 			b, err := plotter.NewBarChart(vals, barW)
 			if err != nil {

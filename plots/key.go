@@ -93,7 +93,7 @@ func formatValue(col string, v any) string {
 			return ""
 		}
 		if strings.HasSuffix(col, "_bytes") {
-			return SizeLabel(x)
+			return results.FormatBytes(x)
 		}
 		return strconv.FormatInt(x, 10)
 	case float64:
@@ -108,32 +108,6 @@ func formatValue(col string, v any) string {
 		return strconv.FormatBool(x)
 	}
 	return fmt.Sprint(v)
-}
-
-// FormatNumber writes a measurement compactly: whole numbers from 100 up
-// (3963, 14100), three significant digits below (14.1, 0.043).
-func FormatNumber(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return ""
-	case math.Abs(v) >= 1e7:
-		return strconv.FormatFloat(v, 'g', 3, 64)
-	case math.Abs(v) >= 100:
-		return strconv.FormatFloat(math.Round(v), 'f', -1, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
-}
-
-// SizeLabel writes a byte count in binary units: 65536 is "64 KiB",
-// 1<<30 is "1 GiB", 3<<29 is "1.5 GiB".
-func SizeLabel(b int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	v, i := float64(b), 0
-	for math.Abs(v) >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[i]
 }
 
 // vocabulary fixes the order of the values of some columns, the paper's

@@ -159,9 +159,9 @@ func panelTitle(label string, rows []results.Row, x string, series Key) string {
 		return label
 	}
 	if label == "" {
-		return SizeLabel(size)
+		return results.FormatBytes(size)
 	}
-	return label + ", " + SizeLabel(size)
+	return label + ", " + results.FormatBytes(size)
 }
 
 // lineSpec is what a named line figure adds to Lines.

@@ -3,6 +3,7 @@ package results_test
 import (
 	"fmt"
 	"log"
+	"math"
 	"os"
 
 	"github.com/umlab/umlab/results"
@@ -45,4 +46,31 @@ func ExampleWriteCSV() {
 	// Output:
 	// group,benchmark,mode,pattern,policy,phase,direction,size_bytes,footprint_bytes,useful_bytes,active_elements,stride_elements,page_interval_bytes,oversub_pct,reuse_passes,repetition,trial,warmups,kernel_ms,prefetch_ms,transfer_ms,cpu_ms,total_ms,gbps,verified,placement,waived,note,platform,gpu_uuid,host,run_id,source,reported
 	// hbm,copy,explicit,,,,,64,0,0,0,0,0,,0,0,0,0,1.5e-07,,,,,,false,,false,,,,,,,false
+}
+
+func ExampleFormatBytes() {
+	for _, b := range []int64{0, 1000, 4096, 65536, 2 << 20, 256 << 20, 1 << 30, 3 << 29, 2145393050} {
+		fmt.Println(results.FormatBytes(b))
+	}
+	// Output:
+	// 0 B
+	// 1000 B
+	// 4 KiB
+	// 64 KiB
+	// 2 MiB
+	// 256 MiB
+	// 1 GiB
+	// 1.5 GiB
+	// 1.998 GiB
+}
+
+func ExampleFormatRate() {
+	for _, v := range []float64{4337.4, 21.63, 0.0431, math.NaN()} {
+		fmt.Printf("%q %q\n", results.FormatNumber(v), results.FormatRate(v))
+	}
+	// Output:
+	// "4337" "4337 GB/s"
+	// "21.6" "21.6 GB/s"
+	// "0.0431" "0.0431 GB/s"
+	// "" ""
 }

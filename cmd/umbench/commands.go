@@ -16,6 +16,7 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
@@ -48,7 +49,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "device\t%s (GPU %d, %s)\n", d.Name, d.Index, d.UUID)
 	fmt.Fprintf(w, "compute capability\t%s, %d SMs\n", d.ComputeCapability, d.SMs)
-	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", cuda.FormatBytes(d.MemoryBytes), cuda.FormatBytes(d.FreeMemoryBytes), d.PeakMemoryGBps)
+	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", results.FormatBytes(int64(d.MemoryBytes)), results.FormatBytes(int64(d.FreeMemoryBytes)), d.PeakMemoryGBps)
 	fmt.Fprintf(w, "driver\t%s (CUDA %d.%d); kernels need %s or newer\n", orUnknown(d.DriverVersion), d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10, cuda.MinDriverBranch)
 	if d.PCIeGeneration > 0 {
 		fmt.Fprintf(w, "host link\tPCIe Gen%d x%d (%.0f GB/s per direction raw)\n", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps)
@@ -366,7 +367,7 @@ func cell(s series.Series, i int, name string) string {
 			return ""
 		}
 		if strings.HasSuffix(name, "_bytes") {
-			return cuda.FormatBytes(uint64(v))
+			return results.FormatBytes(int64(v))
 		}
 		return fmt.Sprint(v)
 	}
@@ -444,7 +445,7 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "policy\tsize\tmedian APE (%)\tmax APE (%)")
 			for _, p := range published {
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, cuda.FormatBytes(uint64(p.SizeBytes)), p.MedianAPEPct, p.MaxAPEPct)
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, results.FormatBytes(p.SizeBytes), p.MedianAPEPct, p.MaxAPEPct)
 			}
 			tw.Flush()
 		}

@@ -1,4 +1,4 @@
-package fleet
+package node
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/umlab/umlab/fleet"
 
 	"golang.org/x/sys/unix"
 )
@@ -102,7 +104,7 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 	var mu sync.Mutex
 	for i, w := range workers {
 		out[i] = Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-			State: StatePending, ExitCode: -1, CPUs: FormatCPUs(w.CPUs)}
+			State: StatePending, ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs)}
 	}
 	update := func(i int, oc Outcome) {
 		mu.Lock()
@@ -141,7 +143,7 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 // starts and when it ends.
 func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mutex, report func(Outcome)) {
 	oc := Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-		ExitCode: -1, CPUs: FormatCPUs(w.CPUs), Start: time.Now().UTC()}
+		ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs), Start: time.Now().UTC()}
 	fail := func(err error) {
 		oc.State, oc.Error, oc.End = StateFailed, err.Error(), time.Now().UTC()
 		report(oc)
@@ -292,7 +294,7 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	set := setOf(cpus)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
 		runtime.UnlockOSThread()
-		return fmt.Errorf("pinning to CPUs %s: %w", FormatCPUs(cpus), err)
+		return fmt.Errorf("pinning to CPUs %s: %w", fleet.FormatCPUs(cpus), err)
 	}
 	err := cmd.Start()
 	if unix.SchedSetaffinity(0, &old) == nil {

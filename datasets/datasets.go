@@ -3,7 +3,6 @@ package datasets
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -149,10 +148,7 @@ func readMeta(fsys fs.FS, name string) (results.Metadata, error) {
 	if err != nil {
 		return m, fmt.Errorf("datasets: %w", err)
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("datasets/%s: %w", p, err)
-	}
-	return m, nil
+	return results.DecodeJSON[results.Metadata](b, "datasets/"+p)
 }
 
 // fill sets empty platform and run_id fields from the metadata, falling back

@@ -78,7 +78,7 @@ func ExampleModelParameters() {
 	}
 	for _, p := range params {
 		fmt.Printf("%-16s F %6.2f ms  G %5.3f ms/pass  R=2 %6.2f ms  R=32 %6.2f ms\n",
-			p.Policy, p.FMs, p.GMs, p.Predict(2), p.Predict(32))
+			p.Policy, p.F, p.G, p.Time(2), p.Time(32))
 	}
 	// Output:
 	// explicit_copy    F  60.07 ms  G 0.415 ms/pass  R=2  60.90 ms  R=32  73.35 ms

@@ -39,11 +39,23 @@ func policyLess(a, b string) bool {
 // Param holds the two parameters of the reuse-amortized model for one policy
 // and working-set size: F, the fixed cost of one CPU update and handoff (ms),
 // and G, the marginal cost of one GPU pass (ms per pass). Table III of the
-// paper lists them for GB200 at 1 GiB.
+// paper lists them for GB200 at 1 GiB. It is umlab's one model-parameter
+// type: calibration makes it, datasets reads published ones into it (from a
+// dataset's model.csv), and plots draws and tabulates it.
+//
+// The fields after F and G describe where the parameters come from; the
+// model itself uses only Policy, SizeBytes, F and G.
 type Param struct {
 	Policy    string
 	SizeBytes int64
 	F, G      float64
+
+	Platform string // the platform calibrated on, e.g. GB200 ("" if not stated)
+	// MedianAPEPct and MaxAPEPct are the validation errors over the reuse
+	// counts not used for calibration; NaN (or 0 in a bare literal) when
+	// not validated.
+	MedianAPEPct, MaxAPEPct float64
+	Source                  string // a published figure's source, e.g. Table III
 }
 
 // Time returns the predicted time of one iteration with r GPU passes after

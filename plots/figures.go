@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
 
@@ -91,29 +92,12 @@ func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
 	return lf.fig, nil
 }
 
-// ReuseModel is the reuse-amortized handoff model of one policy (paper,
-// Section VIII-B): one CPU–GPU exchange with R GPU passes takes F + R·G.
-type ReuseModel struct {
-	Platform  string  // the platform it was calibrated on (matches the panel)
-	Policy    string  // handoff policy
-	SizeBytes int64   // working-set size, 0 if not stated
-	FMs       float64 // F: fixed CPU-side and handoff cost per exchange, ms
-	GMs       float64 // G: marginal cost of one GPU pass, ms
-
-	// MedianAPEPct and MaxAPEPct are the validation errors over the
-	// reuse counts not used for calibration (NaN if not validated).
-	MedianAPEPct, MaxAPEPct float64
-}
-
-// Predict returns F + r·G in ms.
-func (m ReuseModel) Predict(r float64) float64 { return m.FMs + r*m.GMs }
-
 // HandoffReuse draws the time of one alternating CPU–GPU iteration against
 // the GPU passes R after each CPU update (paper, Fig. 8): measured medians
 // as markers, one colour per policy, and each model of models as a dashed
 // line F + R·G in its policy's colour, in the panel of its platform. Rows
 // other than the handoff group's alternating phase are ignored.
-func HandoffReuse(rows []results.Row, models []ReuseModel, o Options) (*Figure, error) {
+func HandoffReuse(rows []results.Row, models []model.Param, o Options) (*Figure, error) {
 	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "alternating")
 	spec := lineSpec{
 		title:      "CPU–GPU handoff: time per CPU update vs GPU reuse",
@@ -149,7 +133,7 @@ func HandoffReuse(rows []results.Row, models []ReuseModel, o Options) (*Figure, 
 		xys := make(plotter.XYs, 0, n)
 		for i := range n {
 			x := lo * math.Pow(hi/lo, float64(i)/(n-1))
-			if y := m.Predict(x); y > 0 {
+			if y := m.Time(x); y > 0 {
 				xys = append(xys, plotter.XY{X: x, Y: y})
 			}
 		}

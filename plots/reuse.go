@@ -21,14 +21,14 @@ type ReuseFit struct {
 
 // Models returns the fit's calibrated parameters with their validation
 // errors, as drawn by HandoffReuse and tabulated by ModelTable.
-func (f ReuseFit) Models() []ReuseModel {
+func (f ReuseFit) Models() []model.Param {
 	if f.Report == nil {
 		return nil
 	}
-	var out []ReuseModel
+	var out []model.Param
 	for _, c := range f.Report.Calibration {
-		out = append(out, ReuseModel{Platform: f.Platform, Policy: c.Policy, SizeBytes: c.SizeBytes,
-			FMs: c.F, GMs: c.G, MedianAPEPct: c.MedianAPE, MaxAPEPct: c.MaxAPE})
+		out = append(out, model.Param{Platform: f.Platform, Policy: c.Policy, SizeBytes: c.SizeBytes,
+			F: c.F, G: c.G, MedianAPEPct: c.MedianAPE, MaxAPEPct: c.MaxAPE})
 	}
 	return out
 }
@@ -50,8 +50,8 @@ func FitReuse(rows []results.Row, o model.Options) []ReuseFit {
 }
 
 // AllModels returns the models of every fit that succeeded.
-func AllModels(fits []ReuseFit) []ReuseModel {
-	var out []ReuseModel
+func AllModels(fits []ReuseFit) []model.Param {
+	var out []model.Param
 	for _, f := range fits {
 		out = append(out, f.Models()...)
 	}
@@ -61,43 +61,27 @@ func AllModels(fits []ReuseFit) []ReuseModel {
 // PublishedModels returns the reuse-model parameters stored with an
 // embedded dataset (datasets.ModelParameters), for the platform of that
 // dataset; none, and no error, when it has none.
-func PublishedModels(dataset string) ([]ReuseModel, error) {
-	ps, err := datasets.ModelParameters(dataset)
-	if err != nil {
-		return nil, err
-	}
-	if len(ps) == 0 {
-		return nil, nil
-	}
-	_, m, err := datasets.Load(dataset)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ReuseModel, len(ps))
-	for i, p := range ps {
-		out[i] = ReuseModel{Platform: m.Platform, Policy: p.Policy, SizeBytes: p.SizeBytes,
-			FMs: p.FMs, GMs: p.GMs, MedianAPEPct: p.MedianAPEPct, MaxAPEPct: p.MaxAPEPct}
-	}
-	return out, nil
+func PublishedModels(dataset string) ([]model.Param, error) {
+	return datasets.ModelParameters(dataset)
 }
 
 // CompareModels sets published parameters beside fitted ones, matched by
 // platform, policy and size: F, G and the errors of each, and the
 // difference of F in percent. Published parameters without a fitted match
 // (and the reverse) keep NaN in the other's columns.
-func CompareModels(published, fitted []ReuseModel) dataframe.DataFrame {
+func CompareModels(published, fitted []model.Param) dataframe.DataFrame {
 	type k struct {
 		platform, policy string
 		size             int64
 	}
-	fit := map[k]ReuseModel{}
+	fit := map[k]model.Param{}
 	for _, m := range fitted {
 		fit[k{m.Platform, m.Policy, m.SizeBytes}] = m
 	}
 	used := map[k]bool{}
 	nan := math.NaN()
-	none := ReuseModel{FMs: nan, GMs: nan, MedianAPEPct: nan, MaxAPEPct: nan}
-	type pair struct{ p, f ReuseModel }
+	none := model.Param{F: nan, G: nan, MedianAPEPct: nan, MaxAPEPct: nan}
+	type pair struct{ p, f model.Param }
 	var pairs []pair
 	for _, p := range published {
 		key := k{p.Platform, p.Policy, p.SizeBytes}
@@ -129,9 +113,9 @@ func CompareModels(published, fitted []ReuseModel) dataframe.DataFrame {
 	}
 	for i, pr := range pairs {
 		platform[i], policy[i], size[i] = pr.p.Platform, pr.p.Policy, int(pr.p.SizeBytes)
-		cols["f_ms_published"][i], cols["f_ms_fitted"][i] = pr.p.FMs, pr.f.FMs
-		cols["f_diff_pct"][i] = 100 * (pr.f.FMs - pr.p.FMs) / pr.p.FMs
-		cols["g_ms_published"][i], cols["g_ms_fitted"][i] = pr.p.GMs, pr.f.GMs
+		cols["f_ms_published"][i], cols["f_ms_fitted"][i] = pr.p.F, pr.f.F
+		cols["f_diff_pct"][i] = 100 * (pr.f.F - pr.p.F) / pr.p.F
+		cols["g_ms_published"][i], cols["g_ms_fitted"][i] = pr.p.G, pr.f.G
 		cols["median_ape_pct_published"][i], cols["median_ape_pct_fitted"][i] = pr.p.MedianAPEPct, pr.f.MedianAPEPct
 		cols["max_ape_pct_published"][i], cols["max_ape_pct_fitted"][i] = pr.p.MaxAPEPct, pr.f.MaxAPEPct
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
 
@@ -175,11 +176,11 @@ func Pivot(rows []results.Row, rowKey, colKey Key, y string) dataframe.DataFrame
 // percentage errors of the validation, with the platform and size first
 // when the models have more than one of either. Rows are sorted by
 // platform, size and policy.
-func ModelTable(models []ReuseModel) dataframe.DataFrame {
+func ModelTable(models []model.Param) dataframe.DataFrame {
 	if len(models) == 0 {
 		return errFrame(fmt.Errorf("%w: no models", ErrNoData))
 	}
-	ms := append([]ReuseModel(nil), models...)
+	ms := append([]model.Param(nil), models...)
 	sort.SliceStable(ms, func(i, j int) bool {
 		a, b := ms[i], ms[j]
 		return lessVals(
@@ -192,14 +193,14 @@ func ModelTable(models []ReuseModel) dataframe.DataFrame {
 	}
 	n := len(ms)
 	var cols []series.Series
-	str := func(name string, f func(ReuseModel) string) {
+	str := func(name string, f func(model.Param) string) {
 		v := make([]string, n)
 		for i, m := range ms {
 			v[i] = f(m)
 		}
 		cols = append(cols, series.New(v, series.String, name))
 	}
-	fl := func(name string, f func(ReuseModel) float64) {
+	fl := func(name string, f func(model.Param) float64) {
 		v := make([]float64, n)
 		for i, m := range ms {
 			v[i] = f(m)
@@ -207,7 +208,7 @@ func ModelTable(models []ReuseModel) dataframe.DataFrame {
 		cols = append(cols, series.New(v, series.Float, name))
 	}
 	if len(platforms) > 1 {
-		str(results.ColPlatform, func(m ReuseModel) string { return m.Platform })
+		str(results.ColPlatform, func(m model.Param) string { return m.Platform })
 	}
 	if len(sizes) > 1 {
 		v := make([]int, n)
@@ -216,10 +217,10 @@ func ModelTable(models []ReuseModel) dataframe.DataFrame {
 		}
 		cols = append(cols, series.New(v, series.Int, results.ColSizeBytes))
 	}
-	str(results.ColPolicy, func(m ReuseModel) string { return m.Policy })
-	fl("f_ms", func(m ReuseModel) float64 { return m.FMs })
-	fl("g_ms_per_pass", func(m ReuseModel) float64 { return m.GMs })
-	fl("median_ape_pct", func(m ReuseModel) float64 { return m.MedianAPEPct })
-	fl("max_ape_pct", func(m ReuseModel) float64 { return m.MaxAPEPct })
+	str(results.ColPolicy, func(m model.Param) string { return m.Policy })
+	fl("f_ms", func(m model.Param) float64 { return m.F })
+	fl("g_ms_per_pass", func(m model.Param) float64 { return m.G })
+	fl("median_ape_pct", func(m model.Param) float64 { return m.MedianAPEPct })
+	fl("max_ape_pct", func(m model.Param) float64 { return m.MaxAPEPct })
 	return dataframe.New(cols...)
 }

@@ -74,3 +74,22 @@ func ExampleFormatRate() {
 	// "0.0431" "0.0431 GB/s"
 	// "" ""
 }
+
+// Medians of kernel time per benchmark, in the order the benchmarks first
+// appear; NaN (not measured) is ignored.
+func ExampleGroupStats() {
+	rows := []results.Row{
+		{Benchmark: "triad", KernelMs: 1.0}, {Benchmark: "copy", KernelMs: 2.0},
+		{Benchmark: "triad", KernelMs: 3.0}, {Benchmark: "triad", KernelMs: math.NaN()},
+	}
+	bench := func(r *results.Row) string { return r.Benchmark }
+	kernel := func(r *results.Row) float64 { return r.KernelMs }
+	for _, g := range results.GroupStats(rows, bench, kernel) {
+		fmt.Printf("%s: median %g ms of %d\n", g.Key, g.Median, g.N)
+	}
+	fmt.Println(results.Medians(rows, bench, kernel)["triad"])
+	// Output:
+	// triad: median 2 ms of 2
+	// copy: median 2 ms of 1
+	// 2
+}

@@ -399,14 +399,10 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	opts := model.Options{MinSizeBytes: ms}
 	var reports []*model.Report
 	var titles []string
-	var published []datasets.ModelParam
+	var published []model.Param
 	if *dataset != "" {
 		if params, err := datasets.ModelParameters(*dataset); err == nil && len(params) > 0 {
-			var ps []model.Param
-			for _, p := range params {
-				ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-			}
-			rep, err := model.FromParams(ps, opts)
+			rep, err := model.FromParams(params, opts)
 			if err != nil {
 				return err
 			}
@@ -499,11 +495,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if perr != nil || len(params) == 0 {
 			return err
 		}
-		var ps []model.Param
-		for _, p := range params {
-			ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-		}
-		m, err = model.NewModel(ps)
+		m, err = model.NewModel(params)
 	}
 	if err != nil {
 		return err

@@ -45,17 +45,7 @@ func WriteReport(path string, r Report) error {
 }
 
 // ReadReport reads a workers.json file.
-func ReadReport(path string) (Report, error) {
-	var r Report
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return r, err
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return r, fmt.Errorf("%s: %w", path, err)
-	}
-	return r, nil
-}
+func ReadReport(path string) (Report, error) { return results.ReadJSON[Report](path) }
 
 // NodeOptions configure RunNode.
 type NodeOptions struct {

@@ -86,3 +86,22 @@ func ExampleModelParameters() {
 	// managed          F 271.69 ms  G 0.415 ms/pass  R=2 272.52 ms  R=32 284.97 ms
 	// managed_prefetch F  79.37 ms  G 0.489 ms/pass  R=2  80.35 ms  R=32  95.02 ms
 }
+
+// One resolver for every command and notebook: a dataset's name, a results
+// directory, or the newest measured dataset of a kind.
+func ExampleResolve() {
+	_, m, name, err := datasets.Resolve("paper-gb200")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(name, m.Platform, m.Kind)
+	_, _, newest, err := datasets.Resolve("newest:handoff")
+	if err != nil {
+		log.Fatal(err)
+	}
+	want, _ := datasets.NewestOf(datasets.Query{Group: "handoff"})
+	fmt.Println(newest == want)
+	// Output:
+	// paper-gb200 GB200 published
+	// true
+}

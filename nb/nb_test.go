@@ -70,7 +70,7 @@ func TestLoadBundled(t *testing.T) {
 			t.Errorf("no %s rows", p)
 		}
 	}
-	want := newestLocal(datasets.List())
+	want, _ := datasets.NewestOf(datasets.Query{Prefix: localPrefix})
 	if got := Local(); (want == "") != (got == "") {
 		t.Errorf("Local() = %q with newest local dataset %q", got, want)
 	}
@@ -189,7 +189,7 @@ func TestLiveForcedWithoutGPU(t *testing.T) {
 func TestBundledCombinesNewestPerGroup(t *testing.T) {
 	t.Setenv(EnvMode, "bundled")
 	t.Setenv(EnvLocalDataset, "")
-	names := localByAge(datasets.List())
+	names := localByAge()
 	if len(names) < 2 {
 		t.Skip("fewer than two measured datasets are embedded")
 	}

@@ -250,9 +250,8 @@ func source(data, dataset string, args []string) ([]results.Row, results.Metadat
 	case data != "" && dataset != "":
 		return nil, results.Metadata{}, "", usagef("give --data or --dataset, not both")
 	case data != "":
-		name = data
-		rows, m, err := results.LoadDir(data)
-		return rows, m, name, err
+		rows, m, err := datasets.LoadDir(data)
+		return rows, m, data, err
 	case dataset != "":
 		name = dataset
 	case len(args) == 1:
@@ -262,12 +261,7 @@ func source(data, dataset string, args []string) ([]results.Row, results.Metadat
 	default:
 		return nil, results.Metadata{}, "", usagef("name a results directory (--data DIR) or an embedded dataset (--dataset NAME); see umbench datasets")
 	}
-	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		rows, m, err := results.LoadDir(name)
-		return rows, m, name, err
-	}
-	rows, m, err := datasets.Load(name)
-	return rows, m, name, err
+	return datasets.Resolve(name)
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) error {
@@ -508,26 +502,13 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	return a.WriteText(stdout)
 }
 
-// defaultDataset is the newest measured dataset with a handoff sweep (by
-// its start time), or the paper's GB200 when none has one.
+// defaultDataset is the newest measured dataset with a handoff sweep
+// (datasets.ByAge's rule), or the paper's GB200 when none has one.
 func defaultDataset() string {
-	best, start := "paper-gb200", time.Time{}
-	for _, d := range datasets.List() {
-		if d.Kind != datasets.Measured {
-			continue
-		}
-		rows, m, err := datasets.Load(d.Name)
-		if err != nil || !m.Start.After(start) {
-			continue
-		}
-		for _, r := range rows {
-			if r.Group == "handoff" && r.Phase == "gpu_only" {
-				best, start = d.Name, m.Start
-				break
-			}
-		}
+	if name, ok := datasets.NewestOf(datasets.Query{Group: "handoff", Phase: "gpu_only"}); ok {
+		return name
 	}
-	return best
+	return "paper-gb200"
 }
 
 func cmdDatasets(args []string, stdout, stderr io.Writer) error {

@@ -283,7 +283,6 @@ type GPUSummary struct {
 // shorter time) whatever the metric.
 func PerGPU(cmp []Comparison) []GPUSummary {
 	var out []GPUSummary
-	devs := map[string][]float64{}
 	at := map[string]int{}
 	for _, c := range cmp {
 		i, ok := at[c.Part]
@@ -305,18 +304,15 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 				s.Fast++
 			}
 		}
-		d := c.DevPct
-		if !c.HigherIsBetter {
-			d = -d
-		}
-		if !math.IsNaN(d) {
-			devs[c.Part] = append(devs[c.Part], d)
-		}
 	}
+	med := results.Medians(cmp, func(c *Comparison) string { return c.Part }, func(c *Comparison) float64 {
+		if c.HigherIsBetter {
+			return c.DevPct
+		}
+		return -c.DevPct
+	})
 	for i := range out {
-		d := devs[out[i].Part]
-		sort.Float64s(d)
-		out[i].MedianDevPct = results.Median(d)
+		out[i].MedianDevPct = med[out[i].Part]
 	}
 	return out
 }

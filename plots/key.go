@@ -215,23 +215,18 @@ func split(rows []results.Row, k Key) []group {
 // integer 1024, and "GB200" matches the platform GB200. An unknown column
 // matches nothing.
 func Where(rows []results.Row, col string, vals ...any) []results.Row {
-	want := map[string]bool{}
-	for _, v := range vals {
-		want[canon(v)] = true
-	}
-	var out []results.Row
-	for i := range rows {
-		v, err := rows[i].Value(col)
-		if err == nil && want[canon(v)] {
-			out = append(out, rows[i])
-		}
-	}
-	return out
+	return filter(rows, col, vals, true)
 }
 
 // Except returns the rows whose column col equals none of vals (compared as
 // by [Where]).
 func Except(rows []results.Row, col string, vals ...any) []results.Row {
+	return filter(rows, col, vals, false)
+}
+
+// filter keeps the rows whose value of col is among vals (in) or not (!in);
+// a row without the column is never among them.
+func filter(rows []results.Row, col string, vals []any, in bool) []results.Row {
 	want := map[string]bool{}
 	for _, v := range vals {
 		want[canon(v)] = true
@@ -239,7 +234,7 @@ func Except(rows []results.Row, col string, vals ...any) []results.Row {
 	var out []results.Row
 	for i := range rows {
 		v, err := rows[i].Value(col)
-		if err != nil || !want[canon(v)] {
+		if (err == nil && want[canon(v)]) == in {
 			out = append(out, rows[i])
 		}
 	}

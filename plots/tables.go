@@ -153,14 +153,13 @@ func Pivot(rows []results.Row, rowKey, colKey Key, y string) dataframe.DataFrame
 		return errFrame(err)
 	}
 	for _, cg := range split(kept, colKey) {
+		med := results.Medians(cg.rows, rowKey.label, func(r *results.Row) float64 { return number(r, y) })
 		v := make([]float64, len(rgs))
-		byRow := map[string][]float64{}
-		for i := range cg.rows {
-			l := rowKey.label(&cg.rows[i])
-			byRow[l] = append(byRow[l], number(&cg.rows[i], y))
-		}
 		for i, rg := range rgs {
-			v[i] = results.Describe(byRow[rg.label]).Median
+			v[i] = math.NaN()
+			if m, ok := med[rg.label]; ok {
+				v[i] = m
+			}
 		}
 		name := cg.label
 		if name == "" {

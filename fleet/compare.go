@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/results"
 )
@@ -382,77 +381,53 @@ const (
 // gpu_index, gpu_uuid, run_id, n, median, cv_pct, fleet_median, fleet_n,
 // mad_pct, dev_pct, robust_z, outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
-	var cols []series.Series
+	var cfg []string
+	for _, c := range results.ConfigColumns {
+		if c != results.ColGPUUUID {
+			cfg = append(cfg, c)
+		}
+	}
+	type F = results.Field[Comparison]
+	str := func(name string, f func(c *Comparison) string) F {
+		return F{Name: name, Kind: results.String, Value: func(c *Comparison) any { return f(c) }}
+	}
+	num := func(name string, f func(c *Comparison) float64) F {
+		return F{Name: name, Kind: results.Float, Value: func(c *Comparison) any { return f(c) }}
+	}
+	integer := func(name string, f func(c *Comparison) int) F {
+		return F{Name: name, Kind: results.Int, Value: func(c *Comparison) any { return f(c) }}
+	}
+	fields := results.ConfigFields(func(c *Comparison) *results.Row { return &c.Config }, inSchemaOrder(cfg)...)
+	fields = append(fields,
+		str(ColFleetMode, func(c *Comparison) string { return c.Mode }),
+		str(ColMetric, func(c *Comparison) string { return c.Metric }),
+		str(ColPart, func(c *Comparison) string { return c.Part }),
+		str(results.ColHost, func(c *Comparison) string { return c.Host }),
+		str(ColGPU, func(c *Comparison) string { return c.GPU }),
+		integer(ColGPUIndex, func(c *Comparison) int { return c.Index }),
+		str(results.ColGPUUUID, func(c *Comparison) string { return c.UUID }),
+		str(results.ColRunID, func(c *Comparison) string { return c.RunID }),
+		integer(results.ColN, func(c *Comparison) int { return c.N }),
+		num(ColMedian, func(c *Comparison) float64 { return c.Median }),
+		num(ColCVPct, func(c *Comparison) float64 { return c.CVPct }),
+		num(ColFleetMedian, func(c *Comparison) float64 { return c.FleetMedian }),
+		integer(ColFleetN, func(c *Comparison) int { return c.FleetN }),
+		num(ColMADPct, func(c *Comparison) float64 { return c.MADPct }),
+		num(ColDevPct, func(c *Comparison) float64 { return c.DevPct }),
+		num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ }),
+		F{Name: ColOutlier, Kind: results.Bool, Value: func(c *Comparison) any { return c.Outlier }},
+		str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
+	)
+	return results.Build(cmp, fields...)
+}
+
+// inSchemaOrder returns cols in the order of results.Columns.
+func inSchemaOrder(cols []string) []string {
+	var out []string
 	for _, c := range results.Columns {
-		if !contains(results.ConfigColumns, c.Name) || c.Name == results.ColGPUUUID {
-			continue
-		}
-		switch c.Kind {
-		case results.Int:
-			v := make([]int, len(cmp))
-			for i := range cmp {
-				x, _ := cmp[i].Config.Value(c.Name)
-				v[i] = int(x.(int64))
-			}
-			cols = append(cols, series.New(v, series.Int, c.Name))
-		case results.Float:
-			v := make([]float64, len(cmp))
-			for i := range cmp {
-				x, _ := cmp[i].Config.Value(c.Name)
-				v[i] = x.(float64)
-			}
-			cols = append(cols, series.New(v, series.Float, c.Name))
-		default:
-			v := make([]string, len(cmp))
-			for i := range cmp {
-				x, _ := cmp[i].Config.Value(c.Name)
-				v[i] = fmt.Sprint(x)
-			}
-			cols = append(cols, series.New(v, series.String, c.Name))
+		if contains(cols, c.Name) {
+			out = append(out, c.Name)
 		}
 	}
-	str := func(name string, f func(c *Comparison) string) {
-		v := make([]string, len(cmp))
-		for i := range cmp {
-			v[i] = f(&cmp[i])
-		}
-		cols = append(cols, series.New(v, series.String, name))
-	}
-	num := func(name string, f func(c *Comparison) float64) {
-		v := make([]float64, len(cmp))
-		for i := range cmp {
-			v[i] = f(&cmp[i])
-		}
-		cols = append(cols, series.New(v, series.Float, name))
-	}
-	integer := func(name string, f func(c *Comparison) int) {
-		v := make([]int, len(cmp))
-		for i := range cmp {
-			v[i] = f(&cmp[i])
-		}
-		cols = append(cols, series.New(v, series.Int, name))
-	}
-	str(ColFleetMode, func(c *Comparison) string { return c.Mode })
-	str(ColMetric, func(c *Comparison) string { return c.Metric })
-	str(ColPart, func(c *Comparison) string { return c.Part })
-	str(results.ColHost, func(c *Comparison) string { return c.Host })
-	str(ColGPU, func(c *Comparison) string { return c.GPU })
-	integer(ColGPUIndex, func(c *Comparison) int { return c.Index })
-	str(results.ColGPUUUID, func(c *Comparison) string { return c.UUID })
-	str(results.ColRunID, func(c *Comparison) string { return c.RunID })
-	integer(results.ColN, func(c *Comparison) int { return c.N })
-	num(ColMedian, func(c *Comparison) float64 { return c.Median })
-	num(ColCVPct, func(c *Comparison) float64 { return c.CVPct })
-	num(ColFleetMedian, func(c *Comparison) float64 { return c.FleetMedian })
-	integer(ColFleetN, func(c *Comparison) int { return c.FleetN })
-	num(ColMADPct, func(c *Comparison) float64 { return c.MADPct })
-	num(ColDevPct, func(c *Comparison) float64 { return c.DevPct })
-	num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ })
-	b := make([]bool, len(cmp))
-	for i := range cmp {
-		b[i] = cmp[i].Outlier
-	}
-	cols = append(cols, series.New(b, series.Bool, ColOutlier))
-	str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") })
-	return dataframe.New(cols...)
+	return out
 }

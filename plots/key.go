@@ -47,12 +47,8 @@ func (k Key) validate() error {
 }
 
 func isColumn(c string) bool {
-	for _, cc := range results.Columns {
-		if cc.Name == c {
-			return true
-		}
-	}
-	return false
+	_, ok := results.ColumnOf(c)
+	return ok
 }
 
 // label is the text of r's key values.

@@ -16,34 +16,13 @@ import (
 // keyColumns returns one typed series per key column, holding the first
 // row's value of each group.
 func keyColumns(gs []group, cols []string) ([]series.Series, error) {
-	out := make([]series.Series, 0, len(cols))
-	for _, c := range cols {
-		kind := results.String
-		for _, cc := range results.Columns {
-			if cc.Name == c {
-				kind = cc.Kind
-			}
-		}
-		switch kind {
-		case results.Int:
-			v := make([]int, len(gs))
-			for i, g := range gs {
-				v[i] = int(value(&g.rows[0], c).(int64))
-			}
-			out = append(out, series.New(v, series.Int, c))
-		case results.Float:
-			v := make([]float64, len(gs))
-			for i, g := range gs {
-				v[i] = value(&g.rows[0], c).(float64)
-			}
-			out = append(out, series.New(v, series.Float, c))
-		default:
-			v := make([]string, len(gs))
-			for i, g := range gs {
-				v[i] = formatValue(c, value(&g.rows[0], c))
-			}
-			out = append(out, series.New(v, series.String, c))
-		}
+	df := results.Build(gs, results.ConfigFields(func(g *group) *results.Row { return &g.rows[0] }, cols...)...)
+	if df.Err != nil {
+		return nil, df.Err
+	}
+	out := make([]series.Series, len(cols))
+	for i, c := range cols {
+		out[i] = df.Col(c)
 	}
 	return out, nil
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -213,68 +212,29 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 // SummaryFrame renders summaries as a DataFrame: the configuration columns,
 // then n, the bandwidth statistics, the median times, pct_of_peak and flags.
 func SummaryFrame(sum []SummaryRow) dataframe.DataFrame {
-	var cols []series.Series
-	for _, c := range ConfigColumns {
-		kind := String
-		for _, cc := range Columns {
-			if cc.Name == c {
-				kind = cc.Kind
-			}
-		}
-		switch kind {
-		case Int:
-			v := make([]int, len(sum))
-			for i := range sum {
-				x, _ := sum[i].Config.Value(c)
-				v[i] = int(x.(int64))
-			}
-			cols = append(cols, series.New(v, series.Int, c))
-		case Float:
-			v := make([]float64, len(sum))
-			for i := range sum {
-				x, _ := sum[i].Config.Value(c)
-				v[i] = x.(float64)
-			}
-			cols = append(cols, series.New(v, series.Float, c))
-		default:
-			v := make([]string, len(sum))
-			for i := range sum {
-				x, _ := sum[i].Config.Value(c)
-				v[i] = x.(string)
-			}
-			cols = append(cols, series.New(v, series.String, c))
-		}
+	num := func(name string, f func(s *SummaryRow) float64) Field[SummaryRow] {
+		return Field[SummaryRow]{name, Float, func(s *SummaryRow) any { return f(s) }}
 	}
-	fl := func(name string, f func(s SummaryRow) float64) {
-		v := make([]float64, len(sum))
-		for i := range sum {
-			v[i] = f(sum[i])
-		}
-		cols = append(cols, series.New(v, series.Float, name))
-	}
-	n := make([]int, len(sum))
-	flags := make([]string, len(sum))
-	for i := range sum {
-		n[i] = sum[i].N
-		flags[i] = strings.Join(sum[i].Flags, ",")
-	}
-	cols = append(cols, series.New(n, series.Int, ColN))
-	fl(ColMedianGBps, func(s SummaryRow) float64 { return s.GBps.Median })
-	fl(ColMinGBps, func(s SummaryRow) float64 { return s.GBps.Min })
-	fl(ColMaxGBps, func(s SummaryRow) float64 { return s.GBps.Max })
-	fl(ColStdGBps, func(s SummaryRow) float64 { return s.GBps.Std })
-	fl(ColCVPct, func(s SummaryRow) float64 {
-		if math.IsNaN(s.GBps.CVPct) {
-			return s.TotalMs.CVPct
-		}
-		return s.GBps.CVPct
-	})
-	fl(ColMedianKernelMs, func(s SummaryRow) float64 { return s.KernelMs })
-	fl(ColMedianPrefetch, func(s SummaryRow) float64 { return s.PrefetchMs })
-	fl(ColMedianTransfer, func(s SummaryRow) float64 { return s.TransferMs })
-	fl(ColMedianCPUMs, func(s SummaryRow) float64 { return s.CPUMs })
-	fl(ColMedianTotalMs, func(s SummaryRow) float64 { return s.TotalMs.Median })
-	fl(ColPctOfPeak, func(s SummaryRow) float64 { return s.PctOfPeak })
-	cols = append(cols, series.New(flags, series.String, ColFlags))
-	return dataframe.New(cols...)
+	fields := ConfigFields(func(s *SummaryRow) *Row { return &s.Config }, ConfigColumns...)
+	fields = append(fields,
+		Field[SummaryRow]{ColN, Int, func(s *SummaryRow) any { return s.N }},
+		num(ColMedianGBps, func(s *SummaryRow) float64 { return s.GBps.Median }),
+		num(ColMinGBps, func(s *SummaryRow) float64 { return s.GBps.Min }),
+		num(ColMaxGBps, func(s *SummaryRow) float64 { return s.GBps.Max }),
+		num(ColStdGBps, func(s *SummaryRow) float64 { return s.GBps.Std }),
+		num(ColCVPct, func(s *SummaryRow) float64 {
+			if math.IsNaN(s.GBps.CVPct) {
+				return s.TotalMs.CVPct
+			}
+			return s.GBps.CVPct
+		}),
+		num(ColMedianKernelMs, func(s *SummaryRow) float64 { return s.KernelMs }),
+		num(ColMedianPrefetch, func(s *SummaryRow) float64 { return s.PrefetchMs }),
+		num(ColMedianTransfer, func(s *SummaryRow) float64 { return s.TransferMs }),
+		num(ColMedianCPUMs, func(s *SummaryRow) float64 { return s.CPUMs }),
+		num(ColMedianTotalMs, func(s *SummaryRow) float64 { return s.TotalMs.Median }),
+		num(ColPctOfPeak, func(s *SummaryRow) float64 { return s.PctOfPeak }),
+		Field[SummaryRow]{ColFlags, String, func(s *SummaryRow) any { return strings.Join(s.Flags, ",") }},
+	)
+	return Build(sum, fields...)
 }

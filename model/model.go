@@ -13,10 +13,10 @@ import (
 
 // Handoff policies, as written in the policy column of handoff rows.
 const (
-	ExplicitCopy    = "explicit_copy"
-	HostMapped      = "host_mapped"
-	Managed         = "managed"
-	ManagedPrefetch = "managed_prefetch"
+	ExplicitCopy    = results.PolicyExplicitCopy
+	HostMapped      = results.PolicyHostMapped
+	Managed         = results.PolicyManaged
+	ManagedPrefetch = results.PolicyManagedPrefetch
 )
 
 // policyOrder is the order of Table III; other policies sort after it by name.

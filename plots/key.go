@@ -109,16 +109,20 @@ func formatValue(col string, v any) string {
 // vocabulary fixes the order of the values of some columns, the paper's
 // order where it has one; other values sort after these, alphabetically.
 var vocabulary = map[string][]string{
-	results.ColPlatform:  {"GB200", "GH200", "GB10"},
-	results.ColGroup:     {"hbm", "host", "transfer", "managed", "pattern", "oversub", "handoff"},
-	results.ColBenchmark: {"triad", "copy", "stream", "prefetch", "advise", "strided", "random", "page_touch"},
-	results.ColMode: {"explicit", "host_mapped", "pinned", "pageable", "managed", "managed_cold",
-		"managed_prefetch", "managed_reuse", "advise_preferred_gpu", "advise_accessed_by",
-		"advise_preferred_cpu", "system"},
-	results.ColPolicy:    {"explicit_copy", "host_mapped", "managed", "managed_prefetch"}, // Table III
-	results.ColPattern:   {"streaming", "strided", "random", "page_touch", "copy", "triad"},
-	results.ColDirection: {"h2d", "d2h"},
-	results.ColPhase:     {"cpu_only", "gpu_only", "alternating", "baseline", "extra"},
+	results.ColPlatform: {"GB200", "GH200", "GB10"},
+	results.ColGroup:    results.Groups,
+	results.ColBenchmark: {results.BenchTriad, results.BenchCopy, results.BenchStream, results.BenchPrefetch,
+		results.BenchAdvise, results.BenchStrided, results.BenchRandom, results.BenchPageTouch},
+	results.ColMode: {results.ModeExplicit, results.ModeHostMapped, results.ModePinned, results.ModePageable,
+		results.ModeManaged, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse,
+		results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU, results.ModeSystem},
+	results.ColPolicy: {results.PolicyExplicitCopy, results.PolicyHostMapped, results.PolicyManaged,
+		results.PolicyManagedPrefetch}, // Table III
+	results.ColPattern: {results.PatternStreaming, results.PatternStrided, results.PatternRandom,
+		results.PatternPageTouch, results.PatternCopy, results.PatternTriad},
+	results.ColDirection: {results.DirectionH2D, results.DirectionD2H},
+	results.ColPhase: {results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating,
+		"baseline", "extra"}, // the last two: the paper datasets' (datasets.PhaseBaseline, PhaseExtra)
 }
 
 var vocabRank = func() map[string]map[string]int {

@@ -113,18 +113,18 @@ type SummaryRow struct {
 // work in the handoff benchmark).
 func linkFactor(r Row) float64 {
 	switch {
-	case r.Group == "handoff" && r.Phase != "gpu_only":
+	case r.Group == GroupHandoff && r.Phase != PhaseGPUOnly:
 		return -1
-	case r.Group == "transfer":
+	case r.Group == GroupTransfer:
 		return 1
-	case r.Group == "host":
+	case r.Group == GroupHost:
 		return 2
 	}
 	switch r.Mode {
-	case "managed_cold", "host_mapped", "advise_preferred_cpu", "advise_preferred_gpu", "advise_accessed_by", "system":
+	case ModeManagedCold, ModeHostMapped, ModeAdvisePreferredCPU, ModeAdvisePreferredGPU, ModeAdviseAccessedBy, ModeSystem:
 		return 2
 	}
-	if r.Policy == "host_mapped" && r.Phase == "gpu_only" {
+	if r.Policy == PolicyHostMapped && r.Phase == PhaseGPUOnly {
 		return 2
 	}
 	return 0

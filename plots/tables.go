@@ -50,37 +50,38 @@ func Summary(rows []results.Row, keys ...string) dataframe.DataFrame {
 	if err != nil {
 		return errFrame(err)
 	}
+	sums := make([]results.SummaryRow, len(gs))
 	n := make([]int, len(gs))
 	for i, g := range gs {
-		n[i] = len(g.rows)
+		sums[i] = results.DescribeTrials(g.rows)
+		n[i] = sums[i].N
 	}
 	cols = append(cols, series.New(n, series.Int, results.ColN))
-	stat := func(name, col string, f func(results.Stats) float64) {
+	stat := func(name string, f func(*results.SummaryRow) float64) {
 		v := make([]float64, len(gs))
 		any := false
-		for i, g := range gs {
-			v[i] = f(results.Describe(column(g.rows, col)))
+		for i := range sums {
+			v[i] = f(&sums[i])
 			any = any || !math.IsNaN(v[i])
 		}
 		if any {
 			cols = append(cols, series.New(v, series.Float, name))
 		}
 	}
-	median := func(s results.Stats) float64 { return s.Median }
-	stat(results.ColMedianGBps, results.ColGBps, median)
-	stat(results.ColMinGBps, results.ColGBps, func(s results.Stats) float64 { return s.Min })
-	stat(results.ColMaxGBps, results.ColGBps, func(s results.Stats) float64 { return s.Max })
-	stat(results.ColCVPct, results.ColGBps, func(s results.Stats) float64 {
-		if s.N < 2 {
+	stat(results.ColMedianGBps, func(s *results.SummaryRow) float64 { return s.GBps.Median })
+	stat(results.ColMinGBps, func(s *results.SummaryRow) float64 { return s.GBps.Min })
+	stat(results.ColMaxGBps, func(s *results.SummaryRow) float64 { return s.GBps.Max })
+	stat(results.ColCVPct, func(s *results.SummaryRow) float64 {
+		if s.GBps.N < 2 {
 			return math.NaN()
 		}
-		return s.CVPct
+		return s.GBps.CVPct
 	})
-	stat(results.ColMedianKernelMs, results.ColKernelMs, median)
-	stat(results.ColMedianPrefetch, results.ColPrefetchMs, median)
-	stat(results.ColMedianTransfer, results.ColTransferMs, median)
-	stat(results.ColMedianCPUMs, results.ColCPUMs, median)
-	stat(results.ColMedianTotalMs, results.ColTotalMs, median)
+	stat(results.ColMedianKernelMs, func(s *results.SummaryRow) float64 { return s.KernelMs })
+	stat(results.ColMedianPrefetch, func(s *results.SummaryRow) float64 { return s.PrefetchMs })
+	stat(results.ColMedianTransfer, func(s *results.SummaryRow) float64 { return s.TransferMs })
+	stat(results.ColMedianCPUMs, func(s *results.SummaryRow) float64 { return s.CPUMs })
+	stat(results.ColMedianTotalMs, func(s *results.SummaryRow) float64 { return s.TotalMs.Median })
 	src := make([]string, len(gs))
 	anySrc := false
 	for i, g := range gs {

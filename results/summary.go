@@ -157,23 +157,10 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 			v, _ := first.Value(c)
 			_ = cfg.set(c, v)
 		}
-		col := func(f func(Row) float64) []float64 {
-			x := make([]float64, len(g))
-			for i, r := range g {
-				x[i] = f(r)
-			}
-			return x
-		}
-		s := SummaryRow{Config: cfg, N: len(g), AllVerified: true, PctOfPeak: math.NaN()}
-		s.GBps = Describe(col(func(r Row) float64 { return r.GBps }))
-		s.KernelMs = Describe(col(func(r Row) float64 { return r.KernelMs })).Median
-		s.PrefetchMs = Describe(col(func(r Row) float64 { return r.PrefetchMs })).Median
-		s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
-		s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
-		s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
+		s := DescribeTrials(g)
+		s.Config = cfg
 		waived := false
 		for _, r := range g {
-			s.AllVerified = s.AllVerified && r.Verified
 			waived = waived || r.Waived
 		}
 		peak := o.PeakMemoryGBps
@@ -207,6 +194,32 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 		out = append(out, s)
 	}
 	return out
+}
+
+// DescribeTrials describes a group of trials: their number, the bandwidth
+// statistics, the median of each time column (total_ms fully described)
+// and whether every trial was verified. Summarize calls it for each
+// configuration, plots.Summary for each group of its key; Config, PctOfPeak
+// and Flags are left for the caller (PctOfPeak NaN).
+func DescribeTrials(g []Row) SummaryRow {
+	col := func(f func(Row) float64) []float64 {
+		x := make([]float64, len(g))
+		for i, r := range g {
+			x[i] = f(r)
+		}
+		return x
+	}
+	s := SummaryRow{N: len(g), AllVerified: true, PctOfPeak: math.NaN()}
+	s.GBps = Describe(col(func(r Row) float64 { return r.GBps }))
+	s.KernelMs = Describe(col(func(r Row) float64 { return r.KernelMs })).Median
+	s.PrefetchMs = Describe(col(func(r Row) float64 { return r.PrefetchMs })).Median
+	s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
+	s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
+	s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
+	for _, r := range g {
+		s.AllVerified = s.AllVerified && r.Verified
+	}
+	return s
 }
 
 // SummaryFrame renders summaries as a DataFrame: the configuration columns,

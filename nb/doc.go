@@ -38,4 +38,11 @@
 // live path, progress display and cache on a machine without a GPU.
 // Every GoNB cell is a new process, so each cell that needs data calls
 // [Data]; bundled data loads in milliseconds and live data from the cache.
+//
+// # Ownership and imports
+//
+// nb owns the notebook data layer and display. It imports umkit (live and
+// simulated runs), internal/fakegpu, plots, datasets (the one resolver) and
+// results; a notebook never talks to cuda, and nb must not import it
+// directly.
 package nb // import "github.com/umlab/umlab/nb"

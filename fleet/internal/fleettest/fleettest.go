@@ -1,6 +1,3 @@
-// Package fleettest makes synthetic results directories for the tests of
-// fleet and fleet/node. The numbers are synthetic: they exercise the
-// arithmetic of merge and compare and are not measurements of any GPU.
 package fleettest
 
 import (

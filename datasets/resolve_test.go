@@ -2,7 +2,6 @@ package datasets
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,20 +53,9 @@ func TestByAge(t *testing.T) {
 // what it could not resolve.
 func TestResolve(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run1")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	r := results.NewRow()
 	r.Group, r.Benchmark, r.Mode, r.SizeBytes = "hbm", "triad", "explicit", 1<<20
-	f, err := os.Create(filepath.Join(dir, results.CSVName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteCSV(f, []results.Row{r}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), results.Metadata{Platform: "TESTGPU", Kind: Measured}); err != nil {
+	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{Platform: "TESTGPU", Kind: Measured}); err != nil {
 		t.Fatal(err)
 	}
 	rows, _, name, err := Resolve(dir)

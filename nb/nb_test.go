@@ -104,15 +104,7 @@ func writeRun(t *testing.T, dir, platform string) string {
 	t.Helper()
 	r := results.NewRow()
 	r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.GBps, r.Platform = "hbm", "triad", "explicit", 1<<20, 100, platform
-	f, err := os.Create(filepath.Join(dir, results.CSVName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteCSV(f, []results.Row{r}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), results.Metadata{Platform: platform, RunID: "test"}); err != nil {
+	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{Platform: platform, RunID: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -5,6 +5,7 @@ import (
 	"log"
 	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/umlab/umlab/results"
 )
@@ -92,4 +93,76 @@ func ExampleGroupStats() {
 	// triad: median 2 ms of 2
 	// copy: median 2 ms of 1
 	// 2
+}
+
+// The column table says each column's kind, unit and meaning.
+func ExampleColumnOf() {
+	for _, name := range []string{results.ColSizeBytes, results.ColGBps, results.ColKernelMs, "speed"} {
+		c, ok := results.ColumnOf(name)
+		fmt.Printf("%s %v unit=%q: %s\n", name, ok, c.Unit, c.Description)
+	}
+	// Output:
+	// size_bytes true unit="bytes": working-set size of one array
+	// gbps true unit="GB/s": useful_bytes / time, 1 GB = 1e9 bytes
+	// kernel_ms true unit="ms": GPU time of the measured region
+	// speed false unit="": 
+}
+
+// Build makes a typed DataFrame from any slice: schema columns take their
+// kind from the column table, others name theirs.
+func ExampleBuild() {
+	rows := []results.Row{
+		{Benchmark: "triad", SizeBytes: 1 << 30, GBps: 4337},
+		{Benchmark: "copy", SizeBytes: 1 << 30, GBps: 4054},
+	}
+	fields := results.RowFields(results.ColBenchmark, results.ColSizeBytes, results.ColGBps)
+	fields = append(fields, results.Field[results.Row]{Name: "fast", Kind: results.Bool,
+		Value: func(r *results.Row) any { return r.GBps > 4100 }})
+	df := results.Build(rows, fields...)
+	fmt.Println(df.Err, df.Names(), df.Col("size_bytes").Type(), df.Col("fast").Records())
+	// Output:
+	// <nil> [benchmark size_bytes gbps fast] int [true false]
+}
+
+// DescribeTrials gives the statistics of one group of trials, as the
+// summaries use them.
+func ExampleDescribeTrials() {
+	var trials []results.Row
+	for _, g := range []float64{3900, 3910, 3890, 3950} {
+		r := results.NewRow()
+		r.GBps, r.KernelMs, r.Verified = g, 0.27, true
+		trials = append(trials, r)
+	}
+	s := results.DescribeTrials(trials)
+	fmt.Printf("n %d, median %g GB/s (min %g, max %g), kernel %g ms, verified %v\n",
+		s.N, s.GBps.Median, s.GBps.Min, s.GBps.Max, s.KernelMs, s.AllVerified)
+	// Output:
+	// n 4, median 3905 GB/s (min 3890, max 3950), kernel 0.27 ms, verified true
+}
+
+// WriteDir writes a results directory in one go; LoadDir and ReadJSON read
+// it back.
+func ExampleWriteDir() {
+	dir, err := os.MkdirTemp("", "results-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	r := results.NewRow()
+	r.Group, r.Benchmark, r.Mode, r.SizeBytes = "hbm", "triad", "explicit", 1<<20
+	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{RunID: "r1", Platform: "H200"}); err != nil {
+		log.Fatal(err)
+	}
+	rows, _, err := results.LoadDir(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := results.ReadJSON[results.Metadata](filepath.Join(dir, results.MetaName))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = results.ReadJSON[results.Metadata](filepath.Join(dir, results.CSVName))
+	fmt.Println(len(rows), rows[0].Benchmark, m.RunID, m.Platform, err != nil)
+	// Output:
+	// 1 triad r1 H200 true
 }

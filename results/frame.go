@@ -27,50 +27,21 @@ func Build[T any](items []T, fields ...Field[T]) dataframe.DataFrame {
 		var err error
 		switch f.Kind {
 		case String:
-			v := make([]string, len(items))
-			for i := range items {
-				x, ok := f.Value(&items[i]).(string)
-				if !ok && err == nil {
-					err = fmt.Errorf("results: column %s: %T is not a string", f.Name, f.Value(&items[i]))
-				}
-				v[i] = x
-			}
-			cols[fi] = series.New(v, series.String, f.Name)
+			cols[fi], err = column(items, f, series.String, "a string", func(v any) (string, bool) { x, ok := v.(string); return x, ok })
 		case Int:
-			v := make([]int, len(items))
-			for i := range items {
-				switch x := f.Value(&items[i]).(type) {
+			cols[fi], err = column(items, f, series.Int, "an integer", func(v any) (int, bool) {
+				switch x := v.(type) {
 				case int:
-					v[i] = x
+					return x, true
 				case int64:
-					v[i] = int(x)
-				default:
-					if err == nil {
-						err = fmt.Errorf("results: column %s: %T is not an integer", f.Name, x)
-					}
+					return int(x), true
 				}
-			}
-			cols[fi] = series.New(v, series.Int, f.Name)
+				return 0, false
+			})
 		case Float:
-			v := make([]float64, len(items))
-			for i := range items {
-				x, ok := f.Value(&items[i]).(float64)
-				if !ok && err == nil {
-					err = fmt.Errorf("results: column %s: %T is not a float64", f.Name, f.Value(&items[i]))
-				}
-				v[i] = x
-			}
-			cols[fi] = series.New(v, series.Float, f.Name)
+			cols[fi], err = column(items, f, series.Float, "a float64", func(v any) (float64, bool) { x, ok := v.(float64); return x, ok })
 		case Bool:
-			v := make([]bool, len(items))
-			for i := range items {
-				x, ok := f.Value(&items[i]).(bool)
-				if !ok && err == nil {
-					err = fmt.Errorf("results: column %s: %T is not a bool", f.Name, f.Value(&items[i]))
-				}
-				v[i] = x
-			}
-			cols[fi] = series.New(v, series.Bool, f.Name)
+			cols[fi], err = column(items, f, series.Bool, "a bool", func(v any) (bool, bool) { x, ok := v.(bool); return x, ok })
 		default:
 			err = fmt.Errorf("results: column %s: unknown kind %d", f.Name, f.Kind)
 		}
@@ -79,6 +50,20 @@ func Build[T any](items []T, fields ...Field[T]) dataframe.DataFrame {
 		}
 	}
 	return dataframe.New(cols...)
+}
+
+// column makes one typed series of field f's values, converted by conv;
+// want names the type in the error for a value conv refuses.
+func column[T, V any](items []T, f Field[T], t series.Type, want string, conv func(any) (V, bool)) (series.Series, error) {
+	v := make([]V, len(items))
+	for i := range items {
+		x := f.Value(&items[i])
+		var ok bool
+		if v[i], ok = conv(x); !ok {
+			return series.Series{}, fmt.Errorf("results: column %s: %T is not %s", f.Name, x, want)
+		}
+	}
+	return series.New(v, t, f.Name), nil
 }
 
 // RowFields returns the fields of the named schema columns of a row, kinds

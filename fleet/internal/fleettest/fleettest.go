@@ -83,21 +83,10 @@ func WritePart(t testing.TB, root string, g Spec) string {
 		g.Scale = 1
 	}
 	dir := filepath.Join(root, g.Host, fmt.Sprintf("gpu%d", g.Index))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(filepath.Join(dir, results.CSVName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteCSV(f, Rows(g)); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
 	m := results.Metadata{RunID: g.Run, Platform: "H200", Kind: "measured", Host: g.Host, Commit: g.Commit,
 		Start: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Config: map[string]any{"hbm": map[string]any{"trials": g.Trials}}}
 	m.Device.Name, m.Device.UUID, m.Device.Index, m.Device.PeakMemoryGBps = "NVIDIA H200", g.UUID, g.Index, 4800
-	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), m); err != nil {
+	if err := results.WriteDir(dir, Rows(g), m); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -105,7 +105,7 @@ func ExampleColumnOf() {
 	// size_bytes true unit="bytes": working-set size of one array
 	// gbps true unit="GB/s": useful_bytes / time, 1 GB = 1e9 bytes
 	// kernel_ms true unit="ms": GPU time of the measured region
-	// speed false unit="": 
+	// speed false unit="":
 }
 
 // Build makes a typed DataFrame from any slice: schema columns take their

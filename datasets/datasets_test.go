@@ -274,8 +274,8 @@ func TestPaperRatios(t *testing.T) {
 				continue
 			}
 			ape := 100 * math.Abs(p.Time(float64(r))-row) / row
-			if ape > p.MaxAPEPct+0.1 {
-				t.Errorf("%s R=%d: model %.2f ms, paper %.1f ms: APE %.2f%% above max %.2f%%", p.Policy, r, p.Time(float64(r)), row, ape, p.MaxAPEPct)
+			if ape > p.MaxAPE+0.1 {
+				t.Errorf("%s R=%d: model %.2f ms, paper %.1f ms: APE %.2f%% above max %.2f%%", p.Policy, r, p.Time(float64(r)), row, ape, p.MaxAPE)
 			}
 		}
 	}

@@ -46,7 +46,9 @@
 // # Model parameters
 //
 // Table III's reuse-model parameters are not trials; they live in a
-// dataset's model.csv and are read with [ModelParameters].
+// dataset's model.csv and are read with [ModelParameters] into package
+// model's own types (model.Calibration: a model.Param and its validation
+// errors), never into a type of this package.
 //
 // # Errors
 //
@@ -64,7 +66,7 @@
 // # Ownership and imports
 //
 // datasets owns the embedded data, its descriptions, the resolver and the
-// newest-dataset rule, and reads model.csv into model.Param. It imports
+// newest-dataset rule, and reads model.csv into model's types. It imports
 // results and model (model never imports datasets) and must not import cuda,
 // umkit, fleet/node, plots or nb.
 package datasets

@@ -22,14 +22,14 @@ const ModelName = "model.csv"
 var modelColumns = []string{"policy", "size_bytes", "f_ms", "g_ms", "median_ape_pct", "max_ape_pct", "source"}
 
 // ModelParameters returns the reuse-model parameters (paper, Section
-// VIII-B) stored with an embedded dataset, as model.Param with the
-// dataset's platform, their validation errors and their source. A dataset
-// without a model.csv gives none and no error.
-func ModelParameters(name string) ([]model.Param, error) {
+// VIII-B) stored with an embedded dataset, as model.Calibration: the
+// parameters (with the dataset's platform and their source) and their
+// validation errors. A dataset without a model.csv gives none and no error.
+func ModelParameters(name string) ([]model.Calibration, error) {
 	return modelParameters(embedded, name)
 }
 
-func modelParameters(fsys fs.FS, name string) ([]model.Param, error) {
+func modelParameters(fsys fs.FS, name string) ([]model.Calibration, error) {
 	if !known(fsys, name) {
 		return nil, unknown(fsys, name)
 	}
@@ -54,7 +54,7 @@ func modelParameters(fsys fs.FS, name string) ([]model.Param, error) {
 }
 
 // readModel parses a model CSV; name is used in errors, which give the line.
-func readModel(r io.Reader, name string) ([]model.Param, error) {
+func readModel(r io.Reader, name string) ([]model.Calibration, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
@@ -67,7 +67,7 @@ func readModel(r io.Reader, name string) ([]model.Param, error) {
 	if strings.Join(head, ",") != strings.Join(modelColumns, ",") {
 		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(head, ","), strings.Join(modelColumns, ","))
 	}
-	var out []model.Param
+	var out []model.Calibration
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -80,11 +80,11 @@ func readModel(r io.Reader, name string) ([]model.Param, error) {
 		if len(rec) != len(modelColumns) {
 			return nil, fmt.Errorf("%s:%d: %d fields, header has %d", name, line, len(rec), len(modelColumns))
 		}
-		p := model.Param{Policy: rec[0], Source: rec[6]}
+		p := model.Calibration{Param: model.Param{Policy: rec[0], Source: rec[6]}}
 		if p.SizeBytes, err = strconv.ParseInt(rec[1], 10, 64); err != nil {
 			return nil, fmt.Errorf("%s:%d: size_bytes: %q is not an integer", name, line, rec[1])
 		}
-		for i, dst := range []*float64{&p.F, &p.G, &p.MedianAPEPct, &p.MaxAPEPct} {
+		for i, dst := range []*float64{&p.F, &p.G, &p.MedianAPE, &p.MaxAPE} {
 			if *dst, err = strconv.ParseFloat(rec[2+i], 64); err != nil {
 				return nil, fmt.Errorf("%s:%d: %s: %q is not a number", name, line, modelColumns[2+i], rec[2+i])
 			}

@@ -82,7 +82,8 @@
 // # Ownership and imports
 //
 // model owns fitting, validation, crossovers, advice, the cost decomposition
-// and [Param], umlab's one model-parameter type. It imports results and
+// and [Param], umlab's one model-parameter type ([Calibration] adds its
+// validation errors). It imports results and
 // nothing else of umlab; it must not import datasets (datasets imports model
 // to read published parameters into Param), plots, umkit or cuda.
 package model

@@ -40,22 +40,27 @@ func policyLess(a, b string) bool {
 // and working-set size: F, the fixed cost of one CPU update and handoff (ms),
 // and G, the marginal cost of one GPU pass (ms per pass). Table III of the
 // paper lists them for GB200 at 1 GiB. It is umlab's one model-parameter
-// type: calibration makes it, datasets reads published ones into it (from a
-// dataset's model.csv), and plots draws and tabulates it.
-//
-// The fields after F and G describe where the parameters come from; the
-// model itself uses only Policy, SizeBytes, F and G.
+// type: calibration makes it (inside a [Calibration], with its validation
+// errors), datasets reads published ones into it (from a dataset's
+// model.csv), and plots draws and tabulates it.
 type Param struct {
 	Policy    string
 	SizeBytes int64
 	F, G      float64
 
+	// Where the parameters come from; the model itself uses only the
+	// fields above.
 	Platform string // the platform calibrated on, e.g. GB200 ("" if not stated)
-	// MedianAPEPct and MaxAPEPct are the validation errors over the reuse
-	// counts not used for calibration; NaN (or 0 in a bare literal) when
-	// not validated.
-	MedianAPEPct, MaxAPEPct float64
-	Source                  string // a published figure's source, e.g. Table III
+	Source   string // a published figure's source, e.g. Table III
+}
+
+// Params returns the parameters of calibrations, in order.
+func Params(cs []Calibration) []Param {
+	out := make([]Param, len(cs))
+	for i, c := range cs {
+		out[i] = c.Param
+	}
+	return out
 }
 
 // Time returns the predicted time of one iteration with r GPU passes after

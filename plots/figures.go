@@ -78,7 +78,7 @@ func bandwidthLines(rows []results.Row, x string, spec lineSpec, o Options) (*li
 // as markers, one colour per policy, and each model of models as a dashed
 // line F + R·G in its policy's colour, in the panel of its platform. Rows
 // other than the handoff group's alternating phase are ignored.
-func HandoffReuse(rows []results.Row, models []model.Param, o Options) (*Figure, error) {
+func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*Figure, error) {
 	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "alternating")
 	spec := lineSpec{
 		title:      "CPU–GPU handoff: time per CPU update vs GPU reuse",

@@ -21,14 +21,13 @@ type ReuseFit struct {
 
 // Models returns the fit's calibrated parameters with their validation
 // errors, as drawn by HandoffReuse and tabulated by ModelTable.
-func (f ReuseFit) Models() []model.Param {
+func (f ReuseFit) Models() []model.Calibration {
 	if f.Report == nil {
 		return nil
 	}
-	var out []model.Param
-	for _, c := range f.Report.Calibration {
-		out = append(out, model.Param{Platform: f.Platform, Policy: c.Policy, SizeBytes: c.SizeBytes,
-			F: c.F, G: c.G, MedianAPEPct: c.MedianAPE, MaxAPEPct: c.MaxAPE})
+	out := append([]model.Calibration(nil), f.Report.Calibration...)
+	for i := range out {
+		out[i].Platform = f.Platform
 	}
 	return out
 }
@@ -50,8 +49,8 @@ func FitReuse(rows []results.Row, o model.Options) []ReuseFit {
 }
 
 // AllModels returns the models of every fit that succeeded.
-func AllModels(fits []ReuseFit) []model.Param {
-	var out []model.Param
+func AllModels(fits []ReuseFit) []model.Calibration {
+	var out []model.Calibration
 	for _, f := range fits {
 		out = append(out, f.Models()...)
 	}
@@ -61,7 +60,7 @@ func AllModels(fits []ReuseFit) []model.Param {
 // PublishedModels returns the reuse-model parameters stored with an
 // embedded dataset (datasets.ModelParameters), for the platform of that
 // dataset; none, and no error, when it has none.
-func PublishedModels(dataset string) ([]model.Param, error) {
+func PublishedModels(dataset string) ([]model.Calibration, error) {
 	return datasets.ModelParameters(dataset)
 }
 
@@ -69,19 +68,19 @@ func PublishedModels(dataset string) ([]model.Param, error) {
 // platform, policy and size: F, G and the errors of each, and the
 // difference of F in percent. Published parameters without a fitted match
 // (and the reverse) keep NaN in the other's columns.
-func CompareModels(published, fitted []model.Param) dataframe.DataFrame {
+func CompareModels(published, fitted []model.Calibration) dataframe.DataFrame {
 	type k struct {
 		platform, policy string
 		size             int64
 	}
-	fit := map[k]model.Param{}
+	fit := map[k]model.Calibration{}
 	for _, m := range fitted {
 		fit[k{m.Platform, m.Policy, m.SizeBytes}] = m
 	}
 	used := map[k]bool{}
 	nan := math.NaN()
-	none := model.Param{F: nan, G: nan, MedianAPEPct: nan, MaxAPEPct: nan}
-	type pair struct{ p, f model.Param }
+	none := model.Calibration{Param: model.Param{F: nan, G: nan}, MedianAPE: nan, MaxAPE: nan}
+	type pair struct{ p, f model.Calibration }
 	var pairs []pair
 	for _, p := range published {
 		key := k{p.Platform, p.Policy, p.SizeBytes}
@@ -102,32 +101,22 @@ func CompareModels(published, fitted []model.Param) dataframe.DataFrame {
 	if len(pairs) == 0 {
 		return errFrame(fmt.Errorf("%w: no models to compare", ErrNoData))
 	}
-	n := len(pairs)
-	platform, policy := make([]string, n), make([]string, n)
-	size := make([]int, n)
-	cols := map[string][]float64{}
-	names := []string{"f_ms_published", "f_ms_fitted", "f_diff_pct", "g_ms_published", "g_ms_fitted",
-		"median_ape_pct_published", "median_ape_pct_fitted", "max_ape_pct_published", "max_ape_pct_fitted"}
-	for _, nm := range names {
-		cols[nm] = make([]float64, n)
-	}
-	for i, pr := range pairs {
-		platform[i], policy[i], size[i] = pr.p.Platform, pr.p.Policy, int(pr.p.SizeBytes)
-		cols["f_ms_published"][i], cols["f_ms_fitted"][i] = pr.p.F, pr.f.F
-		cols["f_diff_pct"][i] = 100 * (pr.f.F - pr.p.F) / pr.p.F
-		cols["g_ms_published"][i], cols["g_ms_fitted"][i] = pr.p.G, pr.f.G
-		cols["median_ape_pct_published"][i], cols["median_ape_pct_fitted"][i] = pr.p.MedianAPEPct, pr.f.MedianAPEPct
-		cols["max_ape_pct_published"][i], cols["max_ape_pct_fitted"][i] = pr.p.MaxAPEPct, pr.f.MaxAPEPct
-	}
-	ss := []series.Series{
-		series.New(platform, series.String, results.ColPlatform),
-		series.New(policy, series.String, results.ColPolicy),
-		series.New(size, series.Int, results.ColSizeBytes),
-	}
-	for _, nm := range names {
-		ss = append(ss, series.New(cols[nm], series.Float, nm))
-	}
-	return dataframe.New(ss...)
+	type P = pair
+	num := func(name string, f func(p *P) float64) results.Field[P] { return results.FloatField(name, f) }
+	return results.Build(pairs,
+		results.StringField(results.ColPlatform, func(p *P) string { return p.p.Platform }),
+		results.StringField(results.ColPolicy, func(p *P) string { return p.p.Policy }),
+		results.IntField(results.ColSizeBytes, func(p *P) int64 { return p.p.SizeBytes }),
+		num("f_ms_published", func(p *P) float64 { return p.p.F }),
+		num("f_ms_fitted", func(p *P) float64 { return p.f.F }),
+		num("f_diff_pct", func(p *P) float64 { return 100 * (p.f.F - p.p.F) / p.p.F }),
+		num("g_ms_published", func(p *P) float64 { return p.p.G }),
+		num("g_ms_fitted", func(p *P) float64 { return p.f.G }),
+		num("median_ape_pct_published", func(p *P) float64 { return p.p.MedianAPE }),
+		num("median_ape_pct_fitted", func(p *P) float64 { return p.f.MedianAPE }),
+		num("max_ape_pct_published", func(p *P) float64 { return p.p.MaxAPE }),
+		num("max_ape_pct_fitted", func(p *P) float64 { return p.f.MaxAPE }),
+	)
 }
 
 // AdviceTable asks the advisor (model.Advise) which policy is fastest for

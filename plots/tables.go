@@ -155,11 +155,11 @@ func Pivot(rows []results.Row, rowKey, colKey Key, y string) dataframe.DataFrame
 // percentage errors of the validation, with the platform and size first
 // when the models have more than one of either. Rows are sorted by
 // platform, size and policy.
-func ModelTable(models []model.Param) dataframe.DataFrame {
+func ModelTable(models []model.Calibration) dataframe.DataFrame {
 	if len(models) == 0 {
 		return errFrame(fmt.Errorf("%w: no models", ErrNoData))
 	}
-	ms := append([]model.Param(nil), models...)
+	ms := append([]model.Calibration(nil), models...)
 	sort.SliceStable(ms, func(i, j int) bool {
 		a, b := ms[i], ms[j]
 		return lessVals(
@@ -170,36 +170,20 @@ func ModelTable(models []model.Param) dataframe.DataFrame {
 	for _, m := range ms {
 		platforms[m.Platform], sizes[m.SizeBytes] = true, true
 	}
-	n := len(ms)
-	var cols []series.Series
-	str := func(name string, f func(model.Param) string) {
-		v := make([]string, n)
-		for i, m := range ms {
-			v[i] = f(m)
-		}
-		cols = append(cols, series.New(v, series.String, name))
-	}
-	fl := func(name string, f func(model.Param) float64) {
-		v := make([]float64, n)
-		for i, m := range ms {
-			v[i] = f(m)
-		}
-		cols = append(cols, series.New(v, series.Float, name))
-	}
+	type C = model.Calibration
+	var fields []results.Field[C]
 	if len(platforms) > 1 {
-		str(results.ColPlatform, func(m model.Param) string { return m.Platform })
+		fields = append(fields, results.StringField(results.ColPlatform, func(m *C) string { return m.Platform }))
 	}
 	if len(sizes) > 1 {
-		v := make([]int, n)
-		for i, m := range ms {
-			v[i] = int(m.SizeBytes)
-		}
-		cols = append(cols, series.New(v, series.Int, results.ColSizeBytes))
+		fields = append(fields, results.IntField(results.ColSizeBytes, func(m *C) int64 { return m.SizeBytes }))
 	}
-	str(results.ColPolicy, func(m model.Param) string { return m.Policy })
-	fl("f_ms", func(m model.Param) float64 { return m.F })
-	fl("g_ms_per_pass", func(m model.Param) float64 { return m.G })
-	fl("median_ape_pct", func(m model.Param) float64 { return m.MedianAPEPct })
-	fl("max_ape_pct", func(m model.Param) float64 { return m.MaxAPEPct })
-	return dataframe.New(cols...)
+	fields = append(fields,
+		results.StringField(results.ColPolicy, func(m *C) string { return m.Policy }),
+		results.FloatField("f_ms", func(m *C) float64 { return m.F }),
+		results.FloatField("g_ms_per_pass", func(m *C) float64 { return m.G }),
+		results.FloatField("median_ape_pct", func(m *C) float64 { return m.MedianAPE }),
+		results.FloatField("max_ape_pct", func(m *C) float64 { return m.MaxAPE }),
+	)
+	return results.Build(ms, fields...)
 }

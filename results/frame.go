@@ -100,3 +100,23 @@ func Names(cols []Column) []string {
 	}
 	return out
 }
+
+// StringField is a string column whose value for an item is f(item).
+func StringField[T any](name string, f func(*T) string) Field[T] {
+	return Field[T]{name, String, func(t *T) any { return f(t) }}
+}
+
+// IntField is an integer column whose value for an item is f(item).
+func IntField[T any, I int | int64](name string, f func(*T) I) Field[T] {
+	return Field[T]{name, Int, func(t *T) any { return int64(f(t)) }}
+}
+
+// FloatField is a float column whose value for an item is f(item).
+func FloatField[T any](name string, f func(*T) float64) Field[T] {
+	return Field[T]{name, Float, func(t *T) any { return f(t) }}
+}
+
+// BoolField is a bool column whose value for an item is f(item).
+func BoolField[T any](name string, f func(*T) bool) Field[T] {
+	return Field[T]{name, Bool, func(t *T) any { return f(t) }}
+}

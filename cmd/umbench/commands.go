@@ -393,10 +393,10 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	opts := model.Options{MinSizeBytes: ms}
 	var reports []*model.Report
 	var titles []string
-	var published []model.Param
+	var published []model.Calibration
 	if *dataset != "" {
 		if params, err := datasets.ModelParameters(*dataset); err == nil && len(params) > 0 {
-			rep, err := model.FromParams(params, opts)
+			rep, err := model.FromParams(model.Params(params), opts)
 			if err != nil {
 				return err
 			}
@@ -435,7 +435,7 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "policy\tsize\tmedian APE (%)\tmax APE (%)")
 			for _, p := range published {
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, results.FormatBytes(p.SizeBytes), p.MedianAPEPct, p.MaxAPEPct)
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, results.FormatBytes(p.SizeBytes), p.MedianAPE, p.MaxAPE)
 			}
 			tw.Flush()
 		}
@@ -489,7 +489,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if perr != nil || len(params) == 0 {
 			return err
 		}
-		m, err = model.NewModel(params)
+		m, err = model.NewModel(model.Params(params))
 	}
 	if err != nil {
 		return err

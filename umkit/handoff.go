@@ -35,24 +35,7 @@ func Handoff(ctx context.Context, dev Device, cfg HandoffConfig) (dataframe.Data
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.handoff(ctx, cfg) })
-}
-
-func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
-	cfg = cfg.Defaults()
-	cpu, unpin, err := pinThread(cfg.CPU, r.info.UUID)
-	if err != nil {
-		r.warn(err.Error())
-	}
-	defer unpin()
-	for _, policy := range cfg.Policies {
-		for _, size := range cfg.Sizes {
-			if err := r.handoffOne(ctx, cfg, policy, size, cpu); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
 }
 
 // handoffData holds one policy's buffers and how many times 1 was added.
@@ -121,7 +104,7 @@ func (r *runner) handoffOne(ctx context.Context, cfg HandoffConfig, policy strin
 	// CPU only: the update alone, data where the CPU has it.
 	cpuRow := base
 	cpuRow.Phase, cpuRow.UsefulBytes = "cpu_only", 2*size
-	if err := r.measureReps(ctx, cpuRow, label+" cpu_only", cfg.Warmups, cfg.Trials, cfg.Repetitions, 0,
+	if err := r.measureReps(ctx, cpuRow, label+" cpu_only", cfg.Warmups.Int(), cfg.Trials.Int(), cfg.Repetitions, 0,
 		func(_ int, row *results.Row) error {
 			ms, err := r.cpuTimed(func() error { return r.dev.UpdateHost(h.host, n, 1, 1) })
 			h.adds++
@@ -147,7 +130,7 @@ func (r *runner) handoffOne(ctx context.Context, cfg HandoffConfig, policy strin
 	}
 	gpuRow := base
 	gpuRow.Phase, gpuRow.ReusePasses, gpuRow.UsefulBytes = "gpu_only", 1, 2*size
-	if err := r.measureReps(ctx, gpuRow, label+" gpu_only", cfg.Warmups, cfg.Trials, cfg.Repetitions, 0,
+	if err := r.measureReps(ctx, gpuRow, label+" gpu_only", cfg.Warmups.Int(), cfg.Trials.Int(), cfg.Repetitions, 0,
 		func(_ int, row *results.Row) error {
 			ms, err := r.dev.TimeKernel(h.kernel())
 			if err != nil {
@@ -177,7 +160,7 @@ func (r *runner) handoffOne(ctx context.Context, cfg HandoffConfig, policy strin
 		row0.Phase, row0.ReusePasses = "alternating", int64(reuse)
 		row0.UsefulBytes = 2 * size * int64(1+reuse)
 		l := fmt.Sprintf("%s alternating R=%d", label, reuse)
-		if err := r.measureReps(ctx, row0, l, cfg.Warmups, cfg.Trials, cfg.Repetitions, 0,
+		if err := r.measureReps(ctx, row0, l, cfg.Warmups.Int(), cfg.Trials.Int(), cfg.Repetitions, 0,
 			func(_ int, row *results.Row) error { return h.alternate(reuse, row) }); err != nil {
 			return err
 		}

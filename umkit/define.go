@@ -113,7 +113,9 @@ func Definitions() []Definition { return slices.Clone(definitions) }
 func configsOf(d Definition) []Config { return d.defaults().Configs() }
 
 // suffix is a benchmark's name without its group ("pattern.random" → "random").
-func (b Benchmark) suffix() string { return strings.TrimPrefix(strings.TrimPrefix(b.Name, b.Group), ".") }
+func (b Benchmark) suffix() string {
+	return strings.TrimPrefix(strings.TrimPrefix(b.Name, b.Group), ".")
+}
 
 // runDefinition runs every configuration of d (defaults applied) on r.
 func (r *runner) runDefinition(ctx context.Context, d Definition) error {

@@ -57,7 +57,7 @@ func (c PatternConfig) Configs() []Config {
 	for _, mode := range c.Modes {
 		for i, row := range rows {
 			out = append(out, Config{Definition: "pattern", Entry: "pattern." + row.Benchmark, Group: "pattern", Benchmark: row.Benchmark, Mode: mode,
-				Label: patternLabel(row.Benchmark, mode, row.StrideElements, row.PageIntervalBytes),
+				Label:     patternLabel(row.Benchmark, mode, row.StrideElements, row.PageIntervalBytes),
 				SizeBytes: c.FootprintBytes, BytesPerIteration: row.UsefulBytes, arg: i})
 		}
 	}

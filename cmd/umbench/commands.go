@@ -185,7 +185,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	opts := umkit.Options{
 		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: count(fs, "trials", *trials),
 		Warmups: count(fs, "warmups", *warmups),
-		Sizes: sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}

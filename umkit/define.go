@@ -108,10 +108,6 @@ func init() {
 // zero values: the paper's defaults).
 func Definitions() []Definition { return slices.Clone(definitions) }
 
-// Configs returns the configurations a definition runs with its defaults
-// applied.
-func configsOf(d Definition) []Config { return d.defaults().Configs() }
-
 // suffix is a benchmark's name without its group ("pattern.random" → "random").
 func (b Benchmark) suffix() string {
 	return strings.TrimPrefix(strings.TrimPrefix(b.Name, b.Group), ".")

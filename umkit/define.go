@@ -58,6 +58,9 @@ type Config struct {
 	Label             string // progress label
 	SizeBytes         int64  // the size it is named by (data array, footprint or sweep size)
 	BytesPerIteration int64  // useful bytes of one iteration, what gbps divides by; 0: depends on the device
+	// Rows is how many trial rows it emits when measured (trials, times
+	// repetitions for handoff); a waived configuration emits one row.
+	Rows int
 	// Follows marks a configuration measured by the run of the one before
 	// it (the handoff phases of one policy and size share their buffers).
 	Follows bool
@@ -130,6 +133,14 @@ func (r *runner) runDefinition(ctx context.Context, d Definition) error {
 		}
 	}
 	return nil
+}
+
+// withRows sets the trial rows of every configuration.
+func withRows(cs []Config, rows int) []Config {
+	for i := range cs {
+		cs[i].Rows = rows
+	}
+	return cs
 }
 
 // noStart is the start of a definition that needs no preparation.

@@ -62,6 +62,13 @@ func TestDefinitionsDescribeWhatRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			wantRows := 0
+			for _, c := range configs {
+				wantRows += c.Rows
+			}
+			if len(rows) != wantRows {
+				t.Errorf("%d rows, the configurations say %d", len(rows), wantRows)
+			}
 			for _, r := range rows {
 				b := bytes[r.Group+"/"+r.Benchmark]
 				if b == nil {

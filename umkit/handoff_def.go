@@ -51,7 +51,7 @@ func (c HandoffConfig) Configs() []Config {
 			}
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int()*c.Repetitions)
 }
 
 // start pins the host thread near the GPU for the whole group.

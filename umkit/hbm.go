@@ -51,7 +51,7 @@ func (c HBMConfig) Configs() []Config {
 				Label: label("hbm", bench, size), SizeBytes: size, BytesPerIteration: hbmMoved[bench] * size})
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int())
 }
 
 func (c HBMConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {

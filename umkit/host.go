@@ -63,7 +63,7 @@ func (c HostConfig) Configs() []Config {
 				Label: label("host triad", mode, size), SizeBytes: size, BytesPerIteration: 3 * size})
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int())
 }
 
 // hostEntry is the registry entry of a host mode.

@@ -45,7 +45,7 @@ func (c ManagedConfig) Configs() []Config {
 				Label: label("managed", mode, size), SizeBytes: size, BytesPerIteration: 2 * size})
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int())
 }
 
 func (c ManagedConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {

@@ -66,7 +66,7 @@ func (c OversubConfig) Configs() []Config {
 			}
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int())
 }
 
 // start shrinks free device memory to the capacity (and warns above 90 %)

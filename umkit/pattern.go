@@ -61,7 +61,7 @@ func (c PatternConfig) Configs() []Config {
 				SizeBytes: c.FootprintBytes, BytesPerIteration: row.UsefulBytes, arg: i})
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int())
 }
 
 func (c PatternConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {

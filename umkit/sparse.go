@@ -118,7 +118,7 @@ func (c SparseConfig) Configs() []Config {
 				SizeBytes: c.FootprintBytes, BytesPerIteration: 16 * (c.FootprintBytes / 8 / k), arg: k})
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int())
 }
 
 func (c SparseConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {

@@ -63,7 +63,7 @@ func (c TransferConfig) Configs() []Config {
 			}
 		}
 	}
-	return out
+	return withRows(out, c.Trials.Int())
 }
 
 func (c TransferConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {

@@ -35,7 +35,24 @@ func Handoff(ctx context.Context, dev Device, cfg HandoffConfig) (dataframe.Data
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+	return collect(dev, func(r *runner) error { return r.handoff(ctx, cfg) })
+}
+
+func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
+	cfg = cfg.Defaults()
+	cpu, unpin, err := pinThread(cfg.CPU, r.info.UUID)
+	if err != nil {
+		r.warn(err.Error())
+	}
+	defer unpin()
+	for _, policy := range cfg.Policies {
+		for _, size := range cfg.Sizes {
+			if err := r.handoffOne(ctx, cfg, policy, size, cpu); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // handoffData holds one policy's buffers and how many times 1 was added.

@@ -26,41 +26,36 @@ func (c HandoffConfig) configure(s Selection) Definition {
 
 func (c HandoffConfig) defaults() Definition { return c.Defaults() }
 
-// handoffArg is what one handoff run (a policy at a size) needs.
-type handoffArg struct{ policy string }
-
 // Configs lists the configurations: per policy and size, the CPU-only and
-// GPU-only phases and the alternating phase at each reuse count. One run
-// measures them all (they share buffers and the cumulative check), so all
-// but the first follow it.
+// GPU-only phases and the alternating phase at each reuse count. The group
+// is measured by one run (r.handoff: the phases share buffers and the
+// cumulative check, and the measurement order is the group's), so every
+// configuration but the first follows it.
 func (c HandoffConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
 	for _, policy := range c.Policies {
 		for _, size := range c.Sizes {
 			l := fmt.Sprintf("handoff %s %s", policy, fmtBytes(size))
-			k := Config{Definition: "handoff", Entry: "handoff", Group: "handoff", Benchmark: "handoff", SizeBytes: size, arg: handoffArg{policy}}
+			k := Config{Definition: "handoff", Entry: "handoff", Group: "handoff", Benchmark: "handoff", SizeBytes: size, Follows: true}
 			cpu, gpu := k, k
 			cpu.Label, cpu.BytesPerIteration = l+" cpu_only", 2*size
-			gpu.Label, gpu.BytesPerIteration, gpu.Follows = l+" gpu_only", 2*size, true
+			gpu.Label, gpu.BytesPerIteration = l+" gpu_only", 2*size
 			out = append(out, cpu, gpu)
 			for _, reuse := range c.Reuse {
 				a := k
-				a.Label, a.BytesPerIteration, a.Follows = fmt.Sprintf("%s alternating R=%d", l, reuse), 2*size*int64(1+reuse), true
+				a.Label, a.BytesPerIteration = fmt.Sprintf("%s alternating R=%d", l, reuse), 2*size*int64(1+reuse)
 				out = append(out, a)
 			}
 		}
 	}
+	if len(out) > 0 {
+		out[0].Follows = false
+	}
 	return withRows(out, c.Trials.Int()*c.Repetitions)
 }
 
-// start pins the host thread near the GPU for the whole group.
+// start: the whole group is one run, which pins its host thread itself.
 func (c HandoffConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
-	cpu, unpin, err := pinThread(c.CPU, r.info.UUID)
-	if err != nil {
-		r.warn(err.Error())
-	}
-	return func(ctx context.Context, k Config) error {
-		return r.handoffOne(ctx, c, k.arg.(handoffArg).policy, k.SizeBytes, cpu)
-	}, unpin, nil
+	return noStart(func(ctx context.Context, _ Config) error { return r.handoff(ctx, c) })
 }

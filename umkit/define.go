@@ -36,16 +36,15 @@ type Definition interface {
 	start(r *runner) (one func(ctx context.Context, c Config) error, done func(), err error)
 }
 
-// Selection is what a run asks of one definition: the benchmarks selected
-// (names without the group, e.g. "triad") and the overrides of the command
-// line. Counts left unset in Common take the defaults (iters.go).
+// Selection is what a run asks of one definition: the run's options (a
+// definition reads those it has: Quick, Sizes, its own settings such as
+// OversubPercents), the benchmarks selected (names without the group, e.g.
+// "triad") and the warm-up and trial counts, --quick's applied. Counts left
+// unset in Common take the defaults (iters.go).
 type Selection struct {
-	Benchmarks            []string
-	Common                Common
-	Quick                 bool      // a few sizes: every group in a couple of minutes
-	Sizes                 []int64   // overrides the size sweep of definitions that have one
-	OversubPercents       []float64 // oversub only
-	AllowOversubscription bool      // oversub only
+	Options
+	Benchmarks []string // the definition's selected benchmarks (shadows Options.Benchmarks, the patterns)
+	Common     Common
 }
 
 // Config is one configuration a definition runs: one set of trial rows (or

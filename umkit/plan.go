@@ -82,8 +82,7 @@ func NewPlan(o Options, info DeviceInfo) (Plan, error) {
 	if o.Trials.IsSet() && (o.Trials.Int() < 1 || o.Trials.Int() > maxTrials) {
 		return p, fmt.Errorf("umkit: trials %d: allowed 1 to %d", o.Trials.Int(), maxTrials)
 	}
-	s := Selection{Common: Common{Trials: o.Trials, Warmups: o.Warmups}, Quick: o.Quick, Sizes: o.Sizes,
-		OversubPercents: o.OversubPercents, AllowOversubscription: o.AllowOversubscription}
+	s := Selection{Options: o, Common: Common{Trials: o.Trials, Warmups: o.Warmups}}
 	if o.Quick {
 		s.Common = Common{Trials: o.Trials.Or(QuickTrials), Warmups: o.Warmups.Or(QuickWarmups)}
 	}

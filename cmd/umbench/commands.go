@@ -145,7 +145,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	trials := fs.Int("trials", 0, fmt.Sprintf("trials per configuration, at least 1 (default: the paper's, %d; handoff %d × %d)",
 		umkit.DefaultTrials, umkit.HandoffTrials, umkit.DefaultHandoffReps))
 	warmups := fs.Int("warmups", 0, fmt.Sprintf("warm-up iterations; 0 runs none (default %d)", umkit.DefaultWarmups))
-	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep)")
+	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep; "+
+		"the pattern group's footprint is fixed, 256 MiB or 64 MiB with --quick, and oversub's follows --oversub-pcts)")
 	out := fs.String("out", "", "results directory (default results/<date>-<time>)")
 	resume := fs.Bool("resume", false, "continue the run in --out, skipping configurations it already has")
 	gpu := fs.Int("gpu", 0, "GPU ordinal")

@@ -84,12 +84,19 @@ const SimulatedCaption = "Simulated GPU (internal/fakegpu): the local platform's
 // simulatedCaption captions a figure or table when the last Load's local
 // rows are simulated.
 func simulatedCaption() {
+	if lastSimulated() {
+		Note("%s", SimulatedCaption)
+	}
+}
+
+// lastSimulated says whether the last Load's local rows are simulated.
+func lastSimulated() bool {
 	for _, s := range last.sources {
 		if s.Local && s.Kind == KindSimulated {
-			Note("%s", SimulatedCaption)
-			return
+			return true
 		}
 	}
+	return false
 }
 
 // MaxRows is the most rows TableHTML writes; the rest are counted in a

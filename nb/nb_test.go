@@ -165,6 +165,12 @@ func TestLiveCache(t *testing.T) {
 	if src.Kind != KindSimulated || !strings.Contains(src.Detail, "simulated") || !strings.Contains(src.Name, "quick-sizes-1MiB-trials-2-warmups-0") {
 		t.Errorf("simulated source %+v", src)
 	}
+	if !lastSimulated() {
+		t.Error("figures after a simulated Load would not be captioned")
+	}
+	if _, err := (Options{Groups: []string{"hbm"}, Mode: "bundled"}).Load(); err != nil || lastSimulated() {
+		t.Errorf("bundled Load: %v, captioned as simulated: %v", err, lastSimulated())
+	}
 	// Other options, another GPU: measured afresh, in their own directories.
 	o2 := o
 	o2.Trials = umkit.N(3)

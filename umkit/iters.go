@@ -77,7 +77,7 @@ func (c *Count) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// validateCounts checks warm-ups and trials once defaults are applied.
+// validate checks warm-ups and trials once defaults are applied.
 func (c Common) validate(group string) error {
 	if w := c.Warmups.Int(); w < 0 || w > maxWarmups {
 		return fmt.Errorf("umkit: %s: warmups %d: allowed 0 to %d (unset: %d)", group, w, maxWarmups, DefaultWarmups)

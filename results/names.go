@@ -23,6 +23,7 @@ const (
 	BenchAdvise    = "advise"
 	BenchStrided   = "strided"
 	BenchRandom    = "random"
+	BenchSparse    = "sparse_random" // a random subset of elements through an index array
 	BenchPageTouch = "page_touch"
 	BenchHandoff   = "handoff"
 )
@@ -49,6 +50,7 @@ const (
 	PatternStreaming = "streaming"
 	PatternStrided   = "strided"
 	PatternRandom    = "random"
+	PatternSparse    = "sparse_random"
 	PatternPageTouch = "page_touch"
 	PatternCopy      = "copy"
 	PatternTriad     = "triad"

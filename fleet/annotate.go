@@ -194,5 +194,5 @@ func annotateCSV(path, tok string) error {
 	if err := results.WriteCSV(&buf, rows); err != nil {
 		return err
 	}
-	return results.WriteFileAtomic(path, buf.Bytes())
+	return results.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }

@@ -46,13 +46,13 @@ func Merge(dir string, parts []Part, problems []Problem, command string) (Manife
 	if err != nil {
 		return man, err
 	}
-	if err := results.WriteFileAtomic(filepath.Join(dir, ManifestName), append(b, '\n')); err != nil {
+	if err := results.WriteFileAtomic(filepath.Join(dir, ManifestName), append(b, '\n'), 0o644); err != nil {
 		return man, err
 	}
 	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), mergedMeta(parts, problems, command)); err != nil {
 		return man, err
 	}
-	return man, results.WriteFileAtomic(csvPath, buf.Bytes())
+	return man, results.WriteFileAtomic(csvPath, buf.Bytes(), 0o644)
 }
 
 // mergedMeta is the metadata the parts share.

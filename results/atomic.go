@@ -1,30 +1,47 @@
 package results
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 )
 
-// WriteFileAtomic writes b to path through a temporary file in the same
-// directory and a rename, so that a reader sees the old file or the new one,
-// never a part; the file is left with mode 0644.
-func WriteFileAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+// WriteFileAtomic replaces path with data so that a reader (or a crash)
+// sees either the old file or the whole new one, never a part: it writes a
+// temporary file in the same directory, syncs it, renames it over path and
+// syncs the directory.
+func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return err
+		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
+	tmp := f.Name()
+	fail := func(err error) error {
+		f.Close()
+		os.Remove(tmp)
+		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	if _, err := f.Write(data); err != nil {
+		return fail(err)
 	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
+	if err := f.Chmod(perm); err != nil {
+		return fail(err)
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := f.Sync(); err != nil {
+		return fail(err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("results: write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("results: write %s: %w", path, err)
+	}
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package results
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -151,14 +150,10 @@ func WriteDir(dir string, rows []Row, m Metadata) error {
 	if err := WriteCSV(&buf, rows); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, CSVName), buf.Bytes()); err != nil {
+	if err := WriteFileAtomic(filepath.Join(dir, CSVName), buf.Bytes(), 0o644); err != nil {
 		return err
 	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return fmt.Errorf("results: metadata: %w", err)
-	}
-	return WriteFileAtomic(filepath.Join(dir, MetaName), append(b, '\n'))
+	return WriteMetadata(filepath.Join(dir, MetaName), m)
 }
 
 // LoadDir reads a results directory: its CSV and, if present, its metadata.

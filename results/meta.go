@@ -3,7 +3,6 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 )
 
@@ -58,23 +57,24 @@ type Device struct {
 	CanMapHostMemory            bool    `json:"can_map_host_memory"`
 }
 
-// WriteMetadata writes m as indented JSON to path.
+// WriteMetadata writes m as indented JSON to path, atomically: a crash
+// leaves the old file or the new one, never a part.
 func WriteMetadata(path string, m Metadata) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("results: metadata: %w", err)
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return WriteFileAtomic(path, append(b, '\n'), 0o644)
 }
 
 // ReadMetadata reads a meta.json file.
 func ReadMetadata(path string) (Metadata, error) { return ReadJSON[Metadata](path) }
 
-// ReadJSON reads the JSON file at path into a T; errors name the file. It is
-// the one JSON reader of umlab's files (meta.json, fleet.json,
-// workers.json).
+// ReadJSON reads the JSON file at path (a regular file of at most
+// MaxMetaBytes) into a T; errors name the file. It is the one JSON reader
+// of umlab's files (meta.json, fleet.json, workers.json).
 func ReadJSON[T any](path string) (T, error) {
-	b, err := os.ReadFile(path)
+	b, err := ReadFileLimited(path, MaxMetaBytes)
 	if err != nil {
 		var zero T
 		return zero, err

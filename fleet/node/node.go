@@ -41,7 +41,7 @@ func WriteReport(path string, r Report) error {
 	if err != nil {
 		return err
 	}
-	return results.WriteFileAtomic(path, append(b, '\n'))
+	return results.WriteFileAtomic(path, append(b, '\n'), 0o644)
 }
 
 // ReadReport reads a workers.json file.

@@ -42,11 +42,7 @@ type handoff struct {
 // negative or infinite times, rows from several platforms, and rows without
 // a policy or with an unknown phase are errors.
 func collect(rows []results.Row) (*handoff, error) {
-	type trial struct {
-		k  hkey
-		ms float64
-	}
-	var trials []trial
+	vals := map[hkey][]float64{}
 	h := &handoff{n: map[hkey]int{}, useful: map[hkey]int64{}, med: map[hkey]float64{}}
 	var platforms []string
 	for _, r := range rows {
@@ -76,12 +72,12 @@ func collect(rows []results.Row) (*handoff, error) {
 		if r.Platform != "" && !slices.Contains(platforms, r.Platform) {
 			platforms = append(platforms, r.Platform)
 		}
-		trials = append(trials, trial{k, r.TotalMs})
+		vals[k] = append(vals[k], r.TotalMs)
 		if r.UsefulBytes > 0 {
 			h.useful[k] = r.UsefulBytes
 		}
 	}
-	if len(trials) == 0 {
+	if len(vals) == 0 {
 		return nil, badInput("no handoff rows with a total_ms (group %q)", groupHandoff)
 	}
 	if len(platforms) > 1 {
@@ -91,9 +87,9 @@ func collect(rows []results.Row) (*handoff, error) {
 	if len(platforms) == 1 {
 		h.platform = platforms[0]
 	}
-	for _, g := range results.GroupStats(trials, func(t *trial) hkey { return t.k }, func(t *trial) float64 { return t.ms }) {
-		k := g.Key
-		h.med[k], h.n[k] = g.Median, g.N
+	for k, v := range vals {
+		h.med[k] = results.Describe(v).Median
+		h.n[k] = len(v)
 		if !slices.Contains(h.policies, k.policy) {
 			h.policies = append(h.policies, k.policy)
 		}

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
@@ -124,9 +123,13 @@ func CompareModels(published, fitted []model.Calibration) dataframe.DataFrame {
 // policy and its predicted time, the runner-up, the break-even reuse R*
 // between them, and how the parameters were obtained at that size.
 func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFrame {
-	var platform, best, next, how []string
-	var size, reuse []int
-	var pred, nextMs, rstar []float64
+	type advice struct {
+		platform           string
+		size, reuse        int64
+		best, next, how    string
+		pred, nextMs, rstr float64
+	}
+	var out []advice
 	for _, f := range fits {
 		if f.Report == nil {
 			continue
@@ -136,35 +139,31 @@ func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFram
 			if err != nil {
 				return errFrame(fmt.Errorf("plots: advice for %s: %w", f.Platform, err))
 			}
-			platform = append(platform, f.Platform)
-			size, reuse = append(size, int(w.SizeBytes)), append(reuse, int(math.Round(w.Reuse)))
 			b := a.Ranking[0]
-			best, pred = append(best, b.Policy), append(pred, b.PredictedMs)
-			how = append(how, b.How.String())
+			ad := advice{platform: f.Platform, size: w.SizeBytes, reuse: int64(math.Round(w.Reuse)),
+				best: b.Policy, pred: b.PredictedMs, how: b.How.String(), nextMs: math.NaN(), rstr: math.NaN()}
 			if len(a.Ranking) > 1 {
-				next, nextMs = append(next, a.Ranking[1].Policy), append(nextMs, a.Ranking[1].PredictedMs)
-				r := a.BreakEven.R
-				if a.BreakEven.Kind != model.Crosses {
-					r = math.NaN()
+				ad.next, ad.nextMs = a.Ranking[1].Policy, a.Ranking[1].PredictedMs
+				if a.BreakEven.Kind == model.Crosses {
+					ad.rstr = a.BreakEven.R
 				}
-				rstar = append(rstar, r)
-			} else {
-				next, nextMs, rstar = append(next, ""), append(nextMs, math.NaN()), append(rstar, math.NaN())
 			}
+			out = append(out, ad)
 		}
 	}
-	if len(platform) == 0 {
+	if len(out) == 0 {
 		return errFrame(fmt.Errorf("%w: no fitted model to advise with", ErrNoData))
 	}
-	return dataframe.New(
-		series.New(platform, series.String, results.ColPlatform),
-		series.New(size, series.Int, results.ColSizeBytes),
-		series.New(reuse, series.Int, results.ColReusePasses),
-		series.New(best, series.String, "fastest"),
-		series.New(pred, series.Float, "fastest_ms"),
-		series.New(next, series.String, "runner_up"),
-		series.New(nextMs, series.Float, "runner_up_ms"),
-		series.New(rstar, series.Float, "break_even_r"),
-		series.New(how, series.String, "parameters"),
+	type A = advice
+	return results.Build(out,
+		results.StringField(results.ColPlatform, func(a *A) string { return a.platform }),
+		results.IntField(results.ColSizeBytes, func(a *A) int64 { return a.size }),
+		results.IntField(results.ColReusePasses, func(a *A) int64 { return a.reuse }),
+		results.StringField("fastest", func(a *A) string { return a.best }),
+		results.FloatField("fastest_ms", func(a *A) float64 { return a.pred }),
+		results.StringField("runner_up", func(a *A) string { return a.next }),
+		results.FloatField("runner_up_ms", func(a *A) float64 { return a.nextMs }),
+		results.FloatField("break_even_r", func(a *A) float64 { return a.rstr }),
+		results.StringField("parameters", func(a *A) string { return a.how }),
 	)
 }

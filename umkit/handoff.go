@@ -326,10 +326,10 @@ func (c *handoffConf) leave() error {
 // configuration) or a settling iteration (when another configuration used
 // the buffers since), then cfg.Trials trials of repetition b.rep, emitted
 // as they finish; after the configuration's last block, its counter pass.
-// Each block is one progress step (Plan.Steps).
+// Each block is one progress step (HandoffConfig.Configs lists the blocks).
 func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoffConf, b handoffBlock) error {
 	base := c.base
-	base.Warmups, base.Repetition, base.OrderIndex = int64(cfg.Warmups), int64(b.rep), int64(b.index)
+	base.Warmups, base.Repetition, base.OrderIndex = int64(cfg.Warmups.Int()), int64(b.rep), int64(b.index)
 	last := c.blocks+1 == cfg.Repetitions
 	label := fmt.Sprintf("%s (repetition %d)", c.label, b.rep)
 	if r.skipRep(base) {
@@ -344,8 +344,8 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 	warm := 0
 	switch {
 	case !c.warmed:
-		warm, c.warmed = cfg.Warmups, true
-	case c.h.last != c && cfg.Warmups > 0:
+		warm, c.warmed = cfg.Warmups.Int(), true
+	case c.h.last != c && cfg.Warmups.Int() > 0:
 		warm = 1
 	}
 	c.h.last = c
@@ -359,8 +359,8 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 		}
 		c.iter++
 	}
-	rows := make([]results.Row, 0, cfg.Trials)
-	for i := 0; i < cfg.Trials; i++ {
+	rows := make([]results.Row, 0, cfg.Trials.Int())
+	for i := 0; i < cfg.Trials.Int(); i++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}

@@ -14,7 +14,7 @@ import (
 )
 
 func handoffSmall() umkit.HandoffConfig {
-	return umkit.HandoffConfig{Common: umkit.Common{Trials: 3, Warmups: 2}, Repetitions: 2, Sizes: []int64{1 << 20, 4 << 20},
+	return umkit.HandoffConfig{Common: umkit.Common{Trials: umkit.N(3), Warmups: umkit.N(2)}, Repetitions: 2, Sizes: []int64{1 << 20, 4 << 20},
 		Reuse: []int{1, 4}, CPU: -2}
 }
 
@@ -136,7 +136,7 @@ func TestHandoffResumeRepetitions(t *testing.T) {
 	full := t.TempDir()
 	var last umkit.Progress
 	steps := 0
-	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: 2, Warmups: 1, Out: full, Device: fakegpu.New(),
+	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: umkit.N(2), Warmups: umkit.N(1), Out: full, Device: fakegpu.New(),
 		Progress: func(p umkit.Progress) { last = p; steps++ }}
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)

@@ -126,6 +126,9 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 		}
 		defer t.SetUpdateCPUs(nil)
 	}
+	if err := r.handoffFits(cfg); err != nil {
+		return err
+	}
 	var data []*handoffData
 	defer func() {
 		for _, h := range data {
@@ -155,6 +158,42 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 		}
 	}
 	return nil
+}
+
+// handoffFits checks, before anything is allocated, that every policy's
+// buffers at every size fit in free device memory at once, as the group
+// keeps them (the interleaved order needs them all; the sequential order
+// shares the code): the managed policies' arrays end up resident on the
+// GPU, explicit_copy has a device array; host_mapped lives in host memory.
+func (r *runner) handoffFits(cfg HandoffConfig) error {
+	free, _, err := r.dev.MemInfo()
+	if err != nil {
+		return nil // unknown: the allocations will say
+	}
+	var per uint64
+	for _, p := range cfg.Policies {
+		if p != "host_mapped" {
+			per++
+		}
+	}
+	var need uint64
+	for _, s := range cfg.Sizes {
+		need += per * uint64(s)
+	}
+	if margin := r.dev.MemoryMargin(); need+margin > free {
+		return fmt.Errorf("umkit: handoff: the group keeps every policy's buffers at every size allocated "+
+			"(%s of device memory for %d policies × sizes %v) but %s is free (less a %s margin): measure fewer or smaller sizes (--sizes) or fewer policies",
+			fmtBytes(int64(need)), len(cfg.Policies), fmtSizes(cfg.Sizes), fmtBytes(int64(free)), fmtBytes(int64(margin)))
+	}
+	return nil
+}
+
+func fmtSizes(s []int64) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = fmtBytes(v)
+	}
+	return out
 }
 
 // handoffBlock is one block of the measurement order: configuration conf

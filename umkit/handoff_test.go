@@ -183,3 +183,20 @@ func TestHandoffResumeRepetitions(t *testing.T) {
 		}
 	}
 }
+
+// TestHandoffFits: sizes whose buffers cannot all be resident at once are
+// refused before anything is allocated, with the numbers.
+func TestHandoffFits(t *testing.T) {
+	cfg := handoffSmall()
+	cfg.Sizes = []int64{32 << 30} // 3 device-resident policies × 32 GiB > the fake's 80 GiB
+	dev := fakegpu.New()
+	_, err := umkit.Handoff(ctx, dev, cfg)
+	if err == nil || !strings.Contains(err.Error(), "96 GiB of device memory") {
+		t.Fatalf("got %v, want a refusal naming 96 GiB", err)
+	}
+	for _, c := range dev.Calls {
+		if strings.HasPrefix(c, "Alloc") {
+			t.Fatalf("allocated before refusing: %v", dev.Calls)
+		}
+	}
+}

@@ -16,7 +16,7 @@ func TestOversubFirstInProcessFitsAfterDriverGrowth(t *testing.T) {
 	dev := fakegpu.New()
 	dev.DriverManagedBytes = 160 << 20 // what the H200 run implies: 3.69 GiB free after a 1 GiB capacity above a 2.80 GiB margin
 	dir := t.TempDir()
-	_, err := umkit.Run(ctx, umkit.Options{Device: dev, Out: dir, Groups: []string{"oversub"}, Quick: true, Trials: 1, Warmups: 1,
+	_, err := umkit.Run(ctx, umkit.Options{Device: dev, Out: dir, Groups: []string{"oversub"}, Quick: true, Trials: umkit.N(1), Warmups: umkit.N(1),
 		Warn: func(string) {}})
 	if err != nil {
 		t.Fatalf("quick oversub, first group of the process, with driver growth: %v", err)

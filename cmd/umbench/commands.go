@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -51,7 +52,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "device\t%s (GPU %d, %s)\n", d.Name, d.Index, d.UUID)
 	fmt.Fprintf(w, "compute capability\t%s, %d SMs\n", d.ComputeCapability, d.SMs)
-	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", cuda.FormatBytes(d.MemoryBytes), cuda.FormatBytes(d.FreeMemoryBytes), d.PeakMemoryGBps)
+	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", results.FormatBytes(int64(d.MemoryBytes)), results.FormatBytes(int64(d.FreeMemoryBytes)), d.PeakMemoryGBps)
 	fmt.Fprintf(w, "driver\t%s (CUDA %d.%d); kernels need %s or newer\n", orUnknown(d.DriverVersion), d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10, cuda.MinDriverBranch)
 	if d.PCIeGeneration > 0 {
 		fmt.Fprintf(w, "host link\tPCIe Gen%d x%d (%.0f GB/s per direction raw)\n", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps)
@@ -97,21 +98,58 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if err := noArgs(fs); err != nil {
 		return err
 	}
+	configs := map[string][]umkit.Config{} // registry entry → its default configurations
+	for _, d := range umkit.Definitions() {
+		for _, c := range d.Configs() {
+			configs[c.Entry] = append(configs[c.Entry], c)
+		}
+	}
 	for _, b := range umkit.Registry {
-		fmt.Fprintf(stdout, "%s  (group %s; bytes per iteration: %s)\n", b.Name, b.Group, b.BytesPerIteration)
-		fmt.Fprintf(stdout, "    %s\n\n", b.Description)
+		fmt.Fprintf(stdout, "%s  (group %s)\n", b.Name, b.Group)
+		fmt.Fprintf(stdout, "    %s\n", b.Description)
+		fmt.Fprintf(stdout, "    useful bytes per iteration: %s; by default %s\n\n", b.Useful, bytesPerIteration(configs[b.Name]))
 	}
 	return nil
+}
+
+// bytesPerIteration lists the distinct bytes per iteration of a benchmark's
+// configurations, with the sizes they belong to.
+func bytesPerIteration(cs []umkit.Config) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		p := "depends on the device's free memory"
+		if c.BytesPerIteration > 0 {
+			p = fmt.Sprintf("%d B (%s)", c.BytesPerIteration, results.FormatBytes(c.BytesPerIteration))
+			if c.SizeBytes > 0 {
+				p += " at " + results.FormatBytes(c.SizeBytes)
+			}
+		}
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return "no configurations"
+	}
+	if len(parts) > 4 {
+		parts = []string{parts[0], "…", parts[len(parts)-1]}
+	}
+	return fmt.Sprintf("%d configurations: %s", len(cs), strings.Join(parts, ", "))
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	groups := fs.String("groups", "", "comma-separated groups: "+strings.Join(umkit.Groups, ", ")+" (default all)")
-	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes (see umbench list)")
-	quick := fs.Bool("quick", false, "few sizes and trials: every group in under a minute on an H200")
-	trials := fs.Int("trials", 0, "trials per configuration (default: the paper's, 25; handoff 20 × 3)")
-	warmups := fs.Int("warmups", 0, "warm-up iterations (default 5)")
-	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep)")
+	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes: "+benchNames()+" (umbench list describes them)")
+	quick := fs.Bool("quick", false, fmt.Sprintf("few sizes and trials (%d warm-ups, %d trials): every group in under a minute on an H200",
+		umkit.QuickWarmups, umkit.QuickTrials))
+	trials := fs.Int("trials", 0, fmt.Sprintf("trials per configuration, at least 1 (default: the paper's, %d; handoff %d × %d)",
+		umkit.DefaultTrials, umkit.HandoffTrials, umkit.DefaultHandoffReps))
+	warmups := fs.Int("warmups", 0, fmt.Sprintf("warm-up iterations; 0 runs none (default %d)", umkit.DefaultWarmups))
+	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep; "+
+		"the pattern group's footprint is fixed, 256 MiB or 64 MiB with --quick, and oversub's follows --oversub-pcts)")
 	out := fs.String("out", "", "results directory (default results/<date>-<time>)")
 	resume := fs.Bool("resume", false, "continue the run in --out, skipping configurations it already has")
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
@@ -120,6 +158,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	counters := fs.Bool("counters", false, "after each configuration's timed trials, run it once more, untimed, with CUPTI's "+
 		"Unified Memory counters (page faults, migrated bytes) and NVML's PCIe byte counters on; rows go to counters.csv. "+
 		"Needs libcupti (CUDA toolkit, or pip nvidia-cuda-cupti); UMLAB_CUPTI=/path/libcupti.so.N points at one")
+	order := fs.String("order", "interleaved", "handoff measurement order: interleaved (each repetition's configurations in a shuffled order, "+
+		"so host drift falls on all policies alike) or sequential (policy by policy); other groups always run configuration by configuration")
+	orderSeed := fs.Uint64("order-seed", 1, "seed of the interleaved handoff order (recorded in the rows)")
+	cpuThreads := fs.Int("cpu-threads", 1, "threads of the handoff CPU update (default 1, the paper's single-threaded update); recorded in the rows")
 	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
@@ -149,8 +191,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
 	opts := umkit.Options{
-		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: *trials, Warmups: *warmups,
-		Sizes: sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: count(fs, "trials", *trials),
+		Warmups: count(fs, "warmups", *warmups),
+		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}
@@ -270,9 +314,8 @@ func source(data, dataset string, args []string) ([]results.Row, results.Metadat
 	case data != "" && dataset != "":
 		return nil, results.Metadata{}, "", usagef("give --data or --dataset, not both")
 	case data != "":
-		name = data
-		rows, m, err := results.LoadDir(data)
-		return rows, m, name, err
+		rows, m, err := datasets.LoadDir(data)
+		return rows, m, data, err
 	case dataset != "":
 		name = dataset
 	case len(args) == 1:
@@ -282,12 +325,7 @@ func source(data, dataset string, args []string) ([]results.Row, results.Metadat
 	default:
 		return nil, results.Metadata{}, "", usagef("name a results directory (--data DIR) or an embedded dataset (--dataset NAME); see umbench datasets")
 	}
-	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		rows, m, err := results.LoadDir(name)
-		return rows, m, name, err
-	}
-	rows, m, err := datasets.Load(name)
-	return rows, m, name, err
+	return datasets.Resolve(name)
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) error {
@@ -526,7 +564,7 @@ func cell(s series.Series, i int, name string) string {
 			return ""
 		}
 		if strings.HasSuffix(name, "_bytes") {
-			return cuda.FormatBytes(uint64(v))
+			return results.FormatBytes(int64(v))
 		}
 		return fmt.Sprint(v)
 	}
@@ -563,8 +601,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory with a handoff sweep")
 	format := fs.String("format", "table", "table or csv")
 	minSize := fs.String("min-size", "16MiB", "smallest size counted in the aggregate error and policy matches")
-	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: take each alternating trial's measured CPU-update time out before fitting, "+
-		"to see whether misses come from the CPU update's own variation rather than the handoff or per-pass costs")
+	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: subtract from each alternating trial the median CPU-only time (the update's compute) of the same policy, size and "+
+		"repetition before fitting; CPU-side fault and migration time stays. Shows whether misses come from the CPU update's own drift "+
+		"rather than the handoff or per-pass costs")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -580,16 +619,19 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := model.Options{MinSizeBytes: ms}
+	if counters, err := counterSource(*data, *dataset, fs.Args()); err == nil {
+		for _, c := range counters {
+			if c.Collected {
+				opts.Counted = append(opts.Counted, model.Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, GPUFaultGroups: c.GPUFaultGroups})
+			}
+		}
+	}
 	var reports []*model.Report
 	var titles []string
-	var published []datasets.ModelParam
+	var published []model.Calibration
 	if *dataset != "" {
 		if params, err := datasets.ModelParameters(*dataset); err == nil && len(params) > 0 {
-			var ps []model.Param
-			for _, p := range params {
-				ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-			}
-			rep, err := model.FromParams(ps, opts)
+			rep, err := model.FromParams(model.Params(params), opts)
 			if err != nil {
 				return err
 			}
@@ -628,7 +670,7 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "policy\tsize\tmedian APE (%)\tmax APE (%)")
 			for _, p := range published {
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, cuda.FormatBytes(uint64(p.SizeBytes)), p.MedianAPEPct, p.MaxAPEPct)
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, results.FormatBytes(p.SizeBytes), p.MedianAPE, p.MaxAPE)
 			}
 			tw.Flush()
 		}
@@ -682,11 +724,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if perr != nil || len(params) == 0 {
 			return err
 		}
-		var ps []model.Param
-		for _, p := range params {
-			ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-		}
-		m, err = model.NewModel(ps)
+		m, err = model.NewModel(model.Params(params))
 	}
 	if err != nil {
 		return err
@@ -699,30 +737,13 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	return a.WriteText(stdout)
 }
 
-// defaultDataset is the measured dataset with the most handoff GPU-only
-// trials (a full suite rather than a quick or notebook run), the newest of
-// equals by start time, or the paper's GB200 when none has any.
+// defaultDataset is the newest measured dataset with a handoff sweep
+// (datasets.ByAge's rule), or the paper's GB200 when none has one.
 func defaultDataset() string {
-	best, most, start := "paper-gb200", 0, time.Time{}
-	for _, d := range datasets.List() {
-		if d.Kind != datasets.Measured {
-			continue
-		}
-		rows, m, err := datasets.Load(d.Name)
-		if err != nil {
-			continue
-		}
-		n := 0
-		for _, r := range rows {
-			if r.Group == "handoff" && r.Phase == "gpu_only" {
-				n++
-			}
-		}
-		if n > 0 && (n > most || (n == most && m.Start.After(start))) {
-			best, most, start = d.Name, n, m.Start
-		}
+	if name, ok := datasets.NewestOf(datasets.Query{Group: "handoff", Phase: "gpu_only"}); ok {
+		return name
 	}
-	return best
+	return "paper-gb200"
 }
 
 func cmdDatasets(args []string, stdout, stderr io.Writer) error {
@@ -812,9 +833,9 @@ func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []
 		set += fmt.Sprintf("; mostly %d trials, %d warm-ups", modeOf(tc), modeOf(warm))
 	}
 	if maxSize > 0 {
-		set += "; sizes " + cuda.FormatBytes(uint64(minSize))
+		set += "; sizes " + results.FormatBytes(minSize)
 		if maxSize != minSize {
-			set += "–" + cuda.FormatBytes(uint64(maxSize))
+			set += "–" + results.FormatBytes(maxSize)
 		}
 	}
 	if len(modes) > 0 {
@@ -860,4 +881,22 @@ func modeOf[K int | int64](m map[K]int) K {
 		}
 	}
 	return best
+}
+
+// count is a flag's value as an iteration count: unset when the flag was
+// not given, so that an explicit 0 is honoured.
+func count(fs *flag.FlagSet, name string, v int) umkit.Count {
+	if !isSet(fs, name) {
+		return umkit.Count{}
+	}
+	return umkit.N(v)
+}
+
+// benchNames lists the registry's benchmark names, from the definitions.
+func benchNames() string {
+	names := make([]string, len(umkit.Registry))
+	for i, b := range umkit.Registry {
+		names[i] = b.Name
+	}
+	return strings.Join(names, ", ")
 }

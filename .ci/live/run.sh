@@ -26,7 +26,7 @@ mkdir -p "$W/repo" && tar -C "$W/repo" -xJf "$S/repo.tar.xz" || exit 1
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target "$W/site" "$S"/whl/*.whl || exit 1
 export PYTHONPATH="$W/site" PATH="$W/go/bin:$W/bin:$W/site/bin:$PATH" GOROOT="$W/go" GOMODCACHE="$W/mod" \
   GOPROXY=off GOTOOLCHAIN=local GOCACHE="$W/gocache" GOPATH="$W/gopath" GOFLAGS= JUPYTER_DATA_DIR="$W/jupyter" \
-  UMLAB_NOTEBOOK_MODE=live UMLAB_CACHE_DIR="$W/cache" PYTHONWARNINGS=ignore PYTHONUNBUFFERED=1
+  UMLAB_NOTEBOOK_MODE="${UMLAB_NOTEBOOK_MODE:-live}" UMLAB_CACHE_DIR="$W/cache" PYTHONWARNINGS=ignore PYTHONUNBUFFERED=1
 go version && gonb --install --force_deps --raw_error --go_work="$W/repo" >/dev/null 2>&1
 [[ -f $W/jupyter/kernels/gonb/kernel.json ]] || { echo "run.sh: gonb kernel not installed"; exit 1; }
 echo "run.sh: setup $(secs "$t0" "$(now)") s"

@@ -1,0 +1,250 @@
+package claims_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/umlab/umlab/claims"
+	"github.com/umlab/umlab/results"
+)
+
+// notExpressible lists the claims the paper's own datasets cannot express,
+// with why: their figures are stated only as text or need the paper's
+// unpublished sweeps.
+var notExpressible = map[string]string{
+	"VII-A.flat-below-capacity":       "the 25–90 % sweep is a range in the text, not stored rows",
+	"VII-A.reuse-flat-below-capacity": "the 25–90 % sweep is a range in the text, not stored rows",
+	"VII-A.cold-low-across":           "the sweep's cold figures are in Fig. 7 only",
+	"VIII-C.median-ape":               "the paper publishes the handoff sweep at 1 GiB only",
+}
+
+func load(t *testing.T, names ...string) *claims.Run {
+	t.Helper()
+	r, err := claims.Load(names...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestCatalogue: at least 30 claims, unique ids, every section of the
+// abstract and Sections V–VIII with Table III covered.
+func TestCatalogue(t *testing.T) {
+	all := claims.All()
+	if len(all) < 30 {
+		t.Fatalf("%d claims, want at least 30", len(all))
+	}
+	seen := map[string]bool{}
+	sections := map[string]bool{}
+	for _, c := range all {
+		if seen[c.ID] {
+			t.Errorf("duplicate id %s", c.ID)
+		}
+		seen[c.ID] = true
+		sections[c.Section] = true
+		if c.Statement == "" || c.Measure == nil || c.Reference == "" {
+			t.Errorf("%s: incomplete claim", c.ID)
+		}
+		if !strings.HasPrefix(c.ID, c.Section+".") {
+			t.Errorf("%s: id does not start with its section %s", c.ID, c.Section)
+		}
+	}
+	for _, s := range []string{"Abstract", "V-A", "V-B", "V-C", "VI-A", "VI-B", "VI-C", "VII-A", "VII-B", "VIII-A", "VIII-C", "Table III"} {
+		if !sections[s] {
+			t.Errorf("no claim of section %s", s)
+		}
+	}
+}
+
+// TestPaperReproducesItself: on the paper's own datasets every claim the
+// data can express reproduces; the others are exactly notExpressible.
+func TestPaperReproducesItself(t *testing.T) {
+	for _, c := range claims.All() {
+		run := load(t, c.Reference)
+		var o claims.Options
+		if c.Against != "" {
+			o.Against = load(t, c.Against)
+		}
+		xs, err := claims.EvaluateClaims([]*claims.Claim{c}, run, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := xs[0]
+		want := claims.Reproduces
+		if _, ok := notExpressible[c.ID]; ok {
+			want = claims.NotMeasured
+		}
+		if x.Verdict != want {
+			t.Errorf("%s on %s: %s (paper %s, measured %s: %s), want %s", c.ID, c.Reference, x.Verdict, x.Paper, x.Measured, x.Reason, want)
+		}
+	}
+}
+
+// TestGB200AgainstGH200: the paper's GB200 dataset compares itself with
+// the paper's GH200 dataset by default.
+func TestGB200AgainstGH200(t *testing.T) {
+	xs, err := claims.EvaluateClaims([]*claims.Claim{claims.ByID("V-A.triad-gb200-gh200")}, load(t, claims.GB200), claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if xs[0].Verdict != claims.Reproduces || xs[0].Measured.String() != "1.25×" {
+		t.Errorf("got %s %s, want reproduces 1.25×", xs[0].Verdict, xs[0].Measured)
+	}
+}
+
+// planted returns the paper's GB200 rows with one configuration's
+// bandwidth multiplied by f.
+func planted(t *testing.T, meta func(*results.Metadata), edits map[string]float64) *claims.Run {
+	t.Helper()
+	ref := load(t, claims.GB200)
+	rows := append([]results.Row(nil), ref.Rows...)
+	for i := range rows {
+		if f, ok := edits[rows[i].Group+"/"+rows[i].Mode]; ok && rows[i].SizeBytes == 256<<20 && rows[i].Benchmark == "stream" {
+			rows[i].GBps *= f
+		}
+	}
+	m := ref.Meta
+	m.RunID, m.Kind = "planted", "measured"
+	if meta != nil {
+		meta(&m)
+	}
+	r, err := claims.NewRun("planted", rows, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func verdictOf(t *testing.T, run *claims.Run, id string) claims.Check {
+	t.Helper()
+	c := claims.ByID(id)
+	if c == nil {
+		t.Fatalf("no claim %s", id)
+	}
+	xs, err := claims.EvaluateClaims([]*claims.Claim{c}, run, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return xs[0]
+}
+
+func pcie(m *results.Metadata) {
+	m.Device.MemoryOrganization = ""
+	m.Device.PCIeGeneration, m.Device.PCIeWidth, m.Device.PeakHostLinkGBps = 5, 16, 63
+	m.Device.ConcurrentManagedAccess = true
+}
+
+// TestPlantedVerdicts pins each verdict kind with a planted difference.
+func TestPlantedVerdicts(t *testing.T) {
+	// Cold twice as fast: still far below explicit, a different magnitude.
+	x := verdictOf(t, planted(t, nil, map[string]float64{"managed/managed_cold": 2}), "V-C.cold-fraction")
+	if x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "0.615 %") {
+		t.Errorf("cold ×2: %s (%s), want reproduces qualitatively with the figures", x.Verdict, x.Reason)
+	}
+	// Preferred CPU as fast as accessed-by on a PCIe device: remote access.
+	edits := map[string]float64{"managed/advise_preferred_cpu": 272 / 10.6}
+	x = verdictOf(t, planted(t, pcie, edits), "VI-A.preferred-cpu-below-cold")
+	if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "PCIe Gen5 x16") {
+		t.Errorf("preferred CPU on PCIe: %s (%s), want a known reason naming the link", x.Verdict, x.Reason)
+	}
+	// The same on NVLink-C2C: nothing explains it.
+	x = verdictOf(t, planted(t, nil, edits), "VI-A.preferred-cpu-below-cold")
+	if x.Verdict != claims.Unexplained {
+		t.Errorf("preferred CPU on C2C: %s (%s), want unexplained", x.Verdict, x.Reason)
+	}
+	// Without a handoff group: not measured, saying what is missing.
+	ref := load(t, claims.GB200)
+	var rows []results.Row
+	for _, r := range ref.Rows {
+		if r.Group != "handoff" {
+			rows = append(rows, r)
+		}
+	}
+	m := ref.Meta
+	m.RunID = "no-handoff"
+	run, err := claims.NewRun("no-handoff", rows, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = verdictOf(t, run, "VII-B.managed-extra")
+	if x.Verdict != claims.NotMeasured || !strings.Contains(x.Reason, "handoff") {
+		t.Errorf("no handoff: %s (%s), want not measured naming handoff", x.Verdict, x.Reason)
+	}
+	x = verdictOf(t, run, "VIII-C.crossover")
+	if x.Verdict != claims.NotMeasured {
+		t.Errorf("no handoff, crossover: %s, want not measured", x.Verdict)
+	}
+	// An unchanged copy under another name reproduces.
+	x = verdictOf(t, planted(t, nil, nil), "V-C.cold-fraction")
+	if x.Verdict != claims.Reproduces {
+		t.Errorf("unchanged: %s, want reproduces", x.Verdict)
+	}
+}
+
+// TestH200Verdicts pins the verdicts of the newest H200 datasets whose
+// differences the claims explain.
+func TestH200Verdicts(t *testing.T) {
+	run := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full", "h200-2026-11-30-counters")
+	xs, err := claims.Evaluate(run, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]claims.Check{}
+	for _, x := range xs {
+		got[x.Claim.ID] = x
+	}
+	for id, want := range map[string]claims.Verdict{
+		"V-C.cold-fraction":             claims.Qualitative,
+		"V-C.prefetch-matches":          claims.Reproduces,
+		"VI-A.preferred-cpu-below-cold": claims.KnownReason,
+		"VI-B.random-cold":              claims.KnownReason,
+		"VII-B.prefetch-removes-extra":  claims.KnownReason,
+		"VII-A.prefetch-125":            claims.NotMeasured,
+		"V-A.triad-gb200-gh200":         claims.NotMeasured,
+		"VIII-C.crossover":              claims.KnownReason,
+	} {
+		if got[id].Verdict != want {
+			t.Errorf("%s: %s (%s), want %s", id, got[id].Verdict, got[id].Reason, want)
+		}
+	}
+	if r := got["VI-A.preferred-cpu-below-cold"].Reason; !strings.Contains(r, "0 bytes migrated") {
+		t.Errorf("preferred CPU reason does not cite the counter pass: %s", r)
+	}
+	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
+		t.Errorf("oversubscription reason does not name the opt-in: %s", r)
+	}
+}
+
+func TestWriteFormats(t *testing.T) {
+	xs, err := claims.Evaluate(load(t, claims.GB200), claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"table", "md", "csv"} {
+		var b strings.Builder
+		if err := claims.Write(&b, xs, f); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "V-C.cold-fraction") {
+			t.Errorf("%s output lacks a claim id", f)
+		}
+	}
+	var b strings.Builder
+	if err := claims.Write(&b, xs, "xml"); err == nil || !strings.Contains(err.Error(), "table, md or csv") {
+		t.Errorf("bad format: %v", err)
+	}
+	if df := claims.Frame(xs); df.Err != nil || df.Nrow() != len(xs) {
+		t.Errorf("frame: %v, %d rows", df.Err, df.Nrow())
+	}
+}
+
+func TestNewRunRejectsMixedPlatforms(t *testing.T) {
+	a, b := results.NewRow(), results.NewRow()
+	a.Platform, b.Platform = "H200", "GB200"
+	if _, err := claims.NewRun("mixed", []results.Row{a, b}, results.Metadata{}); err == nil || !strings.Contains(err.Error(), "several platforms") {
+		t.Errorf("mixed platforms: %v", err)
+	}
+	if _, err := claims.Load("h200-2026-11-30-suite", "paper-gb200"); err == nil {
+		t.Error("combining an H200 run with the paper's GB200 rows should fail")
+	}
+}

@@ -8,6 +8,8 @@
 //	umbench summary DIR|--dataset N  median table with quality flags
 //	umbench model [--data DIR | --dataset N] [--format table|csv]
 //	umbench advise --size 1GiB --reuse 4 [--data DIR | --dataset N]
+//	umbench reproduce DIR|--dataset N  the paper's claims checked on a run, with verdicts
+//	umbench report DIR|--dataset N --out F.html  one self-contained HTML report
 //	umbench datasets                 the embedded datasets
 //	umbench merge --out DIR DIR...   combine per-node and per-GPU results, saying what differs
 //	umbench compare DIR...           each GPU's median against the fleet median, outliers flagged
@@ -42,6 +44,8 @@ var commands = []struct {
 	{"model", "calibrate and validate the reuse model T = F + R·G on handoff data", cmdModel},
 	{"decompose", "split measured times into compute, access, fault, migration, eviction and sync (with counter passes where present)", cmdDecompose},
 	{"counters", "show a --counters run's counter passes beside its medians: bytes migrated, page faults, PCIe bytes", cmdCounters},
+	{"reproduce", "check every finding of the paper on a run: paper figure, measured figure, verdict and reason", cmdReproduce},
+	{"report", "write one self-contained HTML report of a run: provenance, summary, figures, model, claims", cmdReport},
 	{"advise", "rank placement policies for a working set and reuse count", cmdAdvise},
 	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
 	{"merge", "merge per-node and per-GPU results directories into one, reporting what differs", cmdMerge},

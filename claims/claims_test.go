@@ -248,3 +248,37 @@ func TestNewRunRejectsMixedPlatforms(t *testing.T) {
 		t.Error("combining an H200 run with the paper's GB200 rows should fail")
 	}
 }
+
+// The notebooks' sentences come from the data: pin what they say on the
+// bundled H200 runs and on the paper's GB200 figures.
+func TestNarrative(t *testing.T) {
+	h := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full")
+	c := load(t, "h200-2026-11-30-counters")
+	g := load(t, claims.GB200)
+	for _, tc := range []struct{ got, want string }{
+		{h.SizeTrend("managed", "stream", "managed_cold"), "managed_cold stream rises from 1.48 GB/s at 64 KiB"},
+		{c.Amplification(), "(256 at 4 KiB, 4096 at 64 KiB, 4096 at 2 MiB)"},
+		{h.HandoffStory(), "managed falls from 447 ms at R = 1"},
+		{h.HandoffStory(), "not monotonically"},
+		{h.HandoffStory(), "at R = 1 the policies order explicit_copy 214 ms < host_mapped"},
+		{g.HandoffStory(), "at R = 1 the policies order host_mapped 60.2 ms < explicit_copy 60.5 ms"},
+		{h.PctBasis(), "shrunk to 2 GiB"},
+		{g.PctBasis(), "CUDA-visible"},
+		{g.PageTouchTrend(), "4 KiB→64 KiB: 16.0× sparser, 14.6× slower"},
+		{h.ModelStory(), "19 of 20"},
+	} {
+		if !strings.Contains(tc.got, tc.want) {
+			t.Errorf("%q\n  lacks %q", tc.got, tc.want)
+		}
+	}
+	if r, err := claims.Open("h200-2026-11-30-suite + h200-2026-11-29-full"); err != nil || len(r.Rows) != len(h.Rows) {
+		t.Errorf("Open of a joined source name: %v", err)
+	}
+	xs, err := claims.CheckIDs(nil, "V-C.cold-fraction")
+	if err != nil || !strings.Contains(claims.Says(xs), "reproduces") {
+		t.Errorf("CheckIDs(nil): %v %v", xs, err)
+	}
+	if _, err := claims.CheckIDs(h, "no.such"); err == nil {
+		t.Error("unknown id accepted")
+	}
+}

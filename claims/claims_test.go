@@ -184,7 +184,7 @@ func TestPlantedVerdicts(t *testing.T) {
 // TestH200Verdicts pins the verdicts of the newest H200 datasets whose
 // differences the claims explain.
 func TestH200Verdicts(t *testing.T) {
-	run := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full", "h200-2026-11-30-counters")
+	run := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full", "h200-2026-11-30-counters", "h200-2026-12-01-handoff-counters")
 	xs, err := claims.Evaluate(run, claims.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +202,8 @@ func TestH200Verdicts(t *testing.T) {
 		"VII-A.prefetch-125":            claims.NotMeasured,
 		"V-A.triad-gb200-gh200":         claims.NotMeasured,
 		"VIII-C.crossover":              claims.KnownReason,
+		"VIII-C.max-ape":                claims.KnownReason,
+		"VIII-C.fastest-policy":         claims.KnownReason,
 	} {
 		if got[id].Verdict != want {
 			t.Errorf("%s: %s (%s), want %s", id, got[id].Verdict, got[id].Reason, want)
@@ -209,6 +211,9 @@ func TestH200Verdicts(t *testing.T) {
 	}
 	if r := got["VI-A.preferred-cpu-below-cold"].Reason; !strings.Contains(r, "0 bytes migrated") {
 		t.Errorf("preferred CPU reason does not cite the counter pass: %s", r)
+	}
+	if r := got["VII-B.prefetch-removes-extra"].Reason; !strings.Contains(r, "0 CPU and 0 GPU page faults") || !strings.Contains(r, "10.8 GB/s GPU→CPU") {
+		t.Errorf("prefetch handoff reason does not cite the counted transfers and the GPU→CPU prefetch rate: %s", r)
 	}
 	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
 		t.Errorf("oversubscription reason does not name the opt-in: %s", r)

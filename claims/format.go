@@ -124,21 +124,29 @@ func mdCell(s string) string {
 }
 
 // Sentence says one check in a sentence for a notebook or a report: the
-// measured figure on this run, the paper's, and the verdict with its
-// reason. The numbers come from the check, so the sentence is true for
-// whatever data it was computed from.
+// claim in the paper's words, the figure measured on this run, the paper's,
+// and the verdict with its reason. The numbers come from the check, so the
+// sentence is true for whatever data it was computed from.
 func (x Check) Sentence() string {
 	on := x.Run.Facts.Device
 	if on == "" {
 		on = x.Run.Meta.Platform
 	}
+	head := fmt.Sprintf("*%s* (`%s`)", strings.TrimSuffix(x.Claim.Statement, "."), x.Claim.ID)
 	if x.Verdict == NotMeasured {
-		return fmt.Sprintf("%s — not measured on %s: %s.", x.Claim.Statement, on, x.Reason)
+		return fmt.Sprintf("%s — not measured on %s: %s.", head, on, x.Reason)
 	}
-	s := fmt.Sprintf("On %s: %s (%s); the paper's %s: %s (%s) — %s",
-		on, x.Measured, x.Measured.Text, x.Ref.Meta.Platform, x.Paper, x.Paper.Text, x.Verdict)
+	s := fmt.Sprintf("%s On %s: %s; the paper's %s: %s — **%s**", head, on, withText(x.Measured), x.Ref.Meta.Platform, withText(x.Paper), x.Verdict)
 	if x.Reason != "" {
 		s += ": " + x.Reason
 	}
 	return s + "."
+}
+
+// withText is a quantity with how it was obtained, when that adds anything.
+func withText(q Quantity) string {
+	if q.Text == "" || q.Text == q.String() {
+		return q.String()
+	}
+	return q.String() + " (" + q.Text + ")"
 }

@@ -140,7 +140,7 @@ func trend(what string, pts []point, unit string) string {
 		// No plateau: say the ends and whether it is monotonic.
 		mono := true
 		for i := 1; i < len(pts); i++ {
-			if (pts[i].v-pts[i-1].v)*(last.v-first.v) < 0 {
+			if reverses(pts[i-1].v, pts[i].v, last.v-first.v) {
 				mono = false
 			}
 		}
@@ -160,11 +160,17 @@ func trend(what string, pts []point, unit string) string {
 	s := fmt.Sprintf("%s %s from %s at %s to %s at %s, then stays within %s up to %s",
 		what, verb, formatValue(first.v, unit), first.label, formatValue(pts[k].v, unit), pts[k].label, rangeText(tlo, thi, unit), last.label)
 	for i := 1; i <= k; i++ {
-		if (pts[i].v-pts[i-1].v)*(pts[k].v-first.v) < 0 {
+		if reverses(pts[i-1].v, pts[i].v, pts[k].v-first.v) {
 			return s + " (not monotonically: " + seriesText(pts, unit) + ")"
 		}
 	}
 	return s
+}
+
+// reverses reports a step from a to b against the overall direction dir by
+// more than 5 % (smaller wiggles are trial noise, not a trend).
+func reverses(a, b, dir float64) bool {
+	return (b-a)*dir < 0 && math.Abs(b/a-1) > 0.05
 }
 
 // rangeText writes lo–hi with the unit, or one value when they agree.

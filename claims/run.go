@@ -47,6 +47,9 @@ type summary struct {
 // to what the claims read.
 type Counter struct {
 	Group, Benchmark, Mode    string
+	Policy, Phase             string
+	ReusePasses               int64
+	CPUPageFaults             float64
 	SizeBytes                 int64
 	StrideElements            int64
 	PageIntervalBytes         int64
@@ -205,6 +208,7 @@ func ReadCounters(r io.Reader) ([]Counter, error) {
 	var out []Counter
 	for line, rec := range recs[1:] {
 		c := Counter{Group: str(rec, "group"), Benchmark: str(rec, "benchmark"), Mode: str(rec, "mode"),
+			Policy: str(rec, "policy"), Phase: str(rec, "phase"), CPUPageFaults: num(rec, "cpu_page_faults"),
 			HtoDBytes: num(rec, "um_htod_bytes"), DtoHBytes: num(rec, "um_dtoh_bytes"),
 			GPUPageFaults: num(rec, "gpu_page_faults"), PCIeTxBytes: num(rec, "pcie_tx_bytes"),
 			PCIeRxBytes: num(rec, "pcie_rx_bytes"), PassKernelMs: num(rec, "pass_kernel_ms"),
@@ -213,7 +217,8 @@ func ReadCounters(r io.Reader) ([]Counter, error) {
 			c string
 			p *int64
 		}{{"size_bytes", &c.SizeBytes}, {"stride_elements", &c.StrideElements},
-			{"page_interval_bytes", &c.PageIntervalBytes}, {"useful_bytes", &c.UsefulBytes}} {
+			{"page_interval_bytes", &c.PageIntervalBytes}, {"useful_bytes", &c.UsefulBytes},
+			{"reuse_passes", &c.ReusePasses}} {
 			s := str(rec, f.c)
 			if s == "" {
 				continue

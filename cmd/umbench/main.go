@@ -44,12 +44,12 @@ var commands = []struct {
 	{"model", "calibrate and validate the reuse model T = F + R·G on handoff data", cmdModel},
 	{"decompose", "split measured times into compute, access, fault, migration, eviction and sync (with counter passes where present)", cmdDecompose},
 	{"counters", "show a --counters run's counter passes beside its medians: bytes migrated, page faults, PCIe bytes", cmdCounters},
-	{"reproduce", "check every finding of the paper on a run: paper figure, measured figure, verdict and reason", cmdReproduce},
-	{"report", "write one self-contained HTML report of a run: provenance, summary, figures, model, claims", cmdReport},
 	{"advise", "rank placement policies for a working set and reuse count", cmdAdvise},
 	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
 	{"merge", "merge per-node and per-GPU results directories into one, reporting what differs", cmdMerge},
 	{"compare", "compare each GPU's medians with the fleet median and flag outliers", cmdCompare},
+	{"reproduce", "check every finding of the paper on a run: paper figure, measured figure, verdict and reason", cmdReproduce},
+	{"report", "write one self-contained HTML report of a run: provenance, summary, figures, model, claims", cmdReport},
 }
 
 func usage(w io.Writer) {

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // Modes of Data.
@@ -23,7 +25,7 @@ const (
 
 // Environment variables read by this package.
 const (
-	EnvMode         = "UMLAB_NOTEBOOK_MODE" // live, bundled, fake, or empty/auto
+	EnvMode         = "UMLAB_NOTEBOOK_MODE" // live, bundled, simulated (fake), or empty/auto
 	EnvRefresh      = "UMLAB_REFRESH"       // 1: measure again (live), once per kernel session
 	EnvCacheDir     = "UMLAB_CACHE_DIR"     // root of the live-results cache
 	EnvLocalDataset = "UMLAB_LOCAL_DATASET" // bundled: dataset name or results directory
@@ -39,16 +41,16 @@ func Mode() (mode, why string, err error) {
 		return Live, EnvMode + "=live", nil
 	case Bundled:
 		return Bundled, EnvMode + "=bundled", nil
-	case Fake:
-		return Fake, EnvMode + "=fake: a simulated GPU, made-up numbers", nil
+	case Fake, KindSimulated:
+		return Fake, EnvMode + "=" + m + ": a simulated GPU, made-up numbers", nil
 	case "", "auto":
-		ok, reason := liveAvailable()
+		ok, reason := umkit.Available()
 		if ok {
 			return Live, "a CUDA driver and GPU are present", nil
 		}
 		return Bundled, "no live measurement: " + reason, nil
 	default:
-		return "", "", fmt.Errorf("nb: %s=%q: want live, bundled, fake or auto", EnvMode, m)
+		return "", "", fmt.Errorf("nb: %s=%q: want live, bundled, simulated (or fake) or auto", EnvMode, m)
 	}
 }
 
@@ -82,12 +84,20 @@ func Data(groups ...string) []results.Row {
 // Load returns the rows of the given benchmark groups (all groups if none
 // is given) from the paper's published datasets and from the local
 // platform, live or bundled as Mode says (see the package documentation).
-// Rows of other groups are dropped.
-func Load(groups ...string) ([]results.Row, error) {
-	mode, why, err := Mode()
+// Rows of other groups are dropped. It is Options{Groups: groups}.Load().
+func Load(groups ...string) ([]results.Row, error) { return Options{Groups: groups}.Load() }
+
+// Load returns the rows o asks for: the paper's published datasets and the
+// local platform's rows, live, simulated or bundled, of o's groups.
+func (o Options) Load() ([]results.Row, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	mode, why, err := o.mode()
 	if err != nil {
 		return nil, err
 	}
+	groups := o.Groups
 	last.mode, last.why, last.sources = mode, why, nil
 	keep := func(rows []results.Row) []results.Row {
 		if len(groups) == 0 {
@@ -95,11 +105,8 @@ func Load(groups ...string) ([]results.Row, error) {
 		}
 		var out []results.Row
 		for _, r := range rows {
-			for _, g := range groups {
-				if r.Group == g {
-					out = append(out, r)
-					break
-				}
+			if slices.Contains(groups, r.Group) {
+				out = append(out, r)
 			}
 		}
 		return out
@@ -119,9 +126,9 @@ func Load(groups ...string) ([]results.Row, error) {
 	var src Source
 	switch mode {
 	case Live:
-		local, src, err = loadLive(groups, false)
+		local, src, err = loadLive(o, false)
 	case Fake:
-		local, src, err = loadLive(groups, true)
+		local, src, err = loadLive(o, true)
 	default:
 		local, src, err = loadBundled(groups)
 	}

@@ -50,6 +50,7 @@ func Show(fig *plots.Figure, err error) {
 		png, err = fig.PNG()
 		if err == nil {
 			PNG(png)
+			simulatedCaption()
 			return
 		}
 	}
@@ -73,6 +74,29 @@ func Table(df dataframe.DataFrame) {
 		return
 	}
 	HTML(TableHTML(df))
+	simulatedCaption()
+}
+
+// SimulatedCaption is the caption under every figure and table shown after
+// a Load whose local rows came from the simulated GPU.
+const SimulatedCaption = "Simulated GPU (internal/fakegpu): the local platform's numbers are made up, never measurements."
+
+// simulatedCaption captions a figure or table when the last Load's local
+// rows are simulated.
+func simulatedCaption() {
+	if lastSimulated() {
+		Note("%s", SimulatedCaption)
+	}
+}
+
+// lastSimulated says whether the last Load's local rows are simulated.
+func lastSimulated() bool {
+	for _, s := range last.sources {
+		if s.Local && s.Kind == KindSimulated {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxRows is the most rows TableHTML writes; the rest are counted in a

@@ -12,35 +12,13 @@ const (
 	GiB int64 = 1 << 30
 )
 
-// Common holds the settings every group shares. Zero values take the
-// paper's defaults (Section IV-E): 5 warm-ups and 25 trials.
+// Common holds the settings every group shares. Unset counts take the
+// defaults in iters.go (the paper's 5 warm-ups and 25 trials; handoff 20 per
+// repetition); N(0) warm-ups is an explicit zero and runs none.
 type Common struct {
-	Warmups int    // untimed iterations before the trials; default 5
-	Trials  int    // measured iterations; default 25 (handoff: 20 per repetition)
+	Warmups Count  // untimed iterations before the trials; unset: DefaultWarmups
+	Trials  Count  // measured iterations; unset: DefaultTrials (handoff: HandoffTrials per repetition)
 	Seed    uint64 // data seed; default 1, so runs are reproducible
-}
-
-func (c Common) withDefaults(trials int) Common {
-	if c.Warmups == 0 {
-		c.Warmups = 5
-	}
-	if c.Trials == 0 {
-		c.Trials = trials
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
-	return c
-}
-
-func (c Common) validate(group string) error {
-	if c.Warmups < 0 || c.Warmups > 1000 {
-		return fmt.Errorf("umkit: %s: warmups %d: allowed 0 (default 5) to 1000", group, c.Warmups)
-	}
-	if c.Trials < 0 || c.Trials > 100000 {
-		return fmt.Errorf("umkit: %s: trials %d: allowed 0 (default) to 100000", group, c.Trials)
-	}
-	return nil
 }
 
 func validateSizes(group, what string, sizes []int64, lo, hi int64) error {
@@ -78,20 +56,20 @@ type HBMConfig struct {
 	Sizes      []int64  // bytes per array; default 64 KiB to 4 GiB in steps of 4
 	Benchmarks []string // copy, triad; default both
 	// MinWarmupMs keeps warming up until this much GPU time has passed, so
-	// clocks have left idle before the trials; default 100 ms.
+	// clocks have left idle before the trials; default 100 ms (0 with N(0) warm-ups).
 	MinWarmupMs float64
 }
 
 // Defaults returns c with every zero field set to its default.
 func (c HBMConfig) Defaults() HBMConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, 4*GiB)
 	}
 	if c.Benchmarks == nil {
 		c.Benchmarks = []string{"copy", "triad"}
 	}
-	if c.MinWarmupMs == 0 {
+	if c.MinWarmupMs == 0 && c.Warmups.Int() > 0 { // N(0) warm-ups: none at all
 		c.MinWarmupMs = 100
 	}
 	return c
@@ -126,7 +104,7 @@ var HostModes = []string{"host_mapped", "system"}
 
 // Defaults returns c with every zero field set to its default.
 func (c HostConfig) Defaults() HostConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, GiB)
 	}
@@ -163,7 +141,7 @@ var TransferModes = []string{"pinned", "pageable", "managed"}
 
 // Defaults returns c with every zero field set to its default.
 func (c TransferConfig) Defaults() TransferConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, GiB)
 	}
@@ -201,7 +179,7 @@ type ManagedConfig struct {
 
 // Defaults returns c with every zero field set to its default.
 func (c ManagedConfig) Defaults() ManagedConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, GiB)
 	}
@@ -241,7 +219,7 @@ type PatternConfig struct {
 
 // Defaults returns c with every zero field set to its default.
 func (c PatternConfig) Defaults() PatternConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.FootprintBytes == 0 {
 		c.FootprintBytes = 256 * MiB
 	}
@@ -313,7 +291,7 @@ type OversubConfig struct {
 
 // Defaults returns c with every zero field set to its default.
 func (c OversubConfig) Defaults() OversubConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Percents == nil {
 		c.Percents = []float64{25, 50, 75, 90}
 	}
@@ -377,9 +355,9 @@ type HandoffConfig struct {
 
 // Defaults returns c with every zero field set to its default.
 func (c HandoffConfig) Defaults() HandoffConfig {
-	c.Common = c.Common.withDefaults(20)
+	c.Common = c.Common.withDefaults(HandoffTrials)
 	if c.Repetitions == 0 {
-		c.Repetitions = 3
+		c.Repetitions = DefaultHandoffReps
 	}
 	if c.Sizes == nil {
 		c.Sizes = []int64{64 * KiB, 2 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB}

@@ -121,7 +121,7 @@ func (r *runner) handoffOne(ctx context.Context, cfg HandoffConfig, policy strin
 	// CPU only: the update alone, data where the CPU has it.
 	cpuRow := base
 	cpuRow.Phase, cpuRow.UsefulBytes = "cpu_only", 2*size
-	if err := r.measureReps(ctx, cpuRow, label+" cpu_only", cfg.Warmups, cfg.Trials, cfg.Repetitions, 0,
+	if err := r.measureReps(ctx, cpuRow, label+" cpu_only", cfg.Warmups.Int(), cfg.Trials.Int(), cfg.Repetitions, 0,
 		func(_ int, row *results.Row) error {
 			ms, err := r.cpuTimed(func() error { return r.dev.UpdateHost(h.host, n, 1, 1) })
 			h.adds++
@@ -147,7 +147,7 @@ func (r *runner) handoffOne(ctx context.Context, cfg HandoffConfig, policy strin
 	}
 	gpuRow := base
 	gpuRow.Phase, gpuRow.ReusePasses, gpuRow.UsefulBytes = "gpu_only", 1, 2*size
-	if err := r.measureReps(ctx, gpuRow, label+" gpu_only", cfg.Warmups, cfg.Trials, cfg.Repetitions, 0,
+	if err := r.measureReps(ctx, gpuRow, label+" gpu_only", cfg.Warmups.Int(), cfg.Trials.Int(), cfg.Repetitions, 0,
 		func(_ int, row *results.Row) error {
 			ms, err := r.dev.TimeKernel(h.kernel())
 			if err != nil {
@@ -177,7 +177,7 @@ func (r *runner) handoffOne(ctx context.Context, cfg HandoffConfig, policy strin
 		row0.Phase, row0.ReusePasses = "alternating", int64(reuse)
 		row0.UsefulBytes = 2 * size * int64(1+reuse)
 		l := fmt.Sprintf("%s alternating R=%d", label, reuse)
-		if err := r.measureReps(ctx, row0, l, cfg.Warmups, cfg.Trials, cfg.Repetitions, 0,
+		if err := r.measureReps(ctx, row0, l, cfg.Warmups.Int(), cfg.Trials.Int(), cfg.Repetitions, 0,
 			func(_ int, row *results.Row) error { return h.alternate(reuse, row) }); err != nil {
 			return err
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -94,21 +95,58 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if err := noArgs(fs); err != nil {
 		return err
 	}
+	configs := map[string][]umkit.Config{} // registry entry → its default configurations
+	for _, d := range umkit.Definitions() {
+		for _, c := range d.Configs() {
+			configs[c.Entry] = append(configs[c.Entry], c)
+		}
+	}
 	for _, b := range umkit.Registry {
-		fmt.Fprintf(stdout, "%s  (group %s; bytes per iteration: %s)\n", b.Name, b.Group, b.BytesPerIteration)
-		fmt.Fprintf(stdout, "    %s\n\n", b.Description)
+		fmt.Fprintf(stdout, "%s  (group %s)\n", b.Name, b.Group)
+		fmt.Fprintf(stdout, "    %s\n", b.Description)
+		fmt.Fprintf(stdout, "    useful bytes per iteration: %s; by default %s\n\n", b.Useful, bytesPerIteration(configs[b.Name]))
 	}
 	return nil
+}
+
+// bytesPerIteration lists the distinct bytes per iteration of a benchmark's
+// configurations, with the sizes they belong to.
+func bytesPerIteration(cs []umkit.Config) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		p := "depends on the device's free memory"
+		if c.BytesPerIteration > 0 {
+			p = fmt.Sprintf("%d B (%s)", c.BytesPerIteration, cuda.FormatBytes(uint64(c.BytesPerIteration)))
+			if c.SizeBytes > 0 {
+				p += " at " + cuda.FormatBytes(uint64(c.SizeBytes))
+			}
+		}
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return "no configurations"
+	}
+	if len(parts) > 4 {
+		parts = []string{parts[0], "…", parts[len(parts)-1]}
+	}
+	return fmt.Sprintf("%d configurations: %s", len(cs), strings.Join(parts, ", "))
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	groups := fs.String("groups", "", "comma-separated groups: "+strings.Join(umkit.Groups, ", ")+" (default all)")
-	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes (see umbench list)")
-	quick := fs.Bool("quick", false, "few sizes and trials: every group in about two minutes")
-	trials := fs.Int("trials", 0, "trials per configuration (default: the paper's, 25; handoff 20 × 3)")
-	warmups := fs.Int("warmups", 0, "warm-up iterations (default 5)")
-	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep)")
+	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes: "+benchNames()+" (umbench list describes them)")
+	quick := fs.Bool("quick", false, fmt.Sprintf("few sizes and trials (%d warm-ups, %d trials): every group in about two minutes",
+		umkit.QuickWarmups, umkit.QuickTrials))
+	trials := fs.Int("trials", 0, fmt.Sprintf("trials per configuration, at least 1 (default: the paper's, %d; handoff %d × %d)",
+		umkit.DefaultTrials, umkit.HandoffTrials, umkit.DefaultHandoffReps))
+	warmups := fs.Int("warmups", 0, fmt.Sprintf("warm-up iterations; 0 runs none (default %d)", umkit.DefaultWarmups))
+	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep; "+
+		"the pattern group's footprint is fixed, 256 MiB or 64 MiB with --quick, and oversub's follows --oversub-pcts)")
 	out := fs.String("out", "", "results directory (default results/<date>-<time>)")
 	resume := fs.Bool("resume", false, "continue the run in --out, skipping configurations it already has")
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
@@ -146,8 +184,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
 	opts := umkit.Options{
-		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: *trials, Warmups: *warmups,
-		Sizes: sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: count(fs, "trials", *trials),
+		Warmups: count(fs, "warmups", *warmups),
+		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}
@@ -551,4 +590,22 @@ func cmdDatasets(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Name, d.Platform, d.Kind, d.Description)
 	}
 	return tw.Flush()
+}
+
+// count is a flag's value as an iteration count: unset when the flag was
+// not given, so that an explicit 0 is honoured.
+func count(fs *flag.FlagSet, name string, v int) umkit.Count {
+	if !isSet(fs, name) {
+		return umkit.Count{}
+	}
+	return umkit.N(v)
+}
+
+// benchNames lists the registry's benchmark names, from the definitions.
+func benchNames() string {
+	names := make([]string, len(umkit.Registry))
+	for i, b := range umkit.Registry {
+		names[i] = b.Name
+	}
+	return strings.Join(names, ", ")
 }

@@ -566,3 +566,46 @@ func TestCountersAndDecompose(t *testing.T) {
 		t.Errorf("decompose claims counter passes for a run without them:\n%.300s", out)
 	}
 }
+
+// TestRunWarmupsZeroAndDefinitions: --warmups 0 runs no warm-up (unset
+// runs the default), --trials 0 is refused, and run --help and list come
+// from the benchmark definitions.
+func TestRunWarmupsZeroAndDefinitions(t *testing.T) {
+	fake(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--quick", "--warmups", "0", "--trials", "2", "--bench", "pattern.random,pattern.sparse_random", "--out", dir}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	bench := map[string]int{}
+	for _, r := range readRows(t, dir) {
+		bench[r.Benchmark]++
+		if r.Warmups != 0 {
+			t.Fatalf("--warmups 0 ran %d warm-ups", r.Warmups)
+		}
+	}
+	if bench["random"] != 4*2 || bench["sparse_random"] != 4*2*2 {
+		t.Errorf("rows per benchmark %v", bench)
+	}
+	dir2 := filepath.Join(t.TempDir(), "out")
+	args = []string{"run", "--quick", "--trials", "1", "--bench", "hbm.triad", "--sizes", "1MiB", "--out", dir2}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	for _, r := range readRows(t, dir2) {
+		if r.Warmups != umkit.QuickWarmups {
+			t.Fatalf("unset --warmups with --quick ran %d warm-ups, want %d", r.Warmups, umkit.QuickWarmups)
+		}
+	}
+	args = []string{"run", "--trials", "0", "--out", t.TempDir()}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 2, code, out, errs)
+	contains(t, "stderr", errs, "trials 0: allowed 1")
+
+	code, out, errs = umbench(t, "run", "--help")
+	contains(t, "run --help", out+errs, "pattern.sparse_random", "0 runs none (default 5)", "handoff 20 × 3")
+	for _, g := range umkit.Groups {
+		contains(t, "run --help", out+errs, g)
+	}
+	_, out, _ = umbench(t, "list")
+	// hbm.copy at 1 GiB moves 2 GiB; the sparse benchmark at 1/16 of 256 MiB, 32 MiB.
+	contains(t, "list", out, "2147483648 B (2 GiB) at 1 GiB", "33554432 B (32 MiB) at 256 MiB", "depends on the device's free memory")
+}

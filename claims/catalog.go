@@ -21,7 +21,7 @@ const (
 	AmbTriadPerArray = "the paper's \"1 GiB triad\" is read as 1 GiB per array (three arrays, 3 GiB in all); it does not say"
 	AmbGB            = "GB/s is read as 10^9 bytes per second; the paper does not define GB"
 	AmbStreamKernel  = "the paper does not say what its streaming kernel counts: at 4582 GB/s on GB200 it runs faster than the paper's own triad (3963) and copy (2958), which no single-array read-and-write kernel can; ours reads and writes one array in place and counts both, so its ceiling is our copy figure"
-	AmbRandom        = "the paper's random benchmark is \"sparse random\" at 256 MiB without saying how many elements it touches; ours is dense (a shuffled index array over every element), so each migrated page is fully used"
+	AmbRandom        = "the paper's random benchmark is \"sparse random\" at 256 MiB without saying how many elements it touches; umlab's pattern.random is dense (a shuffled index array over every element, so each migrated page is fully used) and pattern.sparse_random touches 1/16 or 1/256 of them; the claim uses the sparse one (1/16 first) when the run has it"
 	AmbPageTouch     = "the paper's page-touch figures are for \"a 256 MiB managed allocation\" without naming the state; their magnitudes (27 GB/s at 4 KiB) fit a resident (prefetched or reused) allocation, so the reused state is compared"
 	AmbPinned        = "the paper does not say whether the explicit copies' host buffer is pinned or pageable; pinned is compared"
 	AmbOversubPct    = "the paper's percentages are of CUDA-visible memory; ours are of the free capacity of the sweep, which umbench shrinks with a plain device allocation"
@@ -301,12 +301,12 @@ func build() []*Claim {
 		Statement: "Cold managed random access reaches only 0.77 GB/s, 0.53 % of explicit (144.7 GB/s)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3}, Direction: below(2), DirectionText: "below 2 % of explicit",
 		Ambiguity: AmbRandom,
-		Measure:   ratio(random("managed_cold"), random("explicit"), "%"), Explain: denseRandom})
+		Measure:   randomRatio("managed_cold", "explicit", "%"), Explain: denseRandom})
 	add(&Claim{ID: "VI-B.random-recover", Section: "VI-B",
 		Statement: "Prefetching and reuse remove the dominant first-touch penalty of random access (212.8 and 212.2 against 0.77 GB/s cold)",
 		Reference: GB200, Relation: Relation{Kind: AtLeast, Bound: 10},
 		Ambiguity: AmbRandom,
-		Measure:   ratio(random("managed_prefetch"), random("managed_cold"), "×"), Explain: denseRandom})
+		Measure:   randomRatio("managed_prefetch", "managed_cold", "×"), Explain: denseRandom})
 
 	// VI-C.
 	add(&Claim{ID: "VI-C.page-touch-fall", Section: "VI-C",

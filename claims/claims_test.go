@@ -174,6 +174,31 @@ func TestPlantedVerdicts(t *testing.T) {
 	if x.Verdict != claims.NotMeasured {
 		t.Errorf("no handoff, crossover: %s, want not measured", x.Verdict)
 	}
+	// A sparse random benchmark is preferred to the dense one: planted with
+	// the paper's figures it reproduces and says which it used.
+	ref0 := load(t, claims.GB200)
+	var sp []results.Row
+	for _, r := range ref0.Rows {
+		if r.Benchmark == "random" {
+			d := r
+			if d.Mode == "managed_cold" {
+				d.GBps *= 10 // a dense variant, far off the paper's cold ratio
+			}
+			sp = append(sp, d)
+			r.Benchmark, r.Pattern, r.StrideElements = "sparse_random", "sparse_random", 16
+		}
+		sp = append(sp, r)
+	}
+	ms := ref0.Meta
+	ms.RunID = "sparse"
+	srun, err := claims.NewRun("sparse", sp, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x = verdictOf(t, srun, "VI-B.random-cold")
+	if x.Verdict != claims.Reproduces || !strings.Contains(x.Measured.Text, "sparse random, density 1/16") {
+		t.Errorf("sparse random: %s (%s)", x.Verdict, x.Measured.Text)
+	}
 	// An unchanged copy under another name reproduces.
 	x = verdictOf(t, planted(t, nil, nil), "V-C.cold-fraction")
 	if x.Verdict != claims.Reproduces {

@@ -49,6 +49,37 @@ func random(mode string) sel {
 	return sel{group: "pattern", bench: "random", mode: mode, pattern: "random", size: 256 * mib, near: true, pct: noPct}
 }
 
+// sparseRandom selects pattern.sparse_random at density 1/k (its
+// stride_elements is k).
+func sparseRandom(mode string, k int64) sel {
+	return sel{group: "pattern", bench: "sparse_random", mode: mode, pattern: "sparse_random", size: 256 * mib, stride: k, near: true, pct: noPct}
+}
+
+// randomRatio divides two random-access figures of the same benchmark:
+// the sparse random benchmark when the run has it (the paper's "sparse
+// random"; density 1/16, else 1/256), else the dense one.
+func randomRatio(numMode, denMode, unit string) func(a, b *Run) (Quantity, error) {
+	return func(a, _ *Run) (Quantity, error) {
+		for _, pick := range []func(string) sel{
+			func(m string) sel { return sparseRandom(m, 16) },
+			func(m string) sel { return sparseRandom(m, 256) },
+			random,
+		} {
+			n, err1 := get(a, pick(numMode))
+			d, err2 := get(a, pick(denMode))
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			q := ratioOf(n, d, unit)
+			if s := pick(numMode); s.bench == "sparse_random" {
+				q.Text += fmt.Sprintf(" (sparse random, density 1/%d)", s.stride)
+			}
+			return q, nil
+		}
+		return Quantity{}, notMeasured("no random-access %s and %s figures in this run", numMode, denMode)
+	}
+}
+
 // pageTouch selects the page-touch benchmark; the paper's rows have mode
 // "managed" (it does not name the state), ours name it.
 func pageTouch(mode string, interval int64) []sel {

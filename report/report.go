@@ -397,7 +397,7 @@ tr.flagged td { background: #fff6e0; }
 tr.v-ok td.verdict { background: #dff3df; } tr.v-qual td.verdict { background: #eef6d8; }
 tr.v-known td.verdict { background: #e2ecf8; } tr.v-bad td.verdict { background: #f8dcdc; }
 tr.v-none td.verdict { background: #eee; color: #555; }
-td.reason { max-width: 36em; font-size: .95em; }
+table.claims { width: 100%; } table.claims td.stmt { max-width: 20em; } td.reason { min-width: 26em; font-size: .95em; }
 figure { margin: 1em 0 2em; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { font-size: .9em; color: #444; }
 .counts span { display: inline-block; margin-right: 1em; }
@@ -451,8 +451,8 @@ above_peak: faster than the device's theoretical peak; waived: not supported on 
 function from this run. Verdicts: reproduces (the claimed relation holds), reproduces qualitatively (same direction,
 different magnitude), differs for a known reason (from the device facts and the run's own data), differs unexplained,
 not measured (and why).</p>
-<table><tr>{{range .Claims.Head}}<th>{{.}}</th>{{end}}</tr>
-{{range $i, $r := .Claims.Rows}}<tr class="{{index $.Claims.Class $i}}"><td><code>{{index $r 0}}</code></td><td>{{index $r 1}}</td><td>{{index $r 2}}</td><td>{{index $r 3}}</td><td>{{index $r 4}}</td><td class="verdict">{{index $r 5}}</td><td class="reason">{{index $r 6}}</td></tr>
+<table class="claims"><tr>{{range .Claims.Head}}<th>{{.}}</th>{{end}}</tr>
+{{range $i, $r := .Claims.Rows}}<tr class="{{index $.Claims.Class $i}}"><td><code>{{index $r 0}}</code></td><td>{{index $r 1}}</td><td class="stmt">{{index $r 2}}</td><td>{{index $r 3}}</td><td>{{index $r 4}}</td><td class="verdict">{{index $r 5}}</td><td class="reason">{{index $r 6}}</td></tr>
 {{end}}</table>
 </body>
 </html>

@@ -42,7 +42,7 @@ try {
     if (!(i.w > 0 && i.h > 0)) problems.push(`image not decoded: ${i.alt}`);
     if (!i.data) problems.push(`image not a PNG data URI: ${i.alt}`);
   }
-  const claims = await page.locator('#claims ~ table tr').count();
+  const claims = await page.locator('#claims ~ table.claims tr').count();
   if (claims < 31) problems.push(`claims table has ${claims - 1} rows, want at least 30`);
   const title = await page.title();
   await page.screenshot({ path: join(out, 'report.png'), fullPage: true });

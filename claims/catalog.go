@@ -572,7 +572,7 @@ func build() []*Claim {
 				return Quantity{}, err
 			}
 			e, h := t[0], t[1]
-			return Quantity{Value: crossHostExplicit(e.FMs, h.FMs, e.GMs, h.GMs), Text: "from Table III's F and G"}, nil
+			return Quantity{Value: crossHostExplicit(e.F, h.F, e.G, h.G), Text: "from Table III's F and G"}, nil
 		},
 		Explain: hostVsExplicit})
 	add(&Claim{ID: "VIII-C.explicit-wins-r2", Section: "VIII-C",

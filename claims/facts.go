@@ -115,19 +115,6 @@ func yesNo(b bool) string {
 	return "no"
 }
 
-// bytesText formats a size in binary units.
-func bytesText(b int64) string {
-	switch {
-	case b >= 1<<30 && b%(1<<30) == 0:
-		return fmt.Sprintf("%d GiB", b>>30)
-	case b >= 1<<30:
-		return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30))
-	case b >= 1<<20 && b%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", b>>20)
-	case b >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
-	case b >= 1<<10 && b%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", b>>10)
-	}
-	return fmt.Sprintf("%d B", b)
-}
+// bytesText formats a size in binary units (results.FormatBytes, umlab's
+// one byte formatter).
+func bytesText(b int64) string { return results.FormatBytes(b) }

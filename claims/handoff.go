@@ -113,12 +113,12 @@ func params(run *Run, ps ...string) ([]model.Param, error) {
 }
 
 // tableIII returns the published parameters (model.csv) of a reference.
-func tableIII(ref *Run, ps ...string) ([]datasets.ModelParam, error) {
+func tableIII(ref *Run, ps ...string) ([]model.Calibration, error) {
 	all, err := datasets.ModelParameters(ref.Meta.RunID)
 	if err != nil {
 		return nil, err
 	}
-	var out []datasets.ModelParam
+	var out []model.Calibration
 	for _, p := range ps {
 		ok := false
 		for _, a := range all {
@@ -171,8 +171,8 @@ func tableMaxAPE(ps ...string) func(ref, _ *Run) (Quantity, error) {
 		}
 		worst, who := 0.0, ""
 		for _, p := range t {
-			if p.MaxAPEPct > worst {
-				worst, who = p.MaxAPEPct, p.Policy
+			if p.MaxAPE > worst {
+				worst, who = p.MaxAPE, p.Policy
 			}
 		}
 		return Quantity{Value: worst, Unit: "%", Text: "Table III, " + who}, nil

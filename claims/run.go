@@ -90,8 +90,9 @@ func contains(s []string, v string) bool {
 	return false
 }
 
-// Load opens one or more embedded datasets or results directories (as
-// datasets.LoadAny) as one run. Several sources combine group by group: a
+// Load opens one or more embedded datasets or results directories (each
+// resolved by datasets.Resolve: a name, a directory, or newest[:GROUP]) as
+// one run. Several sources combine group by group: a
 // group comes from the first source that measured it (a suite run plus the
 // handoff group of another run on the same machine, say). The metadata and
 // device facts are the first source's; counter passes (counters.csv) are
@@ -100,14 +101,19 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	if len(namesOrDirs) == 0 {
 		return nil, errors.New("claims: name a dataset or a results directory")
 	}
+	namesOrDirs = append([]string(nil), namesOrDirs...) // resolved names replace the references
 	var all []results.Row
 	var meta results.Metadata
 	var counters []Counter
 	taken := map[string]bool{}
 	for i, n := range namesOrDirs {
-		rows, m, err := datasets.LoadAny(n)
+		rows, m, resolved, err := datasets.Resolve(n)
 		if err != nil {
 			return nil, err
+		}
+		if resolved != "" {
+			namesOrDirs[i] = resolved
+			n = resolved
 		}
 		if i == 0 {
 			meta = m

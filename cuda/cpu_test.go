@@ -51,17 +51,6 @@ func TestOversubscribeError(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	for in, want := range map[uint64]string{
-		0: "0 B", 1023: "1023 B", 1024: "1 KiB", 64 << 10: "64 KiB", 1536: "1.50 KiB",
-		2 << 20: "2 MiB", 1 << 30: "1 GiB", 4 << 40: "4 TiB",
-	} {
-		if got := FormatBytes(in); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestDriverVersionCheck(t *testing.T) {
 	for _, v := range []int{13000, 13020, 14000} {
 		if err := checkDriverVersion(v); err != nil {

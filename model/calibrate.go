@@ -12,10 +12,10 @@ import (
 
 // Handoff phases and group, as written in handoff rows.
 const (
-	groupHandoff = "handoff"
-	phaseCPU     = "cpu_only"
-	phaseGPU     = "gpu_only"
-	phaseAlt     = "alternating"
+	groupHandoff = results.GroupHandoff
+	phaseCPU     = results.PhaseCPUOnly
+	phaseGPU     = results.PhaseGPUOnly
+	phaseAlt     = results.PhaseAlternating
 )
 
 // hkey identifies one handoff configuration. r is 0 for the cpu_only and

@@ -44,7 +44,7 @@ func Counters(groups ...string) dataframe.DataFrame {
 // LoadCounters is Counters without the display; the Source says where the
 // passes came from, with the dataset's caveats on one line.
 func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) {
-	for _, name := range localByAge(datasets.List()) {
+	for _, name := range localByAge() {
 		r, err := datasets.CountersCSV(name)
 		if err != nil {
 			continue

@@ -188,7 +188,7 @@ func loadBundled(groups []string) ([]results.Row, Source, error) {
 	taken := map[string]bool{}
 	var rows []results.Row
 	var src Source
-	for _, name := range localByAge(datasets.List()) {
+	for _, name := range localByAge() {
 		rs, m, err := datasets.Load(name)
 		if err != nil {
 			return nil, Source{}, err
@@ -215,50 +215,9 @@ func loadBundled(groups []string) ([]results.Row, Source, error) {
 	return rows, src, nil
 }
 
-// newestLocal picks the newest measured h200-* dataset.
-func newestLocal(list []datasets.Info) string {
-	if names := localByAge(list); len(names) > 0 {
-		return names[0]
-	}
-	return ""
-}
-
-// localByAge lists the measured h200-* datasets, full runs before --quick
-// ones (whose few sizes and trials make poorer figures), each newest first:
-// by the start time in their metadata, then by name (names carry the date).
-func localByAge(list []datasets.Info) []string {
-	type cand struct {
-		name  string
-		quick bool
-		start int64
-	}
-	var cs []cand
-	for _, in := range list {
-		if in.Kind != datasets.Measured || !strings.HasPrefix(in.Name, localPrefix) {
-			continue
-		}
-		c := cand{name: in.Name}
-		if _, m, err := datasets.Load(in.Name); err == nil {
-			c.start = m.Start.Unix()
-			c.quick = strings.Contains(m.Command, "--quick")
-		}
-		cs = append(cs, c)
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].quick != cs[j].quick {
-			return !cs[i].quick
-		}
-		if cs[i].start != cs[j].start {
-			return cs[i].start > cs[j].start
-		}
-		return cs[i].name > cs[j].name
-	})
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.name
-	}
-	return out
-}
+// localByAge lists the measured h200-* datasets by datasets.ByAge's rule
+// (full runs before --quick ones, each newest first).
+func localByAge() []string { return datasets.ByAge(datasets.Query{Prefix: localPrefix}) }
 
 func describeRun(m results.Metadata) string {
 	var parts []string

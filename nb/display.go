@@ -12,6 +12,7 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/umlab/umlab/plots"
+	"github.com/umlab/umlab/results"
 )
 
 // Markdown displays Markdown text (LaTeX works in JupyterLab).
@@ -104,7 +105,7 @@ func lastSimulated() bool {
 var MaxRows = 200
 
 // TableHTML writes a DataFrame as an HTML table for a notebook: numbers
-// right-aligned, floats written as plots.FormatNumber does (3963, 14.1,
+// right-aligned, floats written as results.FormatNumber does (3963, 14.1,
 // 0.043) with NaN as a dash, columns named *_bytes as sizes (256 MiB), and
 // every cell escaped.
 func TableHTML(df dataframe.DataFrame) string {
@@ -168,7 +169,7 @@ func cell(name string, t series.Type, e series.Element) string {
 		if math.IsNaN(v) {
 			return "–"
 		}
-		return plots.FormatNumber(v)
+		return results.FormatNumber(v)
 	case series.Int:
 		v, err := e.Int()
 		if err != nil {
@@ -178,7 +179,7 @@ func cell(name string, t series.Type, e series.Element) string {
 			if v == 0 {
 				return ""
 			}
-			return plots.SizeLabel(int64(v))
+			return results.FormatBytes(int64(v))
 		}
 	}
 	return e.String()

@@ -49,4 +49,11 @@
 // (umkit.Open, umkit.Run); its cache lives under
 // <cache>/<gpu|simulated>/<GPU UUID>/<options>/<group>, so another GPU or
 // other options measure afresh. [Data] and [Load] are Options{Groups: ...}.
+//
+// # Ownership and imports
+//
+// nb owns the notebook data layer and display. It imports umkit (live and
+// simulated runs), internal/fakegpu, plots, datasets (the one resolver) and
+// results; a notebook never talks to cuda, and nb must not import it
+// directly.
 package nb // import "github.com/umlab/umlab/nb"

@@ -2,8 +2,6 @@ package nb
 
 import (
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -69,7 +67,7 @@ func TestLoadBundled(t *testing.T) {
 			t.Errorf("no %s rows", p)
 		}
 	}
-	want := newestLocal(datasets.List())
+	want, _ := datasets.NewestOf(datasets.Query{Prefix: localPrefix})
 	if got := Local(); (want == "") != (got == "") {
 		t.Errorf("Local() = %q with newest local dataset %q", got, want)
 	}
@@ -103,15 +101,7 @@ func writeRun(t *testing.T, dir, platform string) string {
 	t.Helper()
 	r := results.NewRow()
 	r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.GBps, r.Platform = "hbm", "triad", "explicit", 1<<20, 100, platform
-	f, err := os.Create(filepath.Join(dir, results.CSVName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteCSV(f, []results.Row{r}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), results.Metadata{Platform: platform, RunID: "test"}); err != nil {
+	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{Platform: platform, RunID: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -233,7 +223,7 @@ func TestLiveForcedWithoutGPU(t *testing.T) {
 func TestBundledCombinesNewestPerGroup(t *testing.T) {
 	t.Setenv(EnvMode, "bundled")
 	t.Setenv(EnvLocalDataset, "")
-	names := localByAge(datasets.List())
+	names := localByAge()
 	if len(names) < 2 {
 		t.Skip("fewer than two measured datasets are embedded")
 	}

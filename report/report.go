@@ -120,7 +120,7 @@ func provenance(m results.Metadata) ([]Field, []Field) {
 		add("SMs", fmt.Sprint(d.SMs))
 	}
 	if d.MemoryBytes > 0 {
-		add("memory", plots.SizeLabel(int64(d.MemoryBytes)))
+		add("memory", results.FormatBytes(int64(d.MemoryBytes)))
 	}
 	if d.PeakMemoryGBps > 0 {
 		add("memory peak", fmt.Sprintf("%.0f GB/s", d.PeakMemoryGBps))
@@ -247,7 +247,7 @@ func cell(s series.Series, i int, name string) string {
 			return ""
 		}
 		if strings.HasSuffix(name, "_bytes") {
-			return plots.SizeLabel(int64(v))
+			return results.FormatBytes(int64(v))
 		}
 		return fmt.Sprint(v)
 	}
@@ -339,8 +339,8 @@ func modelParts(run *claims.Run) ([]modelPart, string) {
 	if ps, err := datasets.ModelParameters(run.Meta.RunID); err == nil && len(ps) > 0 {
 		t := Table{Head: []string{"policy", "size", "F (ms)", "G (ms/pass)", "median APE (%)", "max APE (%)", "source"}}
 		for _, p := range ps {
-			t.Rows = append(t.Rows, []string{p.Policy, plots.SizeLabel(p.SizeBytes), fmt.Sprintf("%.2f", p.FMs), fmt.Sprintf("%.3f", p.GMs),
-				fmt.Sprintf("%.2f", p.MedianAPEPct), fmt.Sprintf("%.2f", p.MaxAPEPct), p.Source})
+			t.Rows = append(t.Rows, []string{p.Policy, results.FormatBytes(p.SizeBytes), fmt.Sprintf("%.2f", p.F), fmt.Sprintf("%.3f", p.G),
+				fmt.Sprintf("%.2f", p.MedianAPE), fmt.Sprintf("%.2f", p.MaxAPE), p.Source})
 			t.Class = append(t.Class, "")
 		}
 		out = append(out, modelPart{Title: "Published parameters", Table: t,
@@ -361,7 +361,7 @@ func modelParts(run *claims.Run) ([]modelPart, string) {
 	}
 	out = append(out, modelPart{Title: "Calibrated on this run (G from GPU-only, F from R = 1; validated on R > 1)", Table: frameTable(rep.CalibrationFrame()),
 		Text: fmt.Sprintf("Median APE over the validation points of %s and larger: %s %%; the model names the measured fastest policy in %d of %d size–reuse cases.",
-			plots.SizeLabel(rep.MinSizeBytes), plots.FormatNumber(rep.MedianAPE), rep.Matches, rep.Compared)})
+			results.FormatBytes(rep.MinSizeBytes), results.FormatNumber(rep.MedianAPE), rep.Matches, rep.Compared)})
 	out = append(out, modelPart{Title: "Fastest policy: predicted against measured", Table: frameTable(rep.FastestFrame())})
 	out = append(out, modelPart{Title: "Crossovers", Table: frameTable(rep.CrossoverFrame())})
 	out = append(out, modelPart{Title: "Validation points", Table: frameTable(rep.PointsFrame())})

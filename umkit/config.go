@@ -3,6 +3,8 @@ package umkit
 import (
 	"fmt"
 	"slices"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Sizes in bytes.
@@ -400,14 +402,5 @@ func (c HandoffConfig) Validate() error {
 	return validateChoice("handoff", "policy", c.Policies, HandoffPolicies)
 }
 
-func fmtBytes(b int64) string {
-	switch {
-	case b >= GiB && b%GiB == 0:
-		return fmt.Sprintf("%d GiB", b/GiB)
-	case b >= MiB && b%MiB == 0:
-		return fmt.Sprintf("%d MiB", b/MiB)
-	case b >= KiB && b%KiB == 0:
-		return fmt.Sprintf("%d KiB", b/KiB)
-	}
-	return fmt.Sprintf("%d B", b)
-}
+// fmtBytes is the one byte formatter, results.FormatBytes.
+var fmtBytes = results.FormatBytes

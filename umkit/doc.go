@@ -51,4 +51,10 @@
 // interrupted run keeps its work and a resumed one skips it; [Describe]
 // gathers the provenance written beside it. Benchmarks a device cannot run
 // become waived rows with the reason.
+//
+// # Ownership and imports
+//
+// umkit owns the benchmark definitions, the run loop, provenance and the
+// counter passes. It imports cuda, cuda/cupti, internal/nvmlguard and
+// results; it must not import model, datasets, plots, nb, fleet or cmd.
 package umkit

@@ -17,6 +17,7 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
@@ -49,7 +50,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "device\t%s (GPU %d, %s)\n", d.Name, d.Index, d.UUID)
 	fmt.Fprintf(w, "compute capability\t%s, %d SMs\n", d.ComputeCapability, d.SMs)
-	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", cuda.FormatBytes(d.MemoryBytes), cuda.FormatBytes(d.FreeMemoryBytes), d.PeakMemoryGBps)
+	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", results.FormatBytes(int64(d.MemoryBytes)), results.FormatBytes(int64(d.FreeMemoryBytes)), d.PeakMemoryGBps)
 	fmt.Fprintf(w, "driver\t%s (CUDA %d.%d); kernels need %s or newer\n", orUnknown(d.DriverVersion), d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10, cuda.MinDriverBranch)
 	if d.PCIeGeneration > 0 {
 		fmt.Fprintf(w, "host link\tPCIe Gen%d x%d (%.0f GB/s per direction raw)\n", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps)
@@ -117,9 +118,9 @@ func bytesPerIteration(cs []umkit.Config) string {
 	for _, c := range cs {
 		p := "depends on the device's free memory"
 		if c.BytesPerIteration > 0 {
-			p = fmt.Sprintf("%d B (%s)", c.BytesPerIteration, cuda.FormatBytes(uint64(c.BytesPerIteration)))
+			p = fmt.Sprintf("%d B (%s)", c.BytesPerIteration, results.FormatBytes(c.BytesPerIteration))
 			if c.SizeBytes > 0 {
-				p += " at " + cuda.FormatBytes(uint64(c.SizeBytes))
+				p += " at " + results.FormatBytes(c.SizeBytes)
 			}
 		}
 		if !seen[p] {
@@ -288,9 +289,8 @@ func source(data, dataset string, args []string) ([]results.Row, results.Metadat
 	case data != "" && dataset != "":
 		return nil, results.Metadata{}, "", usagef("give --data or --dataset, not both")
 	case data != "":
-		name = data
-		rows, m, err := results.LoadDir(data)
-		return rows, m, name, err
+		rows, m, err := datasets.LoadDir(data)
+		return rows, m, data, err
 	case dataset != "":
 		name = dataset
 	case len(args) == 1:
@@ -300,12 +300,7 @@ func source(data, dataset string, args []string) ([]results.Row, results.Metadat
 	default:
 		return nil, results.Metadata{}, "", usagef("name a results directory (--data DIR) or an embedded dataset (--dataset NAME); see umbench datasets")
 	}
-	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		rows, m, err := results.LoadDir(name)
-		return rows, m, name, err
-	}
-	rows, m, err := datasets.Load(name)
-	return rows, m, name, err
+	return datasets.Resolve(name)
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) error {
@@ -405,7 +400,7 @@ func cell(s series.Series, i int, name string) string {
 			return ""
 		}
 		if strings.HasSuffix(name, "_bytes") {
-			return cuda.FormatBytes(uint64(v))
+			return results.FormatBytes(int64(v))
 		}
 		return fmt.Sprint(v)
 	}
@@ -437,14 +432,10 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	opts := model.Options{MinSizeBytes: ms}
 	var reports []*model.Report
 	var titles []string
-	var published []datasets.ModelParam
+	var published []model.Calibration
 	if *dataset != "" {
 		if params, err := datasets.ModelParameters(*dataset); err == nil && len(params) > 0 {
-			var ps []model.Param
-			for _, p := range params {
-				ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-			}
-			rep, err := model.FromParams(ps, opts)
+			rep, err := model.FromParams(model.Params(params), opts)
 			if err != nil {
 				return err
 			}
@@ -483,7 +474,7 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "policy\tsize\tmedian APE (%)\tmax APE (%)")
 			for _, p := range published {
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, cuda.FormatBytes(uint64(p.SizeBytes)), p.MedianAPEPct, p.MaxAPEPct)
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, results.FormatBytes(p.SizeBytes), p.MedianAPE, p.MaxAPE)
 			}
 			tw.Flush()
 		}
@@ -537,11 +528,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if perr != nil || len(params) == 0 {
 			return err
 		}
-		var ps []model.Param
-		for _, p := range params {
-			ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-		}
-		m, err = model.NewModel(ps)
+		m, err = model.NewModel(model.Params(params))
 	}
 	if err != nil {
 		return err
@@ -554,26 +541,13 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	return a.WriteText(stdout)
 }
 
-// defaultDataset is the newest measured dataset with a handoff sweep (by
-// its start time), or the paper's GB200 when none has one.
+// defaultDataset is the newest measured dataset with a handoff sweep
+// (datasets.ByAge's rule), or the paper's GB200 when none has one.
 func defaultDataset() string {
-	best, start := "paper-gb200", time.Time{}
-	for _, d := range datasets.List() {
-		if d.Kind != datasets.Measured {
-			continue
-		}
-		rows, m, err := datasets.Load(d.Name)
-		if err != nil || !m.Start.After(start) {
-			continue
-		}
-		for _, r := range rows {
-			if r.Group == "handoff" && r.Phase == "gpu_only" {
-				best, start = d.Name, m.Start
-				break
-			}
-		}
+	if name, ok := datasets.NewestOf(datasets.Query{Group: "handoff", Phase: "gpu_only"}); ok {
+		return name
 	}
-	return best
+	return "paper-gb200"
 }
 
 func cmdDatasets(args []string, stdout, stderr io.Writer) error {

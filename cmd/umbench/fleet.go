@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/node"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
@@ -24,7 +25,7 @@ import (
 // each; workerExecutable is the program each GPU's worker runs. Tests
 // replace both.
 var (
-	discoverGPUs     = fleet.Discover
+	discoverGPUs     = node.Discover
 	workerExecutable = os.Executable
 )
 
@@ -70,11 +71,11 @@ func runFleet(fs *flag.FlagSet, args []string, gpus, out string, concurrent bool
 		mode = fleet.Concurrent
 	}
 	fmt.Fprintf(stderr, "umbench: %d GPU(s) on %s, %s, one worker each; results in %s\n",
-		len(list), host, map[bool]string{false: "one at a time (isolated)", true: "all at once (concurrent)"}[concurrent], fleet.NodeDir(out, host))
+		len(list), host, map[bool]string{false: "one at a time (isolated)", true: "all at once (concurrent)"}[concurrent], node.NodeDir(out, host))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	rep, err := fleet.RunNode(ctx, fleet.NodeOptions{
+	rep, err := node.RunNode(ctx, node.NodeOptions{
 		Executable: exe, Args: append([]string{"run"}, wargs...), Root: out, Host: host, GPUs: list,
 		Concurrent: concurrent, Timeout: timeout, Stall: stall, Log: stderr, Warnings: warns,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
@@ -82,7 +83,7 @@ func runFleet(fs *flag.FlagSet, args []string, gpus, out string, concurrent bool
 	if len(rep.Workers) > 0 {
 		writeWorkers(stdout, rep.Workers)
 	}
-	var fe *fleet.FailedError
+	var fe *node.FailedError
 	if errors.As(err, &fe) {
 		for _, o := range fe.Failed {
 			fmt.Fprintf(stderr, "umbench: GPU %d (%s) %s: %s\n", o.GPU, orUnknown(o.UUID), o.State, o.Error)
@@ -96,13 +97,13 @@ func runFleet(fs *flag.FlagSet, args []string, gpus, out string, concurrent bool
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: finished configurations are kept in %s; continue with: umbench run --gpus %s --out %s --resume",
-			errInterrupted, fleet.NodeDir(out, host), gpus, out)
+			errInterrupted, node.NodeDir(out, host), gpus, out)
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "done in %s (%s); results in %s, worker outcomes in %s\ncompare the GPUs with: umbench compare %s\n",
-		time.Since(start).Round(time.Second), mode, fleet.NodeDir(out, host), filepath.Join(fleet.NodeDir(out, host), fleet.ReportName), out)
+		time.Since(start).Round(time.Second), mode, node.NodeDir(out, host), filepath.Join(node.NodeDir(out, host), node.ReportName), out)
 	return nil
 }
 
@@ -112,7 +113,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-func writeWorkers(w io.Writer, outs []fleet.Outcome) {
+func writeWorkers(w io.Writer, outs []node.Outcome) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "gpu\tgpu_uuid\tcpus\tstate\ttime\tresults")
 	for _, o := range outs {
@@ -140,8 +141,8 @@ func fleetWorker(stderr io.Writer) (func(dir string), error) {
 	}
 	if a.CPUs != "" {
 		want, _ := fleet.ParseCPUs(a.CPUs)
-		if fleet.CurrentCPUs() != fleet.FormatCPUs(want) {
-			if err := fleet.PinProcess(want); err != nil {
+		if node.CurrentCPUs() != fleet.FormatCPUs(want) {
+			if err := node.PinProcess(want); err != nil {
 				fmt.Fprintln(stderr, "umbench: warning:", err)
 			}
 		}

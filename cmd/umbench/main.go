@@ -1,21 +1,3 @@
-// Command umbench measures, summarises and models CUDA Unified Memory on
-// the GPU it runs on.
-//
-//	umbench info                     device, driver, UM capabilities, what will be waived
-//	umbench list                     the benchmarks
-//	umbench run [flags]              measure; results go to --out as they finish
-//	umbench run --gpus all [flags]   one worker per GPU of this node (--concurrent: all at once)
-//	umbench summary DIR|--dataset N  median table with quality flags
-//	umbench model [--data DIR | --dataset N] [--format table|csv]
-//	umbench advise --size 1GiB --reuse 4 [--data DIR | --dataset N]
-//	umbench reproduce DIR|--dataset N  the paper's claims checked on a run, with verdicts
-//	umbench report DIR|--dataset N --out F.html  one self-contained HTML report
-//	umbench datasets                 the embedded datasets
-//	umbench merge --out DIR DIR...   combine per-node and per-GPU results, saying what differs
-//	umbench compare DIR...           each GPU's median against the fleet median, outliers flagged
-//
-// Every command exits non-zero on failure and never panics on a missing
-// driver or GPU.
 package main
 
 import (

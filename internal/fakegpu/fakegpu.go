@@ -1,11 +1,3 @@
-// Package fakegpu is a deterministic stand-in for a GPU that implements
-// umkit.Device, so the benchmark library's logic, state machine and schema
-// are tested without hardware. Buffers hold real data (up to DataLimit
-// bytes each; larger ones are symbolic), every operation is applied to it,
-// and time is simulated from a simple model of where pages are: GPU-resident
-// data streams at HBMGBps, host memory at LinkGBps, and cold managed data
-// costs a fault-and-migrate rate. The numbers it produces are made up and
-// must never be reported as measurements.
 package fakegpu
 
 import (

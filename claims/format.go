@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -100,21 +100,59 @@ func Write(w io.Writer, xs []Check, format string) error {
 		_, err := io.WriteString(w, b.String())
 		return err
 	case "table", "":
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "id\tsection\tpaper\tmeasured\tverdict")
+		// Aligned columns; each reason goes on the lines below its claim,
+		// wrapped, so that it does not widen the columns.
+		head := []string{"id", "section", "paper", "measured", "verdict"}
+		rows := [][]string{head}
 		for _, x := range xs {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", x.Claim.ID, x.Claim.Section, x.Paper, x.Measured, x.Verdict)
-			if x.Reason != "" {
-				fmt.Fprintf(tw, "  └ %s\t\t\t\t\n", x.Reason)
+			rows = append(rows, []string{x.Claim.ID, x.Claim.Section, x.Paper.String(), x.Measured.String(), x.Verdict.String()})
+		}
+		width := make([]int, len(head))
+		for _, r := range rows {
+			for i, c := range r {
+				width[i] = max(width[i], utf8.RuneCountInString(c))
 			}
 		}
-		if err := tw.Flush(); err != nil {
-			return err
+		var b strings.Builder
+		for i, r := range rows {
+			for j, c := range r {
+				b.WriteString(c)
+				if j < len(r)-1 {
+					b.WriteString(strings.Repeat(" ", width[j]-utf8.RuneCountInString(c)+2))
+				}
+			}
+			b.WriteString("\n")
+			if i > 0 && xs[i-1].Reason != "" {
+				for _, l := range wrap(xs[i-1].Reason, 110) {
+					b.WriteString("    " + l + "\n")
+				}
+			}
 		}
-		_, err := fmt.Fprintln(w, CountsText(xs))
+		b.WriteString(CountsText(xs) + "\n")
+		_, err := io.WriteString(w, b.String())
 		return err
 	}
 	return fmt.Errorf("claims: format %q: want table, md or csv", format)
+}
+
+// wrap breaks text into lines of at most n runes, at spaces.
+func wrap(text string, n int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > n {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }
 
 // mdCell escapes a Markdown table cell.

@@ -286,3 +286,37 @@ func TestHostLoopsParallel(t *testing.T) {
 		t.Fatalf("triad check: %v", m)
 	}
 }
+
+// TestUpdateHostThreads: the threaded update writes every element exactly
+// once, whatever the thread count and whether n splits evenly into pages.
+func TestUpdateHostThreads(t *testing.T) {
+	for _, n := range []uint64{1, 1000, 4096, 1<<16 + 3} {
+		for _, threads := range []int{1, 2, 3, 7, 64} {
+			b, err := HostBuffer(n * 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := FillHost(b, n, 5); err != nil {
+				t.Fatal(err)
+			}
+			cpus := make([]int, threads)
+			for i := range cpus {
+				cpus[i] = -1 // unpinned: the test host's cores are unknown
+			}
+			for k := 0; k < 3; k++ {
+				if err := UpdateHostThreads(b, n, 1, 2, cpus); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if m, _ := CheckAffineHost(b, n, 5, 1, 6, 1, n); !m.OK() {
+				t.Errorf("n=%d threads=%d: %v", n, threads, m)
+			}
+			b.Free()
+		}
+	}
+	b, _ := HostBuffer(64)
+	defer b.Free()
+	if err := UpdateHostThreads(b, 8, 1, 1, make([]int, MaxUpdateThreads+1)); err == nil {
+		t.Error("more than MaxUpdateThreads threads accepted")
+	}
+}

@@ -50,7 +50,9 @@ func TestEmbedded(t *testing.T) {
 				t.Fatal(err)
 			}
 			first, _, _ := bufio.NewReader(bytes.NewReader(raw)).ReadLine()
-			if string(first) != schemaHeader() {
+			// Files written before a column was appended to the schema lack
+			// it: their header is a leading part of the schema's.
+			if h := schemaHeader(); string(first) != h && !strings.HasPrefix(h, string(first)+",") {
 				t.Errorf("header\n%s\nwant the schema's\n%s", first, schemaHeader())
 			}
 			rows, m, err := Load(in.Name)

@@ -73,6 +73,7 @@ type Model struct {
 	by       map[string][]Param // per policy, sorted by size
 	policies []string
 	maxR     int64
+	fitted   bool // calibrated from trials (Calibrate), so its F and G have bootstrap replicates
 }
 
 // ErrBadInput is wrapped by every error about missing or malformed input.

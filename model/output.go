@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"github.com/umlab/umlab/stats"
 
 	"github.com/umlab/umlab/results"
 )
@@ -153,20 +154,31 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	ew.printf("%s\n\n", title)
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "policy\tsize\tF (ms)\tG (ms/pass)\tmedian APE (%)\tmax APE (%)\tpoints")
+	fmt.Fprintln(tw, "policy\tsize\tF (ms)\tG (ms/pass)\tmedian APE (%)\t95 % CI\tmax APE (%)\tpoints")
 	for _, c := range r.Calibration {
-		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4g\t%s\t%s\t%d\n", c.Policy, formatSize(c.SizeBytes), c.F, c.G, pct(c.MedianAPE), pct(c.MaxAPE), c.Points)
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4g\t%s\t%s\t%s\t%d\n", c.Policy, formatSize(c.SizeBytes), c.F, c.G, pct(c.MedianAPE), pctCI(c.MedianAPECI), pct(c.MaxAPE), c.Points)
 	}
 	tw.Flush()
 	ew.printf("\n")
 	if len(r.Points) == 0 {
 		ew.printf("No validation measurements (published parameters).\n")
 	} else {
-		ew.printf("Aggregate median APE over sizes ≥ %s: %s %%\n", formatSize(r.MinSizeBytes), pct(r.MedianAPE))
+		ew.printf("Aggregate median APE over sizes ≥ %s: %s %% (95 %% CI %s)\n", formatSize(r.MinSizeBytes), pct(r.MedianAPE), pctCI(r.MedianAPECI))
 		ew.printf("Fastest policy predicted: %d of %d validation size–reuse points (sizes ≥ %s)\n", r.Matches, r.Compared, formatSize(r.MinSizeBytes))
+		if !math.IsNaN(r.MedianAPECI.Lo) {
+			ew.printf("  at the %d points whose two fastest measured policies differ beyond their 95 %% intervals: %d of %d", r.Decisive, r.DecisiveMatches, r.Decisive)
+			if r.ConstantPolicy != "" {
+				ew.printf("; always naming %s would score %d of %d", r.ConstantPolicy, r.ConstantMatches, r.Decisive)
+			}
+			ew.printf("\n")
+		}
 		for _, c := range r.Fastest {
 			if c.Included && !c.Match {
-				ew.printf("  mismatch at %s, R = %d: predicted %s, measured %s\n", formatSize(c.SizeBytes), c.R, c.Predicted, c.Measured)
+				noise := " (within noise: the two fastest measured policies' intervals overlap)"
+				if c.Decisive {
+					noise = " (beyond noise)"
+				}
+				ew.printf("  mismatch at %s, R = %d: predicted %s, measured %s%s\n", formatSize(c.SizeBytes), c.R, c.Predicted, c.Measured, noise)
 			}
 		}
 	}
@@ -175,7 +187,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "size\ta\tb\tresult")
 		for _, c := range r.Crossovers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, c)
+			v := c.Verdict
+			if v == "" {
+				v = c.String()
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, v)
 		}
 		tw.Flush()
 	}
@@ -183,6 +199,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.printf("Note: %s\n", n)
 	}
 	return ew.err
+}
+
+// pctCI writes an interval's bounds as "lo–hi", or "-" without one.
+func pctCI(i stats.Interval) string {
+	if math.IsNaN(i.Lo) || math.IsNaN(i.Hi) {
+		return "-"
+	}
+	return pct(i.Lo) + "–" + pct(i.Hi)
 }
 
 func pct(x float64) string {

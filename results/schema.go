@@ -44,6 +44,11 @@ const (
 	ColRunID             = "run_id"              // one run of umbench
 	ColSource            = "source"              // where a published figure comes from (section or table)
 	ColReported          = "reported"            // true: the figure is stated in the source; false: derived
+	ColCPUThreads        = "cpu_threads"         // handoff: threads of the CPU update (0 in files written before the column: 1)
+	ColSyncMs            = "sync_ms"             // handoff alternating: total_ms less its measured parts (launches, queueing, final sync)
+	ColOrder             = "order"               // handoff: sequential or interleaved measurement order
+	ColOrderSeed         = "order_seed"          // handoff: seed of the interleaved order
+	ColOrderIndex        = "order_index"         // handoff: position of the configuration's block within its repetition
 )
 
 // Kind is the type of a column.
@@ -114,6 +119,11 @@ var Columns = []Column{
 	{ColRunID, String, "", "one run of umbench"},
 	{ColSource, String, "", "where a published figure comes from (section or table)"},
 	{ColReported, Bool, "", "true: the figure is stated in the source; false: derived"},
+	{ColCPUThreads, Int, "threads", "handoff: threads of the CPU update (0 in files written before the column: 1)"},
+	{ColSyncMs, Float, "ms", "handoff alternating: total_ms less its measured parts (launches, queueing, final synchronization)"},
+	{ColOrder, String, "", "handoff measurement order: interleaved or sequential"},
+	{ColOrderSeed, Int, "", "handoff: seed of the interleaved order"},
+	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
@@ -121,7 +131,7 @@ var Columns = []Column{
 var ConfigColumns = []string{
 	ColGroup, ColBenchmark, ColMode, ColPattern, ColPolicy, ColPhase, ColDirection,
 	ColSizeBytes, ColFootprintBytes, ColStrideElements, ColPageIntervalBytes,
-	ColOversubPct, ColReusePasses, ColPlatform, ColGPUUUID,
+	ColOversubPct, ColReusePasses, ColPlatform, ColGPUUUID, ColCPUThreads,
 }
 
 // Row is one trial. Float fields that do not apply are NaN; integer fields
@@ -143,13 +153,17 @@ type Row struct {
 	Platform, GPUUUID, Host, RunID          string
 	Source                                  string
 	Reported                                bool
+	CPUThreads                              int64
+	SyncMs                                  float64
+	Order                                   string
+	OrderSeed, OrderIndex                   int64
 }
 
 // NewRow returns a row whose float fields are NaN (not measured).
 func NewRow() Row {
 	nan := math.NaN()
 	return Row{OversubPct: nan, KernelMs: nan, PrefetchMs: nan, TransferMs: nan,
-		CPUMs: nan, TotalMs: nan, GBps: nan}
+		CPUMs: nan, TotalMs: nan, GBps: nan, SyncMs: nan}
 }
 
 // Value returns the row's value of a column as string, int64, float64 or bool.
@@ -223,6 +237,16 @@ func (r *Row) Value(col string) (any, error) {
 		return r.Source, nil
 	case ColReported:
 		return r.Reported, nil
+	case ColCPUThreads:
+		return r.CPUThreads, nil
+	case ColSyncMs:
+		return r.SyncMs, nil
+	case ColOrder:
+		return r.Order, nil
+	case ColOrderSeed:
+		return r.OrderSeed, nil
+	case ColOrderIndex:
+		return r.OrderIndex, nil
 	}
 	return nil, fmt.Errorf("results: unknown column %q", col)
 }
@@ -302,6 +326,16 @@ func (r *Row) set(col string, v any) error {
 		r.Source = s
 	case ColReported:
 		r.Reported = b
+	case ColCPUThreads:
+		r.CPUThreads = i
+	case ColSyncMs:
+		r.SyncMs = f
+	case ColOrder:
+		r.Order = s
+	case ColOrderSeed:
+		r.OrderSeed = i
+	case ColOrderIndex:
+		r.OrderIndex = i
 	default:
 		return fmt.Errorf("results: unknown column %q", col)
 	}

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"github.com/umlab/umlab/stats"
 	"math"
 	"sort"
 	"strings"
@@ -92,7 +93,17 @@ const (
 	ColMedianTotalMs  = "median_total_ms"
 	ColPctOfPeak      = "pct_of_peak"
 	ColFlags          = "flags"
+	// 95 % percentile-bootstrap interval of the median (package stats),
+	// after the flags so that earlier readers of the frame keep their columns.
+	ColMedianGBpsLo    = "median_gbps_lo"
+	ColMedianGBpsHi    = "median_gbps_hi"
+	ColMedianTotalMsLo = "median_total_ms_lo"
+	ColMedianTotalMsHi = "median_total_ms_hi"
 )
+
+// SummaryResamples is the number of bootstrap resamples behind the
+// summary's intervals (seeded, so summaries are reproducible).
+const SummaryResamples = 1000
 
 // SummaryRow is the summary of one configuration.
 type SummaryRow struct {
@@ -104,6 +115,8 @@ type SummaryRow struct {
 	AllVerified                             bool
 	PctOfPeak                               float64
 	Flags                                   []string
+	// GBpsCI and TotalMsCI are 95 % bootstrap intervals of the medians.
+	GBpsCI, TotalMsCI stats.Interval
 }
 
 // linkFactor says whether a configuration's bandwidth is bounded by the
@@ -216,6 +229,8 @@ func DescribeTrials(g []Row) SummaryRow {
 	s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
 	s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
 	s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
+	s.GBpsCI = stats.MedianCI(col(func(r Row) float64 { return r.GBps }), stats.DefaultLevel, SummaryResamples, 1)
+	s.TotalMsCI = stats.MedianCI(col(func(r Row) float64 { return r.TotalMs }), stats.DefaultLevel, SummaryResamples, 1)
 	for _, r := range g {
 		s.AllVerified = s.AllVerified && r.Verified
 	}
@@ -248,6 +263,10 @@ func SummaryFrame(sum []SummaryRow) dataframe.DataFrame {
 		num(ColMedianTotalMs, func(s *SummaryRow) float64 { return s.TotalMs.Median }),
 		num(ColPctOfPeak, func(s *SummaryRow) float64 { return s.PctOfPeak }),
 		Field[SummaryRow]{ColFlags, String, func(s *SummaryRow) any { return strings.Join(s.Flags, ",") }},
+		num(ColMedianGBpsLo, func(s *SummaryRow) float64 { return s.GBpsCI.Lo }),
+		num(ColMedianGBpsHi, func(s *SummaryRow) float64 { return s.GBpsCI.Hi }),
+		num(ColMedianTotalMsLo, func(s *SummaryRow) float64 { return s.TotalMsCI.Lo }),
+		num(ColMedianTotalMsHi, func(s *SummaryRow) float64 { return s.TotalMsCI.Hi }),
 	)
 	return Build(sum, fields...)
 }

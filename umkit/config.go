@@ -353,7 +353,26 @@ type HandoffConfig struct {
 	// CPU is the core the host thread is pinned to; -1 (default) picks the
 	// first core of the GPU's NUMA-local set, -2 leaves the thread unpinned.
 	CPU int
+	// Order is the measurement order: "interleaved" (default) runs, within
+	// each repetition, every configuration (policy × size × phase × R) as one
+	// block of trials, in an order shuffled with OrderSeed, so that slow
+	// drift of the host falls on all policies alike and each CPU-only
+	// baseline is measured among the alternating runs it is compared with;
+	// "sequential" runs policy by policy, size by size, all repetitions of a
+	// configuration back to back (the layout before interleaving).
+	Order string
+	// OrderSeed seeds the interleaved order; default 1. It is recorded in
+	// every row (order_seed) with the block's position (order_index).
+	OrderSeed uint64
+	// CPUThreads is how many threads run the CPU update; default 1, the
+	// paper's single-threaded update. Threads after the first are pinned to
+	// further cores of the GPU's NUMA-local set (when the host thread is
+	// pinned). Recorded in every row (cpu_threads).
+	CPUThreads int
 }
+
+// HandoffOrders are the measurement orders of the handoff group.
+var HandoffOrders = []string{"interleaved", "sequential"}
 
 // Defaults returns c with every zero field set to its default.
 func (c HandoffConfig) Defaults() HandoffConfig {
@@ -372,6 +391,15 @@ func (c HandoffConfig) Defaults() HandoffConfig {
 	}
 	if c.CPU == 0 {
 		c.CPU = -1
+	}
+	if c.Order == "" {
+		c.Order = "interleaved"
+	}
+	if c.OrderSeed == 0 {
+		c.OrderSeed = 1
+	}
+	if c.CPUThreads == 0 {
+		c.CPUThreads = 1
 	}
 	return c
 }
@@ -398,6 +426,12 @@ func (c HandoffConfig) Validate() error {
 	}
 	if c.CPU < -2 {
 		return fmt.Errorf("umkit: handoff: CPU %d: allowed -2 (unpinned), -1 (near the GPU) or a core number", c.CPU)
+	}
+	if c.CPUThreads < 1 || c.CPUThreads > 256 {
+		return fmt.Errorf("umkit: handoff: CPU threads %d: allowed 1 (default) to 256", c.CPUThreads)
+	}
+	if err := validateChoice("handoff", "order", []string{c.Order}, HandoffOrders); err != nil {
+		return err
 	}
 	return validateChoice("handoff", "policy", c.Policies, HandoffPolicies)
 }

@@ -29,8 +29,16 @@ type Options struct {
 	AllowOversubscription bool
 	OversubPercents       []float64 // overrides the oversub sweep
 	Command               string    // recorded in the metadata
-	Progress              func(Progress)
-	Warn                  func(string) // default: stderr
+	// HandoffOrder, OrderSeed and CPUThreads set the handoff group's
+	// measurement order, its seed and the CPU update's threads (see
+	// HandoffConfig); zero values take its defaults. Other groups measure
+	// each configuration's trials back to back: their state set-up (cold,
+	// prefetched, oversubscribed) is per trial.
+	HandoffOrder string
+	OrderSeed    uint64
+	CPUThreads   int
+	Progress     func(Progress)
+	Warn         func(string) // default: stderr
 	// Device runs on this device instead of opening GPU Ordinal (tests).
 	Device Device
 	// Counters, when set, runs every configuration once more after its
@@ -46,6 +54,11 @@ type Progress struct {
 	Config      string
 	Elapsed     time.Duration
 	ETA         time.Duration // 0 when unknown
+}
+
+// repKey identifies one repetition of a configuration.
+func repKey(r results.Row) string {
+	return fmt.Sprintf("%s|rep=%d", results.ConfigKey(r), r.Repetition)
 }
 
 // resumeNote starts the metadata note for each earlier segment of a resumed run.
@@ -100,6 +113,12 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	done := 0
 	start := time.Now()
 	r.skip = app.Done
+	// Handoff blocks are emitted one repetition at a time.
+	doneReps := map[string]bool{}
+	for _, row := range app.Rows() {
+		doneReps[repKey(row)] = true
+	}
+	r.skipRep = func(row results.Row) bool { return doneReps[repKey(row)] }
 	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
 	if o.Warn != nil {
 		r.warn = o.Warn

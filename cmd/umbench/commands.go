@@ -156,6 +156,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	counters := fs.Bool("counters", false, "after each configuration's timed trials, run it once more, untimed, with CUPTI's "+
 		"Unified Memory counters (page faults, migrated bytes) and NVML's PCIe byte counters on; rows go to counters.csv. "+
 		"Needs libcupti (CUDA toolkit, or pip nvidia-cuda-cupti); UMLAB_CUPTI=/path/libcupti.so.N points at one")
+	order := fs.String("order", "interleaved", "handoff measurement order: interleaved (each repetition's configurations in a shuffled order, "+
+		"so host drift falls on all policies alike) or sequential (policy by policy); other groups always run configuration by configuration")
+	orderSeed := fs.Uint64("order-seed", 1, "seed of the interleaved handoff order (recorded in the rows)")
+	cpuThreads := fs.Int("cpu-threads", 1, "threads of the handoff CPU update (default 1, the paper's single-threaded update); recorded in the rows")
 	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
@@ -188,6 +192,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: count(fs, "trials", *trials),
 		Warmups: count(fs, "warmups", *warmups),
 		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}
@@ -413,8 +418,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory with a handoff sweep")
 	format := fs.String("format", "table", "table or csv")
 	minSize := fs.String("min-size", "16MiB", "smallest size counted in the aggregate error and policy matches")
-	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: take each alternating trial's measured CPU-update time out before fitting, "+
-		"to see whether misses come from the CPU update's own variation rather than the handoff or per-pass costs")
+	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: subtract from each alternating trial the median CPU-only time (the update's compute) of the same policy, size and "+
+		"repetition before fitting; CPU-side fault and migration time stays. Shows whether misses come from the CPU update's own drift "+
+		"rather than the handoff or per-pass costs")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -430,6 +436,13 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := model.Options{MinSizeBytes: ms}
+	if counters, err := counterSource(*data, *dataset, fs.Args()); err == nil {
+		for _, c := range counters {
+			if c.Collected {
+				opts.Counted = append(opts.Counted, model.Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, GPUFaultGroups: c.GPUFaultGroups})
+			}
+		}
+	}
 	var reports []*model.Report
 	var titles []string
 	var published []model.Calibration

@@ -32,6 +32,8 @@ type Device struct {
 	queued    float64       // ms of GPU work since StartTimer
 	timerOn   bool
 	buffers   map[*Buffer]bool
+	marks     [umkit.MaxMarks]time.Duration // Mark: the simulated clock
+	threads   int                           // SetUpdateCPUs: UpdateHost's CPU time is divided by this
 }
 
 // Buffer is a fake allocation.
@@ -154,7 +156,7 @@ func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
 func (d *Device) UpdateHost(b umkit.Buffer, n uint64, mul, add float64) error {
 	x := fb(b)
 	d.log("UpdateHost(%s)", x)
-	d.cpuTouch(x, n)
+	d.cpuTouch(x, n/uint64(max(d.threads, 1)))
 	for i := range x.data[:min(n, uint64(len(x.data)))] {
 		x.data[i] = x.data[i]*mul + add
 	}
@@ -411,6 +413,31 @@ func (d *Device) TimeKernel(k umkit.Kernel) (float64, error) {
 }
 
 func (d *Device) Sync() error { d.log("Sync"); return nil }
+
+// Mark records the simulated clock: the fake finishes GPU work as it is queued.
+func (d *Device) Mark(i int) error {
+	if i < 0 || i >= umkit.MaxMarks {
+		return fmt.Errorf("fakegpu: mark %d: %w", i, cuda.ErrInvalidArgument)
+	}
+	d.log("Mark(%d)", i)
+	d.marks[i] = d.clock
+	return nil
+}
+
+// MarkedMs returns the simulated time between two marks.
+func (d *Device) MarkedMs(i, j int) (float64, error) {
+	if i < 0 || j < 0 || i >= umkit.MaxMarks || j >= umkit.MaxMarks {
+		return 0, fmt.Errorf("fakegpu: marks %d, %d: %w", i, j, cuda.ErrInvalidArgument)
+	}
+	return float64(d.marks[j]-d.marks[i]) / float64(time.Millisecond), nil
+}
+
+// SetUpdateCPUs makes UpdateHost's simulated CPU time len(cpus) times shorter.
+func (d *Device) SetUpdateCPUs(cpus []int) error {
+	d.log("SetUpdateCPUs(%d)", len(cpus))
+	d.threads = len(cpus)
+	return nil
+}
 
 func (d *Device) Now() time.Duration { return d.clock }
 

@@ -6,7 +6,7 @@
 # full-page screenshot of each is kept.
 #
 # Usage: bash .ci/report.sh [DATASET[,DATASET...] ...]
-#   default: paper-gb200 and h200-2026-11-30-suite,h200-2026-11-29-full,h200-2026-11-30-counters,h200-2026-12-01-handoff-counters
+#   default: paper-gb200 and h200-2026-11-30-suite,h200-2026-12-01-handoff-interleaved,h200-2026-11-30-counters,h200-2026-12-01-handoff-counters
 # Artefacts: .ci/report/artifacts/<name>/{report.html,report.png}
 #
 # Needs: Go, node and npm (20), and chromium (installed with apt-get when
@@ -17,7 +17,7 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
 sets=("$@")
 if [[ ${#sets[@]} -eq 0 ]]; then
-  sets=(paper-gb200 h200-2026-11-30-suite,h200-2026-11-29-full,h200-2026-11-30-counters,h200-2026-12-01-handoff-counters)
+  sets=(paper-gb200 h200-2026-11-30-suite,h200-2026-12-01-handoff-interleaved,h200-2026-11-30-counters,h200-2026-12-01-handoff-counters)
 fi
 if [[ ! -x /usr/bin/chromium ]]; then
   [[ $(id -u) -eq 0 ]] || { echo "report.sh: /usr/bin/chromium missing: apt-get install chromium" >&2; exit 1; }

@@ -209,7 +209,7 @@ func TestPlantedVerdicts(t *testing.T) {
 // TestH200Verdicts pins the verdicts of the newest H200 datasets whose
 // differences the claims explain.
 func TestH200Verdicts(t *testing.T) {
-	run := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full", "h200-2026-11-30-counters", "h200-2026-12-01-handoff-counters")
+	run := load(t, "h200-2026-11-30-suite", "h200-2026-12-01-handoff-interleaved", "h200-2026-11-30-counters", "h200-2026-12-01-handoff-counters")
 	xs, err := claims.Evaluate(run, claims.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -226,9 +226,11 @@ func TestH200Verdicts(t *testing.T) {
 		"VII-B.prefetch-removes-extra":  claims.KnownReason,
 		"VII-A.prefetch-125":            claims.NotMeasured,
 		"V-A.triad-gb200-gh200":         claims.NotMeasured,
-		"VIII-C.crossover":              claims.KnownReason,
+		"VIII-C.crossover":              claims.Qualitative,
 		"VIII-C.max-ape":                claims.KnownReason,
-		"VIII-C.fastest-policy":         claims.KnownReason,
+		"VIII-C.max-ape-prefetch":       claims.KnownReason,
+		"VIII-C.fastest-policy":         claims.Reproduces,
+		"VII-B.host-fastest-r1":         claims.Reproduces,
 	} {
 		if got[id].Verdict != want {
 			t.Errorf("%s: %s (%s), want %s", id, got[id].Verdict, got[id].Reason, want)
@@ -239,6 +241,21 @@ func TestH200Verdicts(t *testing.T) {
 	}
 	if r := got["VII-B.prefetch-removes-extra"].Reason; !strings.Contains(r, "0 CPU and 0 GPU page faults") || !strings.Contains(r, "10.8 GB/s GPU→CPU") {
 		t.Errorf("prefetch handoff reason does not cite the counted transfers and the GPU→CPU prefetch rate: %s", r)
+	}
+	if r := got["VIII-C.max-ape"].Reason; !strings.Contains(r, "explicit copy, which does the same CPU work") {
+		t.Errorf("model error reason does not compare the fixed costs' spread: %s", r)
+	}
+	// The sequential sweep of the day before: the CPU update drifted, and
+	// the reasons say so.
+	old := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full")
+	xs, err = claims.EvaluateClaims([]*claims.Claim{claims.ByID("VIII-C.crossover"), claims.ByID("VIII-C.max-ape")}, old, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range xs {
+		if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "CPU") {
+			t.Errorf("%s on the sequential sweep: %s (%s), want a known reason naming the CPU update", x.Claim.ID, x.Verdict, x.Reason)
+		}
 	}
 	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
 		t.Errorf("oversubscription reason does not name the opt-in: %s", r)

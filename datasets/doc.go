@@ -32,7 +32,8 @@
 // source column names the section or table the figure comes from (V-A,
 // Table III, ...), and reported is true for a figure stated in the paper and
 // false for one derived from stated figures, as the note column explains.
-// Bandwidths are useful bytes over time with 1 GB = 1e9 bytes; handoff rows
+// Bandwidths are useful bytes over time, in GB/s read as 1 GB = 1e9 bytes
+// (umlab's convention; the paper does not define GB); handoff rows
 // give total_ms, the time of one iteration.
 //
 // Two values exist only in the paper's data: the handoff phases

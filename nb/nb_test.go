@@ -282,7 +282,12 @@ func TestLoadCounters(t *testing.T) {
 	if got := cold.Col(umkit.ColMigratedPerUseful).Float(); len(got) == 0 || slices.ContainsFunc(got, func(v float64) bool { return v != 0.5 }) {
 		t.Errorf("oversub cold streaming migrated per useful byte %v, want 0.5 each", got)
 	}
-	if _, _, err := LoadCounters("handoff"); !errors.Is(err, plots.ErrNoData) {
+	if _, _, err := LoadCounters("hbm"); !errors.Is(err, plots.ErrNoData) {
 		t.Errorf("counters of a group without passes: %v", err)
+	}
+	// The newest counters dataset has handoff passes only; other groups
+	// come from the older one that has them (above).
+	if _, src, err := LoadCounters("handoff"); err != nil || src.Name != "h200-2026-12-01-handoff-counters" {
+		t.Errorf("handoff counters: %v from %q", err, src.Name)
 	}
 }

@@ -8,6 +8,8 @@
 //	umbench summary DIR|--dataset N  median table with quality flags
 //	umbench model [--data DIR | --dataset N] [--format table|csv]
 //	umbench advise --size 1GiB --reuse 4 [--data DIR | --dataset N]
+//	umbench reproduce DIR|--dataset N  the paper's claims checked on a run, with verdicts
+//	umbench report DIR|--dataset N --out F.html  one self-contained HTML report
 //	umbench datasets                 the embedded datasets
 //	umbench merge --out DIR DIR...   combine per-node and per-GPU results, saying what differs
 //	umbench compare DIR...           each GPU's median against the fleet median, outliers flagged

@@ -30,6 +30,8 @@ var commands = []struct {
 	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
 	{"merge", "merge per-node and per-GPU results directories into one, reporting what differs", cmdMerge},
 	{"compare", "compare each GPU's medians with the fleet median and flag outliers", cmdCompare},
+	{"reproduce", "check every finding of the paper on a run: paper figure, measured figure, verdict and reason", cmdReproduce},
+	{"report", "write one self-contained HTML report of a run: provenance, summary, figures, model, claims", cmdReport},
 	{"check", "check this GPU (or a results directory) against a baseline: pass, warn or fail per configuration", cmdCheck},
 }
 

@@ -198,7 +198,7 @@ else
 # umbench on internal/fakegpu (cmd/umbench/ci_simulated_test.go)
 UMBENCH_CI_ARGS="\$*" exec "$tmp/bin/umbench.test" -test.run '^TestCIUmbenchSimulated\$'
 EOF
-    echo "cmd/umbench's TestCIUmbenchSimulated (umbench has no run --simulate yet)" >"$tmp/bin/simulated-by"
+    echo "cmd/umbench's TestCIUmbenchSimulated" >"$tmp/bin/simulated-by"
   fi
   chmod 755 "$tmp/bin/umbench-sim"
   echo "${sim_args:-run --quick --groups hbm,host}" >"$tmp/bin/simulated-args"

@@ -242,8 +242,8 @@ func (run *Run) Amplification() string {
 	var pts []point
 	for _, iv := range []int64{4 * kib, 64 * kib, 2 * mib} {
 		for _, c := range run.Counters {
-			if c.Group == "pattern" && c.Benchmark == "page_touch" && c.Mode == "managed_cold" && c.PageIntervalBytes == iv && c.UsefulBytes > 0 {
-				pts = append(pts, point{bytesText(iv), c.HtoDBytes / float64(c.UsefulBytes)})
+			if c.Config.Group == "pattern" && c.Config.Benchmark == "page_touch" && c.Config.Mode == "managed_cold" && c.Config.PageIntervalBytes == iv && c.Config.UsefulBytes > 0 {
+				pts = append(pts, point{bytesText(iv), c.HtoDBytes / float64(c.Config.UsefulBytes)})
 				break
 			}
 		}

@@ -59,9 +59,9 @@ func preferredCPU(x *Check) string {
 		out += fmt.Sprintf(" and the host-mapped triad (%s)", h)
 	}
 	for _, c := range run.Counters {
-		if c.Group == "managed" && c.Mode == "advise_preferred_cpu" && c.Benchmark == "stream" && c.SizeBytes >= 64*mib {
+		if c.Config.Group == "managed" && c.Config.Mode == "advise_preferred_cpu" && c.Config.Benchmark == "stream" && c.Config.SizeBytes >= 64*mib {
 			out += fmt.Sprintf("; the counter pass at %s counts %s bytes migrated and %s GPU page faults, with %s MB crossing PCIe",
-				bytesText(c.SizeBytes), num(c.HtoDBytes+c.DtoHBytes), num(c.GPUPageFaults), num((c.PCIeTxBytes+c.PCIeRxBytes)/1e6))
+				bytesText(c.Config.SizeBytes), num(c.HtoDBytes+c.DtoHBytes), num(c.GPUPageFaults), num((c.PCIeTXBytes+c.PCIeRXBytes)/1e6))
 			break
 		}
 	}
@@ -84,9 +84,9 @@ func denseRandom(x *Check) string {
 			out := fmt.Sprintf("this run's random benchmark is dense: it touches all %d elements of the %s array through a shuffled index, so every migrated page is fully used, while the paper's is \"sparse random\" (the paper does not say how sparse); sparse access is what makes cold pages expensive (see VI-B.cold-stride-collapse)",
 				r.ActiveElements, bytesText(r.SizeBytes))
 			for _, c := range x.Run.Counters {
-				if c.Group == "pattern" && c.Benchmark == "random" && c.Mode == "managed_cold" && c.UsefulBytes > 0 {
+				if c.Config.Group == "pattern" && c.Config.Benchmark == "random" && c.Config.Mode == "managed_cold" && c.Config.UsefulBytes > 0 {
 					out += fmt.Sprintf("; the counter pass at %s migrates %s for %s of useful bytes (%s per useful byte, as a streaming kernel)",
-						bytesText(c.SizeBytes), bytesText(int64(c.HtoDBytes)), bytesText(c.UsefulBytes), num(c.HtoDBytes/float64(c.UsefulBytes)))
+						bytesText(c.Config.SizeBytes), bytesText(int64(c.HtoDBytes)), bytesText(c.Config.UsefulBytes), num(c.HtoDBytes/float64(c.Config.UsefulBytes)))
 					break
 				}
 			}
@@ -139,11 +139,11 @@ func returnLeg(x *Check) string {
 	}
 	out := "managed prefetch moves the whole array to the GPU and back in every iteration"
 	for _, c := range run.Counters {
-		if c.Group == "handoff" && c.Policy == model.ManagedPrefetch && c.Phase == "alternating" && c.HtoDBytes > 0 {
+		if c.Config.Group == "handoff" && c.Config.Policy == model.ManagedPrefetch && c.Config.Phase == "alternating" && c.HtoDBytes > 0 {
 			out += fmt.Sprintf(" (counted at %s, R = %d: %s host→device and %s device→host per iteration, %s CPU and %s GPU page faults",
-				bytesText(c.SizeBytes), c.ReusePasses, bytesText(int64(c.HtoDBytes)), bytesText(int64(c.DtoHBytes)), num(c.CPUPageFaults), num(c.GPUPageFaults))
+				bytesText(c.Config.SizeBytes), c.Config.ReusePasses, bytesText(int64(c.HtoDBytes)), bytesText(int64(c.DtoHBytes)), num(c.CPUPageFaults), num(c.GPUPageFaults))
 			for _, m := range run.Counters {
-				if m.Group == "handoff" && m.Policy == model.Managed && m.Phase == "alternating" && m.SizeBytes == c.SizeBytes && m.ReusePasses == c.ReusePasses {
+				if m.Config.Group == "handoff" && m.Config.Policy == model.Managed && m.Config.Phase == "alternating" && m.Config.SizeBytes == c.Config.SizeBytes && m.Config.ReusePasses == c.Config.ReusePasses {
 					out += fmt.Sprintf("; managed moves the same through %s CPU page faults and %s GPU page faults", num(m.CPUPageFaults), num(m.GPUPageFaults))
 					break
 				}

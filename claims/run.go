@@ -1,14 +1,10 @@
 package claims
 
 import (
-	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,7 +24,7 @@ type Run struct {
 	Rows     []results.Row
 	Meta     results.Metadata
 	Facts    Facts
-	Counters []Counter
+	Counters []results.CounterRow
 
 	sum     map[string]summary
 	fitOnce sync.Once
@@ -41,23 +37,6 @@ type summary struct {
 	gbps, total, cpu, kernel float64
 	n                        int
 	cfg                      results.Row
-}
-
-// Counter is one counter pass of a --counters run (counters.csv), reduced
-// to what the claims read.
-type Counter struct {
-	Group, Benchmark, Mode    string
-	Policy, Phase             string
-	ReusePasses               int64
-	CPUPageFaults             float64
-	SizeBytes                 int64
-	StrideElements            int64
-	PageIntervalBytes         int64
-	UsefulBytes               int64
-	HtoDBytes, DtoHBytes      float64
-	GPUPageFaults             float64
-	PCIeTxBytes, PCIeRxBytes  float64
-	PassKernelMs, PassTotalMs float64
 }
 
 // NewRun builds a run from rows and their metadata. Rows of several
@@ -104,7 +83,7 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	namesOrDirs = append([]string(nil), namesOrDirs...) // resolved names replace the references
 	var all []results.Row
 	var meta results.Metadata
-	var counters []Counter
+	var counters []results.CounterRow
 	taken := map[string]bool{}
 	for i, n := range namesOrDirs {
 		rows, m, resolved, err := datasets.Resolve(n)
@@ -144,27 +123,21 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	return run, nil
 }
 
-// readCountersOf reads the counters.csv of a dataset or results directory,
-// or returns none when it has no such file.
-func readCountersOf(nameOrDir string) ([]Counter, error) {
-	var rd io.Reader
+// readCountersOf reads the counters.csv of a dataset or results directory
+// (results.ReadCounterCSV), or returns none when it has no such file.
+func readCountersOf(nameOrDir string) ([]results.CounterRow, error) {
 	if strings.ContainsAny(nameOrDir, `/\`) || !isEmbedded(nameOrDir) {
-		b, err := os.ReadFile(filepath.Join(nameOrDir, "counters.csv"))
+		rows, err := results.LoadCounters(nameOrDir)
 		if errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
-		if err != nil {
-			return nil, err
-		}
-		rd = bytes.NewReader(b)
-	} else {
-		r, err := datasets.CountersCSV(nameOrDir)
-		if err != nil {
-			return nil, nil // no counter passes: not an error here
-		}
-		rd = r
+		return rows, err
 	}
-	return ReadCounters(rd)
+	r, err := datasets.CountersCSV(nameOrDir)
+	if err != nil {
+		return nil, nil // no counter passes: not an error here
+	}
+	return results.ReadCounterCSV(r, nameOrDir+"/"+results.CountersName)
 }
 
 func isEmbedded(name string) bool {
@@ -174,70 +147,6 @@ func isEmbedded(name string) bool {
 		}
 	}
 	return false
-}
-
-// ReadCounters parses a counters.csv as written by umbench run --counters,
-// keeping the columns the claims use. Columns are found by name, so files
-// with more columns read too.
-func ReadCounters(r io.Reader) ([]Counter, error) {
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	recs, err := cr.ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("claims: counters.csv: %w", err)
-	}
-	if len(recs) == 0 {
-		return nil, nil
-	}
-	col := map[string]int{}
-	for i, h := range recs[0] {
-		col[h] = i
-	}
-	for _, need := range []string{"group", "benchmark", "mode", "size_bytes", "um_htod_bytes"} {
-		if _, ok := col[need]; !ok {
-			return nil, fmt.Errorf("claims: counters.csv has no column %q", need)
-		}
-	}
-	str := func(rec []string, c string) string {
-		if i, ok := col[c]; ok && i < len(rec) {
-			return rec[i]
-		}
-		return ""
-	}
-	num := func(rec []string, c string) float64 {
-		v, err := strconv.ParseFloat(str(rec, c), 64)
-		if err != nil {
-			return math.NaN()
-		}
-		return v
-	}
-	var out []Counter
-	for line, rec := range recs[1:] {
-		c := Counter{Group: str(rec, "group"), Benchmark: str(rec, "benchmark"), Mode: str(rec, "mode"),
-			Policy: str(rec, "policy"), Phase: str(rec, "phase"), CPUPageFaults: num(rec, "cpu_page_faults"),
-			HtoDBytes: num(rec, "um_htod_bytes"), DtoHBytes: num(rec, "um_dtoh_bytes"),
-			GPUPageFaults: num(rec, "gpu_page_faults"), PCIeTxBytes: num(rec, "pcie_tx_bytes"),
-			PCIeRxBytes: num(rec, "pcie_rx_bytes"), PassKernelMs: num(rec, "pass_kernel_ms"),
-			PassTotalMs: num(rec, "pass_total_ms")}
-		for _, f := range []struct {
-			c string
-			p *int64
-		}{{"size_bytes", &c.SizeBytes}, {"stride_elements", &c.StrideElements},
-			{"page_interval_bytes", &c.PageIntervalBytes}, {"useful_bytes", &c.UsefulBytes},
-			{"reuse_passes", &c.ReusePasses}} {
-			s := str(rec, f.c)
-			if s == "" {
-				continue
-			}
-			v, err := strconv.ParseInt(s, 10, 64)
-			if err != nil {
-				return nil, fmt.Errorf("claims: counters.csv line %d: %s = %q is not an integer", line+2, f.c, s)
-			}
-			*f.p = v
-		}
-		out = append(out, c)
-	}
-	return out, nil
 }
 
 // key of a configuration, for the medians.
@@ -396,12 +305,12 @@ func (run *Run) pcts(s sel) []float64 {
 	return out
 }
 
-func (run *Run) counter(group, bench, mode string, size, stride, interval int64) (Counter, bool) {
+func (run *Run) counter(group, bench, mode string, size, stride, interval int64) (results.CounterRow, bool) {
 	for _, c := range run.Counters {
-		if c.Group == group && c.Benchmark == bench && c.Mode == mode && c.SizeBytes == size &&
-			(stride == 0 || c.StrideElements == stride) && c.PageIntervalBytes == interval {
+		if c.Config.Group == group && c.Config.Benchmark == bench && c.Config.Mode == mode && c.Config.SizeBytes == size &&
+			(stride == 0 || c.Config.StrideElements == stride) && c.Config.PageIntervalBytes == interval {
 			return c, true
 		}
 	}
-	return Counter{}, false
+	return results.CounterRow{}, false
 }

@@ -230,7 +230,7 @@ func Caveats(name string) string {
 
 // CountersCSV returns the counters.csv of a measured dataset made with
 // `umbench run --counters` (the Unified Memory counter passes; parse it with
-// umkit.ReadCounterCSV). A dataset without one is an error that says so.
+// results.ReadCounterCSV). A dataset without one is an error that says so.
 func CountersCSV(name string) (io.Reader, error) {
 	if !known(embedded, name) {
 		return nil, unknown(embedded, name)

@@ -3,6 +3,7 @@ package datasets
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -522,5 +523,53 @@ func TestCaveats(t *testing.T) {
 	}
 	if c := Caveats("no-such-dataset"); c != "" {
 		t.Errorf("unknown dataset has caveats %q", c)
+	}
+}
+
+// TestCountersCSVRoundTrip: every embedded counters.csv reads with
+// results.ReadCounterCSV and, written back with results.WriteCounterCSV,
+// gives the same text in every column the file has (columns added to the
+// schema since, such as cpu_threads, come in addition).
+func TestCountersCSVRoundTrip(t *testing.T) {
+	n := 0
+	for _, in := range List() {
+		r, err := CountersCSV(in.Name)
+		if err != nil {
+			continue
+		}
+		n++
+		b, _ := io.ReadAll(r)
+		rows, err := results.ReadCounterCSV(bytes.NewReader(b), in.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", in.Name, err)
+		}
+		var out bytes.Buffer
+		if err := results.WriteCounterCSV(&out, rows); err != nil {
+			t.Fatal(err)
+		}
+		was, err1 := csv.NewReader(bytes.NewReader(b)).ReadAll()
+		now, err2 := csv.NewReader(&out).ReadAll()
+		if err1 != nil || err2 != nil || len(was) != len(now) {
+			t.Fatalf("%s: %v %v, %d lines back of %d", in.Name, err1, err2, len(now), len(was))
+		}
+		at := map[string]int{}
+		for i, h := range now[0] {
+			at[h] = i
+		}
+		for j, h := range was[0] {
+			k, ok := at[h]
+			if !ok {
+				t.Errorf("%s: column %s not written back", in.Name, h)
+				continue
+			}
+			for i := 1; i < len(was); i++ {
+				if was[i][j] != now[i][k] {
+					t.Errorf("%s line %d column %s: %q written back as %q", in.Name, i+1, h, was[i][j], now[i][k])
+				}
+			}
+		}
+	}
+	if n < 2 {
+		t.Errorf("%d embedded datasets with counter passes", n)
 	}
 }

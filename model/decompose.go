@@ -154,7 +154,7 @@ type conf struct {
 func Decompose(rows []results.Row) ([]Decomposition, error) { return DecomposeCounted(rows, nil) }
 
 // Counted is what the counter pass of one configuration measured
-// (`umbench run --counters`, umkit.CounterRow): Config holds its
+// (`umbench run --counters`, results.CounterRow): Config holds its
 // configuration columns.
 type Counted struct {
 	Config         results.Row

@@ -11,14 +11,13 @@ import (
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/results"
-	"github.com/umlab/umlab/umkit"
 )
 
 // CounterColumns are the columns Counters returns: the configuration, the
 // median bandwidth, and what the counter pass counted.
 var CounterColumns = []string{results.ColGroup, results.ColMode, results.ColPattern, results.ColSizeBytes,
 	results.ColStrideElements, results.ColPageIntervalBytes, results.ColMedianGBps,
-	umkit.ColUMHtoDBytes, umkit.ColPCIeRXBytes, umkit.ColGPUFaultGroups, umkit.ColMigratedPerUseful, umkit.ColPCIePerUseful}
+	results.ColUMHtoDBytes, results.ColPCIeRXBytes, results.ColGPUFaultGroups, results.ColMigratedPerUseful, results.ColPCIePerUseful}
 
 // Counters returns, for the given groups, the counter passes of the newest
 // embedded measured dataset that has them (`umbench run --counters`)
@@ -50,7 +49,7 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 			continue
 		}
 		src := CounterSource{Name: name, Caveat: strings.Join(strings.Fields(datasets.Caveats(name)), " ")}
-		counted, err := umkit.ReadCounterCSV(r, name+"/"+umkit.CountersName)
+		counted, err := results.ReadCounterCSV(r, name+"/"+results.CountersName)
 		if err != nil {
 			return dataframe.DataFrame{}, src, err
 		}
@@ -65,7 +64,7 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 		}
 		sum := results.Summarize(rows, results.SummaryOptions{PeakMemoryGBps: meta.Device.PeakMemoryGBps,
 			PeakHostLinkGBps: meta.Device.PeakHostLinkGBps, ThrottleReasons: meta.Device.ThrottleReasons})
-		df, err := umkit.JoinCounters(sum, counted)
+		df, err := results.JoinCounters(sum, counted)
 		if err != nil {
 			return df, src, err
 		}

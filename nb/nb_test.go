@@ -267,7 +267,7 @@ func TestLoadCounters(t *testing.T) {
 	sub := df.Filter(dataframe.F{Colname: "pattern", Comparator: series.Eq, Comparando: "page_touch"}).
 		Filter(dataframe.F{Colname: "mode", Comparator: series.Eq, Comparando: "managed_cold"}).
 		Arrange(dataframe.Sort("page_interval_bytes"))
-	ratios := sub.Col(umkit.ColMigratedPerUseful).Float()
+	ratios := sub.Col(results.ColMigratedPerUseful).Float()
 	if len(ratios) < 2 || !(ratios[len(ratios)-1] > ratios[0]) {
 		t.Errorf("migrated per useful byte by interval: %v", ratios)
 	}
@@ -279,7 +279,7 @@ func TestLoadCounters(t *testing.T) {
 	}
 	cold := over.Filter(dataframe.F{Colname: "mode", Comparator: series.Eq, Comparando: "managed_cold"}).
 		Filter(dataframe.F{Colname: "pattern", Comparator: series.Eq, Comparando: "streaming"})
-	if got := cold.Col(umkit.ColMigratedPerUseful).Float(); len(got) == 0 || slices.ContainsFunc(got, func(v float64) bool { return v != 0.5 }) {
+	if got := cold.Col(results.ColMigratedPerUseful).Float(); len(got) == 0 || slices.ContainsFunc(got, func(v float64) bool { return v != 0.5 }) {
 		t.Errorf("oversub cold streaming migrated per useful byte %v, want 0.5 each", got)
 	}
 	if _, _, err := LoadCounters("hbm"); !errors.Is(err, plots.ErrNoData) {

@@ -17,6 +17,10 @@
 // every value and reports the file and line of anything malformed. A results
 // directory holds results.csv and meta.json ([Metadata]); [Appender] adds rows
 // as configurations finish so that an interrupted run keeps what it measured.
+// counters.csv, the counter passes of a --counters run, is also defined here
+// ([CounterRow], [ReadCounterCSV], [WriteCounterCSV], [CounterAppender],
+// [JoinCounters]): umkit fills and writes its rows, every reader reads them
+// through this package.
 //
 // # Summaries
 //

@@ -70,8 +70,8 @@ type Counters struct {
 	close  func() error
 	about  string
 	mu     sync.Mutex
-	app    *counterAppender
-	rows   []CounterRow
+	app    *results.CounterAppender
+	rows   []results.CounterRow
 	pcieOK bool   // a PCIe counter is in use
 	noPCIe string // why not
 	warn   func(string)
@@ -108,10 +108,10 @@ func (c *Counters) String() string {
 }
 
 // Rows returns the counter rows of this run (and of the run resumed).
-func (c *Counters) Rows() []CounterRow {
+func (c *Counters) Rows() []results.CounterRow {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return append([]CounterRow(nil), c.rows...)
+	return append([]results.CounterRow(nil), c.rows...)
 }
 
 // attach starts writing dir/counters.csv (nothing is written when dir is
@@ -121,12 +121,12 @@ func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string
 	defer c.mu.Unlock()
 	c.warn = warn
 	if dir != "" {
-		app, err := openCounterAppender(dir, resume)
+		app, err := results.OpenCounterAppender(dir, resume)
 		if err != nil {
 			return err
 		}
 		c.app = app
-		c.rows = app.rows
+		c.rows = app.Rows()
 	}
 	if c.pcie == nil {
 		p, err := NVMLPCIe(uuid)
@@ -180,7 +180,7 @@ func (c *Counters) Close() error {
 	return err
 }
 
-func (c *Counters) emit(row CounterRow) error {
+func (c *Counters) emit(row results.CounterRow) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.rows = append(c.rows, row)
@@ -308,7 +308,7 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	out := newCounterRow(base)
+	out := results.NewCounterRow(base)
 	w := &window{c: c}
 	var total cupti.Counts
 	var startErr, stopErr, trialErr error
@@ -339,11 +339,11 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 	} else {
 		out.Collected = true
 		counts := total
-		out.Scope = ScopeTrial
+		out.Scope = results.ScopeTrial
 		if w.n > 0 {
-			counts, out.Scope, out.Windows = w.timed, ScopeTimed, w.n
+			counts, out.Scope, out.Windows = w.timed, results.ScopeTimed, w.n
 		}
-		out.setCounts(counts)
+		setCounts(&out, counts)
 		if !counts.Complete() {
 			notes = append(notes, fmt.Sprintf("CUPTI lost records: %d dropped, %d buffers cut short, %d unknown kinds, %d layout spacing errors",
 				counts.Dropped, counts.Incomplete, counts.UnknownKind, counts.SpacingErrors))
@@ -351,9 +351,9 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 	}
 	switch {
 	case !out.Collected || c.pcie == nil:
-	case out.Scope == ScopeTimed && w.perr == nil:
+	case out.Scope == results.ScopeTimed && w.perr == nil:
 		out.PCIeTXBytes, out.PCIeRXBytes = float64(w.tx), float64(w.rx)
-	case out.Scope == ScopeTrial && perr == nil && perr1 == nil:
+	case out.Scope == results.ScopeTrial && perr == nil && perr1 == nil:
 		tx, rx := p1.Since(p0)
 		out.PCIeTXBytes, out.PCIeRXBytes = float64(tx), float64(rx)
 	default:
@@ -422,4 +422,13 @@ func fieldUint(f nvml.FieldValue) (uint64, uint, error) {
 		return uint64(math.Float64frombits(le.Uint64(f.Value[:]))), 64, nil
 	}
 	return 0, 0, fmt.Errorf("NVML field %d: value type %d", f.FieldId, f.ValueType)
+}
+// setCounts puts CUPTI's counts into a counter row.
+func setCounts(r *results.CounterRow, c cupti.Counts) {
+	f := func(v uint64) float64 { return float64(v) }
+	r.HtoDBytes, r.DtoHBytes, r.DtoDBytes = f(c.BytesHtoD), f(c.BytesDtoH), f(c.BytesDtoD)
+	r.CPUPageFaults, r.GPUPageFaults, r.GPUFaultGroups = f(c.CPUPageFaults), f(c.GPUPageFaults), f(c.GPUPageFaultGroups)
+	r.ThrashingEvents, r.ThrashingBytes, r.ThrottlingEvents = f(c.Thrashing), f(c.ThrashingBytes), f(c.Throttling)
+	r.RemoteMapEvents, r.RemoteMapBytes = f(c.RemoteMap), f(c.RemoteMapBytes)
+	r.Records, r.Dropped, r.Incomplete = f(c.Records), f(c.Dropped), f(c.Incomplete)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"testing"
+
+	"github.com/umlab/umlab/results"
 )
 
 // TestGPUCounterPass runs the counter pass of three managed-group
@@ -72,7 +74,7 @@ func TestGPUCounterPass(t *testing.T) {
 			"records=%.0f dropped=%.0f pcie_rx=%.0f pcie_tx=%.0f kernel=%.2f ms migrated/useful=%.3f note=%q",
 			modes[i], cr.Collected, cr.Scope, cr.Windows, cr.HtoDBytes, cr.DtoHBytes, cr.GPUPageFaults, cr.GPUFaultGroups,
 			cr.CPUPageFaults, cr.Records, cr.Dropped, cr.PCIeRXBytes, cr.PCIeTXBytes, cr.PassKernelMs, cr.MigratedPerUseful(), cr.Config.Note)
-		if !cr.Collected || cr.Scope != ScopeTimed {
+		if !cr.Collected || cr.Scope != results.ScopeTimed {
 			t.Errorf("%s: collected %t, scope %q", modes[i], cr.Collected, cr.Scope)
 		}
 		pcie := !math.IsNaN(cr.PCIeRXBytes)

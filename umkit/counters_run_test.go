@@ -53,7 +53,7 @@ func TestRunWithCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counters, err := umkit.LoadCounters(dir)
+	counters, err := results.LoadCounters(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +72,7 @@ func TestRunWithCounters(t *testing.T) {
 	}
 	scopes := map[string]int{}
 	for _, c := range counters {
-		if !configs[results.ConfigKey(c.Config)] || !c.Collected || c.Pass != umkit.PassCounters {
+		if !configs[results.ConfigKey(c.Config)] || !c.Collected || c.Pass != results.PassCounters {
 			t.Errorf("counter row %s: collected %t pass %q", results.ConfigKey(c.Config), c.Collected, c.Pass)
 		}
 		scopes[c.Scope]++
@@ -80,13 +80,13 @@ func TestRunWithCounters(t *testing.T) {
 			t.Errorf("note %q", c.Config.Note)
 		}
 	}
-	if scopes[umkit.ScopeTimed] == 0 || scopes[umkit.ScopeTrial] == 0 {
+	if scopes[results.ScopeTimed] == 0 || scopes[results.ScopeTrial] == 0 {
 		t.Errorf("scopes %v: managed modes are timed, handoff cpu_only and alternating are whole trials", scopes)
 	}
 	if !strings.Contains(strings.Join(meta.Notes, "\n"), "counters.csv") {
 		t.Errorf("metadata notes %q", meta.Notes)
 	}
-	df, err := umkit.CounterTable(dir)
+	df, err := results.CounterTable(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestRunWithCounters(t *testing.T) {
 	if _, err := umkit.Run(ctx, opts); err != nil {
 		t.Fatal(err)
 	}
-	again, _ := umkit.LoadCounters(dir)
+	again, _ := results.LoadCounters(dir)
 	if len(again) != len(counters) {
 		t.Errorf("resume: %d counter rows, had %d", len(again), len(counters))
 	}

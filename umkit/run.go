@@ -131,7 +131,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 			r.warn(fmt.Sprintf("the counters' first collection was not primed (%v): the first counter pass may undercount", err))
 		}
 		r.counters = o.Counters
-		meta.Notes = append(meta.Notes, fmt.Sprintf("counter passes (%s) in %s: %s", PassCounters, CountersName, o.Counters))
+		meta.Notes = append(meta.Notes, fmt.Sprintf("counter passes (%s) in %s: %s", results.PassCounters, results.CountersName, o.Counters))
 	}
 	r.step = func(label string) {
 		done++

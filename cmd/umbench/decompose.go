@@ -15,13 +15,12 @@ import (
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
-	"github.com/umlab/umlab/umkit"
 )
 
 // counterSource loads the counter passes of what source loaded: the
 // counters.csv of a results directory or of an embedded dataset. A run
 // without --counters gives (nil, nil).
-func counterSource(data, dataset string, args []string) ([]umkit.CounterRow, error) {
+func counterSource(data, dataset string, args []string) ([]results.CounterRow, error) {
 	name := data
 	switch {
 	case name == "" && dataset != "":
@@ -30,7 +29,7 @@ func counterSource(data, dataset string, args []string) ([]umkit.CounterRow, err
 		name = args[0]
 	}
 	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		rows, err := umkit.LoadCounters(name)
+		rows, err := results.LoadCounters(name)
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
 		}
@@ -40,7 +39,7 @@ func counterSource(data, dataset string, args []string) ([]umkit.CounterRow, err
 	if err != nil {
 		return nil, nil // the dataset has no counter passes (or is unknown: source has said so)
 	}
-	return umkit.ReadCounterCSV(r, name+"/"+umkit.CountersName)
+	return results.ReadCounterCSV(r, name+"/"+results.CountersName)
 }
 
 // caveats prints what datasets.Caveats knows about the dataset name.
@@ -79,7 +78,7 @@ func cmdCounters(args []string, stdout, stderr io.Writer) error {
 		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
 		ThrottleReasons: meta.Device.ThrottleReasons,
 	})
-	df, err := umkit.JoinCounters(sum, counted)
+	df, err := results.JoinCounters(sum, counted)
 	if err != nil {
 		return err
 	}
@@ -91,8 +90,8 @@ func cmdCounters(args []string, stdout, stderr io.Writer) error {
 	if *wide {
 		cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColSizeBytes,
 			results.ColStrideElements, results.ColPageIntervalBytes, results.ColOversubPct, results.ColMedianGBps,
-			umkit.ColCountersCollected, umkit.ColUMHtoDBytes, umkit.ColUMDtoHBytes, umkit.ColGPUFaultGroups, umkit.ColCPUPageFaults,
-			umkit.ColMigratedPerUseful, umkit.ColPCIeRXBytes, umkit.ColPCIeTXBytes}
+			results.ColCountersCollected, results.ColUMHtoDBytes, results.ColUMDtoHBytes, results.ColGPUFaultGroups, results.ColCPUPageFaults,
+			results.ColMigratedPerUseful, results.ColPCIeRXBytes, results.ColPCIeTXBytes}
 		return writeTable(stdout, df.Select(cols))
 	}
 	// 120 columns: the configuration as one label, short headers, sizes in
@@ -107,9 +106,9 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame) error {
 	}
 	rows := configRows(df)
 	cols := []struct{ name, head string }{
-		{results.ColMedianGBps, "GB/s"}, {umkit.ColUMHtoDBytes, "htod"}, {umkit.ColUMDtoHBytes, "dtoh"},
-		{umkit.ColGPUFaultGroups, "gpu_faults"}, {umkit.ColCPUPageFaults, "cpu_faults"},
-		{umkit.ColMigratedPerUseful, "migr/useful"}, {umkit.ColPCIeRXBytes, "pcie_rx"},
+		{results.ColMedianGBps, "GB/s"}, {results.ColUMHtoDBytes, "htod"}, {results.ColUMDtoHBytes, "dtoh"},
+		{results.ColGPUFaultGroups, "gpu_faults"}, {results.ColCPUPageFaults, "cpu_faults"},
+		{results.ColMigratedPerUseful, "migr/useful"}, {results.ColPCIeRXBytes, "pcie_rx"},
 	}
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -118,7 +117,7 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame) error {
 		head = append(head, c.head)
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	collected := df.Col(umkit.ColCountersCollected)
+	collected := df.Col(results.ColCountersCollected)
 	for i := 0; i < df.Nrow(); i++ {
 		f := []string{cutRunes(check.Label(rows[i]), 46)}
 		for _, c := range cols {

@@ -1,0 +1,479 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// CountersName is the file of counter rows, beside results.csv.
+const CountersName = "counters.csv"
+
+// PassCounters is the pass column of a counter row.
+const PassCounters = "counters"
+
+// Counter scopes: what part of the trial the counts cover.
+const (
+	ScopeTimed = "timed" // the timed regions (StartTimer to StopTimer)
+	ScopeTrial = "trial" // the whole trial: it has no GPU-timed region
+)
+
+// Columns of counters.csv beyond the configuration columns
+// (ConfigColumns), with units in their names. Counts and bytes are exact
+// integers written without exponent; empty means not measured.
+const (
+	ColPass              = "pass"                // "counters": the untimed counter pass of the configuration
+	ColCountersCollected = "counters_collected"  // CUPTI counted the pass (the reason is in note when not)
+	ColCounterScope      = "counter_scope"       // timed or trial
+	ColCounterWindows    = "counter_windows"     // timed regions counted
+	ColPassKernelMs      = "pass_kernel_ms"      // kernel time of the counter pass (with counting overhead)
+	ColPassTotalMs       = "pass_total_ms"       // total time of the counter pass
+	ColUMHtoDBytes       = "um_htod_bytes"       // Unified Memory bytes migrated host to device
+	ColUMDtoHBytes       = "um_dtoh_bytes"       // Unified Memory bytes migrated device to host
+	ColUMDtoDBytes       = "um_dtod_bytes"       // Unified Memory bytes migrated device to device
+	ColCPUPageFaults     = "cpu_page_faults"     // CPU page faults on managed memory
+	ColGPUPageFaults     = "gpu_page_faults"     // GPU page fault records (faulting pages serviced)
+	ColGPUFaultGroups    = "gpu_fault_groups"    // GPU page fault groups
+	ColThrashingEvents   = "thrashing_events"    // thrashing detections
+	ColThrashingBytes    = "thrashing_bytes"     // bytes of the thrashing regions
+	ColThrottlingEvents  = "throttling_events"   // the driver delayed a processor's faults
+	ColRemoteMapEvents   = "remote_map_events"   // pages pinned and mapped remotely
+	ColRemoteMapBytes    = "remote_map_bytes"    // bytes mapped remotely
+	ColCUPTIRecords      = "cupti_records"       // counter records read
+	ColCUPTIDropped      = "cupti_dropped"       // records CUPTI dropped (counts are then low)
+	ColCUPTIIncomplete   = "cupti_incomplete"    // buffers cut short by an unreadable record
+	ColPCIeTXBytes       = "pcie_tx_bytes"       // NVML: bytes the GPU sent over PCIe, all traffic
+	ColPCIeRXBytes       = "pcie_rx_bytes"       // NVML: bytes the GPU received over PCIe, all traffic
+	ColMigratedBytes     = "migrated_bytes"      // frames only: um_htod + um_dtoh + um_dtod
+	ColMigratedPerUseful = "migrated_per_useful" // frames only: migrated_bytes / useful_bytes
+	ColPCIePerUseful     = "pcie_per_useful"     // frames only: (pcie_tx + pcie_rx) / useful_bytes
+	ColCounterNote       = "counter_note"        // joined frames only: the counter row's note
+	ColCounterPlacement  = "counter_placement"   // joined frames only: the placement seen in the counter pass
+)
+
+// CounterRow is the counter pass of one configuration: one line of
+// counters.csv.
+type CounterRow struct {
+	// Config holds the configuration columns, useful_bytes,
+	// active_elements, placement (observed in the pass), note, run_id and
+	// host; its measurement fields are unused.
+	Config                       Row
+	Pass                         string
+	Collected                    bool
+	Scope                        string
+	Windows                      int64
+	PassKernelMs, PassTotalMs    float64
+	HtoDBytes, DtoHBytes         float64
+	DtoDBytes                    float64
+	CPUPageFaults, GPUPageFaults float64
+	GPUFaultGroups               float64
+	ThrashingEvents              float64
+	ThrashingBytes               float64
+	ThrottlingEvents             float64
+	RemoteMapEvents              float64
+	RemoteMapBytes               float64
+	Records, Dropped, Incomplete float64
+	PCIeTXBytes, PCIeRXBytes     float64
+}
+
+// NewCounterRow starts the counter row of the configuration base: pass
+// "counters", every count NaN (not measured).
+func NewCounterRow(base Row) CounterRow {
+	nan := math.NaN()
+	return CounterRow{
+		Config: base, Pass: PassCounters, PassKernelMs: nan, PassTotalMs: nan,
+		HtoDBytes: nan, DtoHBytes: nan, DtoDBytes: nan, CPUPageFaults: nan, GPUPageFaults: nan, GPUFaultGroups: nan,
+		ThrashingEvents: nan, ThrashingBytes: nan, ThrottlingEvents: nan, RemoteMapEvents: nan, RemoteMapBytes: nan,
+		Records: nan, Dropped: nan, Incomplete: nan, PCIeTXBytes: nan, PCIeRXBytes: nan,
+	}
+}
+
+// emptyCounterRow is a row read from a file before its fields are set,
+// and the stand-in for a configuration without a counter pass.
+func emptyCounterRow() CounterRow {
+	r := NewCounterRow(NewRow())
+	r.Pass = ""
+	return r
+}
+
+// MigratedBytes is host to device plus device to host plus device to device.
+func (r CounterRow) MigratedBytes() float64 { return r.HtoDBytes + r.DtoHBytes + r.DtoDBytes }
+
+// MigratedPerUseful is migrated bytes per useful byte (NaN without either).
+func (r CounterRow) MigratedPerUseful() float64 {
+	return perUseful(r.MigratedBytes(), r.Config.UsefulBytes)
+}
+
+// PCIePerUseful is the PCIe bytes both ways per useful byte (NaN without
+// either).
+func (r CounterRow) PCIePerUseful() float64 {
+	return perUseful(r.PCIeTXBytes+r.PCIeRXBytes, r.Config.UsefulBytes)
+}
+
+func perUseful(b float64, useful int64) float64 {
+	if useful <= 0 {
+		return math.NaN()
+	}
+	return b / float64(useful)
+}
+
+// counterCol is one column of counters.csv: the field that gets it (and
+// builds its frame column) and how to set it on a row read from a file.
+type counterCol struct {
+	Field[CounterRow]
+	set func(*CounterRow, any)
+}
+
+// counterColumns is the file order: the configuration columns, what the
+// ratios need, the pass, the counts, then provenance.
+var counterColumns = func() []counterCol {
+	var cols []counterCol
+	row := func(names ...string) {
+		for i, f := range ConfigFields(func(r *CounterRow) *Row { return &r.Config }, names...) {
+			name := names[i]
+			cols = append(cols, counterCol{f, func(r *CounterRow, v any) {
+				if err := r.Config.set(name, v); err != nil {
+					panic(err) // every name above is a schema column
+				}
+			}})
+		}
+	}
+	fl := func(name string, p func(*CounterRow) *float64) {
+		cols = append(cols, counterCol{FloatField(name, func(r *CounterRow) float64 { return *p(r) }),
+			func(r *CounterRow, v any) { *p(r) = v.(float64) }})
+	}
+	row(ConfigColumns...)
+	row(ColUsefulBytes, ColActiveElements)
+	cols = append(cols,
+		counterCol{StringField(ColPass, func(r *CounterRow) string { return r.Pass }), func(r *CounterRow, v any) { r.Pass = v.(string) }},
+		counterCol{BoolField(ColCountersCollected, func(r *CounterRow) bool { return r.Collected }), func(r *CounterRow, v any) { r.Collected = v.(bool) }},
+		counterCol{StringField(ColCounterScope, func(r *CounterRow) string { return r.Scope }), func(r *CounterRow, v any) { r.Scope = v.(string) }},
+		counterCol{IntField(ColCounterWindows, func(r *CounterRow) int64 { return r.Windows }), func(r *CounterRow, v any) { r.Windows = v.(int64) }},
+	)
+	fl(ColPassKernelMs, func(r *CounterRow) *float64 { return &r.PassKernelMs })
+	fl(ColPassTotalMs, func(r *CounterRow) *float64 { return &r.PassTotalMs })
+	fl(ColUMHtoDBytes, func(r *CounterRow) *float64 { return &r.HtoDBytes })
+	fl(ColUMDtoHBytes, func(r *CounterRow) *float64 { return &r.DtoHBytes })
+	fl(ColUMDtoDBytes, func(r *CounterRow) *float64 { return &r.DtoDBytes })
+	fl(ColCPUPageFaults, func(r *CounterRow) *float64 { return &r.CPUPageFaults })
+	fl(ColGPUPageFaults, func(r *CounterRow) *float64 { return &r.GPUPageFaults })
+	fl(ColGPUFaultGroups, func(r *CounterRow) *float64 { return &r.GPUFaultGroups })
+	fl(ColThrashingEvents, func(r *CounterRow) *float64 { return &r.ThrashingEvents })
+	fl(ColThrashingBytes, func(r *CounterRow) *float64 { return &r.ThrashingBytes })
+	fl(ColThrottlingEvents, func(r *CounterRow) *float64 { return &r.ThrottlingEvents })
+	fl(ColRemoteMapEvents, func(r *CounterRow) *float64 { return &r.RemoteMapEvents })
+	fl(ColRemoteMapBytes, func(r *CounterRow) *float64 { return &r.RemoteMapBytes })
+	fl(ColCUPTIRecords, func(r *CounterRow) *float64 { return &r.Records })
+	fl(ColCUPTIDropped, func(r *CounterRow) *float64 { return &r.Dropped })
+	fl(ColCUPTIIncomplete, func(r *CounterRow) *float64 { return &r.Incomplete })
+	fl(ColPCIeTXBytes, func(r *CounterRow) *float64 { return &r.PCIeTXBytes })
+	fl(ColPCIeRXBytes, func(r *CounterRow) *float64 { return &r.PCIeRXBytes })
+	// The placement observed in the counter pass, why counters or PCIe
+	// bytes are missing (or records were lost), then provenance.
+	row(ColPlacement, ColNote, ColRunID, ColHost)
+	return cols
+}()
+
+// counterDerived are the frame-only columns computed from a counter row.
+var counterDerived = []Field[CounterRow]{
+	FloatField(ColMigratedBytes, func(r *CounterRow) float64 { return r.MigratedBytes() }),
+	FloatField(ColMigratedPerUseful, func(r *CounterRow) float64 { return r.MigratedPerUseful() }),
+	FloatField(ColPCIePerUseful, func(r *CounterRow) float64 { return r.PCIePerUseful() }),
+}
+
+// CounterColumns are the column names of counters.csv in file order.
+func CounterColumns() []string {
+	out := make([]string, len(counterColumns))
+	for i, c := range counterColumns {
+		out[i] = c.Name
+	}
+	return out
+}
+
+// formatCounterField writes one value of counters.csv: floats in their
+// shortest exact form without exponent, NaN empty.
+func formatCounterField(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case int64:
+		return strconv.FormatInt(x, 10)
+	case float64:
+		if math.IsNaN(x) {
+			return ""
+		}
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// WriteCounterCSV writes counter rows with a header line, floats at full
+// precision.
+func WriteCounterCSV(w io.Writer, rows []CounterRow) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CounterColumns()); err != nil {
+		return err
+	}
+	rec := make([]string, len(counterColumns))
+	for i := range rows {
+		for j, c := range counterColumns {
+			rec[j] = formatCounterField(c.Value(&rows[i]))
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// ReadCounterCSV parses counters.csv; name is used in errors, which wrap
+// ErrMalformed and give the line and column. Columns the file lacks take
+// their empty value, except the configuration's group, benchmark, mode and
+// size_bytes and the pass column, which every file must have.
+func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
+	cr := csv.NewReader(r)
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
+	}
+	byName := map[string]counterCol{}
+	for _, c := range counterColumns {
+		byName[c.Name] = c
+	}
+	cols := make([]counterCol, len(head))
+	seen := map[string]bool{}
+	for i, h := range head {
+		h = strings.TrimSpace(h)
+		c, ok := byName[h]
+		if !ok {
+			return nil, fmt.Errorf("%s:1: %w: unknown column %q", name, ErrMalformed, h)
+		}
+		if seen[h] {
+			return nil, fmt.Errorf("%s:1: %w: column %q appears twice", name, ErrMalformed, h)
+		}
+		seen[h], cols[i] = true, c
+	}
+	for _, c := range []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass} {
+		if !seen[c] {
+			return nil, fmt.Errorf("%s:1: %w: required column %q missing", name, ErrMalformed, c)
+		}
+	}
+	var rows []CounterRow
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != len(head) {
+			return nil, fmt.Errorf("%s:%d: %w: %d fields, header has %d", name, line, ErrMalformed, len(rec), len(head))
+		}
+		row := emptyCounterRow()
+		for i, f := range rec {
+			v, err := parseField(cols[i].Kind, strings.TrimSpace(f))
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %w: column %s: %v", name, line, ErrMalformed, cols[i].Name, err)
+			}
+			cols[i].set(&row, v)
+		}
+		rows = append(rows, row)
+	}
+	return rows, nil
+}
+
+// LoadCounters reads dir/counters.csv. A directory without one (a run
+// without --counters) gives an error wrapping os.ErrNotExist.
+func LoadCounters(dir string) ([]CounterRow, error) {
+	path := filepath.Join(dir, CountersName)
+	f, err := OpenLimited(path, MaxCSVBytes)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadCounterCSV(f, path)
+}
+
+// CounterAppender appends counter rows to dir/counters.csv, syncing each,
+// so an interrupted run keeps the rows it finished.
+type CounterAppender struct {
+	mu   sync.Mutex
+	f    *os.File
+	rows []CounterRow
+}
+
+// OpenCounterAppender opens dir/counters.csv for appending, creating dir
+// and the file as needed. A file with rows is an error wrapping
+// ErrResultsExist unless resume is set; then its rows are read (Rows) and a
+// partial last line, left by an interrupted write, is dropped.
+func OpenCounterAppender(dir string, resume bool) (*CounterAppender, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, CountersName)
+	a := &CounterAppender{}
+	old, err := os.ReadFile(path)
+	switch {
+	case err == nil && len(old) > 0:
+		if !resume {
+			return nil, fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
+		}
+		if i := bytes.LastIndexByte(old, '\n'); i != len(old)-1 {
+			old = old[:i+1] // an interrupted write left a partial line
+			if err := WriteFileAtomic(path, old, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		if a.rows, err = ReadCounterCSV(bytes.NewReader(old), path); err != nil {
+			return nil, err
+		}
+		if a.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
+			return nil, err
+		}
+	case err == nil || errors.Is(err, os.ErrNotExist):
+		if a.f, err = os.Create(path); err != nil {
+			return nil, err
+		}
+		if err := WriteCounterCSV(a.f, nil); err != nil {
+			a.f.Close()
+			return nil, err
+		}
+	default:
+		return nil, err
+	}
+	return a, nil
+}
+
+// Rows returns the rows the file held when it was opened, then those
+// appended since.
+func (a *CounterAppender) Rows() []CounterRow {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]CounterRow(nil), a.rows...)
+}
+
+// Append writes rows and syncs the file.
+func (a *CounterAppender) Append(rows ...CounterRow) error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var buf bytes.Buffer
+	if err := WriteCounterCSV(&buf, rows); err != nil {
+		return err
+	}
+	body := buf.Bytes()[bytes.IndexByte(buf.Bytes(), '\n')+1:] // drop the header
+	if _, err := a.f.Write(body); err != nil {
+		return err
+	}
+	if err := a.f.Sync(); err != nil {
+		return err
+	}
+	a.rows = append(a.rows, rows...)
+	return nil
+}
+
+// Close closes counters.csv.
+func (a *CounterAppender) Close() error { return a.f.Close() }
+
+// CounterFrame is the DataFrame of counter rows: every column of
+// counters.csv, then migrated_bytes, migrated_per_useful and
+// pcie_per_useful.
+func CounterFrame(rows []CounterRow) dataframe.DataFrame {
+	fields := make([]Field[CounterRow], 0, len(counterColumns)+len(counterDerived))
+	for _, c := range counterColumns {
+		fields = append(fields, c.Field)
+	}
+	return Build(rows, append(fields, counterDerived...)...)
+}
+
+// JoinCounters adds each summary row's counter pass to the summary frame
+// (SummaryFrame), matched by configuration (ConfigKey): the summary's
+// columns, then useful_bytes, counters_collected, the scope, the counts
+// and PCIe bytes, the placement and note (as counter_placement and
+// counter_note) and the derived ratios. A configuration without a counter
+// row gets NaN counts and counters_collected false; of several rows for
+// one configuration (a resumed run), the last wins.
+func JoinCounters(sum []SummaryRow, rows []CounterRow) (dataframe.DataFrame, error) {
+	byKey := map[string]*CounterRow{}
+	for i := range rows {
+		byKey[ConfigKey(rows[i].Config)] = &rows[i]
+	}
+	matched := make([]CounterRow, len(sum))
+	for i, s := range sum {
+		if r := byKey[ConfigKey(s.Config)]; r != nil {
+			matched[i] = *r
+		} else {
+			matched[i] = emptyCounterRow()
+		}
+	}
+	base := SummaryFrame(sum)
+	if base.Err != nil {
+		return base, base.Err
+	}
+	var extra []Field[CounterRow]
+	for _, c := range counterColumns {
+		switch {
+		case slices.Contains(ConfigColumns, c.Name), c.Name == ColRunID, c.Name == ColHost,
+			c.Name == ColActiveElements, c.Name == ColPass:
+		case c.Name == ColNote:
+			c.Name = ColCounterNote
+			extra = append(extra, c.Field)
+		case c.Name == ColPlacement:
+			c.Name = ColCounterPlacement
+			extra = append(extra, c.Field)
+		default:
+			extra = append(extra, c.Field)
+		}
+	}
+	counted := Build(matched, append(extra, counterDerived...)...)
+	if counted.Err != nil {
+		return counted, counted.Err
+	}
+	var cols []series.Series
+	for _, df := range []dataframe.DataFrame{base, counted} {
+		for _, n := range df.Names() {
+			cols = append(cols, df.Col(n))
+		}
+	}
+	df := dataframe.New(cols...)
+	return df, df.Err
+}
+
+// CounterTable loads a results directory with its counters.csv, summarises
+// the trials (with the metadata's peaks and throttle reasons) and joins the
+// counter passes: one row per configuration.
+func CounterTable(dir string) (dataframe.DataFrame, error) {
+	rows, meta, err := LoadDir(dir)
+	if err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	counters, err := LoadCounters(dir)
+	if err != nil {
+		return dataframe.DataFrame{}, fmt.Errorf("results: %s has no counter passes (run with --counters): %w", dir, err)
+	}
+	sum := Summarize(rows, SummaryOptions{
+		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
+		ThrottleReasons: meta.Device.ThrottleReasons,
+	})
+	return JoinCounters(sum, counters)
+}

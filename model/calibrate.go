@@ -28,7 +28,7 @@ type hkey struct {
 // handoff holds the medians of the handoff rows' total_ms, by configuration.
 type handoff struct {
 	med      map[hkey]float64
-	vals     map[hkey][]float64 // every trial's total_ms, for the bootstrap
+	vals     map[hkey][]float64 // every trial's total_ms (results.Grouped.Values), for the bootstrap
 	n        map[hkey]int
 	useful   map[hkey]int64 // useful_bytes of the configuration, when recorded
 	policies []string       // Table III order
@@ -39,12 +39,17 @@ type handoff struct {
 
 // collect reads the handoff rows (group "handoff"; other groups are ignored)
 // and takes the median total_ms of each configuration over all its trials
-// and repetitions. Waived rows and rows without a total_ms are skipped;
+// and repetitions (results.GroupStats, which also keeps each configuration's
+// values for the bootstrap in noise.go). Waived rows and rows without a total_ms are skipped;
 // negative or infinite times, rows from several platforms, and rows without
 // a policy or with an unknown phase are errors.
 func collect(rows []results.Row) (*handoff, error) {
-	vals := map[hkey][]float64{}
-	h := &handoff{n: map[hkey]int{}, useful: map[hkey]int64{}, med: map[hkey]float64{}}
+	type trial struct {
+		k  hkey
+		ms float64
+	}
+	var trials []trial
+	h := &handoff{n: map[hkey]int{}, useful: map[hkey]int64{}, med: map[hkey]float64{}, vals: map[hkey][]float64{}}
 	var platforms []string
 	for _, r := range rows {
 		if r.Group != groupHandoff || r.Waived || math.IsNaN(r.TotalMs) {
@@ -73,12 +78,12 @@ func collect(rows []results.Row) (*handoff, error) {
 		if r.Platform != "" && !slices.Contains(platforms, r.Platform) {
 			platforms = append(platforms, r.Platform)
 		}
-		vals[k] = append(vals[k], r.TotalMs)
+		trials = append(trials, trial{k, r.TotalMs})
 		if r.UsefulBytes > 0 {
 			h.useful[k] = r.UsefulBytes
 		}
 	}
-	if len(vals) == 0 {
+	if len(trials) == 0 {
 		return nil, badInput("no handoff rows with a total_ms (group %q)", groupHandoff)
 	}
 	if len(platforms) > 1 {
@@ -88,10 +93,9 @@ func collect(rows []results.Row) (*handoff, error) {
 	if len(platforms) == 1 {
 		h.platform = platforms[0]
 	}
-	h.vals = vals
-	for k, v := range vals {
-		h.med[k] = results.Describe(v).Median
-		h.n[k] = len(v)
+	for _, g := range results.GroupStats(trials, func(t *trial) hkey { return t.k }, func(t *trial) float64 { return t.ms }) {
+		k := g.Key
+		h.med[k], h.n[k], h.vals[k] = g.Median, g.N, g.Values
 		if !slices.Contains(h.policies, k.policy) {
 			h.policies = append(h.policies, k.policy)
 		}

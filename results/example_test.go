@@ -77,7 +77,7 @@ func ExampleFormatRate() {
 }
 
 // Medians of kernel time per benchmark, in the order the benchmarks first
-// appear; NaN (not measured) is ignored.
+// appear; NaN (not measured) is ignored by the statistics and kept in Values.
 func ExampleGroupStats() {
 	rows := []results.Row{
 		{Benchmark: "triad", KernelMs: 1.0}, {Benchmark: "copy", KernelMs: 2.0},
@@ -86,12 +86,12 @@ func ExampleGroupStats() {
 	bench := func(r *results.Row) string { return r.Benchmark }
 	kernel := func(r *results.Row) float64 { return r.KernelMs }
 	for _, g := range results.GroupStats(rows, bench, kernel) {
-		fmt.Printf("%s: median %g ms of %d\n", g.Key, g.Median, g.N)
+		fmt.Printf("%s: median %g ms of %d, values %v\n", g.Key, g.Median, g.N, g.Values)
 	}
 	fmt.Println(results.Medians(rows, bench, kernel)["triad"])
 	// Output:
-	// triad: median 2 ms of 2
-	// copy: median 2 ms of 1
+	// triad: median 2 ms of 2, values [1 3 NaN]
+	// copy: median 2 ms of 1, values [2]
 	// 2
 }
 

@@ -1,10 +1,13 @@
 package results
 
-// Grouped is one group of GroupStats: its key and the statistics of its
-// values.
+// Grouped is one group of GroupStats: its key, the statistics of its
+// values and the values themselves, in item order, NaN included (for a
+// bootstrap, say:
+// the model resamples them for its parameters' intervals).
 type Grouped[K comparable] struct {
 	Key K
 	Stats
+	Values []float64
 }
 
 // GroupStats groups items by key, in the order in which each key first
@@ -29,7 +32,7 @@ func GroupStats[T any, K comparable](items []T, key func(*T) K, value func(*T) f
 	}
 	out := make([]Grouped[K], len(keys))
 	for i, k := range keys {
-		out[i] = Grouped[K]{Key: k, Stats: Describe(vals[i])}
+		out[i] = Grouped[K]{Key: k, Stats: Describe(vals[i]), Values: vals[i]}
 	}
 	return out
 }

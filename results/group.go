@@ -2,8 +2,7 @@ package results
 
 // Grouped is one group of GroupStats: its key, the statistics of its
 // values and the values themselves, in item order, NaN included (for a
-// bootstrap, say:
-// the model resamples them for its parameters' intervals).
+// bootstrap: the model resamples them for its parameters' intervals).
 type Grouped[K comparable] struct {
 	Key K
 	Stats

@@ -24,6 +24,7 @@ import (
 	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 	"github.com/umlab/umlab/umkit"
 )
 
@@ -104,6 +105,8 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 			configs[c.Entry] = append(configs[c.Entry], c)
 		}
 	}
+	stdout = fitTo(stdout)
+	defer stdout.(*fitWriter).flush()
 	for _, b := range umkit.Registry {
 		fmt.Fprintf(stdout, "%s  (group %s)\n", b.Name, b.Group)
 		fmt.Fprintf(stdout, "    %s\n", b.Description)
@@ -120,7 +123,7 @@ func bytesPerIteration(cs []umkit.Config) string {
 	for _, c := range cs {
 		p := "depends on the device's free memory"
 		if c.BytesPerIteration > 0 {
-			p = fmt.Sprintf("%d B (%s)", c.BytesPerIteration, results.FormatBytes(c.BytesPerIteration))
+			p = results.FormatBytes(c.BytesPerIteration)
 			if c.SizeBytes > 0 {
 				p += " at " + results.FormatBytes(c.SizeBytes)
 			}
@@ -334,7 +337,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory")
 	format := fs.String("format", "table", "table or csv")
 	group := fs.String("group", "", "only this group")
-	wide := fs.Bool("wide", false, "table: every configuration column separately, GPU UUIDs and total times (wider than 120 columns)")
+	wide := fs.Bool("wide", false, "table: every configuration column separately, GPU UUIDs, kernel and total times, the 95% intervals' bounds (wider than 120 columns)")
 	fleetMode := fs.String("fleet", "", "fleet data: only rows of this fleet mode (isolated or concurrent); the table shows each mode separately")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -396,8 +399,9 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		if *wide {
 			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
 				results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
-				results.ColOversubPct, results.ColReusePasses, results.ColGPUUUID, results.ColN, results.ColMedianGBps, results.ColCVPct,
-				results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColPctOfPeak, results.ColFlags}
+				results.ColOversubPct, results.ColReusePasses, results.ColGPUUUID, results.ColN, results.ColMedianGBps, results.ColMedianGBpsLo,
+				results.ColMedianGBpsHi, results.ColCVPct, results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColMedianTotalMsLo,
+				results.ColMedianTotalMsHi, results.ColPctOfPeak, results.ColFlags}
 			if err := writeTable(stdout, results.SummaryFrame(sum).Select(cols)); err != nil {
 				return err
 			}
@@ -437,9 +441,11 @@ func describeModes(modes []string) string {
 	return strings.Join(d, ", ")
 }
 
-// writeSummary prints the default summary table, 120 columns wide: the
+// writeSummary prints the default summary table within 120 columns: the
 // configuration as one readable label, a gpu column (and host) only when
-// the rows come from several GPUs (or hosts).
+// the rows come from several GPUs (or hosts), the median bandwidth with its
+// 95 % bootstrap interval. Where that is too wide, kernel_ms and then
+// cv_pct are left out (a closing line says so; --wide shows them).
 func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) error {
 	gpus, hosts := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {
@@ -450,51 +456,47 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) err
 		hostOf[r.GPUUUID] = r.Host
 	}
 	showGPU, showHost := len(gpus) > 1, len(hosts) > 1
-	labelMax := 40
-	head := []string{"group", "configuration"}
+	t := textTable{head: []string{"group", "configuration"}, cut: 1}
 	if showHost {
-		head, labelMax = append(head, "host"), labelMax-12
+		t.head = append(t.head, "host")
 	}
 	if showGPU {
-		head, labelMax = append(head, "gpu"), labelMax-10
+		t.head = append(t.head, "gpu")
 	}
-	head = append(head, "n", "median_gbps", "cv_pct", "kernel_ms", "pct_peak", "flags")
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	n := len(t.head)
+	t.head = append(t.head, "n", "median_gbps [95% CI]", "cv_pct", "kernel_ms", "%peak", "flags")
+	t.optional = []int{n + 3, n + 2}
 	for _, s := range sum {
 		c := s.Config
 		label := check.Label(c)
 		if g := c.Group + " "; strings.HasPrefix(label, g) {
 			label = strings.TrimPrefix(label, g)
 		}
-		f := []string{c.Group, cutRunes(label, labelMax)}
+		f := []string{c.Group, label}
 		if showHost {
 			f = append(f, cutRunes(hostOf[c.GPUUUID], 10))
 		}
 		if showGPU {
 			f = append(f, shortUUID(c.GPUUUID))
 		}
-		f = append(f, fmt.Sprint(s.N), sig4(s.GBps.Median), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
+		ci := s.GBpsCI
+		if s.N < 2 {
+			ci = stats.NaN()
+		}
+		f = append(f, fmt.Sprint(s.N), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
 			strings.Join(s.Flags, ","))
-		fmt.Fprintln(tw, strings.Join(f, "\t"))
+		t.rows = append(t.rows, f)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		if line != "" {
-			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+	lines, dropped := t.fit(maxColumns)
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
 		}
 	}
-	return nil
-}
-
-func sig4(v float64) string {
-	if math.IsNaN(v) {
-		return ""
+	if len(dropped) > 0 {
+		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), maxColumns)
 	}
-	return fmt.Sprintf("%.4g", v)
+	return nil
 }
 
 func cutRunes(s string, n int) string {
@@ -604,11 +606,18 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: subtract from each alternating trial the median CPU-only time (the update's compute) of the same policy, size and "+
 		"repetition before fitting; CPU-side fault and migration time stays. Shows whether misses come from the CPU update's own drift "+
 		"rather than the handoff or per-pass costs")
+	wide := fs.Bool("wide", false, "table: lines as long as they come (by default prose is broken to fit 120 columns)")
+	points := fs.Bool("points", false, "table: also each validation point, its measured median time with a 95% bootstrap interval, "+
+		"the model's prediction and the error with its interval")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *format != "table" && *format != "csv" {
 		return usagef("--format %q: table or csv", *format)
+	}
+	if *format == "table" && !*wide {
+		stdout = fitTo(stdout)
+		defer stdout.(*fitWriter).flush()
 	}
 	ms, err := ParseSize(*minSize)
 	if err != nil {
@@ -665,6 +674,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		if err := r.WriteTable(stdout); err != nil {
 			return err
 		}
+		if *points {
+			writePoints(stdout, r.Points)
+		}
 		if i == 0 && len(published) > 0 {
 			fmt.Fprintln(stdout, "\nPublished validation errors over R = 2, 4, 8, 16, 32")
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -676,6 +688,23 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writePoints prints a model's validation points with their intervals.
+func writePoints(w io.Writer, ps []model.Point) {
+	if len(ps) == 0 {
+		return
+	}
+	t := textTable{head: []string{"policy", "size", "R", "measured ms [95% CI]", "predicted ms", "APE % [95% CI]"}, cut: -1}
+	for _, p := range ps {
+		t.rows = append(t.rows, []string{p.Policy, results.FormatBytes(p.SizeBytes), fmt.Sprint(p.R),
+			withCI(p.MeasuredMs, p.MeasuredCI), sig4(p.PredictedMs), pctWithCI(p.APE, p.APECI)})
+	}
+	fmt.Fprintln(w, "\nValidation points (median over trials and repetitions)")
+	lines, _ := t.fit(maxColumns)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // handoffPhases keeps the handoff rows the model reads: the measured
@@ -698,8 +727,13 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	pattern := fs.String("pattern", "streaming", "access pattern: streaming, strided, random")
 	dataset := fs.String("dataset", "", "calibrate on an embedded dataset (default: the newest measured one, else paper-gb200)")
 	data := fs.String("data", "", "calibrate on a results directory")
+	wide := fs.Bool("wide", false, "lines as long as they come (by default prose is broken to fit 120 columns)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if !*wide {
+		stdout = fitTo(stdout)
+		defer stdout.(*fitWriter).flush()
 	}
 	if *size == "" {
 		return usagef("--size is required, e.g. --size 1GiB")
@@ -734,7 +768,33 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "calibrated on %s\n", name)
-	return a.WriteText(stdout)
+	if err := a.WriteText(stdout); err != nil {
+		return err
+	}
+	if v := measuredBreakEven(rows, a); v != "" {
+		fmt.Fprintf(stdout, "Measured at %s (95%% bootstrap intervals): %s\n", results.FormatBytes(b), v)
+	}
+	return nil
+}
+
+// measuredBreakEven is the fitted model's verdict, with its interval, on
+// the advice's break-even where the rows measured the workload's size with
+// enough trials; "" otherwise.
+func measuredBreakEven(rows []results.Row, a *model.Advice) string {
+	be := a.BreakEven
+	if be.A == "" || be.B == "" {
+		return ""
+	}
+	rep, err := model.Fit(handoffPhases(rows), model.Options{})
+	if err != nil || math.IsNaN(rep.MedianAPECI.Lo) { // no trials to resample: no interval to add
+		return ""
+	}
+	for _, c := range rep.Crossovers {
+		if c.SizeBytes == a.Workload.SizeBytes && c.Verdict != "" && (c.A == be.A && c.B == be.B || c.A == be.B && c.B == be.A) {
+			return c.Verdict
+		}
+	}
+	return ""
 }
 
 // defaultDataset is the newest measured dataset with a handoff sweep
@@ -862,12 +922,12 @@ func wrap(line string, width int, indent string) []string {
 	var out []string
 	for len([]rune(line)) > width {
 		r := []rune(line)
-		cut := strings.LastIndex(string(r[:width]), " ")
-		if cut <= len(indent) {
+		cut := lastBreak(r, width)
+		if cut <= len([]rune(indent)) {
 			break
 		}
-		out = append(out, strings.TrimRight(line[:cut], " "))
-		line = indent + strings.TrimLeft(line[cut:], " ")
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		line = indent + strings.TrimLeft(string(r[cut:]), " ")
 	}
 	return append(out, line)
 }

@@ -203,7 +203,9 @@ func writeProblems(w io.Writer, ps []fleet.Problem) {
 	}
 	fmt.Fprintf(w, "differences between the parts (%d):\n", len(ps))
 	for _, p := range ps {
-		fmt.Fprintf(w, "  - %s: %s\n", p.Kind, p.Message)
+		for _, l := range wrap(fmt.Sprintf("  - %s: %s", p.Kind, p.Message), maxColumns, "    ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 	fmt.Fprintln(w)
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -395,7 +396,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 			}
 			fmt.Fprintf(stdout, "fleet=%s\n", m)
 		}
-		sum := results.Summarize(byMode[m], sopts)
+		sum := displayOrder(results.Summarize(byMode[m], sopts))
 		if *wide {
 			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
 				results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
@@ -412,6 +413,44 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// displayOrder sorts summaries for reading: groups in the order they
+// first appear, and within the handoff group (whose interleaved runs
+// measure in a shuffled order) by policy, phase (cpu_only, gpu_only,
+// alternating), size and R. Other groups keep the run's order.
+func displayOrder(sum []results.SummaryRow) []results.SummaryRow {
+	first := map[string]int{}
+	for i, s := range sum {
+		if _, ok := first[s.Config.Group]; !ok {
+			first[s.Config.Group] = i
+		}
+	}
+	phase := map[string]int{results.PhaseCPUOnly: 0, results.PhaseGPUOnly: 1, results.PhaseAlternating: 2}
+	out := slices.Clone(sum)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Config, out[j].Config
+		if a.Group != b.Group {
+			return first[a.Group] < first[b.Group]
+		}
+		if a.Group != results.GroupHandoff {
+			return false
+		}
+		pa, oka := phase[a.Phase]
+		pb, okb := phase[b.Phase]
+		switch {
+		case a.Policy != b.Policy:
+			return a.Policy < b.Policy
+		case oka && okb && pa != pb:
+			return pa < pb
+		case a.Phase != b.Phase:
+			return a.Phase < b.Phase
+		case a.SizeBytes != b.SizeBytes:
+			return a.SizeBytes < b.SizeBytes
+		}
+		return a.ReusePasses < b.ReusePasses
+	})
+	return out
 }
 
 // splitFleetModes splits rows by the fleet mode in their note (isolated,

@@ -191,3 +191,23 @@ func TestWidthHelpers(t *testing.T) {
 		t.Errorf("broke inside a size:\n%s", got)
 	}
 }
+
+// An interleaved handoff run's summary reads in order (policy, phase, size,
+// R), not in the shuffled order the configurations were measured in.
+func TestSummaryHandoffOrder(t *testing.T) {
+	args := []string{"summary", "--dataset", "h200-2026-12-01-handoff-interleaved"}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	var labels []string
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "handoff" {
+			labels = append(labels, strings.Join(f[1:3], " "))
+		}
+	}
+	if len(labels) < 10 || labels[0] != "explicit_copy cpu_only" || labels[len(labels)-1] != "managed_prefetch alternating" {
+		t.Fatalf("handoff rows out of order: first %q, last %q", labels[0], labels[len(labels)-1])
+	}
+	if i, j := strings.Index(out, "explicit_copy alternating 16 MiB R=2 "), strings.Index(out, "explicit_copy alternating 16 MiB R=4 "); i < 0 || j < i {
+		t.Errorf("R=2 not before R=4 (%d, %d)", i, j)
+	}
+}

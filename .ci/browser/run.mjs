@@ -7,6 +7,8 @@
 //   NOTEBOOK  path of the notebook below the server root
 //   OUT       folder for the screenshots
 //   CHROMIUM  browser executable (default /usr/bin/chromium)
+//   EXPECT_TEXT  optional: text the notebook's outputs must show
+//             (.ci/container.sh: "Data mode: bundled")
 import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,6 +72,13 @@ try {
   await img.screenshot({ path: join(out, 'figure.png') });
   await page.screenshot({ path: join(out, 'page.png') });
   step(`screenshots: ${join(out, 'figure.png')}, ${join(out, 'page.png')}`);
+  const expect = env('EXPECT_TEXT', '');
+  if (expect) {
+    const text = await page.locator('.jp-OutputArea-output').allInnerTexts();
+    const found = text.some((t) => t.includes(expect));
+    step(`outputs ${found ? 'show' : 'do NOT show'} "${expect}"`);
+    if (!found) failed = true;
+  }
   if (!ok || errors > 0 || imgs === 0 || size[0] === 0) {
     failed = true;
     console.log('browser: FAIL: the notebook did not run cleanly or rendered no figure');

@@ -50,7 +50,10 @@ func TestEmbedded(t *testing.T) {
 				t.Fatal(err)
 			}
 			first, _, _ := bufio.NewReader(bytes.NewReader(raw)).ReadLine()
-			if string(first) != schemaHeader() {
+			// Files written before the simulated column (every embedded
+			// dataset is measured or published) lack it.
+			old := strings.TrimSuffix(schemaHeader(), ","+results.ColSimulated)
+			if string(first) != schemaHeader() && string(first) != old {
 				t.Errorf("header\n%s\nwant the schema's\n%s", first, schemaHeader())
 			}
 			rows, m, err := Load(in.Name)
@@ -68,7 +71,12 @@ func TestEmbedded(t *testing.T) {
 				if err := results.WriteCSV(&buf, rows); err != nil {
 					t.Fatal(err)
 				}
-				if !bytes.Equal(buf.Bytes(), raw) {
+				canon := buf.Bytes()
+				if string(first) == old {
+					canon = bytes.ReplaceAll(canon, []byte(","+results.ColSimulated+"\n"), []byte("\n"))
+					canon = bytes.ReplaceAll(canon, []byte(",false\n"), []byte("\n"))
+				}
+				if !bytes.Equal(canon, raw) {
 					t.Error("file is not in the canonical form results.WriteCSV writes")
 				}
 			}

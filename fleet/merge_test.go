@@ -31,7 +31,7 @@ func TestLoadSchemaMismatch(t *testing.T) {
 	// A newer one with a column this umbench does not know.
 	newer := writePart(t, root, gpuSpec{host: "b", index: 0})
 	b, _ = os.ReadFile(filepath.Join(newer, results.CSVName))
-	b = []byte(strings.Replace(string(b), "reported\n", "reported,power_w\n", 1))
+	b = []byte(strings.Replace(string(b), "simulated\n", "simulated,power_w\n", 1))
 	os.WriteFile(filepath.Join(newer, results.CSVName), b, 0o644)
 
 	_, _, err = fleet.Load([]string{root}, nil)

@@ -3,7 +3,6 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"time"
 )
 
@@ -58,19 +57,20 @@ type Device struct {
 	CanMapHostMemory            bool    `json:"can_map_host_memory"`
 }
 
-// WriteMetadata writes m as indented JSON to path.
+// WriteMetadata writes m as indented JSON to path, atomically: a crash
+// leaves the old file or the new one, never a part.
 func WriteMetadata(path string, m Metadata) error {
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return fmt.Errorf("results: metadata: %w", err)
 	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return WriteFileAtomic(path, append(b, '\n'), 0o644)
 }
 
 // ReadMetadata reads a meta.json file.
 func ReadMetadata(path string) (Metadata, error) {
 	var m Metadata
-	b, err := os.ReadFile(path)
+	b, err := ReadFileLimited(path, MaxMetaBytes)
 	if err != nil {
 		return m, err
 	}

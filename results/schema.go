@@ -44,6 +44,7 @@ const (
 	ColRunID             = "run_id"              // one run of umbench
 	ColSource            = "source"              // where a published figure comes from (section or table)
 	ColReported          = "reported"            // true: the figure is stated in the source; false: derived
+	ColSimulated         = "simulated"           // true: made up by the simulated GPU (umbench run --simulate), never a measurement
 )
 
 // Kind is the type of a column.
@@ -75,7 +76,7 @@ var Columns = []Column{
 	{ColTotalMs, Float}, {ColGBps, Float},
 	{ColVerified, Bool}, {ColPlacement, String}, {ColWaived, Bool}, {ColNote, String},
 	{ColPlatform, String}, {ColGPUUUID, String}, {ColHost, String}, {ColRunID, String},
-	{ColSource, String}, {ColReported, Bool},
+	{ColSource, String}, {ColReported, Bool}, {ColSimulated, Bool},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
@@ -105,6 +106,7 @@ type Row struct {
 	Platform, GPUUUID, Host, RunID          string
 	Source                                  string
 	Reported                                bool
+	Simulated                               bool
 }
 
 // NewRow returns a row whose float fields are NaN (not measured).
@@ -185,6 +187,8 @@ func (r *Row) Value(col string) (any, error) {
 		return r.Source, nil
 	case ColReported:
 		return r.Reported, nil
+	case ColSimulated:
+		return r.Simulated, nil
 	}
 	return nil, fmt.Errorf("results: unknown column %q", col)
 }
@@ -264,6 +268,8 @@ func (r *Row) set(col string, v any) error {
 		r.Source = s
 	case ColReported:
 		r.Reported = b
+	case ColSimulated:
+		r.Simulated = b
 	default:
 		return fmt.Errorf("results: unknown column %q", col)
 	}

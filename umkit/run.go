@@ -381,6 +381,10 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 			}
 		}
 	}
+	if info.Simulated {
+		m.Kind = results.KindSimulated
+		m.Notes = append(m.Notes, "SIMULATED: every number was made up by the simulated GPU (internal/fakegpu); none is a measurement")
+	}
 	d := &m.Device
 	d.Name, d.UUID, d.Index, d.MemoryBytes = info.Name, info.UUID, info.Ordinal, info.TotalMemory
 	d.SMs, d.PeakMemoryGBps = info.Multiprocessors, info.PeakMemoryGBps

@@ -45,6 +45,8 @@ type Appender struct {
 	f    *os.File
 	done map[string]bool
 	rows []Row
+
+	abandoned bool // see Abandon
 }
 
 // ErrResultsExist is returned by OpenAppender when the directory already
@@ -137,6 +139,9 @@ func (a *Appender) Rows() []Row {
 func (a *Appender) Append(rows ...Row) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.abandoned {
+		return errors.New("results: the run was abandoned (hung device): nothing more is written")
+	}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		return err

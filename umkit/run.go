@@ -1,6 +1,7 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -39,6 +40,9 @@ type Options struct {
 	// counts to counters.csv beside results.csv. Open it with OpenCounters
 	// before the device exists (before Open, or before Run opens one).
 	Counters *Counters
+	// KernelTimeout is the hang watchdog's limit on one device wait:
+	// 0 takes DefaultKernelTimeout, a negative value turns it off.
+	KernelTimeout time.Duration
 }
 
 // Progress reports a finished configuration.
@@ -249,6 +253,11 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	if o.Out == "" {
 		return meta, errors.New("umkit: Run needs an output directory (--out)")
 	}
+	lock, err := results.LockDir(o.Out, o.Command)
+	if err != nil {
+		return meta, err
+	}
+	defer lock.Unlock()
 	dev := o.Device
 	if dev == nil {
 		var err error
@@ -261,14 +270,27 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	if err != nil {
 		return meta, err
 	}
+	r := newRunner(dev, "")
+	if o.Warn != nil {
+		r.warn = o.Warn
+	}
+	hung := false
+	defer func() {
+		if !hung { // a hung device's free would hang too
+			r.close()
+		}
+	}()
+	meta = Describe(dev, r.runID, o.Command, plan)
+	if o.Resume {
+		if err := checkResume(o.Out, meta); err != nil {
+			return meta, err
+		}
+	}
 	app, err := results.OpenAppender(o.Out, o.Resume)
 	if err != nil {
 		return meta, err
 	}
 	defer app.Close()
-	r := newRunner(dev, "")
-	defer r.close()
-	meta = Describe(dev, r.runID, o.Command, plan)
 	if o.Resume {
 		if old, err := results.ReadMetadata(filepath.Join(o.Out, results.MetaName)); err == nil {
 			// Keep the whole chain: every earlier segment of the run, oldest first.
@@ -280,6 +302,15 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 			meta.Notes = append(meta.Notes, fmt.Sprintf("%s%s started %s, ended %s (%s)", resumeNote, old.RunID,
 				old.Start.Format(time.RFC3339), old.End.Format(time.RFC3339), old.Command))
 		}
+		n, err := app.SetAsidePartial(completeFor(plan))
+		if err != nil {
+			return meta, err
+		}
+		if n > 0 {
+			msg := fmt.Sprintf("%d configuration(s) found incomplete on disk are measured again whole; their rows are kept in %s", n, results.PartialName)
+			meta.Notes = append(meta.Notes, msg)
+			r.warn(msg)
+		}
 	}
 	metaPath := filepath.Join(o.Out, results.MetaName)
 	if err := results.WriteMetadata(metaPath, meta); err != nil {
@@ -288,11 +319,21 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	total := plan.Configurations()
 	done := 0
 	start := time.Now()
-	r.skip = app.Done
-	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
-	if o.Warn != nil {
-		r.warn = o.Warn
+	var wd *watchdog
+	if o.KernelTimeout >= 0 {
+		wd = newWatchdog(cmp.Or(o.KernelTimeout, DefaultKernelTimeout))
+		r.dev = watchedDevice{Device: dev, w: wd}
 	}
+	r.skip = func(row results.Row) bool {
+		if app.Done(row) {
+			return true
+		}
+		if wd != nil {
+			wd.setConfig(describeRow(row))
+		}
+		return false
+	}
+	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
 	if o.Counters != nil {
 		if err := o.Counters.attach(o.Out, o.Resume, dev.Info().UUID, r.warn); err != nil {
 			return meta, err
@@ -315,7 +356,11 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		}
 		o.Progress(Progress{Done: done, Total: total, Config: label, Elapsed: el, ETA: eta})
 	}
-	err = r.runPlan(ctx, plan)
+	err = runWatched(ctx, r, plan, wd)
+	hung = errors.Is(err, ErrHung)
+	if hung {
+		app.Abandon() // the run goroutine may still be blocked in the device
+	}
 	meta.End = time.Now().UTC()
 	if err != nil {
 		meta.Notes = append(meta.Notes, "stopped early: "+err.Error())

@@ -225,6 +225,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 0 {
 		return usagef("name results directories: a fleet run's root, node or GPU directories, or a merged directory")
 	}
+	if err := finite(map[string]float64{"tolerance": *tol, "max-z": *maxZ, "mad-floor": *floor}); err != nil {
+		return err
+	}
 	if *floor < 0 {
 		return usagef("--mad-floor must not be negative")
 	}
@@ -233,6 +236,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "umbench: warning:", w)
 	}
 	if err != nil {
+		return err
+	}
+	if err := checkParts(stdout, parts, *format == "table"); err != nil {
 		return err
 	}
 	if *group != "" {

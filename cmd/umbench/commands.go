@@ -242,7 +242,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			errInterrupted, time.Since(start).Round(time.Second), dir, dir)
 	}
 	if err != nil {
-		if errors.Is(err, results.ErrResultsExist) {
+		if errors.Is(err, results.ErrResultsExist) || errors.Is(err, results.ErrLocked) || errors.Is(err, umkit.ErrNotSameRun) {
 			return usageError{err.Error()}
 		}
 		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)

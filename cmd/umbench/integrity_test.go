@@ -232,6 +232,8 @@ func TestOutputWriteFailure(t *testing.T) {
 
 type failingWriter struct{}
 
-func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("write /dev/stdout: no space left on device") }
+func (failingWriter) Write([]byte) (int, error) {
+	return 0, errors.New("write /dev/stdout: no space left on device")
+}
 
 var _ io.Writer = failingWriter{}

@@ -182,8 +182,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	// Check the selection and every value before any GPU is touched; a
 	// device that can do everything, so that only the command line is judged.
-	if _, err := umkit.NewPlan(opts, umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true,
-		PageableMemoryAccess: true, CanMapHostMemory: true}); err != nil {
+	plan, err := umkit.NewPlan(opts, umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true,
+		PageableMemoryAccess: true, CanMapHostMemory: true})
+	if err != nil {
 		return usageError{err.Error()}
 	}
 	opts.KernelTimeout = *kernelTimeout
@@ -200,6 +201,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 			defer func() { discoverGPUs = old }()
 		}
 		return runFleet(fs, args, *gpus, dir, *concurrent, *workerTimeout, *workerStall, stdout, stderr)
+	}
+	if risky(plan) && os.Getenv(envChild) == "" {
+		return runInChild(args, dir, stdout, stderr)
 	}
 	annotate, err := fleetWorker(stderr)
 	if err != nil {

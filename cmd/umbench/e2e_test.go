@@ -289,3 +289,44 @@ func TestE2EFullDisk(t *testing.T) {
 		t.Errorf("the torn line was not kept: %v", err)
 	}
 }
+
+// Oversubscription beyond 90 % runs in a watched child: a hang there ends
+// the child, the parent reports its fate and the results stay.
+func TestE2ERiskySweepInChild(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--quick", "--groups", "oversub", "--trials", "2", "--warmups", "1",
+		"--allow-oversubscription", "--oversub-pcts", "50,95", "--out", dir}
+	p := start(t, nil, args...)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("exit %d\n%s", code, p.errText())
+	}
+	if !strings.Contains(p.errText(), "measuring in a child process") {
+		t.Errorf("no child process:\n%s", p.errText())
+	}
+	rows, _, err := results.LoadDir(dir)
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+
+	// The child hangs: its watchdog fires, the parent says how it ended.
+	dir2 := filepath.Join(t.TempDir(), "out")
+	args[len(args)-1] = dir2
+	p = start(t, []string{"UMLAB_SIM_HANG_AFTER=40"}, append(args, "--kernel-timeout", "300ms")...)
+	if code := p.wait(t); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, p.errText())
+	}
+	for _, want := range []string{"did not return within", "the child process (PID", "failed (exit status 1", "--resume"} {
+		if !strings.Contains(p.errText(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, p.errText())
+		}
+	}
+	// Interrupted: the parent forwards the signal, the child stops cleanly.
+	dir3 := filepath.Join(t.TempDir(), "out")
+	args[len(args)-1] = dir3
+	p = start(t, []string{"UMLAB_SIM_KERNEL_DELAY=5ms"}, args...)
+	p.waitFor(t, "[1/")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(t); code != 130 {
+		t.Fatalf("exit %d after SIGTERM, want 130\n%s", code, p.errText())
+	}
+}

@@ -322,6 +322,9 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	var wd *watchdog
 	if o.KernelTimeout >= 0 {
 		wd = newWatchdog(cmp.Or(o.KernelTimeout, DefaultKernelTimeout))
+		if a, ok := dev.(interface{ Abort() }); ok {
+			wd.abort = a.Abort
+		}
 		r.dev = watchedDevice{Device: dev, w: wd}
 	}
 	r.skip = func(row results.Row) bool {

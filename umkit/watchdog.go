@@ -39,6 +39,7 @@ func (e *HangError) Is(target error) bool { return target == ErrHung }
 type watchdog struct {
 	limit time.Duration
 	fired chan *HangError
+	abort func() // called when it fires: the device's polling waits give up
 
 	mu      sync.Mutex
 	config  string
@@ -94,6 +95,9 @@ func (w *watchdog) run(stop <-chan struct{}) {
 				w.done = true
 				w.fired <- &HangError{Call: w.call, Config: w.config, Waited: waited, Limit: limit}
 				w.mu.Unlock()
+				if w.abort != nil {
+					w.abort()
+				}
 				return
 			}
 		}

@@ -3,7 +3,6 @@ module github.com/umlab/umlab
 go 1.26.0
 
 require (
-	github.com/NVIDIA/go-nvml v0.13.4-1
 	github.com/go-gota/gota v0.12.0
 	github.com/janpfeifer/gonb v0.11.4
 	golang.org/x/sys v0.49.0

@@ -6,7 +6,7 @@ package cuda
 
 /*
 #cgo CFLAGS: -O2 -std=gnu11
-#cgo LDFLAGS: -ldl
+#cgo LDFLAGS: -ldl -lpthread
 #include <stdlib.h>
 #include "umlab_cuda.h"
 */
@@ -263,6 +263,14 @@ func cFillHost(p unsafe.Pointer, lo, hi, seed uint64) {
 
 func cUpdateHost(p unsafe.Pointer, n uint64, mul, add float64) {
 	C.umlab_update_host((*C.double)(p), C.uint64_t(n), C.double(mul), C.double(add))
+}
+
+func cUpdateHostMT(p unsafe.Pointer, n uint64, mul, add float64, cpus []int32) int {
+	var c *C.int
+	if len(cpus) > 0 {
+		c = (*C.int)(unsafe.Pointer(&cpus[0]))
+	}
+	return int(C.umlab_update_host_mt((*C.double)(p), C.uint64_t(n), C.double(mul), C.double(add), C.int(len(cpus)), c))
 }
 
 func cCheckAffineHost(p unsafe.Pointer, lo, hi, seed uint64, mul, add float64, stride, active uint64) (bad, first uint64) {

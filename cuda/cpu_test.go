@@ -51,17 +51,6 @@ func TestOversubscribeError(t *testing.T) {
 	}
 }
 
-func TestFormatBytes(t *testing.T) {
-	for in, want := range map[uint64]string{
-		0: "0 B", 1023: "1023 B", 1024: "1 KiB", 64 << 10: "64 KiB", 1536: "1.50 KiB",
-		2 << 20: "2 MiB", 1 << 30: "1 GiB", 4 << 40: "4 TiB",
-	} {
-		if got := FormatBytes(in); got != want {
-			t.Errorf("FormatBytes(%d) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestDriverVersionCheck(t *testing.T) {
 	for _, v := range []int{13000, 13020, 14000} {
 		if err := checkDriverVersion(v); err != nil {
@@ -295,5 +284,39 @@ func TestHostLoopsParallel(t *testing.T) {
 	}
 	if m, _ := CheckTriadHost(b, n, 3, 3, 0); m.Count != 2 || m.First != n/3 {
 		t.Fatalf("triad check: %v", m)
+	}
+}
+
+// TestUpdateHostThreads: the threaded update writes every element exactly
+// once, whatever the thread count and whether n splits evenly into pages.
+func TestUpdateHostThreads(t *testing.T) {
+	for _, n := range []uint64{1, 1000, 4096, 1<<16 + 3} {
+		for _, threads := range []int{1, 2, 3, 7, 64} {
+			b, err := HostBuffer(n * 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := FillHost(b, n, 5); err != nil {
+				t.Fatal(err)
+			}
+			cpus := make([]int, threads)
+			for i := range cpus {
+				cpus[i] = -1 // unpinned: the test host's cores are unknown
+			}
+			for k := 0; k < 3; k++ {
+				if err := UpdateHostThreads(b, n, 1, 2, cpus); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if m, _ := CheckAffineHost(b, n, 5, 1, 6, 1, n); !m.OK() {
+				t.Errorf("n=%d threads=%d: %v", n, threads, m)
+			}
+			b.Free()
+		}
+	}
+	b, _ := HostBuffer(64)
+	defer b.Free()
+	if err := UpdateHostThreads(b, 8, 1, 1, make([]int, MaxUpdateThreads+1)); err == nil {
+		t.Error("more than MaxUpdateThreads threads accepted")
 	}
 }

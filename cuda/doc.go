@@ -1,5 +1,5 @@
-// Package cuda is umlab's binding to the NVIDIA CUDA driver: the module's
-// only cgo, shaped for Unified Memory benchmarks.
+// Package cuda is umlab's binding to the NVIDIA CUDA driver, shaped for
+// Unified Memory benchmarks. With cuda/cupti it holds all of umlab's cgo.
 //
 // # Loading
 //
@@ -54,4 +54,14 @@
 // without a driver) wrapped with the call that failed. Bad sizes, buffers and
 // launch shapes are errors wrapping [ErrInvalidArgument] that name the call
 // or kernel. Nothing panics on a runtime condition.
+//
+// # Ownership and imports
+//
+// cuda owns the driver binding (dlopen, the entry-point table, the
+// trampolines), contexts, streams, events, allocations with their guard,
+// Unified Memory calls, the kernels and the CPU loops. cgo lives only here and
+// in cuda/cupti (.ci/run checks exactly that). It imports results (byte
+// formatting) and nothing else of umlab. Only umkit, cuda/cupti, fleet/node,
+// internal/fakegpu and cmd/umbench import it; the pure packages (results,
+// fleet, model, datasets, plots) must not, directly or indirectly.
 package cuda

@@ -3,6 +3,8 @@ package cuda
 import (
 	"errors"
 	"fmt"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Result is a CUDA driver status code (CUresult). It implements error; its
@@ -122,26 +124,7 @@ type OversubscribeError struct {
 func (e *OversubscribeError) Error() string {
 	return fmt.Sprintf("cuda: refusing %s allocation of %s: only %s free and %s kept in reserve; "+
 		"oversubscribing managed memory can hang the GPU, so it needs an explicit opt-in",
-		e.What, FormatBytes(e.Requested), FormatBytes(e.Free), FormatBytes(e.Margin))
+		e.What, results.FormatBytes(int64(e.Requested)), results.FormatBytes(int64(e.Free)), results.FormatBytes(int64(e.Margin)))
 }
 
 func (e *OversubscribeError) Is(target error) bool { return target == ErrWouldOversubscribe }
-
-// FormatBytes renders a byte count with binary units (KiB, MiB, GiB).
-func FormatBytes(b uint64) string {
-	const unit = 1024
-	if b < unit {
-		return fmt.Sprintf("%d B", b)
-	}
-	div, exp := uint64(unit), 0
-	for n := b / unit; n >= unit && exp < 4; n /= unit {
-		div *= unit
-		exp++
-	}
-	v := float64(b) / float64(div)
-	suffix := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}[exp]
-	if v == float64(int64(v)) {
-		return fmt.Sprintf("%d %s", int64(v), suffix)
-	}
-	return fmt.Sprintf("%.2f %s", v, suffix)
-}

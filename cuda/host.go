@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 )
@@ -85,6 +86,36 @@ func UpdateHost(x *Buffer, n uint64, mul, add float64) error {
 		return err
 	}
 	cUpdateHost(x.host, n, mul, add)
+	return nil
+}
+
+// MaxUpdateThreads is the most threads UpdateHostThreads uses.
+const MaxUpdateThreads = 256
+
+// UpdateHostThreads is UpdateHost split over len(cpus) threads, each
+// updating a contiguous run of whole 4 KiB pages: the calling thread takes
+// the first part, and thread k > 0 is pinned to CPU cpus[k] (unpinned when
+// cpus[k] < 0). With one CPU or fewer it is UpdateHost. Threads are created
+// for each call: their start-up (tens of µs) is part of the update, as it
+// would be for an application that forks its update loop.
+func UpdateHostThreads(x *Buffer, n uint64, mul, add float64, cpus []int) error {
+	if err := hostNeed("UpdateHostThreads", x, n); err != nil {
+		return err
+	}
+	if len(cpus) > MaxUpdateThreads {
+		return argError("UpdateHostThreads", "%d threads: at most %d", len(cpus), MaxUpdateThreads)
+	}
+	if len(cpus) <= 1 {
+		cUpdateHost(x.host, n, mul, add)
+		return nil
+	}
+	c := make([]int32, len(cpus))
+	for i, v := range cpus {
+		c[i] = int32(v)
+	}
+	if rc := cUpdateHostMT(x.host, n, mul, add, c); rc != 0 {
+		return fmt.Errorf("cuda: UpdateHostThreads: starting a thread failed (error %d): the update is incomplete", rc)
+	}
 	return nil
 }
 

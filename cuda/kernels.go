@@ -51,6 +51,8 @@ type Dim [3]uint32
 const (
 	blockSize    = 256
 	vecPerThread = 4
+	// triadVecPerThread is the triad's (TRIAD_VEC in umlab.cu).
+	triadVecPerThread = 1
 )
 
 // Launch queues kernel k with the given grid and block on s. args are the
@@ -80,8 +82,11 @@ func (c *Context) Launch(k string, grid, block Dim, s *Stream, args ...uint64) e
 func f64(v float64) uint64 { return math.Float64bits(v) }
 
 // vectorGrid is the grid of a streaming kernel over n float64.
-func vectorGrid(n uint64) Dim {
-	per := uint64(blockSize * vecPerThread)
+func vectorGrid(n uint64) Dim { return vectorGridOf(n, vecPerThread) }
+
+// vectorGridOf is vectorGrid for a kernel moving vec vectors per thread.
+func vectorGridOf(n uint64, vec int) Dim {
+	per := uint64(blockSize * vec)
 	g := (n/2 + per - 1) / per
 	return Dim{uint32(max(g, 1)), 1, 1}
 }
@@ -160,7 +165,7 @@ func (c *Context) StreamTriad(a, b, cc *Buffer, scalar float64, n uint64, s *Str
 			return err
 		}
 	}
-	return c.Launch(KernelTriad, vectorGrid(n), block1D, s, a.dptr, b.dptr, cc.dptr, f64(scalar), n)
+	return c.Launch(KernelTriad, vectorGridOf(n, triadVecPerThread), block1D, s, a.dptr, b.dptr, cc.dptr, f64(scalar), n)
 }
 
 // TriadNaive is the same triad as a scalar grid-stride loop, for comparison.

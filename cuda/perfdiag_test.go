@@ -7,6 +7,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/umlab/umlab/results"
 )
 
 // TestTriadBetweenTrials measures the 1 GiB triad with different work
@@ -152,7 +154,7 @@ func TestResidentBetweenStates(t *testing.T) {
 				sd += (m - mean) * (m - mean)
 			}
 			sd = math.Sqrt(sd / float64(len(ms)-1))
-			fmt.Printf("DIAG %s %-30s %.0f GB/s (min %.0f max %.0f) cv %.2f%%\n", FormatBytes(bytes), v.name,
+			fmt.Printf("DIAG %s %-30s %.0f GB/s (min %.0f max %.0f) cv %.2f%%\n", results.FormatBytes(int64(bytes)), v.name,
 				2*float64(bytes)/(ms[len(ms)/2]*1e6), 2*float64(bytes)/(ms[len(ms)-1]*1e6), 2*float64(bytes)/(ms[0]*1e6), 100*sd/mean)
 		}
 		pinned.Free()

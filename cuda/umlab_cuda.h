@@ -88,10 +88,12 @@ CUresult umlab_launch(uintptr_t ctx, uintptr_t fn, unsigned gx, unsigned gy, uns
 // CPU-side hot loops, compiled C so CPU timings are not Go artefacts. The
 // fill and checks work on element range [lo, hi) so that Go can split them
 // over threads; the update is the measured CPU work of the handoff benchmark
-// and runs on one thread.
+// and runs on one thread, or on several pinned threads with _mt.
 double umlab_seed_value(uint64_t seed, uint64_t i);
 void umlab_fill_host(double *x, uint64_t lo, uint64_t hi, uint64_t seed);
 void umlab_update_host(double *x, uint64_t n, double mul, double add);
+#define UMLAB_MAX_UPDATE_THREADS 256
+int umlab_update_host_mt(double *x, uint64_t n, double mul, double add, int nthreads, const int *cpus);
 uint64_t umlab_check_affine_host(const double *x, uint64_t lo, uint64_t hi, uint64_t seed, double mul, double add,
                                  uint64_t stride, uint64_t active, uint64_t *first_bad);
 uint64_t umlab_check_triad_host(const double *a, uint64_t lo, uint64_t hi, uint64_t seed_b, uint64_t seed_c,

@@ -3,14 +3,11 @@ package datasets
 import (
 	"bytes"
 	"embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -149,10 +146,7 @@ func readMeta(fsys fs.FS, name string) (results.Metadata, error) {
 	if err != nil {
 		return m, fmt.Errorf("datasets: %w", err)
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("datasets/%s: %w", p, err)
-	}
-	return m, nil
+	return results.DecodeJSON[results.Metadata](b, "datasets/"+p)
 }
 
 // fill sets empty platform and run_id fields from the metadata, falling back
@@ -188,29 +182,11 @@ func LoadFrame(name string) (dataframe.DataFrame, results.Metadata, error) {
 	return df, m, nil
 }
 
-// LoadAny loads an embedded dataset by name or, failing that, a results
-// directory (results.csv and meta.json, as written by umbench) through
-// results.LoadDir. An argument containing a path separator is always read
-// as a directory. Empty platform and run_id fields are filled as by Load,
-// with the directory's base name as the fallback.
-func LoadAny(nameOrDir string) ([]results.Row, results.Metadata, error) {
-	if !strings.ContainsAny(nameOrDir, `/\`) && known(embedded, nameOrDir) {
-		return Load(nameOrDir)
-	}
-	if fi, err := os.Stat(nameOrDir); err != nil || !fi.IsDir() {
-		return nil, results.Metadata{}, fmt.Errorf("%w %q: not a directory either (known: %s)",
-			ErrUnknown, nameOrDir, strings.Join(names(embedded), ", "))
-	}
-	rows, m, err := results.LoadDir(nameOrDir)
-	if err != nil {
-		return nil, m, err
-	}
-	abs, err := filepath.Abs(nameOrDir)
-	if err != nil {
-		return nil, m, err
-	}
-	fill(rows, m, filepath.Base(abs))
-	return rows, m, nil
+// LoadAny is Resolve without the resolved name: an embedded dataset's
+// name, a results directory, or newest[:GROUP].
+func LoadAny(ref string) ([]results.Row, results.Metadata, error) {
+	rows, m, _, err := Resolve(ref)
+	return rows, m, err
 }
 
 // LoadMany loads several datasets or results directories (each as by

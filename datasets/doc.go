@@ -32,7 +32,8 @@
 // source column names the section or table the figure comes from (V-A,
 // Table III, ...), and reported is true for a figure stated in the paper and
 // false for one derived from stated figures, as the note column explains.
-// Bandwidths are useful bytes over time with 1 GB = 1e9 bytes; handoff rows
+// Bandwidths are useful bytes over time, in GB/s read as 1 GB = 1e9 bytes
+// (umlab's convention; the paper does not define GB); handoff rows
 // give total_ms, the time of one iteration.
 //
 // Two values exist only in the paper's data: the handoff phases
@@ -46,10 +47,27 @@
 // # Model parameters
 //
 // Table III's reuse-model parameters are not trials; they live in a
-// dataset's model.csv and are read with [ModelParameters].
+// dataset's model.csv and are read with [ModelParameters] into package
+// model's own types (model.Calibration: a model.Param and its validation
+// errors), never into a type of this package.
 //
 // # Errors
 //
 // Loading an unknown name returns an error wrapping [ErrUnknown] that lists
 // the known names. A malformed file gives an error naming the file and line.
+//
+// # Resolving and the newest dataset
+//
+// [Resolve] is the one resolver of a data reference, used by umbench and by
+// the notebooks alike: an embedded dataset's name, a results directory, or
+// newest[:GROUP], the measured dataset [ByAge] puts first. ByAge is the one
+// "newest dataset" rule: full runs before --quick ones, then the later start
+// time, then the later name.
+//
+// # Ownership and imports
+//
+// datasets owns the embedded data, its descriptions, the resolver and the
+// newest-dataset rule, and reads model.csv into model's types. It imports
+// results and model (model never imports datasets) and must not import cuda,
+// umkit, fleet/node, plots or nb.
 package datasets

@@ -78,11 +78,30 @@ func ExampleModelParameters() {
 	}
 	for _, p := range params {
 		fmt.Printf("%-16s F %6.2f ms  G %5.3f ms/pass  R=2 %6.2f ms  R=32 %6.2f ms\n",
-			p.Policy, p.FMs, p.GMs, p.Predict(2), p.Predict(32))
+			p.Policy, p.F, p.G, p.Time(2), p.Time(32))
 	}
 	// Output:
 	// explicit_copy    F  60.07 ms  G 0.415 ms/pass  R=2  60.90 ms  R=32  73.35 ms
 	// host_mapped      F  55.09 ms  G 5.119 ms/pass  R=2  65.33 ms  R=32 218.90 ms
 	// managed          F 271.69 ms  G 0.415 ms/pass  R=2 272.52 ms  R=32 284.97 ms
 	// managed_prefetch F  79.37 ms  G 0.489 ms/pass  R=2  80.35 ms  R=32  95.02 ms
+}
+
+// One resolver for every command and notebook: a dataset's name, a results
+// directory, or the newest measured dataset of a kind.
+func ExampleResolve() {
+	_, m, name, err := datasets.Resolve("paper-gb200")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(name, m.Platform, m.Kind)
+	_, _, newest, err := datasets.Resolve("newest:handoff")
+	if err != nil {
+		log.Fatal(err)
+	}
+	want, _ := datasets.NewestOf(datasets.Query{Group: "handoff"})
+	fmt.Println(newest == want)
+	// Output:
+	// paper-gb200 GB200 published
+	// true
 }

@@ -10,39 +10,26 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/umlab/umlab/model"
 )
 
 // ModelName is the file of a dataset folder that holds reuse-model
 // parameters.
 const ModelName = "model.csv"
 
-// ModelParam holds the parameters of the reuse-amortized handoff model of one
-// policy and working-set size (paper, Section VIII-B): alternating execution
-// with R GPU passes after each CPU update takes F + R·G.
-type ModelParam struct {
-	Policy       string  // handoff policy, as in the policy column
-	SizeBytes    int64   // working-set size
-	FMs          float64 // F_p: fixed CPU-side and handoff cost per exchange, ms
-	GMs          float64 // G_p: marginal cost of one GPU pass, ms
-	MedianAPEPct float64 // median absolute percentage error over the validation points
-	MaxAPEPct    float64 // maximum absolute percentage error
-	Source       string  // e.g. Table III
-}
-
-// Predict returns the modelled time in ms of one alternating iteration with
-// r GPU passes after the CPU update.
-func (p ModelParam) Predict(r int) float64 { return p.FMs + float64(r)*p.GMs }
-
 // modelColumns is the header of model.csv.
 var modelColumns = []string{"policy", "size_bytes", "f_ms", "g_ms", "median_ape_pct", "max_ape_pct", "source"}
 
-// ModelParameters returns the model parameters stored with an embedded
-// dataset. A dataset without a model.csv gives none and no error.
-func ModelParameters(name string) ([]ModelParam, error) {
+// ModelParameters returns the reuse-model parameters (paper, Section
+// VIII-B) stored with an embedded dataset, as model.Calibration: the
+// parameters (with the dataset's platform and their source) and their
+// validation errors. A dataset without a model.csv gives none and no error.
+func ModelParameters(name string) ([]model.Calibration, error) {
 	return modelParameters(embedded, name)
 }
 
-func modelParameters(fsys fs.FS, name string) ([]ModelParam, error) {
+func modelParameters(fsys fs.FS, name string) ([]model.Calibration, error) {
 	if !known(fsys, name) {
 		return nil, unknown(fsys, name)
 	}
@@ -54,11 +41,20 @@ func modelParameters(fsys fs.FS, name string) ([]ModelParam, error) {
 	if err != nil {
 		return nil, fmt.Errorf("datasets: %w", err)
 	}
-	return readModel(bytes.NewReader(b), "datasets/"+p)
+	ps, err := readModel(bytes.NewReader(b), "datasets/"+p)
+	if err != nil {
+		return nil, err
+	}
+	if m, err := readMeta(fsys, name); err == nil {
+		for i := range ps {
+			ps[i].Platform = m.Platform
+		}
+	}
+	return ps, nil
 }
 
 // readModel parses a model CSV; name is used in errors, which give the line.
-func readModel(r io.Reader, name string) ([]ModelParam, error) {
+func readModel(r io.Reader, name string) ([]model.Calibration, error) {
 	cr := csv.NewReader(r)
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
@@ -71,7 +67,7 @@ func readModel(r io.Reader, name string) ([]ModelParam, error) {
 	if strings.Join(head, ",") != strings.Join(modelColumns, ",") {
 		return nil, fmt.Errorf("%s:1: header %q, want %q", name, strings.Join(head, ","), strings.Join(modelColumns, ","))
 	}
-	var out []ModelParam
+	var out []model.Calibration
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -84,11 +80,11 @@ func readModel(r io.Reader, name string) ([]ModelParam, error) {
 		if len(rec) != len(modelColumns) {
 			return nil, fmt.Errorf("%s:%d: %d fields, header has %d", name, line, len(rec), len(modelColumns))
 		}
-		p := ModelParam{Policy: rec[0], Source: rec[6]}
+		p := model.Calibration{Param: model.Param{Policy: rec[0], Source: rec[6]}}
 		if p.SizeBytes, err = strconv.ParseInt(rec[1], 10, 64); err != nil {
 			return nil, fmt.Errorf("%s:%d: size_bytes: %q is not an integer", name, line, rec[1])
 		}
-		for i, dst := range []*float64{&p.FMs, &p.GMs, &p.MedianAPEPct, &p.MaxAPEPct} {
+		for i, dst := range []*float64{&p.F, &p.G, &p.MedianAPE, &p.MaxAPE} {
 			if *dst, err = strconv.ParseFloat(rec[2+i], 64); err != nil {
 				return nil, fmt.Errorf("%s:%d: %s: %q is not a number", name, line, modelColumns[2+i], rec[2+i])
 			}

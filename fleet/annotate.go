@@ -13,6 +13,26 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
+// Fleet modes: how the GPUs of one node were measured.
+const (
+	// Isolated: one worker at a time, so no GPU shares the host with
+	// another measurement.
+	Isolated = "isolated"
+	// Concurrent: every GPU of the node at once, so the figures include
+	// contention for host memory bandwidth, PCIe switches and CPU cores.
+	Concurrent = "concurrent"
+)
+
+// Environment variables through which a node-level run (or a Slurm task)
+// tells an `umbench run` worker what it is part of. Without them umbench
+// run is a plain single-GPU run.
+const (
+	EnvMode  = "UMBENCH_FLEET_MODE"  // isolated or concurrent
+	EnvPeers = "UMBENCH_FLEET_PEERS" // how many GPUs of the node the run covers (concurrent: measured at once)
+	EnvGPUs  = "UMBENCH_FLEET_GPUS"  // their ordinals, e.g. 0,1,2,3 (informative)
+	EnvCPUs  = "UMBENCH_FLEET_CPUS"  // the CPUs the worker must run on, e.g. 0-15
+)
+
 // Annotation says how a worker's GPU was measured within its node.
 type Annotation struct {
 	Mode  string // Isolated or Concurrent
@@ -174,5 +194,5 @@ func annotateCSV(path, tok string) error {
 	if err := results.WriteCSV(&buf, rows); err != nil {
 		return err
 	}
-	return writeAtomic(path, buf.Bytes())
+	return results.WriteFileAtomic(path, buf.Bytes(), 0o644)
 }

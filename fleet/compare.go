@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/results"
 )
@@ -119,18 +118,46 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	if o.Metric != "" && !contains(Metrics, o.Metric) {
 		return nil, fmt.Errorf("fleet: metric %q: want one of %s", o.Metric, strings.Join(Metrics, ", "))
 	}
-	type unit struct {
-		part int
-		rows []*results.Row
+	var out []Comparison
+	for _, c := range gatherConfigs(parts) {
+		if len(c.units) < o.MinGPUs {
+			continue
+		}
+		metric := o.Metric
+		if metric == "" {
+			metric = c.metric()
+		}
+		if metric == "" {
+			continue
+		}
+		meds := c.medians(metric)
+		if len(meds) < o.MinGPUs {
+			continue
+		}
+		out = append(out, compareConfig(parts, c, metric, meds, o)...)
 	}
-	type config struct {
-		key   string
-		first results.Row
-		mode  string
-		units []*unit
-	}
-	var configs []*config
-	idx := map[string]*config{}
+	return out, nil
+}
+
+// unit is the rows one part has of one configuration.
+type unit struct {
+	part int
+	rows []*results.Row
+}
+
+// cmpConfig is one configuration, on one platform in one mode, with the
+// rows of every part that measured it.
+type cmpConfig struct {
+	first results.Row
+	mode  string
+	units []*unit
+}
+
+// gatherConfigs groups the parts' measured (not waived) rows by
+// configuration, platform and mode, in first-seen order.
+func gatherConfigs(parts []Part) []*cmpConfig {
+	var configs []*cmpConfig
+	idx := map[string]*cmpConfig{}
 	for pi := range parts {
 		p := &parts[pi]
 		for ri := range p.Rows {
@@ -141,7 +168,7 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 			k := ConfigKey(*r) + "|" + r.Platform + "|" + p.ModeLabel()
 			c := idx[k]
 			if c == nil {
-				c = &config{key: k, first: *r, mode: p.ModeLabel()}
+				c = &cmpConfig{first: *r, mode: p.ModeLabel()}
 				idx[k] = c
 				configs = append(configs, c)
 			}
@@ -152,89 +179,102 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 			u.rows = append(u.rows, r)
 		}
 	}
-	var out []Comparison
-	for _, c := range configs {
-		if len(c.units) < o.MinGPUs {
-			continue
-		}
-		metric := o.Metric
-		if metric == "" {
-			metric = autoMetric(c.units[0].rows)
-			for _, u := range c.units[1:] {
-				if m := autoMetric(u.rows); rank(m) < rank(metric) {
-					metric = m
-				}
-			}
-		}
-		if metric == "" {
-			continue
-		}
-		type med struct {
-			s    results.Stats
-			part int
-		}
-		var meds []med
-		for _, u := range c.units {
-			x := make([]float64, len(u.rows))
-			for i, r := range u.rows {
-				x[i] = metricOf(r, metric)
-			}
-			if s := results.Describe(x); s.N > 0 {
-				meds = append(meds, med{s, u.part})
-			}
-		}
-		if len(meds) < o.MinGPUs {
-			continue
-		}
-		v := make([]float64, len(meds))
-		for i, m := range meds {
-			v[i] = m.s.Median
-		}
-		sort.Float64s(v)
-		fm := results.Median(v)
-		dev := make([]float64, len(v))
-		for i, x := range v {
-			dev[i] = math.Abs(x - fm)
-		}
-		sort.Float64s(dev)
-		mad := results.Median(dev)
-		scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
-		cfg := identity(c.first)
-		cfg.Platform = c.first.Platform
-		cfg.Trial, cfg.Repetition, cfg.Note, cfg.RunID, cfg.Host = 0, 0, "", "", ""
-		nan := math.NaN()
-		cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
-		higher := metric == results.ColGBps
-		for _, m := range meds {
-			p := &parts[m.part]
-			cmp := Comparison{
-				Config: cfg, Label: ConfigLabel(cfg), Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
-				Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
-				N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
-				MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0,
-			}
-			if fm != 0 {
-				cmp.MADPct = 100 * mad / math.Abs(fm)
-				cmp.DevPct = 100 * (m.s.Median - fm) / math.Abs(fm)
-			}
-			if scale > 0 {
-				cmp.RobustZ = 0.6745 * (m.s.Median - fm) / scale
-			}
-			if o.TolerancePct >= 0 && !math.IsNaN(cmp.DevPct) && math.Abs(cmp.DevPct) > o.TolerancePct {
-				if (cmp.DevPct < 0) == higher {
-					cmp.Flags = append(cmp.Flags, FlagSlow)
-				} else {
-					cmp.Flags = append(cmp.Flags, FlagFast)
-				}
-			}
-			if o.MaxZ >= 0 && math.Abs(cmp.RobustZ) > o.MaxZ {
-				cmp.Flags = append(cmp.Flags, FlagRobustZ)
-			}
-			cmp.Outlier = len(cmp.Flags) > 0
-			out = append(out, cmp)
+	return configs
+}
+
+// metric is the best-ranked metric any part has of the configuration.
+func (c *cmpConfig) metric() string {
+	metric := autoMetric(c.units[0].rows)
+	for _, u := range c.units[1:] {
+		if m := autoMetric(u.rows); rank(m) < rank(metric) {
+			metric = m
 		}
 	}
-	return out, nil
+	return metric
+}
+
+// partStats is one part's statistics of a metric.
+type partStats struct {
+	s    results.Stats
+	part int
+}
+
+// medians describes each part's values of metric; parts without any are
+// left out.
+func (c *cmpConfig) medians(metric string) []partStats {
+	var meds []partStats
+	for _, u := range c.units {
+		x := make([]float64, len(u.rows))
+		for i, r := range u.rows {
+			x[i] = metricOf(r, metric)
+		}
+		if s := results.Describe(x); s.N > 0 {
+			meds = append(meds, partStats{s, u.part})
+		}
+	}
+	return meds
+}
+
+// compareConfig sets each part's median against the fleet median (the
+// median of meds) and flags outliers.
+func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, o CompareOptions) []Comparison {
+	v := make([]float64, len(meds))
+	for i, m := range meds {
+		v[i] = m.s.Median
+	}
+	sort.Float64s(v)
+	fm := results.Median(v)
+	dev := make([]float64, len(v))
+	for i, x := range v {
+		dev[i] = math.Abs(x - fm)
+	}
+	sort.Float64s(dev)
+	mad := results.Median(dev)
+	scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
+	cfg := identity(c.first)
+	cfg.Platform = c.first.Platform
+	cfg.Trial, cfg.Repetition, cfg.Note, cfg.RunID, cfg.Host = 0, 0, "", "", ""
+	nan := math.NaN()
+	cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
+	higher := metric == results.ColGBps
+	var out []Comparison
+	for _, m := range meds {
+		p := &parts[m.part]
+		cmp := Comparison{
+			Config: cfg, Label: ConfigLabel(cfg), Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
+			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
+			N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
+			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0,
+		}
+		if fm != 0 {
+			cmp.MADPct = 100 * mad / math.Abs(fm)
+			cmp.DevPct = 100 * (m.s.Median - fm) / math.Abs(fm)
+		}
+		if scale > 0 {
+			cmp.RobustZ = 0.6745 * (m.s.Median - fm) / scale
+		}
+		cmp.Flags = flagsOf(cmp, o)
+		cmp.Outlier = len(cmp.Flags) > 0
+		out = append(out, cmp)
+	}
+	return out
+}
+
+// flagsOf flags a comparison slow or fast beyond the tolerance, and
+// robust_z beyond MaxZ.
+func flagsOf(cmp Comparison, o CompareOptions) []string {
+	var flags []string
+	if o.TolerancePct >= 0 && !math.IsNaN(cmp.DevPct) && math.Abs(cmp.DevPct) > o.TolerancePct {
+		if (cmp.DevPct < 0) == cmp.HigherIsBetter {
+			flags = append(flags, FlagSlow)
+		} else {
+			flags = append(flags, FlagFast)
+		}
+	}
+	if o.MaxZ >= 0 && math.Abs(cmp.RobustZ) > o.MaxZ {
+		flags = append(flags, FlagRobustZ)
+	}
+	return flags
 }
 
 // autoMetric picks the first of gbps, total_ms, kernel_ms, cpu_ms that
@@ -283,7 +323,6 @@ type GPUSummary struct {
 // shorter time) whatever the metric.
 func PerGPU(cmp []Comparison) []GPUSummary {
 	var out []GPUSummary
-	devs := map[string][]float64{}
 	at := map[string]int{}
 	for _, c := range cmp {
 		i, ok := at[c.Part]
@@ -305,18 +344,15 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 				s.Fast++
 			}
 		}
-		d := c.DevPct
-		if !c.HigherIsBetter {
-			d = -d
-		}
-		if !math.IsNaN(d) {
-			devs[c.Part] = append(devs[c.Part], d)
-		}
 	}
+	med := results.Medians(cmp, func(c *Comparison) string { return c.Part }, func(c *Comparison) float64 {
+		if c.HigherIsBetter {
+			return c.DevPct
+		}
+		return -c.DevPct
+	})
 	for i := range out {
-		d := devs[out[i].Part]
-		sort.Float64s(d)
-		out[i].MedianDevPct = results.Median(d)
+		out[i].MedianDevPct = med[out[i].Part]
 	}
 	return out
 }
@@ -345,77 +381,53 @@ const (
 // gpu_index, gpu_uuid, run_id, n, median, cv_pct, fleet_median, fleet_n,
 // mad_pct, dev_pct, robust_z, outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
-	var cols []series.Series
+	var cfg []string
+	for _, c := range results.ConfigColumns {
+		if c != results.ColGPUUUID {
+			cfg = append(cfg, c)
+		}
+	}
+	type F = results.Field[Comparison]
+	str := func(name string, f func(c *Comparison) string) F {
+		return F{Name: name, Kind: results.String, Value: func(c *Comparison) any { return f(c) }}
+	}
+	num := func(name string, f func(c *Comparison) float64) F {
+		return F{Name: name, Kind: results.Float, Value: func(c *Comparison) any { return f(c) }}
+	}
+	integer := func(name string, f func(c *Comparison) int) F {
+		return F{Name: name, Kind: results.Int, Value: func(c *Comparison) any { return f(c) }}
+	}
+	fields := results.ConfigFields(func(c *Comparison) *results.Row { return &c.Config }, inSchemaOrder(cfg)...)
+	fields = append(fields,
+		str(ColFleetMode, func(c *Comparison) string { return c.Mode }),
+		str(ColMetric, func(c *Comparison) string { return c.Metric }),
+		str(ColPart, func(c *Comparison) string { return c.Part }),
+		str(results.ColHost, func(c *Comparison) string { return c.Host }),
+		str(ColGPU, func(c *Comparison) string { return c.GPU }),
+		integer(ColGPUIndex, func(c *Comparison) int { return c.Index }),
+		str(results.ColGPUUUID, func(c *Comparison) string { return c.UUID }),
+		str(results.ColRunID, func(c *Comparison) string { return c.RunID }),
+		integer(results.ColN, func(c *Comparison) int { return c.N }),
+		num(ColMedian, func(c *Comparison) float64 { return c.Median }),
+		num(ColCVPct, func(c *Comparison) float64 { return c.CVPct }),
+		num(ColFleetMedian, func(c *Comparison) float64 { return c.FleetMedian }),
+		integer(ColFleetN, func(c *Comparison) int { return c.FleetN }),
+		num(ColMADPct, func(c *Comparison) float64 { return c.MADPct }),
+		num(ColDevPct, func(c *Comparison) float64 { return c.DevPct }),
+		num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ }),
+		F{Name: ColOutlier, Kind: results.Bool, Value: func(c *Comparison) any { return c.Outlier }},
+		str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
+	)
+	return results.Build(cmp, fields...)
+}
+
+// inSchemaOrder returns cols in the order of results.Columns.
+func inSchemaOrder(cols []string) []string {
+	var out []string
 	for _, c := range results.Columns {
-		if !contains(results.ConfigColumns, c.Name) || c.Name == results.ColGPUUUID {
-			continue
-		}
-		switch c.Kind {
-		case results.Int:
-			v := make([]int, len(cmp))
-			for i := range cmp {
-				x, _ := cmp[i].Config.Value(c.Name)
-				v[i] = int(x.(int64))
-			}
-			cols = append(cols, series.New(v, series.Int, c.Name))
-		case results.Float:
-			v := make([]float64, len(cmp))
-			for i := range cmp {
-				x, _ := cmp[i].Config.Value(c.Name)
-				v[i] = x.(float64)
-			}
-			cols = append(cols, series.New(v, series.Float, c.Name))
-		default:
-			v := make([]string, len(cmp))
-			for i := range cmp {
-				x, _ := cmp[i].Config.Value(c.Name)
-				v[i] = fmt.Sprint(x)
-			}
-			cols = append(cols, series.New(v, series.String, c.Name))
+		if contains(cols, c.Name) {
+			out = append(out, c.Name)
 		}
 	}
-	str := func(name string, f func(c *Comparison) string) {
-		v := make([]string, len(cmp))
-		for i := range cmp {
-			v[i] = f(&cmp[i])
-		}
-		cols = append(cols, series.New(v, series.String, name))
-	}
-	num := func(name string, f func(c *Comparison) float64) {
-		v := make([]float64, len(cmp))
-		for i := range cmp {
-			v[i] = f(&cmp[i])
-		}
-		cols = append(cols, series.New(v, series.Float, name))
-	}
-	integer := func(name string, f func(c *Comparison) int) {
-		v := make([]int, len(cmp))
-		for i := range cmp {
-			v[i] = f(&cmp[i])
-		}
-		cols = append(cols, series.New(v, series.Int, name))
-	}
-	str(ColFleetMode, func(c *Comparison) string { return c.Mode })
-	str(ColMetric, func(c *Comparison) string { return c.Metric })
-	str(ColPart, func(c *Comparison) string { return c.Part })
-	str(results.ColHost, func(c *Comparison) string { return c.Host })
-	str(ColGPU, func(c *Comparison) string { return c.GPU })
-	integer(ColGPUIndex, func(c *Comparison) int { return c.Index })
-	str(results.ColGPUUUID, func(c *Comparison) string { return c.UUID })
-	str(results.ColRunID, func(c *Comparison) string { return c.RunID })
-	integer(results.ColN, func(c *Comparison) int { return c.N })
-	num(ColMedian, func(c *Comparison) float64 { return c.Median })
-	num(ColCVPct, func(c *Comparison) float64 { return c.CVPct })
-	num(ColFleetMedian, func(c *Comparison) float64 { return c.FleetMedian })
-	integer(ColFleetN, func(c *Comparison) int { return c.FleetN })
-	num(ColMADPct, func(c *Comparison) float64 { return c.MADPct })
-	num(ColDevPct, func(c *Comparison) float64 { return c.DevPct })
-	num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ })
-	b := make([]bool, len(cmp))
-	for i := range cmp {
-		b[i] = cmp[i].Outlier
-	}
-	cols = append(cols, series.New(b, series.Bool, ColOutlier))
-	str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") })
-	return dataframe.New(cols...)
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/internal/fleettest"
 )
 
 // One GPU 10 % slower is flagged in every configuration (bandwidth and
@@ -13,7 +14,7 @@ func TestCompareOutliers(t *testing.T) {
 	root := t.TempDir()
 	noise := []float64{1.000, 0.992, 1.008, 0.995, 1.004, 0.9, 1.001, 0.997}
 	for i, s := range noise {
-		writePart(t, root, gpuSpec{host: "n" + string(rune('0'+i/4)), index: i % 4, scale: s})
+		fleettest.WritePart(t, root, fleettest.Spec{Host: "n" + string(rune('0'+i/4)), Index: i % 4, Scale: s})
 	}
 	parts, _, err := fleet.Load([]string{root}, nil)
 	if err != nil {
@@ -46,7 +47,7 @@ func TestCompareOutliers(t *testing.T) {
 		}
 	}
 	sum := fleet.PerGPU(cmp)
-	if len(sum) != len(noise) || sum[5].Part != "n1/gpu1" || sum[5].Slow != 3 || !near(sum[5].MedianDevPct, -10, 0.8) {
+	if len(sum) != len(noise) || sum[5].Part != "n1/gpu1" || sum[5].Slow != 3 || !fleettest.Near(sum[5].MedianDevPct, -10, 0.8) {
 		t.Errorf("per GPU: %+v", sum)
 	}
 	df := fleet.Frame(cmp)
@@ -80,7 +81,7 @@ func TestCompareOutliers(t *testing.T) {
 func TestCompareTightFleet(t *testing.T) {
 	root := t.TempDir()
 	for i, s := range []float64{1, 1.0005, 0.9995, 1.0002, 0.99} {
-		writePart(t, root, gpuSpec{host: "a", index: i, scale: s})
+		fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: i, Scale: s})
 	}
 	parts, _, _ := fleet.Load([]string{root}, nil)
 	cmp, _ := fleet.Compare(parts, fleet.CompareOptions{})

@@ -1,29 +1,23 @@
-// Package fleet measures every GPU of a node and compares GPUs across
-// nodes: it supervises one `umbench run` worker process per GPU, merges
-// the results directories of many GPUs and nodes into one, and sets each
-// GPU's medians against the fleet's.
+// Package fleet compares GPUs across a node and across nodes: it merges
+// the results directories of many GPUs into one and sets each GPU's
+// medians against the fleet's. It is pure Go (no cgo, no NVML, no CUDA):
+// the worker side that measures a node (spawning, pinning, supervision, GPU
+// discovery) is package fleet/node.
 //
-// # Workers
+// It owns the fleet's file formats (fleet.json, the "fleet=" token of a
+// row's note and the worker environment, [Annotation]), merge, compare and
+// their DataFrames. It imports results and nothing else of umlab; it must
+// not import cuda (NVML included) or umkit (.ci/run checks this).
 //
-// [RunNode] starts one worker per GPU (the umbench binary again, with
-// `run --gpu N --out ROOT/<host>/gpuN` and the caller's selection flags),
-// pinned from its first instruction to the CPUs nearest its GPU ([Discover]
-// reads them through NVML, gated on a successful nvml.Init; [AssignCPUs]
-// splits shared sets between concurrent workers). Workers run one at a
-// time ([Isolated]: figures free of interference) or all at once
-// ([Concurrent]: figures that include contention for host memory, PCIe and
-// CPU cores). Each worker learns its mode from its environment ([EnvMode]
-// and the others) and [Annotate] records it in its results: a token such as
-// "fleet=concurrent:4" in the note column of every row, and a sentence in
-// the metadata notes.
+// # Annotations
 //
-// [Supervise] is the process supervisor underneath: a worker that exits
-// non-zero, runs past the per-worker timeout, or prints nothing for the
-// stall limit is stopped (SIGTERM to its process group, SIGKILL after a
-// grace period) and reported with its GPU and the end of its stderr, while
-// the others finish. ROOT/<host>/workers.json ([Report]) holds every
-// worker's outcome and is kept current while they run; each worker's
-// stdout.log and stderr.log are in its results directory.
+// A worker learns from its environment ([EnvMode] and the others) how it
+// is measured within its node: one at a time ([Isolated]: figures free of
+// interference) or all at once ([Concurrent]: figures that include
+// contention for host memory, PCIe and CPU cores). [Annotate] records it
+// in its results: a token such as "fleet=concurrent:4" in the note column
+// of every row, and a sentence in the metadata notes; [ModeOf] reads it
+// back.
 //
 // # Merging
 //

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/internal/fleettest"
 )
 
 // Five GPUs of two nodes (synthetic results, not measurements), one of
@@ -19,7 +20,7 @@ func ExampleCompare() {
 	}
 	defer os.RemoveAll(root)
 	for i, scale := range []float64{1.002, 0.998, 0.9, 1.0, 1.004} {
-		writePart(fakeTB{}, root, gpuSpec{host: fmt.Sprintf("node%d", i/3), index: i % 3, scale: scale})
+		fleettest.WritePart(fleettest.Exit{}, root, fleettest.Spec{Host: fmt.Sprintf("node%d", i/3), Index: i % 3, Scale: scale})
 	}
 	parts, _, err := fleet.Load([]string{root}, nil)
 	if err != nil {

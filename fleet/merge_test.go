@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/internal/fleettest"
 	"github.com/umlab/umlab/results"
 )
 
@@ -15,8 +16,8 @@ import (
 // names the file and the columns.
 func TestLoadSchemaMismatch(t *testing.T) {
 	root := t.TempDir()
-	writePart(t, root, gpuSpec{host: "a", index: 0})
-	old := writePart(t, root, gpuSpec{host: "a", index: 1})
+	fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
+	old := fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 1})
 	// An older umbench without the gpu_uuid and host columns.
 	b, err := os.ReadFile(filepath.Join(old, results.CSVName))
 	if err != nil {
@@ -29,9 +30,9 @@ func TestLoadSchemaMismatch(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(old, results.CSVName), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
 	// A newer one with a column this umbench does not know.
-	newer := writePart(t, root, gpuSpec{host: "b", index: 0})
+	newer := fleettest.WritePart(t, root, fleettest.Spec{Host: "b", Index: 0})
 	b, _ = os.ReadFile(filepath.Join(newer, results.CSVName))
-	b = []byte(strings.Replace(string(b), "simulated\n", "simulated,power_w\n", 1))
+	b = []byte(strings.Replace(string(b), "\n", ",power_w\n", 1)) // the header's last column, whichever it is
 	os.WriteFile(filepath.Join(newer, results.CSVName), b, 0o644)
 
 	_, _, err = fleet.Load([]string{root}, nil)
@@ -63,10 +64,10 @@ func problemsOf(ps []fleet.Problem, kind string) []string {
 // Check says precisely what differs between parts.
 func TestCheck(t *testing.T) {
 	root := t.TempDir()
-	writePart(t, root, gpuSpec{host: "a", index: 0})
-	writePart(t, root, gpuSpec{host: "a", index: 1})
-	writePart(t, root, gpuSpec{host: "b", index: 0, skip: "copy"})
-	writePart(t, root, gpuSpec{host: "b", index: 1, trials: 3, commit: "fedcba9876543210"})
+	fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
+	fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 1})
+	fleettest.WritePart(t, root, fleettest.Spec{Host: "b", Index: 0, Skip: "copy"})
+	fleettest.WritePart(t, root, fleettest.Spec{Host: "b", Index: 1, Trials: 3, Commit: "fedcba9876543210"})
 	parts, warns, err := fleet.Load([]string{root}, nil)
 	if err != nil || len(warns) != 0 {
 		t.Fatal(err, warns)
@@ -107,7 +108,7 @@ func TestMergeRoundTrip(t *testing.T) {
 	root := t.TempDir()
 	for _, h := range []string{"a", "b"} {
 		for i := 0; i < 2; i++ {
-			writePart(t, root, gpuSpec{host: h, index: i, note: "fleet=concurrent:2"})
+			fleettest.WritePart(t, root, fleettest.Spec{Host: h, Index: i, Note: "fleet=concurrent:2"})
 		}
 	}
 	parts, _, err := fleet.Load([]string{root}, nil)
@@ -154,7 +155,7 @@ func TestMergeRoundTrip(t *testing.T) {
 }
 
 func TestAnnotate(t *testing.T) {
-	dir := writePart(t, t.TempDir(), gpuSpec{host: "a", index: 0, note: "capacity 1 GiB"})
+	dir := fleettest.WritePart(t, t.TempDir(), fleettest.Spec{Host: "a", Index: 0, Note: "capacity 1 GiB"})
 	a := fleet.Annotation{Mode: fleet.Concurrent, Peers: 4, GPUs: "0,1,2,3", CPUs: "0-15"}
 	for i := 0; i < 2; i++ { // idempotent
 		if err := fleet.Annotate(dir, a); err != nil {

@@ -2,7 +2,6 @@ package fleet
 
 import (
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -328,17 +327,7 @@ func splitMerged(dir string, head []string, rows []results.Row) ([]Part, error) 
 }
 
 // ReadManifest reads a merged directory's fleet.json.
-func ReadManifest(path string) (Manifest, error) {
-	var m Manifest
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return m, err
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("%s: %w", path, err)
-	}
-	return m, nil
-}
+func ReadManifest(path string) (Manifest, error) { return results.ReadJSON[Manifest](path) }
 
 // dedupe drops parts whose rows were already loaded from another directory.
 func dedupe(parts []Part) ([]Part, []string) {

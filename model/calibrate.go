@@ -12,10 +12,10 @@ import (
 
 // Handoff phases and group, as written in handoff rows.
 const (
-	groupHandoff = "handoff"
-	phaseCPU     = "cpu_only"
-	phaseGPU     = "gpu_only"
-	phaseAlt     = "alternating"
+	groupHandoff = results.GroupHandoff
+	phaseCPU     = results.PhaseCPUOnly
+	phaseGPU     = results.PhaseGPUOnly
+	phaseAlt     = results.PhaseAlternating
 )
 
 // hkey identifies one handoff configuration. r is 0 for the cpu_only and
@@ -28,6 +28,7 @@ type hkey struct {
 // handoff holds the medians of the handoff rows' total_ms, by configuration.
 type handoff struct {
 	med      map[hkey]float64
+	vals     map[hkey][]float64 // every trial's total_ms, for the bootstrap
 	n        map[hkey]int
 	useful   map[hkey]int64 // useful_bytes of the configuration, when recorded
 	policies []string       // Table III order
@@ -87,6 +88,7 @@ func collect(rows []results.Row) (*handoff, error) {
 	if len(platforms) == 1 {
 		h.platform = platforms[0]
 	}
+	h.vals = vals
 	for k, v := range vals {
 		h.med[k] = results.Describe(v).Median
 		h.n[k] = len(v)
@@ -165,6 +167,7 @@ func (h *handoff) calibrate() (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.fitted = true
 	if len(h.rs) > 0 {
 		m.maxR = h.rs[len(h.rs)-1]
 	}

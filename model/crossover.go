@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"math"
+
+	"github.com/umlab/umlab/stats"
 )
 
 // CrossoverKind says how the cost lines of two policies relate for R > 0.
@@ -46,11 +48,20 @@ type Crossover struct {
 	// Below and Above are the faster policy for 0 < R < R* and for R > R*
 	// (the same policy unless Kind is Crosses; empty when Kind is Same).
 	Below, Above string
+	// Verdict judges the crossover against measurements, when a report has
+	// them: a crossover is stated only where R* lies inside the measured R
+	// range and the two policies' order at both ends of the range is beyond
+	// noise (95 % bootstrap intervals of the predicted difference exclude 0);
+	// otherwise it says "no crossover within R = …" and why. Empty for
+	// published parameters without measurements.
+	Verdict string
+	// RCI is R* with its 95 % bootstrap interval (NaN when not judged).
+	RCI stats.Interval
 }
 
 // CrossoverOf compares a and b, which should be the same size.
 func CrossoverOf(a, b Param) Crossover {
-	c := Crossover{A: a.Policy, B: b.Policy, SizeBytes: a.SizeBytes, R: math.NaN()}
+	c := Crossover{A: a.Policy, B: b.Policy, SizeBytes: a.SizeBytes, R: math.NaN(), RCI: stats.NaN()}
 	dF, dG := a.F-b.F, b.G-a.G // T_A − T_B = dF − R·dG
 	if dG == 0 {
 		c.Parallel = true

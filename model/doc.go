@@ -78,4 +78,12 @@
 // or GPU-only measurement, a policy of Options.Require missing at a size,
 // alternating rows at one R only, a single policy, negative or infinite
 // times, rows from several platforms. Nothing in the package panics on data.
+//
+// # Ownership and imports
+//
+// model owns fitting, validation, crossovers, advice, the cost decomposition
+// and [Param], umlab's one model-parameter type ([Calibration] adds its
+// validation errors). It imports results and
+// nothing else of umlab; it must not import datasets (datasets imports model
+// to read published parameters into Param), plots, umkit or cuda.
 package model

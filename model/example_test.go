@@ -77,11 +77,11 @@ func ExampleFromParams() {
 	// Output:
 	// Reuse-amortized model T = F + R·G (paper Section VIII-B)
 	//
-	// policy            size   F (ms)   G (ms/pass)  median APE (%)  max APE (%)  points
-	// explicit_copy     1 GiB  60.070   0.415        -               -            0
-	// host_mapped       1 GiB  55.090   5.119        -               -            0
-	// managed           1 GiB  271.690  0.415        -               -            0
-	// managed_prefetch  1 GiB  79.370   0.489        -               -            0
+	// policy            size   F (ms)   G (ms/pass)  median APE (%)  95 % CI  max APE (%)  points
+	// explicit_copy     1 GiB  60.070   0.415        -               -        -            0
+	// host_mapped       1 GiB  55.090   5.119        -               -        -            0
+	// managed           1 GiB  271.690  0.415        -               -        -            0
+	// managed_prefetch  1 GiB  79.370   0.489        -               -        -            0
 	//
 	// No validation measurements (published parameters).
 	//

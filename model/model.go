@@ -7,14 +7,16 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Handoff policies, as written in the policy column of handoff rows.
 const (
-	ExplicitCopy    = "explicit_copy"
-	HostMapped      = "host_mapped"
-	Managed         = "managed"
-	ManagedPrefetch = "managed_prefetch"
+	ExplicitCopy    = results.PolicyExplicitCopy
+	HostMapped      = results.PolicyHostMapped
+	Managed         = results.PolicyManaged
+	ManagedPrefetch = results.PolicyManagedPrefetch
 )
 
 // policyOrder is the order of Table III; other policies sort after it by name.
@@ -37,11 +39,28 @@ func policyLess(a, b string) bool {
 // Param holds the two parameters of the reuse-amortized model for one policy
 // and working-set size: F, the fixed cost of one CPU update and handoff (ms),
 // and G, the marginal cost of one GPU pass (ms per pass). Table III of the
-// paper lists them for GB200 at 1 GiB.
+// paper lists them for GB200 at 1 GiB. It is umlab's one model-parameter
+// type: calibration makes it (inside a [Calibration], with its validation
+// errors), datasets reads published ones into it (from a dataset's
+// model.csv), and plots draws and tabulates it.
 type Param struct {
 	Policy    string
 	SizeBytes int64
 	F, G      float64
+
+	// Where the parameters come from; the model itself uses only the
+	// fields above.
+	Platform string // the platform calibrated on, e.g. GB200 ("" if not stated)
+	Source   string // a published figure's source, e.g. Table III
+}
+
+// Params returns the parameters of calibrations, in order.
+func Params(cs []Calibration) []Param {
+	out := make([]Param, len(cs))
+	for i, c := range cs {
+		out[i] = c.Param
+	}
+	return out
 }
 
 // Time returns the predicted time of one iteration with r GPU passes after
@@ -54,6 +73,7 @@ type Model struct {
 	by       map[string][]Param // per policy, sorted by size
 	policies []string
 	maxR     int64
+	fitted   bool // calibrated from trials (Calibrate), so its F and G have bootstrap replicates
 }
 
 // ErrBadInput is wrapped by every error about missing or malformed input.
@@ -224,21 +244,5 @@ func lerp(x, x0, x1 int64, y0, y1 float64) float64 {
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
-// formatSize writes a byte count in binary units when it is a whole number of
-// them (64 KiB, 1 GiB), otherwise in bytes.
-func formatSize(b int64) string {
-	units := []string{"TiB", "GiB", "MiB", "KiB"}
-	for i, u := range units {
-		s := int64(1) << (10 * (len(units) - i))
-		if b >= s && b%s == 0 {
-			return fmt.Sprintf("%d %s", b/s, u)
-		}
-	}
-	for i, u := range units {
-		s := int64(1) << (10 * (len(units) - i))
-		if b >= s {
-			return fmt.Sprintf("%.3g %s", float64(b)/float64(s), u)
-		}
-	}
-	return fmt.Sprintf("%d B", b)
-}
+// formatSize is the one byte formatter, results.FormatBytes.
+var formatSize = results.FormatBytes

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"github.com/umlab/umlab/stats"
 
 	"github.com/umlab/umlab/results"
 )
@@ -42,41 +43,29 @@ const (
 // CalibrationFrame returns the calibration table: policy, size_bytes, f_ms,
 // g_ms, median_ape_pct, max_ape_pct and points.
 func (r *Report) CalibrationFrame() dataframe.DataFrame {
-	n := len(r.Calibration)
-	pol, size, pts := make([]string, n), make([]int, n), make([]int, n)
-	f, g, med, mx := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for i, c := range r.Calibration {
-		pol[i], size[i], pts[i] = c.Policy, int(c.SizeBytes), c.Points
-		f[i], g[i], med[i], mx[i] = c.F, c.G, c.MedianAPE, c.MaxAPE
-	}
-	return dataframe.New(
-		series.New(pol, series.String, results.ColPolicy),
-		series.New(size, series.Int, results.ColSizeBytes),
-		series.New(f, series.Float, ColFMs),
-		series.New(g, series.Float, ColGMs),
-		series.New(med, series.Float, ColMedianAPEPct),
-		series.New(mx, series.Float, ColMaxAPEPct),
-		series.New(pts, series.Int, ColPoints),
+	type C = Calibration
+	return results.Build(r.Calibration,
+		results.StringField(results.ColPolicy, func(c *C) string { return c.Policy }),
+		results.IntField(results.ColSizeBytes, func(c *C) int64 { return c.SizeBytes }),
+		results.FloatField(ColFMs, func(c *C) float64 { return c.F }),
+		results.FloatField(ColGMs, func(c *C) float64 { return c.G }),
+		results.FloatField(ColMedianAPEPct, func(c *C) float64 { return c.MedianAPE }),
+		results.FloatField(ColMaxAPEPct, func(c *C) float64 { return c.MaxAPE }),
+		results.IntField(ColPoints, func(c *C) int { return c.Points }),
 	)
 }
 
 // PointsFrame returns the validation points: policy, size_bytes,
 // reuse_passes, measured_ms, predicted_ms and ape_pct.
 func (r *Report) PointsFrame() dataframe.DataFrame {
-	n := len(r.Points)
-	pol, size, rr := make([]string, n), make([]int, n), make([]int, n)
-	meas, pred, ape := make([]float64, n), make([]float64, n), make([]float64, n)
-	for i, p := range r.Points {
-		pol[i], size[i], rr[i] = p.Policy, int(p.SizeBytes), int(p.R)
-		meas[i], pred[i], ape[i] = p.MeasuredMs, p.PredictedMs, p.APE
-	}
-	return dataframe.New(
-		series.New(pol, series.String, results.ColPolicy),
-		series.New(size, series.Int, results.ColSizeBytes),
-		series.New(rr, series.Int, results.ColReusePasses),
-		series.New(meas, series.Float, ColMeasuredMs),
-		series.New(pred, series.Float, ColPredictedMs),
-		series.New(ape, series.Float, ColAPEPct),
+	type P = Point
+	return results.Build(r.Points,
+		results.StringField(results.ColPolicy, func(p *P) string { return p.Policy }),
+		results.IntField(results.ColSizeBytes, func(p *P) int64 { return p.SizeBytes }),
+		results.IntField(results.ColReusePasses, func(p *P) int64 { return int64(p.R) }),
+		results.FloatField(ColMeasuredMs, func(p *P) float64 { return p.MeasuredMs }),
+		results.FloatField(ColPredictedMs, func(p *P) float64 { return p.PredictedMs }),
+		results.FloatField(ColAPEPct, func(p *P) float64 { return p.APE }),
 	)
 }
 
@@ -86,46 +75,31 @@ func (r *Report) CrossoverFrame() dataframe.DataFrame { return CrossoverFrame(r.
 
 // CrossoverFrame returns crossovers as a DataFrame (see Report.CrossoverFrame).
 func CrossoverFrame(cs []Crossover) dataframe.DataFrame {
-	n := len(cs)
-	size := make([]int, n)
-	a, b, kind, below, above := make([]string, n), make([]string, n), make([]string, n), make([]string, n), make([]string, n)
-	par := make([]bool, n)
-	rs := make([]float64, n)
-	for i, c := range cs {
-		size[i], a[i], b[i], kind[i] = int(c.SizeBytes), c.A, c.B, c.Kind.String()
-		par[i], rs[i], below[i], above[i] = c.Parallel, c.R, c.Below, c.Above
-	}
-	return dataframe.New(
-		series.New(size, series.Int, results.ColSizeBytes),
-		series.New(a, series.String, ColPolicyA),
-		series.New(b, series.String, ColPolicyB),
-		series.New(kind, series.String, ColKind),
-		series.New(par, series.Bool, ColParallel),
-		series.New(rs, series.Float, ColRStar),
-		series.New(below, series.String, ColFasterBelow),
-		series.New(above, series.String, ColFasterAbove),
+	type C = Crossover
+	return results.Build(cs,
+		results.IntField(results.ColSizeBytes, func(c *C) int64 { return c.SizeBytes }),
+		results.StringField(ColPolicyA, func(c *C) string { return c.A }),
+		results.StringField(ColPolicyB, func(c *C) string { return c.B }),
+		results.StringField(ColKind, func(c *C) string { return c.Kind.String() }),
+		results.BoolField(ColParallel, func(c *C) bool { return c.Parallel }),
+		results.FloatField(ColRStar, func(c *C) float64 { return c.R }),
+		results.StringField(ColFasterBelow, func(c *C) string { return c.Below }),
+		results.StringField(ColFasterAbove, func(c *C) string { return c.Above }),
 	)
 }
 
 // FastestFrame returns the fastest-policy checks: size_bytes, reuse_passes,
 // predicted_fastest, measured_fastest, policies, match and included.
 func (r *Report) FastestFrame() dataframe.DataFrame {
-	n := len(r.Fastest)
-	size, rr, np := make([]int, n), make([]int, n), make([]int, n)
-	pred, meas := make([]string, n), make([]string, n)
-	match, inc := make([]bool, n), make([]bool, n)
-	for i, c := range r.Fastest {
-		size[i], rr[i], np[i] = int(c.SizeBytes), int(c.R), c.Policies
-		pred[i], meas[i], match[i], inc[i] = c.Predicted, c.Measured, c.Match, c.Included
-	}
-	return dataframe.New(
-		series.New(size, series.Int, results.ColSizeBytes),
-		series.New(rr, series.Int, results.ColReusePasses),
-		series.New(pred, series.String, ColPredicted),
-		series.New(meas, series.String, ColMeasured),
-		series.New(np, series.Int, ColPolicies),
-		series.New(match, series.Bool, ColMatch),
-		series.New(inc, series.Bool, ColIncluded),
+	type F = FastestCheck
+	return results.Build(r.Fastest,
+		results.IntField(results.ColSizeBytes, func(c *F) int64 { return c.SizeBytes }),
+		results.IntField(results.ColReusePasses, func(c *F) int64 { return int64(c.R) }),
+		results.StringField(ColPredicted, func(c *F) string { return c.Predicted }),
+		results.StringField(ColMeasured, func(c *F) string { return c.Measured }),
+		results.IntField(ColPolicies, func(c *F) int { return c.Policies }),
+		results.BoolField(ColMatch, func(c *F) bool { return c.Match }),
+		results.BoolField(ColIncluded, func(c *F) bool { return c.Included }),
 	)
 }
 
@@ -180,20 +154,31 @@ func (r *Report) WriteTable(w io.Writer) error {
 	}
 	ew.printf("%s\n\n", title)
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "policy\tsize\tF (ms)\tG (ms/pass)\tmedian APE (%)\tmax APE (%)\tpoints")
+	fmt.Fprintln(tw, "policy\tsize\tF (ms)\tG (ms/pass)\tmedian APE (%)\t95 % CI\tmax APE (%)\tpoints")
 	for _, c := range r.Calibration {
-		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4g\t%s\t%s\t%d\n", c.Policy, formatSize(c.SizeBytes), c.F, c.G, pct(c.MedianAPE), pct(c.MaxAPE), c.Points)
+		fmt.Fprintf(tw, "%s\t%s\t%.3f\t%.4g\t%s\t%s\t%s\t%d\n", c.Policy, formatSize(c.SizeBytes), c.F, c.G, pct(c.MedianAPE), pctCI(c.MedianAPECI), pct(c.MaxAPE), c.Points)
 	}
 	tw.Flush()
 	ew.printf("\n")
 	if len(r.Points) == 0 {
 		ew.printf("No validation measurements (published parameters).\n")
 	} else {
-		ew.printf("Aggregate median APE over sizes ≥ %s: %s %%\n", formatSize(r.MinSizeBytes), pct(r.MedianAPE))
+		ew.printf("Aggregate median APE over sizes ≥ %s: %s %% (95 %% CI %s)\n", formatSize(r.MinSizeBytes), pct(r.MedianAPE), pctCI(r.MedianAPECI))
 		ew.printf("Fastest policy predicted: %d of %d validation size–reuse points (sizes ≥ %s)\n", r.Matches, r.Compared, formatSize(r.MinSizeBytes))
+		if !math.IsNaN(r.MedianAPECI.Lo) {
+			ew.printf("  at the %d points whose two fastest measured policies differ beyond their 95 %% intervals: %d of %d", r.Decisive, r.DecisiveMatches, r.Decisive)
+			if r.ConstantPolicy != "" {
+				ew.printf("; always naming %s would score %d of %d", r.ConstantPolicy, r.ConstantMatches, r.Decisive)
+			}
+			ew.printf("\n")
+		}
 		for _, c := range r.Fastest {
 			if c.Included && !c.Match {
-				ew.printf("  mismatch at %s, R = %d: predicted %s, measured %s\n", formatSize(c.SizeBytes), c.R, c.Predicted, c.Measured)
+				noise := " (within noise: the two fastest measured policies' intervals overlap)"
+				if c.Decisive {
+					noise = " (beyond noise)"
+				}
+				ew.printf("  mismatch at %s, R = %d: predicted %s, measured %s%s\n", formatSize(c.SizeBytes), c.R, c.Predicted, c.Measured, noise)
 			}
 		}
 	}
@@ -202,7 +187,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "size\ta\tb\tresult")
 		for _, c := range r.Crossovers {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, c)
+			v := c.Verdict
+			if v == "" {
+				v = c.String()
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, v)
 		}
 		tw.Flush()
 	}
@@ -210,6 +199,14 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.printf("Note: %s\n", n)
 	}
 	return ew.err
+}
+
+// pctCI writes an interval's bounds as "lo–hi", or "-" without one.
+func pctCI(i stats.Interval) string {
+	if math.IsNaN(i.Lo) || math.IsNaN(i.Hi) {
+		return "-"
+	}
+	return pct(i.Lo) + "–" + pct(i.Hi)
 }
 
 func pct(x float64) string {

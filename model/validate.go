@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 )
 
 // DefaultMinSizeBytes is the smallest working set counted in the aggregate
@@ -20,6 +21,16 @@ type Options struct {
 	// MinSizeBytes is the smallest size counted in Report.MedianAPE and in
 	// the fastest-policy matches; 0 means DefaultMinSizeBytes, 1 counts all.
 	MinSizeBytes int64
+	// Resamples is the number of bootstrap resamples behind every interval;
+	// 0 means stats.DefaultResamples, -1 turns the intervals off (NaN).
+	Resamples int
+	// Seed seeds the bootstrap; 0 means 1.
+	Seed uint64
+	// Counted are counter passes of the same run (umbench run --counters):
+	// where the model's constant F fails, the note quotes the migrated bytes
+	// and GPU fault groups of one alternating iteration at each end of the
+	// R range.
+	Counted []Counted
 	// Require lists policies that Fit and Validate need at every measured
 	// size, for example all four handoff policies; a policy or size without
 	// them is an error that names what is missing. Empty requires nothing
@@ -44,6 +55,10 @@ type Point struct {
 	PredictedMs float64 // F + R·G
 	APE         float64 // absolute percentage error, 100·|predicted − measured|/measured
 	Trials      int
+	// MeasuredCI and APECI are 95 % bootstrap intervals (resampling each
+	// configuration's trials; for a fitted model the calibration's too);
+	// NaN when the report has no trials to resample.
+	MeasuredCI, APECI stats.Interval
 }
 
 // Calibration is one row of the calibration table: a policy's parameters at
@@ -53,6 +68,7 @@ type Calibration struct {
 	Param
 	Points            int
 	MedianAPE, MaxAPE float64
+	MedianAPECI       stats.Interval // 95 % bootstrap interval of MedianAPE
 }
 
 // FastestCheck compares, at one validation size and R, the policy the model
@@ -64,6 +80,10 @@ type FastestCheck struct {
 	Policies            int  // policies compared
 	Match               bool // Predicted == Measured
 	Included            bool // SizeBytes ≥ the report's MinSizeBytes
+	// Decisive: the measured fastest and second-fastest policies' 95 %
+	// intervals do not overlap, so the measured winner is not noise.
+	Decisive bool
+	Second   string // the measured second-fastest policy
 }
 
 // Report is a calibrated model with its validation: the calibration table,
@@ -77,13 +97,22 @@ type Report struct {
 	Points       []Point
 	// MedianAPE is the median APE over the points with SizeBytes ≥
 	// MinSizeBytes, pooled over policies, sizes and R; NaN when there are none.
-	MedianAPE float64
-	Fastest   []FastestCheck
+	MedianAPE   float64
+	MedianAPECI stats.Interval // 95 % bootstrap interval of MedianAPE
+	Fastest     []FastestCheck
 	// Matches of Compared fastest-policy checks with SizeBytes ≥ MinSizeBytes
 	// predicted the measured fastest policy.
 	Matches, Compared int
-	Crossovers        []Crossover
-	Notes             []string
+	// DecisiveMatches of Decisive checks (sizes ≥ MinSizeBytes, measured
+	// winner beyond noise) predicted the measured fastest policy; a constant
+	// predictor that always names ConstantPolicy scores ConstantMatches.
+	DecisiveMatches, Decisive int
+	ConstantPolicy            string
+	ConstantMatches           int
+	// RMin and RMax are the measured R range (0 without measurements).
+	RMin, RMax int64
+	Crossovers []Crossover
+	Notes      []string
 }
 
 // Fit calibrates the model on handoff rows (see Calibrate) and validates it
@@ -126,9 +155,9 @@ func FromParams(params []Param, o Options) (*Report, error) {
 }
 
 func newReport(m *Model, o Options) *Report {
-	r := &Report{Model: m, MinSizeBytes: o.minSize(), MedianAPE: math.NaN()}
+	r := &Report{Model: m, MinSizeBytes: o.minSize(), MedianAPE: math.NaN(), MedianAPECI: stats.NaN()}
 	for _, p := range m.Params() {
-		r.Calibration = append(r.Calibration, Calibration{Param: p, MedianAPE: math.NaN(), MaxAPE: math.NaN()})
+		r.Calibration = append(r.Calibration, Calibration{Param: p, MedianAPE: math.NaN(), MaxAPE: math.NaN(), MedianAPECI: stats.NaN()})
 	}
 	for _, s := range m.allSizes() {
 		var at []Param
@@ -205,7 +234,8 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 					}
 					continue
 				}
-				pt := Point{Policy: p, SizeBytes: s, R: r, MeasuredMs: t, PredictedMs: e.Time(float64(r)), Trials: h.n[hkey{p, phaseAlt, s, r}]}
+				pt := Point{Policy: p, SizeBytes: s, R: r, MeasuredMs: t, PredictedMs: e.Time(float64(r)), Trials: h.n[hkey{p, phaseAlt, s, r}],
+					MeasuredCI: stats.NaN(), APECI: stats.NaN()}
 				pt.APE = 100 * math.Abs(pt.PredictedMs-pt.MeasuredMs) / pt.MeasuredMs
 				rep.Points = append(rep.Points, pt)
 				pols, pred, meas = append(pols, p), append(pred, pt.PredictedMs), append(meas, t)
@@ -222,7 +252,9 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 	if len(rep.Points) == 0 {
 		return nil, badInput("no alternating rows with R ≠ 1 at a calibrated policy and size: nothing to validate")
 	}
+	rep.RMin, rep.RMax = h.rs[0], h.rs[len(h.rs)-1]
 	rep.finish()
+	h.noise(m, rep, o)
 	return rep, nil
 }
 

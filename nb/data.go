@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"html"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // Modes of Data.
@@ -24,7 +26,7 @@ const (
 
 // Environment variables read by this package.
 const (
-	EnvMode         = "UMLAB_NOTEBOOK_MODE" // live, bundled, fake, or empty/auto
+	EnvMode         = "UMLAB_NOTEBOOK_MODE" // live, bundled, simulated (fake), or empty/auto
 	EnvRefresh      = "UMLAB_REFRESH"       // 1: measure again (live), once per kernel session
 	EnvCacheDir     = "UMLAB_CACHE_DIR"     // root of the live-results cache
 	EnvLocalDataset = "UMLAB_LOCAL_DATASET" // bundled: dataset name or results directory
@@ -40,16 +42,16 @@ func Mode() (mode, why string, err error) {
 		return Live, EnvMode + "=live", nil
 	case Bundled:
 		return Bundled, EnvMode + "=bundled", nil
-	case Fake:
-		return Fake, EnvMode + "=fake: a simulated GPU, made-up numbers", nil
+	case Fake, KindSimulated:
+		return Fake, EnvMode + "=" + m + ": a simulated GPU, made-up numbers", nil
 	case "", "auto":
-		ok, reason := liveAvailable()
+		ok, reason := umkit.Available()
 		if ok {
 			return Live, "a CUDA driver and GPU are present", nil
 		}
 		return Bundled, "no live measurement: " + reason, nil
 	default:
-		return "", "", fmt.Errorf("nb: %s=%q: want live, bundled, fake or auto", EnvMode, m)
+		return "", "", fmt.Errorf("nb: %s=%q: want live, bundled, simulated (or fake) or auto", EnvMode, m)
 	}
 }
 
@@ -83,12 +85,20 @@ func Data(groups ...string) []results.Row {
 // Load returns the rows of the given benchmark groups (all groups if none
 // is given) from the paper's published datasets and from the local
 // platform, live or bundled as Mode says (see the package documentation).
-// Rows of other groups are dropped.
-func Load(groups ...string) ([]results.Row, error) {
-	mode, why, err := Mode()
+// Rows of other groups are dropped. It is Options{Groups: groups}.Load().
+func Load(groups ...string) ([]results.Row, error) { return Options{Groups: groups}.Load() }
+
+// Load returns the rows o asks for: the paper's published datasets and the
+// local platform's rows, live, simulated or bundled, of o's groups.
+func (o Options) Load() ([]results.Row, error) {
+	if err := o.check(); err != nil {
+		return nil, err
+	}
+	mode, why, err := o.mode()
 	if err != nil {
 		return nil, err
 	}
+	groups := o.Groups
 	last.mode, last.why, last.sources = mode, why, nil
 	keep := func(rows []results.Row) []results.Row {
 		if len(groups) == 0 {
@@ -96,11 +106,8 @@ func Load(groups ...string) ([]results.Row, error) {
 		}
 		var out []results.Row
 		for _, r := range rows {
-			for _, g := range groups {
-				if r.Group == g {
-					out = append(out, r)
-					break
-				}
+			if slices.Contains(groups, r.Group) {
+				out = append(out, r)
 			}
 		}
 		return out
@@ -120,9 +127,9 @@ func Load(groups ...string) ([]results.Row, error) {
 	var src Source
 	switch mode {
 	case Live:
-		local, src, err = loadLive(groups, false)
+		local, src, err = loadLive(o, false)
 	case Fake:
-		local, src, err = loadLive(groups, true)
+		local, src, err = loadLive(o, true)
 	default:
 		local, src, err = loadBundled(groups)
 	}
@@ -182,7 +189,7 @@ func loadBundled(groups []string) ([]results.Row, Source, error) {
 	taken := map[string]bool{}
 	var rows []results.Row
 	var src Source
-	for _, name := range localByAge(datasets.List()) {
+	for _, name := range localByAge() {
 		rs, m, err := datasets.Load(name)
 		if err != nil {
 			return nil, Source{}, err
@@ -209,50 +216,9 @@ func loadBundled(groups []string) ([]results.Row, Source, error) {
 	return rows, src, nil
 }
 
-// newestLocal picks the newest measured h200-* dataset.
-func newestLocal(list []datasets.Info) string {
-	if names := localByAge(list); len(names) > 0 {
-		return names[0]
-	}
-	return ""
-}
-
-// localByAge lists the measured h200-* datasets, full runs before --quick
-// ones (whose few sizes and trials make poorer figures), each newest first:
-// by the start time in their metadata, then by name (names carry the date).
-func localByAge(list []datasets.Info) []string {
-	type cand struct {
-		name  string
-		quick bool
-		start int64
-	}
-	var cs []cand
-	for _, in := range list {
-		if in.Kind != datasets.Measured || !strings.HasPrefix(in.Name, localPrefix) {
-			continue
-		}
-		c := cand{name: in.Name}
-		if _, m, err := datasets.Load(in.Name); err == nil {
-			c.start = m.Start.Unix()
-			c.quick = strings.Contains(m.Command, "--quick")
-		}
-		cs = append(cs, c)
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].quick != cs[j].quick {
-			return !cs[i].quick
-		}
-		if cs[i].start != cs[j].start {
-			return cs[i].start > cs[j].start
-		}
-		return cs[i].name > cs[j].name
-	})
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.name
-	}
-	return out
-}
+// localByAge lists the measured h200-* datasets by datasets.ByAge's rule
+// (full runs before --quick ones, each newest first).
+func localByAge() []string { return datasets.ByAge(datasets.Query{Prefix: localPrefix}) }
 
 func describeRun(m results.Metadata) string {
 	var parts []string

@@ -12,6 +12,7 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/umlab/umlab/plots"
+	"github.com/umlab/umlab/results"
 )
 
 // Markdown displays Markdown text (LaTeX works in JupyterLab).
@@ -52,6 +53,7 @@ func Show(fig *plots.Figure, err error) {
 		png, err = fig.PNG()
 		if err == nil {
 			PNG(png)
+			simulatedCaption()
 			return
 		}
 	}
@@ -75,6 +77,29 @@ func Table(df dataframe.DataFrame) {
 		return
 	}
 	HTML(TableHTML(df))
+	simulatedCaption()
+}
+
+// SimulatedCaption is the caption under every figure and table shown after
+// a Load whose local rows came from the simulated GPU.
+const SimulatedCaption = "Simulated GPU (internal/fakegpu): the local platform's numbers are made up, never measurements."
+
+// simulatedCaption captions a figure or table when the last Load's local
+// rows are simulated.
+func simulatedCaption() {
+	if lastSimulated() {
+		Note("%s", SimulatedCaption)
+	}
+}
+
+// lastSimulated says whether the last Load's local rows are simulated.
+func lastSimulated() bool {
+	for _, s := range last.sources {
+		if s.Local && s.Kind == KindSimulated {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxRows is the most rows TableHTML writes; the rest are counted in a
@@ -82,7 +107,7 @@ func Table(df dataframe.DataFrame) {
 var MaxRows = 200
 
 // TableHTML writes a DataFrame as an HTML table for a notebook: numbers
-// right-aligned, floats written as plots.FormatNumber does (3963, 14.1,
+// right-aligned, floats written as results.FormatNumber does (3963, 14.1,
 // 0.043) with NaN as a dash, columns named *_bytes as sizes (256 MiB), and
 // every cell escaped.
 func TableHTML(df dataframe.DataFrame) string {
@@ -146,7 +171,7 @@ func cell(name string, t series.Type, e series.Element) string {
 		if math.IsNaN(v) {
 			return "–"
 		}
-		return plots.FormatNumber(v)
+		return results.FormatNumber(v)
 	case series.Int:
 		v, err := e.Int()
 		if err != nil {
@@ -156,7 +181,7 @@ func cell(name string, t series.Type, e series.Element) string {
 			if v == 0 {
 				return ""
 			}
-			return plots.SizeLabel(int64(v))
+			return results.FormatBytes(int64(v))
 		}
 	}
 	return e.String()

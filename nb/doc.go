@@ -22,9 +22,9 @@
 // side. Where the local rows come from depends on the mode ([Mode]):
 //
 //   - live: a CUDA driver and a GPU are present (umkit.Available). The
-//     groups are measured with umkit's quick sizes, the progress is shown in
-//     the cell, and the results are kept under the cache directory
-//     (~/.cache/umlab/notebooks/<group>, or $UMLAB_CACHE_DIR/<group>): a
+//     groups are measured with umkit's quick sizes (or as [Options] say),
+//     the progress is shown in the cell, and the results are kept under the
+//     cache directory (~/.cache/umlab/notebooks, or $UMLAB_CACHE_DIR): a
 //     later cell, or a re-run, reads them back (umkit's resume) instead of
 //     measuring again. UMLAB_REFRESH=1 measures again, once per kernel
 //     session.
@@ -33,9 +33,27 @@
 //     or results directory named by UMLAB_LOCAL_DATASET.
 //
 // UMLAB_NOTEBOOK_MODE=live or bundled forces a mode (CI runs bundled).
-// UMLAB_NOTEBOOK_MODE=fake runs the live path on umkit's simulated GPU
-// (platform "Fake", made-up numbers, cached apart): it tests a notebook's
-// live path, progress display and cache on a machine without a GPU.
-// Every GoNB cell is a new process, so each cell that needs data calls
+// UMLAB_NOTEBOOK_MODE=simulated (or fake) runs the live path on the
+// simulated GPU the tests use (internal/fakegpu: platform "Fake", made-up
+// numbers, cached apart, its source of kind "simulated"): it tests a
+// notebook's live path, progress display and cache on a machine without a
+// GPU. Every GoNB cell is a new process, so each cell that needs data calls
 // [Data]; bundled data loads in milliseconds and live data from the cache.
+//
+// # Options
+//
+// [Options] choose the groups, sizes, trial and warm-up counts (umkit's
+// quick ones by default, or the paper's with Full) and the mode of a live or
+// simulated measurement: nb.Options{Groups: []string{"managed"},
+// Sizes: []int64{1 << 30}}.Data(). The live path calls umkit directly
+// (umkit.Open, umkit.Run); its cache lives under
+// <cache>/<gpu|simulated>/<GPU UUID>/<options>/<group>, so another GPU or
+// other options measure afresh. [Data] and [Load] are Options{Groups: ...}.
+//
+// # Ownership and imports
+//
+// nb owns the notebook data layer and display. It imports umkit (live and
+// simulated runs), internal/fakegpu, plots, datasets (the one resolver) and
+// results; a notebook never talks to cuda, and nb must not import it
+// directly.
 package nb // import "github.com/umlab/umlab/nb"

@@ -1,18 +1,15 @@
 package nb
 
 import (
-	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/go-gota/gota/dataframe"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/plots"
-	"github.com/umlab/umlab/results"
-	"github.com/umlab/umlab/umkit"
 )
 
 // TestLiveFakeGPU runs the live path end to end on umkit's fake GPU: every
@@ -89,22 +86,12 @@ func TestLiveFakeGPU(t *testing.T) {
 		}
 	}
 	// A second Load reads the cache instead of measuring again.
-	runs := 0
-	old := fakeRun
-	defer func() { fakeRun = old }()
-	fakeRun = func(ctx context.Context, o LiveOptions) (results.Metadata, error) {
-		runs++
-		return umkit.Run(ctx, umkit.Options{Device: fakegpu.New(), Groups: o.Groups, Quick: o.Quick,
-			Out: o.Out, Resume: o.Resume, Warn: func(string) {}, Progress: func(p umkit.Progress) {
-				if !strings.HasSuffix(p.Config, "(done earlier)") {
-					t.Errorf("resumed run measured %s again", p.Config)
-				}
-			}})
-	}
-	if _, err := Load("hbm"); err != nil {
+	before := runIDs(plots.Where(rows, "group", "hbm"))
+	again, err := Load("hbm")
+	if err != nil {
 		t.Fatal(err)
 	}
-	if runs != 1 {
-		t.Errorf("%d runs for one group, want 1", runs)
+	if after := runIDs(again); !slices.Equal(after, before) || len(after) != 1 {
+		t.Errorf("run ids %v, then %v: measured again", before, after)
 	}
 }

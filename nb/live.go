@@ -14,37 +14,10 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
-
-// LiveOptions is what Data asks of a live run; it mirrors the fields of
-// umkit.Options that the notebooks use.
-type LiveOptions struct {
-	Groups   []string // benchmark groups to measure
-	Quick    bool     // umkit's small, quick sizes
-	Out      string   // results directory
-	Resume   bool     // keep the configurations already in Out
-	Progress func(LiveProgress)
-}
-
-// LiveProgress mirrors umkit.Progress.
-type LiveProgress struct {
-	Done, Total  int
-	Config       string
-	Elapsed, ETA time.Duration
-}
-
-// The live path, set to umkit.Available and umkit.Run by live_umkit.go;
-// tests replace them with fakes.
-var (
-	liveAvailable = func() (bool, string) { return false, "no live runner" }
-	liveRun       func(ctx context.Context, o LiveOptions) (results.Metadata, error)
-	fakeRun       func(ctx context.Context, o LiveOptions) (results.Metadata, error)
-)
-
-// allGroups is every benchmark group, measured one at a time so that each
-// has its own cache directory, shared by the notebooks that show it.
-var allGroups = []string{"hbm", "host", "transfer", "managed", "pattern", "oversub", "handoff"}
 
 // CacheDir returns the root of the live-results cache: $UMLAB_CACHE_DIR,
 // or umlab/notebooks under the user's cache directory (~/.cache).
@@ -86,39 +59,58 @@ func refresh(dir string) error {
 	return os.WriteFile(filepath.Join(dir, sessionFile), []byte(id), 0o644)
 }
 
-// loadLive measures (or reads back from the cache) each group and returns
-// their rows; with fake, on the simulated GPU, cached apart.
-func loadLive(groups []string, fake bool) ([]results.Row, Source, error) {
-	run, kind := liveRun, Live
-	if fake {
-		run, kind = fakeRun, Fake
-	} else if ok, reason := liveAvailable(); !ok || liveRun == nil {
-		return nil, Source{}, fmt.Errorf("%w: %s", errNoLive, reason)
+// loadLive measures (or reads back from the cache) each group of o on this
+// machine's GPU 0, or with simulated on the simulated GPU of the tests
+// (internal/fakegpu), and returns their rows. Results are cached under
+// CacheDir()/<kind>/<GPU UUID>/<options>/<group>: a change of GPU or of
+// options measures afresh, and the same call reads back.
+func loadLive(o Options, simulated bool) ([]results.Row, Source, error) {
+	kind, sub := Live, "gpu"
+	dev := o.device
+	if simulated {
+		kind, sub = Fake, "simulated"
+		if dev == nil {
+			dev = fakegpu.New()
+		}
+	} else if dev == nil {
+		if ok, reason := umkit.Available(); !ok {
+			return nil, Source{}, fmt.Errorf("%w: %s", errNoLive, reason)
+		}
+		d, err := umkit.Open(0)
+		if err != nil {
+			return nil, Source{}, fmt.Errorf("%w: %v", errNoLive, err)
+		}
+		defer d.Close()
+		dev = d
 	}
-	if run == nil {
-		return nil, Source{}, fmt.Errorf("%w: no runner for mode %s", errNoLive, kind)
-	}
+	groups := o.Groups
 	if len(groups) == 0 {
-		groups = allGroups
+		groups = umkit.Groups
 	}
 	root, err := CacheDir()
 	if err != nil {
 		return nil, Source{}, err
 	}
-	if fake {
-		root = filepath.Join(root, "fake")
-	}
+	root = filepath.Join(root, sub, cacheName(dev.Info().UUID), o.key())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var all []results.Row
 	src := Source{Name: root, Kind: kind}
+	if simulated {
+		src.Kind = KindSimulated
+	}
 	for _, g := range groups {
 		dir := filepath.Join(root, g)
 		if err := refresh(dir); err != nil {
 			return nil, Source{}, err
 		}
 		p := newProgress(g)
-		m, err := run(ctx, LiveOptions{Groups: []string{g}, Quick: true, Out: dir, Resume: true, Progress: p.update})
+		uo := o.umkitOptions(g, dir)
+		uo.Device, uo.Progress = dev, p.update
+		if simulated {
+			uo.Warn = func(string) {}
+		}
+		m, err := umkit.Run(ctx, uo)
 		p.finish(err)
 		if err != nil {
 			return nil, Source{}, fmt.Errorf("nb: live run of %s (results kept in %s): %w", g, dir, err)
@@ -135,10 +127,26 @@ func loadLive(groups []string, fake bool) ([]results.Row, Source, error) {
 			if src.Platform == "" && len(rows) > 0 {
 				src.Platform = rows[0].Platform
 			}
+			if simulated {
+				src.Detail = "simulated GPU, made-up numbers: " + src.Detail
+			}
 		}
 		all = append(all, rows...)
 	}
 	return all, src, nil
+}
+
+// cacheName makes a GPU UUID safe as a directory name.
+func cacheName(uuid string) string {
+	if uuid == "" {
+		return "unknown-gpu"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '.' || r == '_' || ('0' <= r && r <= '9') || ('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') {
+			return r
+		}
+		return '_'
+	}, uuid)
 }
 
 // progress shows a live run's progress in the cell, updated in place at
@@ -157,7 +165,7 @@ func newProgress(group string) *progress {
 	return &progress{id: "umlab-progress-" + gonbui.UniqueId(), group: group, start: time.Now()}
 }
 
-func (p *progress) update(pr LiveProgress) {
+func (p *progress) update(pr umkit.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done = pr.Done

@@ -1,19 +1,16 @@
 package nb
 
 import (
-	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
@@ -70,7 +67,7 @@ func TestLoadBundled(t *testing.T) {
 			t.Errorf("no %s rows", p)
 		}
 	}
-	want := newestLocal(datasets.List())
+	want, _ := datasets.NewestOf(datasets.Query{Prefix: localPrefix})
 	if got := Local(); (want == "") != (got == "") {
 		t.Errorf("Local() = %q with newest local dataset %q", got, want)
 	}
@@ -104,83 +101,120 @@ func writeRun(t *testing.T, dir, platform string) string {
 	t.Helper()
 	r := results.NewRow()
 	r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.GBps, r.Platform = "hbm", "triad", "explicit", 1<<20, 100, platform
-	f, err := os.Create(filepath.Join(dir, results.CSVName))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := results.WriteCSV(f, []results.Row{r}); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), results.Metadata{Platform: platform, RunID: "test"}); err != nil {
+	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{Platform: platform, RunID: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
 
+// runIDs lists the run ids of the local rows: rows read back from the
+// cache keep the id of the run that measured them.
+func runIDs(rows []results.Row) []string {
+	var ids []string
+	for _, r := range rows {
+		if r.Platform == Local() && !slices.Contains(ids, r.RunID) {
+			ids = append(ids, r.RunID)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 // The live path measures each group once into the cache and reads it back
 // on later calls; UMLAB_REFRESH=1 measures again once per kernel session.
+// The cache is keyed by the options and the GPU. (The simulated GPU runs
+// the live path here; a real GPU differs only in the device.)
 func TestLiveCache(t *testing.T) {
 	cache := t.TempDir()
-	t.Setenv(EnvMode, "live")
 	t.Setenv(EnvCacheDir, cache)
 	t.Setenv(EnvRefresh, "")
 	t.Setenv("GONB_TMP_DIR", "/tmp/gonb_session1")
-	runs := 0
-	oldA, oldR := liveAvailable, liveRun
-	defer func() { liveAvailable, liveRun = oldA, oldR }()
-	liveAvailable = func() (bool, string) { return true, "" }
-	liveRun = func(ctx context.Context, o LiveOptions) (results.Metadata, error) {
-		if !o.Quick || !o.Resume || len(o.Groups) != 1 {
-			t.Errorf("options %+v", o)
-		}
-		if _, err := os.Stat(filepath.Join(o.Out, results.CSVName)); err == nil {
-			return results.Metadata{Platform: "FAKE"}, nil // resumed: all done
-		}
-		runs++
-		if err := os.MkdirAll(o.Out, 0o755); err != nil {
-			return results.Metadata{}, err
-		}
-		o.Progress(LiveProgress{Done: 1, Total: 1, Config: "x", Elapsed: time.Second})
-		writeRun(t, o.Out, "FAKE")
-		return results.Metadata{Platform: "FAKE"}, nil
-	}
-	for i := range 2 {
-		if _, err := Load("hbm"); err != nil {
+	o := Options{Groups: []string{"hbm"}, Mode: "simulated", Sizes: []int64{1 << 20}, Trials: umkit.N(2), Warmups: umkit.N(0)}
+	load := func(o Options) []string {
+		t.Helper()
+		rows, err := o.Load()
+		if err != nil {
 			t.Fatal(err)
 		}
-		if runs != 1 {
-			t.Fatalf("call %d: %d runs, want 1", i, runs)
+		return runIDs(rows)
+	}
+	first := load(o)
+	if len(first) != 1 {
+		t.Fatalf("run ids %v", first)
+	}
+	if again := load(o); !slices.Equal(again, first) {
+		t.Errorf("second call measured again: %v, then %v", first, again)
+	}
+	rows, _ := o.Load()
+	for _, r := range rows {
+		if r.Platform == Local() && (r.Warmups != 0 || r.Trial > 1 || r.SizeBytes != 1<<20) {
+			t.Fatalf("options not applied: %+v", r)
 		}
 	}
-	if Local() != "FAKE" {
-		t.Errorf("Local() = %q", Local())
+	src := Sources()[len(Sources())-1]
+	if src.Kind != KindSimulated || !strings.Contains(src.Detail, "simulated") || !strings.Contains(src.Name, "quick-sizes-1MiB-trials-2-warmups-0") {
+		t.Errorf("simulated source %+v", src)
 	}
+	if !lastSimulated() {
+		t.Error("figures after a simulated Load would not be captioned")
+	}
+	if _, err := (Options{Groups: []string{"hbm"}, Mode: "bundled"}).Load(); err != nil || lastSimulated() {
+		t.Errorf("bundled Load: %v, captioned as simulated: %v", err, lastSimulated())
+	}
+	// Other options, another GPU: measured afresh, in their own directories.
+	o2 := o
+	o2.Trials = umkit.N(3)
+	if ids := load(o2); slices.Equal(ids, first) {
+		t.Error("other trials read the cache of the first options")
+	}
+	o3 := o
+	other := fakegpu.New()
+	info := other.Info()
+	info.UUID = "GPU-11111111-2222-3333-4444-555555555555"
+	other.SetInfo(info)
+	o3.device = other
+	if ids := load(o3); slices.Equal(ids, first) {
+		t.Error("another GPU read the cache of the first")
+	}
+	// Refresh: once per kernel session.
 	t.Setenv(EnvRefresh, "1")
-	for range 2 {
-		if _, err := Load("hbm"); err != nil {
-			t.Fatal(err)
-		}
+	r1 := load(o)
+	if slices.Equal(r1, first) {
+		t.Error("UMLAB_REFRESH=1 did not measure again")
 	}
-	if runs != 2 {
-		t.Errorf("refresh: %d runs, want 2 (once per session)", runs)
+	if r2 := load(o); !slices.Equal(r2, r1) {
+		t.Error("UMLAB_REFRESH=1 measured twice in one session")
 	}
 	t.Setenv("GONB_TMP_DIR", "/tmp/gonb_session2")
-	if _, err := Load("hbm"); err != nil {
-		t.Fatal(err)
+	if r3 := load(o); slices.Equal(r3, r1) {
+		t.Error("UMLAB_REFRESH=1 in a new session did not measure again")
 	}
-	if runs != 3 {
-		t.Errorf("refresh in a new session: %d runs, want 3", runs)
+}
+
+func TestOptionsErrors(t *testing.T) {
+	for name, o := range map[string]Options{
+		"group":   {Groups: []string{"hbmx"}},
+		"size":    {Sizes: []int64{1000}},
+		"trials":  {Trials: umkit.N(0)},
+		"warmups": {Warmups: umkit.N(-1)},
+		"mode":    {Mode: "remote"},
+	} {
+		if _, err := o.Load(); err == nil || !strings.Contains(err.Error(), "allowed") && !strings.Contains(err.Error(), "want") && !strings.Contains(err.Error(), "groups are") {
+			t.Errorf("%s: %v", name, err)
+		}
 	}
 }
 
 func TestLiveForcedWithoutGPU(t *testing.T) {
+	if ok, _ := umkit.Available(); ok {
+		t.Skip("a GPU is present: live mode would measure")
+	}
 	t.Setenv(EnvMode, "live")
-	oldA := liveAvailable
-	defer func() { liveAvailable = oldA }()
-	liveAvailable = func() (bool, string) { return false, "no driver" }
 	if _, err := Load("hbm"); !errors.Is(err, errNoLive) {
 		t.Errorf("err = %v, want errNoLive", err)
+	}
+	if _, err := (Options{Mode: "live"}).Load(); !errors.Is(err, errNoLive) {
+		t.Errorf("Options.Mode live: %v, want errNoLive", err)
 	}
 }
 
@@ -189,7 +223,7 @@ func TestLiveForcedWithoutGPU(t *testing.T) {
 func TestBundledCombinesNewestPerGroup(t *testing.T) {
 	t.Setenv(EnvMode, "bundled")
 	t.Setenv(EnvLocalDataset, "")
-	names := localByAge(datasets.List())
+	names := localByAge()
 	if len(names) < 2 {
 		t.Skip("fewer than two measured datasets are embedded")
 	}
@@ -248,8 +282,13 @@ func TestLoadCounters(t *testing.T) {
 	if got := cold.Col(umkit.ColMigratedPerUseful).Float(); len(got) == 0 || slices.ContainsFunc(got, func(v float64) bool { return v != 0.5 }) {
 		t.Errorf("oversub cold streaming migrated per useful byte %v, want 0.5 each", got)
 	}
-	if _, _, err := LoadCounters("handoff"); !errors.Is(err, plots.ErrNoData) {
+	if _, _, err := LoadCounters("hbm"); !errors.Is(err, plots.ErrNoData) {
 		t.Errorf("counters of a group without passes: %v", err)
+	}
+	// The newest counters dataset has handoff passes only; other groups
+	// come from the older one that has them (above).
+	if _, src, err := LoadCounters("handoff"); err != nil || src.Name != "h200-2026-12-01-handoff-counters" {
+		t.Errorf("handoff counters: %v from %q", err, src.Name)
 	}
 }
 

@@ -30,12 +30,7 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 			return nil, err
 		}
 	}
-	var kept []results.Row
-	for i := range rows {
-		if v := number(&rows[i], y); !rows[i].Waived && !math.IsNaN(v) && !math.IsInf(v, 0) {
-			kept = append(kept, rows[i])
-		}
-	}
+	kept := drawable(rows, y)
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("%w: no row with %s to draw", ErrNoData, y)
 	}
@@ -67,42 +62,11 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 	for _, pg := range split(kept, panel) {
 		p := newPanel(pg.label, "", ya.Label)
 		for _, sg := range split(pg.rows, series) {
-			ci := colors[sg.label]
-			vals := make(plotter.Values, len(cats))
-			var lxy plotter.XYs
-			var labels []string
-			for _, cg := range split(sg.rows, category) {
-				d := results.Describe(column(cg.rows, y))
-				i := catIndex[cg.label]
-				vals[i] = d.Median
-				ymax = max(ymax, d.Median)
-				lxy = append(lxy, plotter.XY{X: float64(i), Y: d.Median})
-				labels = append(labels, FormatNumber(d.Median))
-			}
-			b, err := plotter.NewBarChart(vals, barW)
+			top, err := addBars(p, sg.rows, y, category, catIndex, colors[sg.label], len(all), barW)
 			if err != nil {
-				return nil, fmt.Errorf("plots: %w", err)
+				return nil, err
 			}
-			b.Color = seriesColor(ci)
-			b.LineStyle.Width = 0
-			b.Offset = (vg.Length(ci) - vg.Length(len(all)-1)/2) * barW
-			p.Add(b)
-			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: lxy, Labels: labels})
-			if err != nil {
-				return nil, fmt.Errorf("plots: %w", err)
-			}
-			for i := range lb.TextStyle {
-				st := &lb.TextStyle[i]
-				st.Font.Size = 7.5
-				st.Handler = plot.DefaultTextHandler
-				st.XAlign = draw.XCenter
-				if st.Width(labels[i]) > barW+vg.Points(2) {
-					// Too wide to sit on its bar: stand it up.
-					st.Rotation, st.XAlign, st.YAlign = math.Pi/2, draw.XLeft, draw.YCenter
-				}
-			}
-			lb.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
-			p.Add(lb)
+			ymax = max(ymax, top)
 		}
 		p.NominalX(names...)
 		if len(cats) > 3 || longest(names) > 9 {
@@ -126,6 +90,60 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 		}
 	}
 	return fig, nil
+}
+
+// drawable keeps the rows that are not waived and have a finite y.
+func drawable(rows []results.Row, y string) []results.Row {
+	var kept []results.Row
+	for i := range rows {
+		if v := number(&rows[i], y); !rows[i].Waived && !math.IsNaN(v) && !math.IsInf(v, 0) {
+			kept = append(kept, rows[i])
+		}
+	}
+	return kept
+}
+
+// addBars adds one series' bars to p: the median of y per category, at the
+// series' offset ci of n within each category, each labelled with its
+// value (stood up when too wide for its bar). It returns the tallest bar.
+func addBars(p *plot.Plot, rows []results.Row, y string, category Key, catIndex map[string]int, ci, n int, barW vg.Length) (float64, error) {
+	vals := make(plotter.Values, len(catIndex))
+	var lxy plotter.XYs
+	var labels []string
+	ymax := 0.0
+	for _, cg := range split(rows, category) {
+		d := results.Describe(column(cg.rows, y))
+		i := catIndex[cg.label]
+		vals[i] = d.Median
+		ymax = max(ymax, d.Median)
+		lxy = append(lxy, plotter.XY{X: float64(i), Y: d.Median})
+		labels = append(labels, results.FormatNumber(d.Median))
+	}
+	b, err := plotter.NewBarChart(vals, barW)
+	if err != nil {
+		return 0, fmt.Errorf("plots: %w", err)
+	}
+	b.Color = seriesColor(ci)
+	b.LineStyle.Width = 0
+	b.Offset = (vg.Length(ci) - vg.Length(n-1)/2) * barW
+	p.Add(b)
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: lxy, Labels: labels})
+	if err != nil {
+		return 0, fmt.Errorf("plots: %w", err)
+	}
+	for i := range lb.TextStyle {
+		st := &lb.TextStyle[i]
+		st.Font.Size = 7.5
+		st.Handler = plot.DefaultTextHandler
+		st.XAlign = draw.XCenter
+		if st.Width(labels[i]) > barW+vg.Points(2) {
+			// Too wide to sit on its bar: stand it up.
+			st.Rotation, st.XAlign, st.YAlign = math.Pi/2, draw.XLeft, draw.YCenter
+		}
+	}
+	lb.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
+	p.Add(lb)
+	return ymax, nil
 }
 
 func column(rows []results.Row, col string) []float64 {

@@ -59,4 +59,11 @@
 // embedded Liberation fonts, so output is byte-for-byte deterministic; the
 // package tests compare against golden images in testdata (go test -regen
 // rewrites them). [PNG] renders a single *plot.Plot.
+//
+// # Ownership and imports
+//
+// plots owns figures and tables. It imports results, model, datasets,
+// fleet and check, all pure Go, so plots builds with CGO_ENABLED=0; it must not import
+// cuda, umkit, fleet/node or nb (.ci/run checks that neither cuda nor NVML
+// is among its dependencies).
 package plots // import "github.com/umlab/umlab/plots"

@@ -124,16 +124,3 @@ func ExampleModelTable() {
 	// managed          F = 271.69 ms  G = 0.415 ms/pass
 	// managed_prefetch F =  79.41 ms  G = 0.489 ms/pass
 }
-
-func ExampleSizeLabel() {
-	for _, b := range []int64{4096, 65536, 2 << 20, 256 << 20, 1 << 30, 3 << 29} {
-		fmt.Println(plots.SizeLabel(b))
-	}
-	// Output:
-	// 4 KiB
-	// 64 KiB
-	// 2 MiB
-	// 256 MiB
-	// 1 GiB
-	// 1.5 GiB
-}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
 
@@ -17,54 +18,21 @@ import (
 // and pattern tell the rows apart) and one panel per platform.
 func BandwidthVsSize(rows []results.Row, o Options) (*Figure, error) {
 	rows = Except(rows, results.ColSizeBytes, 0)
-	spec := lineSpec{
-		title:     "Useful bandwidth vs working-set size",
-		xa:        AxisOf(results.ColSizeBytes),
-		ya:        AxisOf(results.ColGBps),
-		fallback:  results.ColMode,
-		defSeries: []string{results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern},
-	}
-	lf, err := lines(rows, results.ColSizeBytes, results.ColGBps, o, spec)
-	if err != nil {
-		return nil, err
-	}
-	return lf.fig, nil
+	return bandwidthFigure(rows, results.ColSizeBytes, "Useful bandwidth vs working-set size", o, results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern)
 }
 
 // StrideSweep draws useful bandwidth against stride for the strided
 // benchmark (paper, Figs. 5 and 6), one line per mode.
 func StrideSweep(rows []results.Row, o Options) (*Figure, error) {
 	rows = Where(rows, results.ColBenchmark, "strided")
-	spec := lineSpec{
-		title:     "Strided access: useful bandwidth vs stride",
-		xa:        AxisOf(results.ColStrideElements),
-		ya:        AxisOf(results.ColGBps),
-		fallback:  results.ColMode,
-		defSeries: []string{results.ColMode, results.ColSizeBytes},
-	}
-	lf, err := lines(rows, results.ColStrideElements, results.ColGBps, o, spec)
-	if err != nil {
-		return nil, err
-	}
-	return lf.fig, nil
+	return bandwidthFigure(rows, results.ColStrideElements, "Strided access: useful bandwidth vs stride", o, results.ColMode, results.ColSizeBytes)
 }
 
 // PageTouch draws useful bandwidth against the page-touch interval (one
 // element touched per interval; paper, Section VI-C), one line per mode.
 func PageTouch(rows []results.Row, o Options) (*Figure, error) {
 	rows = Where(rows, results.ColBenchmark, "page_touch")
-	spec := lineSpec{
-		title:     "Page touch: useful bandwidth vs interval",
-		xa:        AxisOf(results.ColPageIntervalBytes),
-		ya:        AxisOf(results.ColGBps),
-		fallback:  results.ColMode,
-		defSeries: []string{results.ColMode, results.ColSizeBytes},
-	}
-	lf, err := lines(rows, results.ColPageIntervalBytes, results.ColGBps, o, spec)
-	if err != nil {
-		return nil, err
-	}
-	return lf.fig, nil
+	return bandwidthFigure(rows, results.ColPageIntervalBytes, "Page touch: useful bandwidth vs interval", o, results.ColMode, results.ColSizeBytes)
 }
 
 // Oversubscription draws useful bandwidth against the managed footprint as
@@ -73,15 +41,11 @@ func PageTouch(rows []results.Row, o Options) (*Figure, error) {
 // dashed.
 func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
 	rows = Where(rows, results.ColGroup, "oversub")
-	spec := lineSpec{
+	lf, err := bandwidthLines(rows, results.ColOversubPct, lineSpec{
 		title:     "Oversubscription: bandwidth vs footprint (dashed: GPU memory)",
-		xa:        AxisOf(results.ColOversubPct),
-		ya:        AxisOf(results.ColGBps),
-		fallback:  results.ColMode,
 		defSeries: []string{results.ColMode, results.ColPattern},
 		xInclude:  []float64{100},
-	}
-	lf, err := lines(rows, results.ColOversubPct, results.ColGBps, o, spec)
+	}, o)
 	if err != nil {
 		return nil, err
 	}
@@ -91,29 +55,30 @@ func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
 	return lf.fig, nil
 }
 
-// ReuseModel is the reuse-amortized handoff model of one policy (paper,
-// Section VIII-B): one CPU–GPU exchange with R GPU passes takes F + R·G.
-type ReuseModel struct {
-	Platform  string  // the platform it was calibrated on (matches the panel)
-	Policy    string  // handoff policy
-	SizeBytes int64   // working-set size, 0 if not stated
-	FMs       float64 // F: fixed CPU-side and handoff cost per exchange, ms
-	GMs       float64 // G: marginal cost of one GPU pass, ms
-
-	// MedianAPEPct and MaxAPEPct are the validation errors over the
-	// reuse counts not used for calibration (NaN if not validated).
-	MedianAPEPct, MaxAPEPct float64
+// bandwidthFigure draws useful bandwidth against column x, one line per
+// series (by default whichever of the series columns tell the rows apart,
+// else mode) and one panel per platform.
+func bandwidthFigure(rows []results.Row, x, title string, o Options, series ...string) (*Figure, error) {
+	lf, err := bandwidthLines(rows, x, lineSpec{title: title, defSeries: series}, o)
+	if err != nil {
+		return nil, err
+	}
+	return lf.fig, nil
 }
 
-// Predict returns F + r·G in ms.
-func (m ReuseModel) Predict(r float64) float64 { return m.FMs + r*m.GMs }
+// bandwidthLines is lines with useful bandwidth on y, x's axis and mode as
+// the fallback series; spec gives the title, series and extras.
+func bandwidthLines(rows []results.Row, x string, spec lineSpec, o Options) (*lineFig, error) {
+	spec.xa, spec.ya, spec.fallback = AxisOf(x), AxisOf(results.ColGBps), results.ColMode
+	return lines(rows, x, results.ColGBps, o, spec)
+}
 
 // HandoffReuse draws the time of one alternating CPU–GPU iteration against
 // the GPU passes R after each CPU update (paper, Fig. 8): measured medians
 // as markers, one colour per policy, and each model of models as a dashed
 // line F + R·G in its policy's colour, in the panel of its platform. Rows
 // other than the handoff group's alternating phase are ignored.
-func HandoffReuse(rows []results.Row, models []ReuseModel, o Options) (*Figure, error) {
+func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*Figure, error) {
 	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "alternating")
 	spec := lineSpec{
 		title:      "CPU–GPU handoff: time per CPU update vs GPU reuse",
@@ -149,7 +114,7 @@ func HandoffReuse(rows []results.Row, models []ReuseModel, o Options) (*Figure, 
 		xys := make(plotter.XYs, 0, n)
 		for i := range n {
 			x := lo * math.Pow(hi/lo, float64(i)/(n-1))
-			if y := m.Predict(x); y > 0 {
+			if y := m.Time(x); y > 0 {
 				xys = append(xys, plotter.XY{X: x, Y: y})
 			}
 		}

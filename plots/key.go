@@ -47,12 +47,8 @@ func (k Key) validate() error {
 }
 
 func isColumn(c string) bool {
-	for _, cc := range results.Columns {
-		if cc.Name == c {
-			return true
-		}
-	}
-	return false
+	_, ok := results.ColumnOf(c)
+	return ok
 }
 
 // label is the text of r's key values.
@@ -93,7 +89,7 @@ func formatValue(col string, v any) string {
 			return ""
 		}
 		if strings.HasSuffix(col, "_bytes") {
-			return SizeLabel(x)
+			return results.FormatBytes(x)
 		}
 		return strconv.FormatInt(x, 10)
 	case float64:
@@ -110,45 +106,23 @@ func formatValue(col string, v any) string {
 	return fmt.Sprint(v)
 }
 
-// FormatNumber writes a measurement compactly: whole numbers from 100 up
-// (3963, 14100), three significant digits below (14.1, 0.043).
-func FormatNumber(v float64) string {
-	switch {
-	case math.IsNaN(v):
-		return ""
-	case math.Abs(v) >= 1e7:
-		return strconv.FormatFloat(v, 'g', 3, 64)
-	case math.Abs(v) >= 100:
-		return strconv.FormatFloat(math.Round(v), 'f', -1, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
-}
-
-// SizeLabel writes a byte count in binary units: 65536 is "64 KiB",
-// 1<<30 is "1 GiB", 3<<29 is "1.5 GiB".
-func SizeLabel(b int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
-	v, i := float64(b), 0
-	for math.Abs(v) >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[i]
-}
-
 // vocabulary fixes the order of the values of some columns, the paper's
 // order where it has one; other values sort after these, alphabetically.
 var vocabulary = map[string][]string{
-	results.ColPlatform:  {"GB200", "GH200", "GB10"},
-	results.ColGroup:     {"hbm", "host", "transfer", "managed", "pattern", "oversub", "handoff"},
-	results.ColBenchmark: {"triad", "copy", "stream", "prefetch", "advise", "strided", "random", "page_touch"},
-	results.ColMode: {"explicit", "host_mapped", "pinned", "pageable", "managed", "managed_cold",
-		"managed_prefetch", "managed_reuse", "advise_preferred_gpu", "advise_accessed_by",
-		"advise_preferred_cpu", "system"},
-	results.ColPolicy:    {"explicit_copy", "host_mapped", "managed", "managed_prefetch"}, // Table III
-	results.ColPattern:   {"streaming", "strided", "random", "page_touch", "copy", "triad"},
-	results.ColDirection: {"h2d", "d2h"},
-	results.ColPhase:     {"cpu_only", "gpu_only", "alternating", "baseline", "extra"},
+	results.ColPlatform: {"GB200", "GH200", "GB10"},
+	results.ColGroup:    results.Groups,
+	results.ColBenchmark: {results.BenchTriad, results.BenchCopy, results.BenchStream, results.BenchPrefetch,
+		results.BenchAdvise, results.BenchStrided, results.BenchRandom, results.BenchSparse, results.BenchPageTouch},
+	results.ColMode: {results.ModeExplicit, results.ModeHostMapped, results.ModePinned, results.ModePageable,
+		results.ModeManaged, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse,
+		results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU, results.ModeSystem},
+	results.ColPolicy: {results.PolicyExplicitCopy, results.PolicyHostMapped, results.PolicyManaged,
+		results.PolicyManagedPrefetch}, // Table III
+	results.ColPattern: {results.PatternStreaming, results.PatternStrided, results.PatternRandom, results.PatternSparse,
+		results.PatternPageTouch, results.PatternCopy, results.PatternTriad},
+	results.ColDirection: {results.DirectionH2D, results.DirectionD2H},
+	results.ColPhase: {results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating,
+		"baseline", "extra"}, // the last two: the paper datasets' (datasets.PhaseBaseline, PhaseExtra)
 }
 
 var vocabRank = func() map[string]map[string]int {
@@ -241,23 +215,18 @@ func split(rows []results.Row, k Key) []group {
 // integer 1024, and "GB200" matches the platform GB200. An unknown column
 // matches nothing.
 func Where(rows []results.Row, col string, vals ...any) []results.Row {
-	want := map[string]bool{}
-	for _, v := range vals {
-		want[canon(v)] = true
-	}
-	var out []results.Row
-	for i := range rows {
-		v, err := rows[i].Value(col)
-		if err == nil && want[canon(v)] {
-			out = append(out, rows[i])
-		}
-	}
-	return out
+	return filter(rows, col, vals, true)
 }
 
 // Except returns the rows whose column col equals none of vals (compared as
 // by [Where]).
 func Except(rows []results.Row, col string, vals ...any) []results.Row {
+	return filter(rows, col, vals, false)
+}
+
+// filter keeps the rows whose value of col is among vals (in) or not (!in);
+// a row without the column is never among them.
+func filter(rows []results.Row, col string, vals []any, in bool) []results.Row {
 	want := map[string]bool{}
 	for _, v := range vals {
 		want[canon(v)] = true
@@ -265,7 +234,7 @@ func Except(rows []results.Row, col string, vals ...any) []results.Row {
 	var out []results.Row
 	for i := range rows {
 		v, err := rows[i].Value(col)
-		if err != nil || !want[canon(v)] {
+		if (err == nil && want[canon(v)]) == in {
 			out = append(out, rows[i])
 		}
 	}

@@ -79,15 +79,11 @@ type point struct {
 
 // summarize groups rows by x and describes y (median, min, max).
 func summarize(rows []results.Row, x, y string) []point {
-	byX := map[float64][]float64{}
-	for i := range rows {
-		xv, yv := number(&rows[i], x), number(&rows[i], y)
-		byX[xv] = append(byX[xv], yv)
-	}
-	pts := make([]point, 0, len(byX))
-	for xv, ys := range byX {
-		d := results.Describe(ys)
-		pts = append(pts, point{x: xv, y: d.Median, lo: d.Min, hi: d.Max, n: d.N})
+	gs := results.GroupStats(rows, func(r *results.Row) float64 { return number(r, x) },
+		func(r *results.Row) float64 { return number(r, y) })
+	pts := make([]point, len(gs))
+	for i, g := range gs {
+		pts[i] = point{x: g.Key, y: g.Median, lo: g.Min, hi: g.Max, n: g.N}
 	}
 	sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
 	return pts
@@ -159,9 +155,9 @@ func panelTitle(label string, rows []results.Row, x string, series Key) string {
 		return label
 	}
 	if label == "" {
-		return SizeLabel(size)
+		return results.FormatBytes(size)
 	}
-	return label + ", " + SizeLabel(size)
+	return label + ", " + results.FormatBytes(size)
 }
 
 // lineSpec is what a named line figure adds to Lines.

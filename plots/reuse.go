@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
@@ -21,14 +20,13 @@ type ReuseFit struct {
 
 // Models returns the fit's calibrated parameters with their validation
 // errors, as drawn by HandoffReuse and tabulated by ModelTable.
-func (f ReuseFit) Models() []ReuseModel {
+func (f ReuseFit) Models() []model.Calibration {
 	if f.Report == nil {
 		return nil
 	}
-	var out []ReuseModel
-	for _, c := range f.Report.Calibration {
-		out = append(out, ReuseModel{Platform: f.Platform, Policy: c.Policy, SizeBytes: c.SizeBytes,
-			FMs: c.F, GMs: c.G, MedianAPEPct: c.MedianAPE, MaxAPEPct: c.MaxAPE})
+	out := append([]model.Calibration(nil), f.Report.Calibration...)
+	for i := range out {
+		out[i].Platform = f.Platform
 	}
 	return out
 }
@@ -50,8 +48,8 @@ func FitReuse(rows []results.Row, o model.Options) []ReuseFit {
 }
 
 // AllModels returns the models of every fit that succeeded.
-func AllModels(fits []ReuseFit) []ReuseModel {
-	var out []ReuseModel
+func AllModels(fits []ReuseFit) []model.Calibration {
+	var out []model.Calibration
 	for _, f := range fits {
 		out = append(out, f.Models()...)
 	}
@@ -61,43 +59,27 @@ func AllModels(fits []ReuseFit) []ReuseModel {
 // PublishedModels returns the reuse-model parameters stored with an
 // embedded dataset (datasets.ModelParameters), for the platform of that
 // dataset; none, and no error, when it has none.
-func PublishedModels(dataset string) ([]ReuseModel, error) {
-	ps, err := datasets.ModelParameters(dataset)
-	if err != nil {
-		return nil, err
-	}
-	if len(ps) == 0 {
-		return nil, nil
-	}
-	_, m, err := datasets.Load(dataset)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]ReuseModel, len(ps))
-	for i, p := range ps {
-		out[i] = ReuseModel{Platform: m.Platform, Policy: p.Policy, SizeBytes: p.SizeBytes,
-			FMs: p.FMs, GMs: p.GMs, MedianAPEPct: p.MedianAPEPct, MaxAPEPct: p.MaxAPEPct}
-	}
-	return out, nil
+func PublishedModels(dataset string) ([]model.Calibration, error) {
+	return datasets.ModelParameters(dataset)
 }
 
 // CompareModels sets published parameters beside fitted ones, matched by
 // platform, policy and size: F, G and the errors of each, and the
 // difference of F in percent. Published parameters without a fitted match
 // (and the reverse) keep NaN in the other's columns.
-func CompareModels(published, fitted []ReuseModel) dataframe.DataFrame {
+func CompareModels(published, fitted []model.Calibration) dataframe.DataFrame {
 	type k struct {
 		platform, policy string
 		size             int64
 	}
-	fit := map[k]ReuseModel{}
+	fit := map[k]model.Calibration{}
 	for _, m := range fitted {
 		fit[k{m.Platform, m.Policy, m.SizeBytes}] = m
 	}
 	used := map[k]bool{}
 	nan := math.NaN()
-	none := ReuseModel{FMs: nan, GMs: nan, MedianAPEPct: nan, MaxAPEPct: nan}
-	type pair struct{ p, f ReuseModel }
+	none := model.Calibration{Param: model.Param{F: nan, G: nan}, MedianAPE: nan, MaxAPE: nan}
+	type pair struct{ p, f model.Calibration }
 	var pairs []pair
 	for _, p := range published {
 		key := k{p.Platform, p.Policy, p.SizeBytes}
@@ -118,32 +100,22 @@ func CompareModels(published, fitted []ReuseModel) dataframe.DataFrame {
 	if len(pairs) == 0 {
 		return errFrame(fmt.Errorf("%w: no models to compare", ErrNoData))
 	}
-	n := len(pairs)
-	platform, policy := make([]string, n), make([]string, n)
-	size := make([]int, n)
-	cols := map[string][]float64{}
-	names := []string{"f_ms_published", "f_ms_fitted", "f_diff_pct", "g_ms_published", "g_ms_fitted",
-		"median_ape_pct_published", "median_ape_pct_fitted", "max_ape_pct_published", "max_ape_pct_fitted"}
-	for _, nm := range names {
-		cols[nm] = make([]float64, n)
-	}
-	for i, pr := range pairs {
-		platform[i], policy[i], size[i] = pr.p.Platform, pr.p.Policy, int(pr.p.SizeBytes)
-		cols["f_ms_published"][i], cols["f_ms_fitted"][i] = pr.p.FMs, pr.f.FMs
-		cols["f_diff_pct"][i] = 100 * (pr.f.FMs - pr.p.FMs) / pr.p.FMs
-		cols["g_ms_published"][i], cols["g_ms_fitted"][i] = pr.p.GMs, pr.f.GMs
-		cols["median_ape_pct_published"][i], cols["median_ape_pct_fitted"][i] = pr.p.MedianAPEPct, pr.f.MedianAPEPct
-		cols["max_ape_pct_published"][i], cols["max_ape_pct_fitted"][i] = pr.p.MaxAPEPct, pr.f.MaxAPEPct
-	}
-	ss := []series.Series{
-		series.New(platform, series.String, results.ColPlatform),
-		series.New(policy, series.String, results.ColPolicy),
-		series.New(size, series.Int, results.ColSizeBytes),
-	}
-	for _, nm := range names {
-		ss = append(ss, series.New(cols[nm], series.Float, nm))
-	}
-	return dataframe.New(ss...)
+	type P = pair
+	num := func(name string, f func(p *P) float64) results.Field[P] { return results.FloatField(name, f) }
+	return results.Build(pairs,
+		results.StringField(results.ColPlatform, func(p *P) string { return p.p.Platform }),
+		results.StringField(results.ColPolicy, func(p *P) string { return p.p.Policy }),
+		results.IntField(results.ColSizeBytes, func(p *P) int64 { return p.p.SizeBytes }),
+		num("f_ms_published", func(p *P) float64 { return p.p.F }),
+		num("f_ms_fitted", func(p *P) float64 { return p.f.F }),
+		num("f_diff_pct", func(p *P) float64 { return 100 * (p.f.F - p.p.F) / p.p.F }),
+		num("g_ms_published", func(p *P) float64 { return p.p.G }),
+		num("g_ms_fitted", func(p *P) float64 { return p.f.G }),
+		num("median_ape_pct_published", func(p *P) float64 { return p.p.MedianAPE }),
+		num("median_ape_pct_fitted", func(p *P) float64 { return p.f.MedianAPE }),
+		num("max_ape_pct_published", func(p *P) float64 { return p.p.MaxAPE }),
+		num("max_ape_pct_fitted", func(p *P) float64 { return p.f.MaxAPE }),
+	)
 }
 
 // AdviceTable asks the advisor (model.Advise) which policy is fastest for
@@ -151,9 +123,13 @@ func CompareModels(published, fitted []ReuseModel) dataframe.DataFrame {
 // policy and its predicted time, the runner-up, the break-even reuse R*
 // between them, and how the parameters were obtained at that size.
 func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFrame {
-	var platform, best, next, how []string
-	var size, reuse []int
-	var pred, nextMs, rstar []float64
+	type advice struct {
+		platform           string
+		size, reuse        int64
+		best, next, how    string
+		pred, nextMs, rstr float64
+	}
+	var out []advice
 	for _, f := range fits {
 		if f.Report == nil {
 			continue
@@ -163,35 +139,31 @@ func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFram
 			if err != nil {
 				return errFrame(fmt.Errorf("plots: advice for %s: %w", f.Platform, err))
 			}
-			platform = append(platform, f.Platform)
-			size, reuse = append(size, int(w.SizeBytes)), append(reuse, int(math.Round(w.Reuse)))
 			b := a.Ranking[0]
-			best, pred = append(best, b.Policy), append(pred, b.PredictedMs)
-			how = append(how, b.How.String())
+			ad := advice{platform: f.Platform, size: w.SizeBytes, reuse: int64(math.Round(w.Reuse)),
+				best: b.Policy, pred: b.PredictedMs, how: b.How.String(), nextMs: math.NaN(), rstr: math.NaN()}
 			if len(a.Ranking) > 1 {
-				next, nextMs = append(next, a.Ranking[1].Policy), append(nextMs, a.Ranking[1].PredictedMs)
-				r := a.BreakEven.R
-				if a.BreakEven.Kind != model.Crosses {
-					r = math.NaN()
+				ad.next, ad.nextMs = a.Ranking[1].Policy, a.Ranking[1].PredictedMs
+				if a.BreakEven.Kind == model.Crosses {
+					ad.rstr = a.BreakEven.R
 				}
-				rstar = append(rstar, r)
-			} else {
-				next, nextMs, rstar = append(next, ""), append(nextMs, math.NaN()), append(rstar, math.NaN())
 			}
+			out = append(out, ad)
 		}
 	}
-	if len(platform) == 0 {
+	if len(out) == 0 {
 		return errFrame(fmt.Errorf("%w: no fitted model to advise with", ErrNoData))
 	}
-	return dataframe.New(
-		series.New(platform, series.String, results.ColPlatform),
-		series.New(size, series.Int, results.ColSizeBytes),
-		series.New(reuse, series.Int, results.ColReusePasses),
-		series.New(best, series.String, "fastest"),
-		series.New(pred, series.Float, "fastest_ms"),
-		series.New(next, series.String, "runner_up"),
-		series.New(nextMs, series.Float, "runner_up_ms"),
-		series.New(rstar, series.Float, "break_even_r"),
-		series.New(how, series.String, "parameters"),
+	type A = advice
+	return results.Build(out,
+		results.StringField(results.ColPlatform, func(a *A) string { return a.platform }),
+		results.IntField(results.ColSizeBytes, func(a *A) int64 { return a.size }),
+		results.IntField(results.ColReusePasses, func(a *A) int64 { return a.reuse }),
+		results.StringField("fastest", func(a *A) string { return a.best }),
+		results.FloatField("fastest_ms", func(a *A) float64 { return a.pred }),
+		results.StringField("runner_up", func(a *A) string { return a.next }),
+		results.FloatField("runner_up_ms", func(a *A) float64 { return a.nextMs }),
+		results.FloatField("break_even_r", func(a *A) float64 { return a.rstr }),
+		results.StringField("parameters", func(a *A) string { return a.how }),
 	)
 }

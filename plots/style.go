@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/umlab/umlab/results"
 )
 
 // palette is Tableau 10: distinct, colour-blind tolerable, and readable on
@@ -116,7 +118,7 @@ type pow2Ticks struct {
 
 func (t pow2Ticks) label(v float64) string {
 	if t.bytes && v >= 1 {
-		return SizeLabel(int64(v))
+		return results.FormatBytes(int64(v))
 	}
 	s := strconv.FormatFloat(v, 'g', 4, 64)
 	if t.bytes {
@@ -210,7 +212,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 			}
 			tk := plot.Tick{Value: v}
 			if labelled[m] && (m != 1 || d%every == 0) {
-				tk.Label = FormatNumber(v)
+				tk.Label = results.FormatNumber(v)
 			}
 			ts = append(ts, tk)
 		}
@@ -218,7 +220,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// linearTicks are gonum's default ticks, labelled with FormatNumber (the
+// linearTicks are gonum's default ticks, labelled with results.FormatNumber (the
 // defaults print 100.00 for 100).
 type linearTicks struct{}
 
@@ -226,7 +228,7 @@ func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
 	ts := plot.DefaultTicks{}.Ticks(lo, hi)
 	for i := range ts {
 		if ts[i].Label != "" {
-			ts[i].Label = FormatNumber(ts[i].Value)
+			ts[i].Label = results.FormatNumber(ts[i].Value)
 		}
 	}
 	return ts

@@ -9,40 +9,20 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
 
 // keyColumns returns one typed series per key column, holding the first
 // row's value of each group.
 func keyColumns(gs []group, cols []string) ([]series.Series, error) {
-	out := make([]series.Series, 0, len(cols))
-	for _, c := range cols {
-		kind := results.String
-		for _, cc := range results.Columns {
-			if cc.Name == c {
-				kind = cc.Kind
-			}
-		}
-		switch kind {
-		case results.Int:
-			v := make([]int, len(gs))
-			for i, g := range gs {
-				v[i] = int(value(&g.rows[0], c).(int64))
-			}
-			out = append(out, series.New(v, series.Int, c))
-		case results.Float:
-			v := make([]float64, len(gs))
-			for i, g := range gs {
-				v[i] = value(&g.rows[0], c).(float64)
-			}
-			out = append(out, series.New(v, series.Float, c))
-		default:
-			v := make([]string, len(gs))
-			for i, g := range gs {
-				v[i] = formatValue(c, value(&g.rows[0], c))
-			}
-			out = append(out, series.New(v, series.String, c))
-		}
+	df := results.Build(gs, results.ConfigFields(func(g *group) *results.Row { return &g.rows[0] }, cols...)...)
+	if df.Err != nil {
+		return nil, df.Err
+	}
+	out := make([]series.Series, len(cols))
+	for i, c := range cols {
+		out[i] = df.Col(c)
 	}
 	return out, nil
 }
@@ -70,37 +50,38 @@ func Summary(rows []results.Row, keys ...string) dataframe.DataFrame {
 	if err != nil {
 		return errFrame(err)
 	}
+	sums := make([]results.SummaryRow, len(gs))
 	n := make([]int, len(gs))
 	for i, g := range gs {
-		n[i] = len(g.rows)
+		sums[i] = results.DescribeTrials(g.rows)
+		n[i] = sums[i].N
 	}
 	cols = append(cols, series.New(n, series.Int, results.ColN))
-	stat := func(name, col string, f func(results.Stats) float64) {
+	stat := func(name string, f func(*results.SummaryRow) float64) {
 		v := make([]float64, len(gs))
 		any := false
-		for i, g := range gs {
-			v[i] = f(results.Describe(column(g.rows, col)))
+		for i := range sums {
+			v[i] = f(&sums[i])
 			any = any || !math.IsNaN(v[i])
 		}
 		if any {
 			cols = append(cols, series.New(v, series.Float, name))
 		}
 	}
-	median := func(s results.Stats) float64 { return s.Median }
-	stat(results.ColMedianGBps, results.ColGBps, median)
-	stat(results.ColMinGBps, results.ColGBps, func(s results.Stats) float64 { return s.Min })
-	stat(results.ColMaxGBps, results.ColGBps, func(s results.Stats) float64 { return s.Max })
-	stat(results.ColCVPct, results.ColGBps, func(s results.Stats) float64 {
-		if s.N < 2 {
+	stat(results.ColMedianGBps, func(s *results.SummaryRow) float64 { return s.GBps.Median })
+	stat(results.ColMinGBps, func(s *results.SummaryRow) float64 { return s.GBps.Min })
+	stat(results.ColMaxGBps, func(s *results.SummaryRow) float64 { return s.GBps.Max })
+	stat(results.ColCVPct, func(s *results.SummaryRow) float64 {
+		if s.GBps.N < 2 {
 			return math.NaN()
 		}
-		return s.CVPct
+		return s.GBps.CVPct
 	})
-	stat(results.ColMedianKernelMs, results.ColKernelMs, median)
-	stat(results.ColMedianPrefetch, results.ColPrefetchMs, median)
-	stat(results.ColMedianTransfer, results.ColTransferMs, median)
-	stat(results.ColMedianCPUMs, results.ColCPUMs, median)
-	stat(results.ColMedianTotalMs, results.ColTotalMs, median)
+	stat(results.ColMedianKernelMs, func(s *results.SummaryRow) float64 { return s.KernelMs })
+	stat(results.ColMedianPrefetch, func(s *results.SummaryRow) float64 { return s.PrefetchMs })
+	stat(results.ColMedianTransfer, func(s *results.SummaryRow) float64 { return s.TransferMs })
+	stat(results.ColMedianCPUMs, func(s *results.SummaryRow) float64 { return s.CPUMs })
+	stat(results.ColMedianTotalMs, func(s *results.SummaryRow) float64 { return s.TotalMs.Median })
 	src := make([]string, len(gs))
 	anySrc := false
 	for i, g := range gs {
@@ -152,14 +133,13 @@ func Pivot(rows []results.Row, rowKey, colKey Key, y string) dataframe.DataFrame
 		return errFrame(err)
 	}
 	for _, cg := range split(kept, colKey) {
+		med := results.Medians(cg.rows, rowKey.label, func(r *results.Row) float64 { return number(r, y) })
 		v := make([]float64, len(rgs))
-		byRow := map[string][]float64{}
-		for i := range cg.rows {
-			l := rowKey.label(&cg.rows[i])
-			byRow[l] = append(byRow[l], number(&cg.rows[i], y))
-		}
 		for i, rg := range rgs {
-			v[i] = results.Describe(byRow[rg.label]).Median
+			v[i] = math.NaN()
+			if m, ok := med[rg.label]; ok {
+				v[i] = m
+			}
 		}
 		name := cg.label
 		if name == "" {
@@ -175,11 +155,11 @@ func Pivot(rows []results.Row, rowKey, colKey Key, y string) dataframe.DataFrame
 // percentage errors of the validation, with the platform and size first
 // when the models have more than one of either. Rows are sorted by
 // platform, size and policy.
-func ModelTable(models []ReuseModel) dataframe.DataFrame {
+func ModelTable(models []model.Calibration) dataframe.DataFrame {
 	if len(models) == 0 {
 		return errFrame(fmt.Errorf("%w: no models", ErrNoData))
 	}
-	ms := append([]ReuseModel(nil), models...)
+	ms := append([]model.Calibration(nil), models...)
 	sort.SliceStable(ms, func(i, j int) bool {
 		a, b := ms[i], ms[j]
 		return lessVals(
@@ -190,36 +170,20 @@ func ModelTable(models []ReuseModel) dataframe.DataFrame {
 	for _, m := range ms {
 		platforms[m.Platform], sizes[m.SizeBytes] = true, true
 	}
-	n := len(ms)
-	var cols []series.Series
-	str := func(name string, f func(ReuseModel) string) {
-		v := make([]string, n)
-		for i, m := range ms {
-			v[i] = f(m)
-		}
-		cols = append(cols, series.New(v, series.String, name))
-	}
-	fl := func(name string, f func(ReuseModel) float64) {
-		v := make([]float64, n)
-		for i, m := range ms {
-			v[i] = f(m)
-		}
-		cols = append(cols, series.New(v, series.Float, name))
-	}
+	type C = model.Calibration
+	var fields []results.Field[C]
 	if len(platforms) > 1 {
-		str(results.ColPlatform, func(m ReuseModel) string { return m.Platform })
+		fields = append(fields, results.StringField(results.ColPlatform, func(m *C) string { return m.Platform }))
 	}
 	if len(sizes) > 1 {
-		v := make([]int, n)
-		for i, m := range ms {
-			v[i] = int(m.SizeBytes)
-		}
-		cols = append(cols, series.New(v, series.Int, results.ColSizeBytes))
+		fields = append(fields, results.IntField(results.ColSizeBytes, func(m *C) int64 { return m.SizeBytes }))
 	}
-	str(results.ColPolicy, func(m ReuseModel) string { return m.Policy })
-	fl("f_ms", func(m ReuseModel) float64 { return m.FMs })
-	fl("g_ms_per_pass", func(m ReuseModel) float64 { return m.GMs })
-	fl("median_ape_pct", func(m ReuseModel) float64 { return m.MedianAPEPct })
-	fl("max_ape_pct", func(m ReuseModel) float64 { return m.MaxAPEPct })
-	return dataframe.New(cols...)
+	fields = append(fields,
+		results.StringField(results.ColPolicy, func(m *C) string { return m.Policy }),
+		results.FloatField("f_ms", func(m *C) float64 { return m.F }),
+		results.FloatField("g_ms_per_pass", func(m *C) float64 { return m.G }),
+		results.FloatField("median_ape_pct", func(m *C) float64 { return m.MedianAPE }),
+		results.FloatField("max_ape_pct", func(m *C) float64 { return m.MaxAPE }),
+	)
+	return results.Build(ms, fields...)
 }

@@ -11,13 +11,7 @@ import (
 )
 
 // header returns the schema's column names in file order.
-func header() []string {
-	h := make([]string, len(Columns))
-	for i, c := range Columns {
-		h[i] = c.Name
-	}
-	return h
-}
+func header() []string { return Names(Columns) }
 
 // record formats one row in file order with full float precision; NaN is
 // written as an empty field.

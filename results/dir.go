@@ -163,6 +163,23 @@ func (a *Appender) Append(rows ...Row) error {
 // Close closes the CSV file.
 func (a *Appender) Close() error { return a.f.Close() }
 
+// WriteDir writes a whole results directory at once: dir (created if
+// needed) gets results.csv with rows and meta.json with m, each written
+// atomically. LoadDir reads it back.
+func WriteDir(dir string, rows []Row, m Metadata) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, rows); err != nil {
+		return err
+	}
+	if err := WriteFileAtomic(filepath.Join(dir, CSVName), buf.Bytes(), 0o644); err != nil {
+		return err
+	}
+	return WriteMetadata(filepath.Join(dir, MetaName), m)
+}
+
 // LoadDir reads a results directory: its CSV and, if present, its metadata.
 func LoadDir(dir string) ([]Row, Metadata, error) {
 	var m Metadata

@@ -48,6 +48,7 @@ func TestConfigKey(t *testing.T) {
 		ColReusePasses:       func(r *Row) { r.ReusePasses = 4 },
 		ColPlatform:          func(r *Row) { r.Platform = "GB200" },
 		ColGPUUUID:           func(r *Row) { r.GPUUUID = "GPU-2" },
+		ColCPUThreads:        func(r *Row) { r.CPUThreads = 4 },
 	}
 	if len(change) != len(ConfigColumns) {
 		t.Errorf("test covers %d config columns, schema has %d", len(change), len(ConfigColumns))

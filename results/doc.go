@@ -23,4 +23,20 @@
 // [Summarize] groups trials by configuration and computes median, min, max,
 // standard deviation and coefficient of variation with gonum, then adds the
 // quality flags a reader needs to trust a number.
+//
+// # Names, formatting, grouping, frames
+//
+// The values of the group, benchmark, mode, pattern, policy, phase and
+// direction columns are constants here ([GroupHBM], [ModeManagedCold],
+// [PolicyExplicitCopy], ...). [FormatBytes], [FormatNumber] and [FormatRate]
+// are umlab's one byte and rate formatting; [GroupStats] its one
+// group-by-and-median helper; [Build] its one DataFrame builder, driven by the
+// column table ([RowFields], [ConfigFields]); [ReadJSON] its one reader of
+// JSON files.
+//
+// # Ownership and imports
+//
+// results owns the schema and its column table, the CSV and metadata files,
+// the appender, summaries and the helpers above. It depends on nothing of
+// umlab, and builds with CGO_ENABLED=0.
 package results

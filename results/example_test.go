@@ -3,7 +3,9 @@ package results_test
 import (
 	"fmt"
 	"log"
+	"math"
 	"os"
+	"path/filepath"
 
 	"github.com/umlab/umlab/results"
 )
@@ -43,6 +45,124 @@ func ExampleWriteCSV() {
 		log.Fatal(err)
 	}
 	// Output:
-	// group,benchmark,mode,pattern,policy,phase,direction,size_bytes,footprint_bytes,useful_bytes,active_elements,stride_elements,page_interval_bytes,oversub_pct,reuse_passes,repetition,trial,warmups,kernel_ms,prefetch_ms,transfer_ms,cpu_ms,total_ms,gbps,verified,placement,waived,note,platform,gpu_uuid,host,run_id,source,reported,simulated
-	// hbm,copy,explicit,,,,,64,0,0,0,0,0,,0,0,0,0,1.5e-07,,,,,,false,,false,,,,,,,false,false
+	// group,benchmark,mode,pattern,policy,phase,direction,size_bytes,footprint_bytes,useful_bytes,active_elements,stride_elements,page_interval_bytes,oversub_pct,reuse_passes,repetition,trial,warmups,kernel_ms,prefetch_ms,transfer_ms,cpu_ms,total_ms,gbps,verified,placement,waived,note,platform,gpu_uuid,host,run_id,source,reported,cpu_threads,sync_ms,order,order_seed,order_index,simulated
+	// hbm,copy,explicit,,,,,64,0,0,0,0,0,,0,0,0,0,1.5e-07,,,,,,false,,false,,,,,,,false,0,,,0,0,false
+}
+
+func ExampleFormatBytes() {
+	for _, b := range []int64{0, 1000, 4096, 65536, 2 << 20, 256 << 20, 1 << 30, 3 << 29, 2145393050} {
+		fmt.Println(results.FormatBytes(b))
+	}
+	// Output:
+	// 0 B
+	// 1000 B
+	// 4 KiB
+	// 64 KiB
+	// 2 MiB
+	// 256 MiB
+	// 1 GiB
+	// 1.5 GiB
+	// 1.998 GiB
+}
+
+func ExampleFormatRate() {
+	for _, v := range []float64{4337.4, 21.63, 0.0431, math.NaN()} {
+		fmt.Printf("%q %q\n", results.FormatNumber(v), results.FormatRate(v))
+	}
+	// Output:
+	// "4337" "4337 GB/s"
+	// "21.6" "21.6 GB/s"
+	// "0.0431" "0.0431 GB/s"
+	// "" ""
+}
+
+// Medians of kernel time per benchmark, in the order the benchmarks first
+// appear; NaN (not measured) is ignored.
+func ExampleGroupStats() {
+	rows := []results.Row{
+		{Benchmark: "triad", KernelMs: 1.0}, {Benchmark: "copy", KernelMs: 2.0},
+		{Benchmark: "triad", KernelMs: 3.0}, {Benchmark: "triad", KernelMs: math.NaN()},
+	}
+	bench := func(r *results.Row) string { return r.Benchmark }
+	kernel := func(r *results.Row) float64 { return r.KernelMs }
+	for _, g := range results.GroupStats(rows, bench, kernel) {
+		fmt.Printf("%s: median %g ms of %d\n", g.Key, g.Median, g.N)
+	}
+	fmt.Println(results.Medians(rows, bench, kernel)["triad"])
+	// Output:
+	// triad: median 2 ms of 2
+	// copy: median 2 ms of 1
+	// 2
+}
+
+// The column table says each column's kind, unit and meaning.
+func ExampleColumnOf() {
+	for _, name := range []string{results.ColSizeBytes, results.ColGBps, results.ColKernelMs, "speed"} {
+		c, ok := results.ColumnOf(name)
+		fmt.Printf("%s %v unit=%q: %s\n", name, ok, c.Unit, c.Description)
+	}
+	// Output:
+	// size_bytes true unit="bytes": working-set size of one array
+	// gbps true unit="GB/s": useful_bytes / time, 1 GB = 1e9 bytes
+	// kernel_ms true unit="ms": GPU time of the measured region
+	// speed false unit="":
+}
+
+// Build makes a typed DataFrame from any slice: schema columns take their
+// kind from the column table, others name theirs.
+func ExampleBuild() {
+	rows := []results.Row{
+		{Benchmark: "triad", SizeBytes: 1 << 30, GBps: 4337},
+		{Benchmark: "copy", SizeBytes: 1 << 30, GBps: 4054},
+	}
+	fields := results.RowFields(results.ColBenchmark, results.ColSizeBytes, results.ColGBps)
+	fields = append(fields, results.Field[results.Row]{Name: "fast", Kind: results.Bool,
+		Value: func(r *results.Row) any { return r.GBps > 4100 }})
+	df := results.Build(rows, fields...)
+	fmt.Println(df.Err, df.Names(), df.Col("size_bytes").Type(), df.Col("fast").Records())
+	// Output:
+	// <nil> [benchmark size_bytes gbps fast] int [true false]
+}
+
+// DescribeTrials gives the statistics of one group of trials, as the
+// summaries use them.
+func ExampleDescribeTrials() {
+	var trials []results.Row
+	for _, g := range []float64{3900, 3910, 3890, 3950} {
+		r := results.NewRow()
+		r.GBps, r.KernelMs, r.Verified = g, 0.27, true
+		trials = append(trials, r)
+	}
+	s := results.DescribeTrials(trials)
+	fmt.Printf("n %d, median %g GB/s (min %g, max %g), kernel %g ms, verified %v\n",
+		s.N, s.GBps.Median, s.GBps.Min, s.GBps.Max, s.KernelMs, s.AllVerified)
+	// Output:
+	// n 4, median 3905 GB/s (min 3890, max 3950), kernel 0.27 ms, verified true
+}
+
+// WriteDir writes a results directory in one go; LoadDir and ReadJSON read
+// it back.
+func ExampleWriteDir() {
+	dir, err := os.MkdirTemp("", "results-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	r := results.NewRow()
+	r.Group, r.Benchmark, r.Mode, r.SizeBytes = "hbm", "triad", "explicit", 1<<20
+	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{RunID: "r1", Platform: "H200"}); err != nil {
+		log.Fatal(err)
+	}
+	rows, _, err := results.LoadDir(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	m, err := results.ReadJSON[results.Metadata](filepath.Join(dir, results.MetaName))
+	if err != nil {
+		log.Fatal(err)
+	}
+	_, err = results.ReadJSON[results.Metadata](filepath.Join(dir, results.CSVName))
+	fmt.Println(len(rows), rows[0].Benchmark, m.RunID, m.Platform, err != nil)
+	// Output:
+	// 1 triad r1 H200 true
 }

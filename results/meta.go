@@ -68,14 +68,26 @@ func WriteMetadata(path string, m Metadata) error {
 }
 
 // ReadMetadata reads a meta.json file.
-func ReadMetadata(path string) (Metadata, error) {
-	var m Metadata
+func ReadMetadata(path string) (Metadata, error) { return ReadJSON[Metadata](path) }
+
+// ReadJSON reads the JSON file at path (a regular file of at most
+// MaxMetaBytes) into a T; errors name the file. It is the one JSON reader
+// of umlab's files (meta.json, fleet.json, workers.json).
+func ReadJSON[T any](path string) (T, error) {
 	b, err := ReadFileLimited(path, MaxMetaBytes)
 	if err != nil {
-		return m, err
+		var zero T
+		return zero, err
 	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("%s: %w", path, err)
+	return DecodeJSON[T](b, path)
+}
+
+// DecodeJSON parses b, the content of the file name, into a T; errors name
+// the file.
+func DecodeJSON[T any](b []byte, name string) (T, error) {
+	var v T
+	if err := json.Unmarshal(b, &v); err != nil {
+		return v, fmt.Errorf("%s: %w", name, err)
 	}
-	return m, nil
+	return v, nil
 }

@@ -5,10 +5,10 @@ import (
 	"math"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 )
 
-// Column names of the tidy schema, in the order they are written.
+// Column names of the tidy schema, in the order they are written. Their
+// kinds, units and descriptions are in [Columns].
 const (
 	ColGroup             = "group"               // benchmark group: hbm, host, transfer, managed, pattern, oversub, handoff
 	ColBenchmark         = "benchmark"           // named benchmark within the group, e.g. triad, stream, strided
@@ -36,7 +36,7 @@ const (
 	ColGBps              = "gbps"                // useful_bytes / time, 1 GB = 1e9 bytes
 	ColVerified          = "verified"            // the trial's result was checked and correct
 	ColPlacement         = "placement"           // observed range attributes, e.g. pref=gpu0;last=gpu0;by=gpu0
-	ColWaived            = "waived"              // the configuration is not supported here (reason in ColNote)
+	ColWaived            = "waived"              // the configuration is not supported here (reason in note)
 	ColNote              = "note"                // free text: waiver reason, caveats
 	ColPlatform          = "platform"            // e.g. H200, GB200
 	ColGPUUUID           = "gpu_uuid"            // GPU the row was measured on
@@ -44,6 +44,11 @@ const (
 	ColRunID             = "run_id"              // one run of umbench
 	ColSource            = "source"              // where a published figure comes from (section or table)
 	ColReported          = "reported"            // true: the figure is stated in the source; false: derived
+	ColCPUThreads        = "cpu_threads"         // handoff: threads of the CPU update (0 in files written before the column: 1)
+	ColSyncMs            = "sync_ms"             // handoff alternating: total_ms less its measured parts (launches, queueing, final sync)
+	ColOrder             = "order"               // handoff: sequential or interleaved measurement order
+	ColOrderSeed         = "order_seed"          // handoff: seed of the interleaved order
+	ColOrderIndex        = "order_index"         // handoff: position of the configuration's block within its repetition
 	ColSimulated         = "simulated"           // true: made up by the simulated GPU (umbench run --simulate), never a measurement
 )
 
@@ -60,23 +65,67 @@ const (
 
 // Column describes one column of the schema.
 type Column struct {
-	Name string
-	Kind Kind
+	Name        string
+	Kind        Kind
+	Unit        string // bytes, ms, GB/s (1 GB = 1e9 bytes), %, elements, passes; "" for none
+	Description string
 }
 
-// Columns is the schema in file order.
+// ColumnOf returns the schema's column called name, and false when there is
+// none.
+func ColumnOf(name string) (Column, bool) {
+	for _, c := range Columns {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Column{}, false
+}
+
+// Columns is the schema in file order: each column's name, kind, unit ("" for
+// none) and description, in one place. Append new columns at the end: files
+// written before a column existed still read (it takes its empty value).
 var Columns = []Column{
-	{ColGroup, String}, {ColBenchmark, String}, {ColMode, String}, {ColPattern, String},
-	{ColPolicy, String}, {ColPhase, String}, {ColDirection, String},
-	{ColSizeBytes, Int}, {ColFootprintBytes, Int}, {ColUsefulBytes, Int},
-	{ColActiveElements, Int}, {ColStrideElements, Int}, {ColPageIntervalBytes, Int},
-	{ColOversubPct, Float}, {ColReusePasses, Int}, {ColRepetition, Int},
-	{ColTrial, Int}, {ColWarmups, Int},
-	{ColKernelMs, Float}, {ColPrefetchMs, Float}, {ColTransferMs, Float}, {ColCPUMs, Float},
-	{ColTotalMs, Float}, {ColGBps, Float},
-	{ColVerified, Bool}, {ColPlacement, String}, {ColWaived, Bool}, {ColNote, String},
-	{ColPlatform, String}, {ColGPUUUID, String}, {ColHost, String}, {ColRunID, String},
-	{ColSource, String}, {ColReported, Bool}, {ColSimulated, Bool},
+	{ColGroup, String, "", "benchmark group: hbm, host, transfer, managed, pattern, oversub, handoff"},
+	{ColBenchmark, String, "", "named benchmark within the group, e.g. triad, stream, strided"},
+	{ColMode, String, "", "memory mode: explicit, managed_cold, managed_prefetch, ..."},
+	{ColPattern, String, "", "access pattern: streaming, strided, random, page_touch, copy, triad"},
+	{ColPolicy, String, "", "handoff policy: managed, managed_prefetch, host_mapped, explicit_copy"},
+	{ColPhase, String, "", "handoff phase: cpu_only, gpu_only, alternating"},
+	{ColDirection, String, "", "transfers: h2d, d2h"},
+	{ColSizeBytes, Int, "bytes", "working-set size of one array"},
+	{ColFootprintBytes, Int, "bytes", "every allocation of the configuration, index arrays included"},
+	{ColUsefulBytes, Int, "bytes", "bytes the kernel reads and writes for its active elements"},
+	{ColActiveElements, Int, "elements", "elements the kernel touches"},
+	{ColStrideElements, Int, "elements", "stride between touched elements"},
+	{ColPageIntervalBytes, Int, "bytes", "page-touch interval"},
+	{ColOversubPct, Float, "%", "footprint as a percentage of free device memory"},
+	{ColReusePasses, Int, "passes", "GPU passes after each CPU update (handoff R)"},
+	{ColRepetition, Int, "", "handoff repetition index"},
+	{ColTrial, Int, "", "trial index within the configuration"},
+	{ColWarmups, Int, "", "warm-up iterations before the trials"},
+	{ColKernelMs, Float, "ms", "GPU time of the measured region"},
+	{ColPrefetchMs, Float, "ms", "prefetch time, outside kernel_ms"},
+	{ColTransferMs, Float, "ms", "explicit copy time, outside kernel_ms"},
+	{ColCPUMs, Float, "ms", "CPU time (initialisation or update)"},
+	{ColTotalMs, Float, "ms", "whole measured iteration"},
+	{ColGBps, Float, "GB/s", "useful_bytes / time, 1 GB = 1e9 bytes"},
+	{ColVerified, Bool, "", "the trial's result was checked and correct"},
+	{ColPlacement, String, "", "observed range attributes, e.g. pref=gpu0;last=gpu0;by=gpu0"},
+	{ColWaived, Bool, "", "the configuration is not supported here (reason in note)"},
+	{ColNote, String, "", "free text: waiver reason, caveats"},
+	{ColPlatform, String, "", "GPU model, e.g. H200, GB200"},
+	{ColGPUUUID, String, "", "GPU the row was measured on"},
+	{ColHost, String, "", "host name"},
+	{ColRunID, String, "", "one run of umbench"},
+	{ColSource, String, "", "where a published figure comes from (section or table)"},
+	{ColReported, Bool, "", "true: the figure is stated in the source; false: derived"},
+	{ColCPUThreads, Int, "threads", "handoff: threads of the CPU update (0 in files written before the column: 1)"},
+	{ColSyncMs, Float, "ms", "handoff alternating: total_ms less its measured parts (launches, queueing, final synchronization)"},
+	{ColOrder, String, "", "handoff measurement order: interleaved or sequential"},
+	{ColOrderSeed, Int, "", "handoff: seed of the interleaved order"},
+	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
+	{ColSimulated, Bool, "", "true: made up by the simulated GPU (umbench run --simulate), never a measurement"},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
@@ -84,7 +133,7 @@ var Columns = []Column{
 var ConfigColumns = []string{
 	ColGroup, ColBenchmark, ColMode, ColPattern, ColPolicy, ColPhase, ColDirection,
 	ColSizeBytes, ColFootprintBytes, ColStrideElements, ColPageIntervalBytes,
-	ColOversubPct, ColReusePasses, ColPlatform, ColGPUUUID,
+	ColOversubPct, ColReusePasses, ColPlatform, ColGPUUUID, ColCPUThreads,
 }
 
 // Row is one trial. Float fields that do not apply are NaN; integer fields
@@ -106,6 +155,10 @@ type Row struct {
 	Platform, GPUUUID, Host, RunID          string
 	Source                                  string
 	Reported                                bool
+	CPUThreads                              int64
+	SyncMs                                  float64
+	Order                                   string
+	OrderSeed, OrderIndex                   int64
 	Simulated                               bool
 }
 
@@ -113,7 +166,7 @@ type Row struct {
 func NewRow() Row {
 	nan := math.NaN()
 	return Row{OversubPct: nan, KernelMs: nan, PrefetchMs: nan, TransferMs: nan,
-		CPUMs: nan, TotalMs: nan, GBps: nan}
+		CPUMs: nan, TotalMs: nan, GBps: nan, SyncMs: nan}
 }
 
 // Value returns the row's value of a column as string, int64, float64 or bool.
@@ -187,6 +240,16 @@ func (r *Row) Value(col string) (any, error) {
 		return r.Source, nil
 	case ColReported:
 		return r.Reported, nil
+	case ColCPUThreads:
+		return r.CPUThreads, nil
+	case ColSyncMs:
+		return r.SyncMs, nil
+	case ColOrder:
+		return r.Order, nil
+	case ColOrderSeed:
+		return r.OrderSeed, nil
+	case ColOrderIndex:
+		return r.OrderIndex, nil
 	case ColSimulated:
 		return r.Simulated, nil
 	}
@@ -268,6 +331,16 @@ func (r *Row) set(col string, v any) error {
 		r.Source = s
 	case ColReported:
 		r.Reported = b
+	case ColCPUThreads:
+		r.CPUThreads = i
+	case ColSyncMs:
+		r.SyncMs = f
+	case ColOrder:
+		r.Order = s
+	case ColOrderSeed:
+		r.OrderSeed = i
+	case ColOrderIndex:
+		r.OrderIndex = i
 	case ColSimulated:
 		r.Simulated = b
 	default:
@@ -277,42 +350,7 @@ func (r *Row) set(col string, v any) error {
 }
 
 // Frame builds the tidy DataFrame of rows, every column present and typed.
-func Frame(rows []Row) dataframe.DataFrame {
-	cols := make([]series.Series, len(Columns))
-	for ci, c := range Columns {
-		switch c.Kind {
-		case String:
-			v := make([]string, len(rows))
-			for i := range rows {
-				x, _ := rows[i].Value(c.Name)
-				v[i] = x.(string)
-			}
-			cols[ci] = series.New(v, series.String, c.Name)
-		case Int:
-			v := make([]int, len(rows))
-			for i := range rows {
-				x, _ := rows[i].Value(c.Name)
-				v[i] = int(x.(int64))
-			}
-			cols[ci] = series.New(v, series.Int, c.Name)
-		case Float:
-			v := make([]float64, len(rows))
-			for i := range rows {
-				x, _ := rows[i].Value(c.Name)
-				v[i] = x.(float64)
-			}
-			cols[ci] = series.New(v, series.Float, c.Name)
-		case Bool:
-			v := make([]bool, len(rows))
-			for i := range rows {
-				x, _ := rows[i].Value(c.Name)
-				v[i] = x.(bool)
-			}
-			cols[ci] = series.New(v, series.Bool, c.Name)
-		}
-	}
-	return dataframe.New(cols...)
-}
+func Frame(rows []Row) dataframe.DataFrame { return Build(rows, RowFields(Names(Columns)...)...) }
 
 // Rows converts a schema DataFrame back into rows. It fails if a column is
 // missing or the frame carries an error.

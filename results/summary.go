@@ -1,12 +1,12 @@
 package results
 
 import (
+	"github.com/umlab/umlab/stats"
 	"math"
 	"sort"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -93,7 +93,17 @@ const (
 	ColMedianTotalMs  = "median_total_ms"
 	ColPctOfPeak      = "pct_of_peak"
 	ColFlags          = "flags"
+	// 95 % percentile-bootstrap interval of the median (package stats),
+	// after the flags so that earlier readers of the frame keep their columns.
+	ColMedianGBpsLo    = "median_gbps_lo"
+	ColMedianGBpsHi    = "median_gbps_hi"
+	ColMedianTotalMsLo = "median_total_ms_lo"
+	ColMedianTotalMsHi = "median_total_ms_hi"
 )
+
+// SummaryResamples is the number of bootstrap resamples behind the
+// summary's intervals (seeded, so summaries are reproducible).
+const SummaryResamples = 1000
 
 // SummaryRow is the summary of one configuration.
 type SummaryRow struct {
@@ -105,6 +115,8 @@ type SummaryRow struct {
 	AllVerified                             bool
 	PctOfPeak                               float64
 	Flags                                   []string
+	// GBpsCI and TotalMsCI are 95 % bootstrap intervals of the medians.
+	GBpsCI, TotalMsCI stats.Interval
 }
 
 // linkFactor says whether a configuration's bandwidth is bounded by the
@@ -114,18 +126,18 @@ type SummaryRow struct {
 // work in the handoff benchmark).
 func linkFactor(r Row) float64 {
 	switch {
-	case r.Group == "handoff" && r.Phase != "gpu_only":
+	case r.Group == GroupHandoff && r.Phase != PhaseGPUOnly:
 		return -1
-	case r.Group == "transfer":
+	case r.Group == GroupTransfer:
 		return 1
-	case r.Group == "host":
+	case r.Group == GroupHost:
 		return 2
 	}
 	switch r.Mode {
-	case "managed_cold", "host_mapped", "advise_preferred_cpu", "advise_preferred_gpu", "advise_accessed_by", "system":
+	case ModeManagedCold, ModeHostMapped, ModeAdvisePreferredCPU, ModeAdvisePreferredGPU, ModeAdviseAccessedBy, ModeSystem:
 		return 2
 	}
-	if r.Policy == "host_mapped" && r.Phase == "gpu_only" {
+	if r.Policy == PolicyHostMapped && r.Phase == PhaseGPUOnly {
 		return 2
 	}
 	return 0
@@ -158,23 +170,10 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 			v, _ := first.Value(c)
 			_ = cfg.set(c, v)
 		}
-		col := func(f func(Row) float64) []float64 {
-			x := make([]float64, len(g))
-			for i, r := range g {
-				x[i] = f(r)
-			}
-			return x
-		}
-		s := SummaryRow{Config: cfg, N: len(g), AllVerified: true, PctOfPeak: math.NaN()}
-		s.GBps = Describe(col(func(r Row) float64 { return r.GBps }))
-		s.KernelMs = Describe(col(func(r Row) float64 { return r.KernelMs })).Median
-		s.PrefetchMs = Describe(col(func(r Row) float64 { return r.PrefetchMs })).Median
-		s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
-		s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
-		s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
+		s := DescribeTrials(g)
+		s.Config = cfg
 		waived := false
 		for _, r := range g {
-			s.AllVerified = s.AllVerified && r.Verified
 			waived = waived || r.Waived
 		}
 		peak := o.PeakMemoryGBps
@@ -210,71 +209,64 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 	return out
 }
 
+// DescribeTrials describes a group of trials: their number, the bandwidth
+// statistics, the median of each time column (total_ms fully described)
+// and whether every trial was verified. Summarize calls it for each
+// configuration, plots.Summary for each group of its key; Config, PctOfPeak
+// and Flags are left for the caller (PctOfPeak NaN).
+func DescribeTrials(g []Row) SummaryRow {
+	col := func(f func(Row) float64) []float64 {
+		x := make([]float64, len(g))
+		for i, r := range g {
+			x[i] = f(r)
+		}
+		return x
+	}
+	s := SummaryRow{N: len(g), AllVerified: true, PctOfPeak: math.NaN()}
+	s.GBps = Describe(col(func(r Row) float64 { return r.GBps }))
+	s.KernelMs = Describe(col(func(r Row) float64 { return r.KernelMs })).Median
+	s.PrefetchMs = Describe(col(func(r Row) float64 { return r.PrefetchMs })).Median
+	s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
+	s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
+	s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
+	s.GBpsCI = stats.MedianCI(col(func(r Row) float64 { return r.GBps }), stats.DefaultLevel, SummaryResamples, 1)
+	s.TotalMsCI = stats.MedianCI(col(func(r Row) float64 { return r.TotalMs }), stats.DefaultLevel, SummaryResamples, 1)
+	for _, r := range g {
+		s.AllVerified = s.AllVerified && r.Verified
+	}
+	return s
+}
+
 // SummaryFrame renders summaries as a DataFrame: the configuration columns,
 // then n, the bandwidth statistics, the median times, pct_of_peak and flags.
 func SummaryFrame(sum []SummaryRow) dataframe.DataFrame {
-	var cols []series.Series
-	for _, c := range ConfigColumns {
-		kind := String
-		for _, cc := range Columns {
-			if cc.Name == c {
-				kind = cc.Kind
-			}
-		}
-		switch kind {
-		case Int:
-			v := make([]int, len(sum))
-			for i := range sum {
-				x, _ := sum[i].Config.Value(c)
-				v[i] = int(x.(int64))
-			}
-			cols = append(cols, series.New(v, series.Int, c))
-		case Float:
-			v := make([]float64, len(sum))
-			for i := range sum {
-				x, _ := sum[i].Config.Value(c)
-				v[i] = x.(float64)
-			}
-			cols = append(cols, series.New(v, series.Float, c))
-		default:
-			v := make([]string, len(sum))
-			for i := range sum {
-				x, _ := sum[i].Config.Value(c)
-				v[i] = x.(string)
-			}
-			cols = append(cols, series.New(v, series.String, c))
-		}
+	num := func(name string, f func(s *SummaryRow) float64) Field[SummaryRow] {
+		return Field[SummaryRow]{name, Float, func(s *SummaryRow) any { return f(s) }}
 	}
-	fl := func(name string, f func(s SummaryRow) float64) {
-		v := make([]float64, len(sum))
-		for i := range sum {
-			v[i] = f(sum[i])
-		}
-		cols = append(cols, series.New(v, series.Float, name))
-	}
-	n := make([]int, len(sum))
-	flags := make([]string, len(sum))
-	for i := range sum {
-		n[i] = sum[i].N
-		flags[i] = strings.Join(sum[i].Flags, ",")
-	}
-	cols = append(cols, series.New(n, series.Int, ColN))
-	fl(ColMedianGBps, func(s SummaryRow) float64 { return s.GBps.Median })
-	fl(ColMinGBps, func(s SummaryRow) float64 { return s.GBps.Min })
-	fl(ColMaxGBps, func(s SummaryRow) float64 { return s.GBps.Max })
-	fl(ColStdGBps, func(s SummaryRow) float64 { return s.GBps.Std })
-	fl(ColCVPct, func(s SummaryRow) float64 {
-		if math.IsNaN(s.GBps.CVPct) {
-			return s.TotalMs.CVPct
-		}
-		return s.GBps.CVPct
-	})
-	fl(ColMedianKernelMs, func(s SummaryRow) float64 { return s.KernelMs })
-	fl(ColMedianPrefetch, func(s SummaryRow) float64 { return s.PrefetchMs })
-	fl(ColMedianTransfer, func(s SummaryRow) float64 { return s.TransferMs })
-	fl(ColMedianCPUMs, func(s SummaryRow) float64 { return s.CPUMs })
-	fl(ColMedianTotalMs, func(s SummaryRow) float64 { return s.TotalMs.Median })
-	fl(ColPctOfPeak, func(s SummaryRow) float64 { return s.PctOfPeak })
-	cols = append(cols, series.New(flags, series.String, ColFlags))
-	return dataframe.New(cols...)
+	fields := ConfigFields(func(s *SummaryRow) *Row { return &s.Config }, ConfigColumns...)
+	fields = append(fields,
+		Field[SummaryRow]{ColN, Int, func(s *SummaryRow) any { return s.N }},
+		num(ColMedianGBps, func(s *SummaryRow) float64 { return s.GBps.Median }),
+		num(ColMinGBps, func(s *SummaryRow) float64 { return s.GBps.Min }),
+		num(ColMaxGBps, func(s *SummaryRow) float64 { return s.GBps.Max }),
+		num(ColStdGBps, func(s *SummaryRow) float64 { return s.GBps.Std }),
+		num(ColCVPct, func(s *SummaryRow) float64 {
+			if math.IsNaN(s.GBps.CVPct) {
+				return s.TotalMs.CVPct
+			}
+			return s.GBps.CVPct
+		}),
+		num(ColMedianKernelMs, func(s *SummaryRow) float64 { return s.KernelMs }),
+		num(ColMedianPrefetch, func(s *SummaryRow) float64 { return s.PrefetchMs }),
+		num(ColMedianTransfer, func(s *SummaryRow) float64 { return s.TransferMs }),
+		num(ColMedianCPUMs, func(s *SummaryRow) float64 { return s.CPUMs }),
+		num(ColMedianTotalMs, func(s *SummaryRow) float64 { return s.TotalMs.Median }),
+		num(ColPctOfPeak, func(s *SummaryRow) float64 { return s.PctOfPeak }),
+		Field[SummaryRow]{ColFlags, String, func(s *SummaryRow) any { return strings.Join(s.Flags, ",") }},
+		num(ColMedianGBpsLo, func(s *SummaryRow) float64 { return s.GBpsCI.Lo }),
+		num(ColMedianGBpsHi, func(s *SummaryRow) float64 { return s.GBpsCI.Hi }),
+		num(ColMedianTotalMsLo, func(s *SummaryRow) float64 { return s.TotalMsCI.Lo }),
+		num(ColMedianTotalMsHi, func(s *SummaryRow) float64 { return s.TotalMsCI.Hi }),
+	)
+	return Build(sum, fields...)
 }

@@ -222,7 +222,8 @@ func TestSummaryFrame(t *testing.T) {
 		t.Fatal(df.Err)
 	}
 	want := append(slices.Clone(ConfigColumns), ColN, ColMedianGBps, ColMinGBps, ColMaxGBps, ColStdGBps, ColCVPct,
-		ColMedianKernelMs, ColMedianPrefetch, ColMedianTransfer, ColMedianCPUMs, ColMedianTotalMs, ColPctOfPeak, ColFlags)
+		ColMedianKernelMs, ColMedianPrefetch, ColMedianTransfer, ColMedianCPUMs, ColMedianTotalMs, ColPctOfPeak, ColFlags,
+		ColMedianGBpsLo, ColMedianGBpsHi, ColMedianTotalMsLo, ColMedianTotalMsHi)
 	if got := df.Names(); !slices.Equal(got, want) {
 		t.Fatalf("columns\n got %v\nwant %v", got, want)
 	}
@@ -264,5 +265,30 @@ func TestSummaryFrame(t *testing.T) {
 	}
 	if e := SummaryFrame(nil); e.Err != nil || e.Nrow() != 0 || e.Ncol() != len(want) {
 		t.Errorf("SummaryFrame(nil): %d×%d, %v", e.Nrow(), e.Ncol(), e.Err)
+	}
+}
+
+// TestSummaryIntervals: the summary's medians carry bootstrap intervals
+// that contain them, narrow for steady trials and wide for scattered ones.
+func TestSummaryIntervals(t *testing.T) {
+	var rows []Row
+	for i := 0; i < 25; i++ {
+		steady, scattered := NewRow(), NewRow()
+		steady.Group, steady.Benchmark, steady.SizeBytes = "hbm", "triad", 1<<20
+		scattered.Group, scattered.Benchmark, scattered.SizeBytes = "hbm", "triad", 1<<30
+		steady.GBps, steady.TotalMs = 1000+float64(i%3), 1
+		scattered.GBps, scattered.TotalMs = 500+40*float64(i), 1
+		rows = append(rows, steady, scattered)
+	}
+	sum := Summarize(rows, SummaryOptions{})
+	for _, s := range sum {
+		ci := s.GBpsCI
+		if !(ci.Lo <= s.GBps.Median && s.GBps.Median <= ci.Hi) {
+			t.Errorf("%d: median %v outside %v", s.Config.SizeBytes, s.GBps.Median, ci)
+		}
+		w := ci.Hi - ci.Lo
+		if s.Config.SizeBytes == 1<<20 && w > 2 || s.Config.SizeBytes == 1<<30 && w < 100 {
+			t.Errorf("%d: interval width %v", s.Config.SizeBytes, w)
+		}
 	}
 }

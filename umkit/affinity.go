@@ -54,3 +54,39 @@ func pinThread(cpu int, uuid string) (int, func(), error) {
 		runtime.UnlockOSThread()
 	}, nil
 }
+
+// updateCPUs returns the cores of an n-thread CPU update: first (the pinned
+// host thread), then the other cores of the GPU's NUMA-local set that the
+// process may use, from the highest down, then any other allowed cores. When
+// the host thread is unpinned (first < 0) every thread is unpinned (-1).
+// cur is the set of cores allowed before the host thread was pinned.
+func updateCPUs(first, n int, uuid string, cur unix.CPUSet) ([]int, error) {
+	cpus := []int{first}
+	if first < 0 {
+		for len(cpus) < n {
+			cpus = append(cpus, -1)
+		}
+		return cpus, nil
+	}
+	used := map[int]bool{first: true}
+	var near []int
+	if f, err := readNVML(uuid); err == nil {
+		near = f.CPUs
+	}
+	add := func(c int) {
+		if len(cpus) < n && !used[c] && cur.IsSet(c) {
+			used[c] = true
+			cpus = append(cpus, c)
+		}
+	}
+	for i := len(near) - 1; i >= 0; i-- {
+		add(near[i])
+	}
+	for c := 1023; c >= 0; c-- {
+		add(c)
+	}
+	if len(cpus) < n {
+		return nil, fmt.Errorf("umkit: handoff: %d CPU-update threads, but this process may use only %d cores", n, len(cpus))
+	}
+	return cpus, nil
+}

@@ -3,6 +3,8 @@ package umkit
 import (
 	"fmt"
 	"slices"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Sizes in bytes.
@@ -12,35 +14,13 @@ const (
 	GiB int64 = 1 << 30
 )
 
-// Common holds the settings every group shares. Zero values take the
-// paper's defaults (Section IV-E): 5 warm-ups and 25 trials.
+// Common holds the settings every group shares. Unset counts take the
+// defaults in iters.go (the paper's 5 warm-ups and 25 trials; handoff 20 per
+// repetition); N(0) warm-ups is an explicit zero and runs none.
 type Common struct {
-	Warmups int    // untimed iterations before the trials; default 5
-	Trials  int    // measured iterations; default 25 (handoff: 20 per repetition)
+	Warmups Count  // untimed iterations before the trials; unset: DefaultWarmups
+	Trials  Count  // measured iterations; unset: DefaultTrials (handoff: HandoffTrials per repetition)
 	Seed    uint64 // data seed; default 1, so runs are reproducible
-}
-
-func (c Common) withDefaults(trials int) Common {
-	if c.Warmups == 0 {
-		c.Warmups = 5
-	}
-	if c.Trials == 0 {
-		c.Trials = trials
-	}
-	if c.Seed == 0 {
-		c.Seed = 1
-	}
-	return c
-}
-
-func (c Common) validate(group string) error {
-	if c.Warmups < 0 || c.Warmups > 1000 {
-		return fmt.Errorf("umkit: %s: warmups %d: allowed 0 (default 5) to 1000", group, c.Warmups)
-	}
-	if c.Trials < 0 || c.Trials > 100000 {
-		return fmt.Errorf("umkit: %s: trials %d: allowed 0 (default) to 100000", group, c.Trials)
-	}
-	return nil
 }
 
 func validateSizes(group, what string, sizes []int64, lo, hi int64) error {
@@ -78,20 +58,20 @@ type HBMConfig struct {
 	Sizes      []int64  // bytes per array; default 64 KiB to 4 GiB in steps of 4
 	Benchmarks []string // copy, triad; default both
 	// MinWarmupMs keeps warming up until this much GPU time has passed, so
-	// clocks have left idle before the trials; default 100 ms.
+	// clocks have left idle before the trials; default 100 ms (0 with N(0) warm-ups).
 	MinWarmupMs float64
 }
 
 // Defaults returns c with every zero field set to its default.
 func (c HBMConfig) Defaults() HBMConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, 4*GiB)
 	}
 	if c.Benchmarks == nil {
 		c.Benchmarks = []string{"copy", "triad"}
 	}
-	if c.MinWarmupMs == 0 {
+	if c.MinWarmupMs == 0 && c.Warmups.Int() > 0 { // N(0) warm-ups: none at all
 		c.MinWarmupMs = 100
 	}
 	return c
@@ -126,7 +106,7 @@ var HostModes = []string{"host_mapped", "system"}
 
 // Defaults returns c with every zero field set to its default.
 func (c HostConfig) Defaults() HostConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, GiB)
 	}
@@ -163,7 +143,7 @@ var TransferModes = []string{"pinned", "pageable", "managed"}
 
 // Defaults returns c with every zero field set to its default.
 func (c TransferConfig) Defaults() TransferConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, GiB)
 	}
@@ -201,7 +181,7 @@ type ManagedConfig struct {
 
 // Defaults returns c with every zero field set to its default.
 func (c ManagedConfig) Defaults() ManagedConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, GiB)
 	}
@@ -241,7 +221,7 @@ type PatternConfig struct {
 
 // Defaults returns c with every zero field set to its default.
 func (c PatternConfig) Defaults() PatternConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.FootprintBytes == 0 {
 		c.FootprintBytes = 256 * MiB
 	}
@@ -313,7 +293,7 @@ type OversubConfig struct {
 
 // Defaults returns c with every zero field set to its default.
 func (c OversubConfig) Defaults() OversubConfig {
-	c.Common = c.Common.withDefaults(25)
+	c.Common = c.Common.withDefaults(DefaultTrials)
 	if c.Percents == nil {
 		c.Percents = []float64{25, 50, 75, 90}
 	}
@@ -373,13 +353,32 @@ type HandoffConfig struct {
 	// CPU is the core the host thread is pinned to; -1 (default) picks the
 	// first core of the GPU's NUMA-local set, -2 leaves the thread unpinned.
 	CPU int
+	// Order is the measurement order: "interleaved" (default) runs, within
+	// each repetition, every configuration (policy × size × phase × R) as one
+	// block of trials, in an order shuffled with OrderSeed, so that slow
+	// drift of the host falls on all policies alike and each CPU-only
+	// baseline is measured among the alternating runs it is compared with;
+	// "sequential" runs policy by policy, size by size, all repetitions of a
+	// configuration back to back (the layout before interleaving).
+	Order string
+	// OrderSeed seeds the interleaved order; default 1. It is recorded in
+	// every row (order_seed) with the block's position (order_index).
+	OrderSeed uint64
+	// CPUThreads is how many threads run the CPU update; default 1, the
+	// paper's single-threaded update. Threads after the first are pinned to
+	// further cores of the GPU's NUMA-local set (when the host thread is
+	// pinned). Recorded in every row (cpu_threads).
+	CPUThreads int
 }
+
+// HandoffOrders are the measurement orders of the handoff group.
+var HandoffOrders = []string{"interleaved", "sequential"}
 
 // Defaults returns c with every zero field set to its default.
 func (c HandoffConfig) Defaults() HandoffConfig {
-	c.Common = c.Common.withDefaults(20)
+	c.Common = c.Common.withDefaults(HandoffTrials)
 	if c.Repetitions == 0 {
-		c.Repetitions = 3
+		c.Repetitions = DefaultHandoffReps
 	}
 	if c.Sizes == nil {
 		c.Sizes = []int64{64 * KiB, 2 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB}
@@ -392,6 +391,15 @@ func (c HandoffConfig) Defaults() HandoffConfig {
 	}
 	if c.CPU == 0 {
 		c.CPU = -1
+	}
+	if c.Order == "" {
+		c.Order = "interleaved"
+	}
+	if c.OrderSeed == 0 {
+		c.OrderSeed = 1
+	}
+	if c.CPUThreads == 0 {
+		c.CPUThreads = 1
 	}
 	return c
 }
@@ -419,17 +427,14 @@ func (c HandoffConfig) Validate() error {
 	if c.CPU < -2 {
 		return fmt.Errorf("umkit: handoff: CPU %d: allowed -2 (unpinned), -1 (near the GPU) or a core number", c.CPU)
 	}
+	if c.CPUThreads < 1 || c.CPUThreads > 256 {
+		return fmt.Errorf("umkit: handoff: CPU threads %d: allowed 1 (default) to 256", c.CPUThreads)
+	}
+	if err := validateChoice("handoff", "order", []string{c.Order}, HandoffOrders); err != nil {
+		return err
+	}
 	return validateChoice("handoff", "policy", c.Policies, HandoffPolicies)
 }
 
-func fmtBytes(b int64) string {
-	switch {
-	case b >= GiB && b%GiB == 0:
-		return fmt.Sprintf("%d GiB", b/GiB)
-	case b >= MiB && b%MiB == 0:
-		return fmt.Sprintf("%d MiB", b/MiB)
-	case b >= KiB && b%KiB == 0:
-		return fmt.Sprintf("%d KiB", b/KiB)
-	}
-	return fmt.Sprintf("%d B", b)
-}
+// fmtBytes is the one byte formatter, results.FormatBytes.
+var fmtBytes = results.FormatBytes

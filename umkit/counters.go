@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
 	"github.com/umlab/umlab/cuda/cupti"
+	"github.com/umlab/umlab/cuda/nvml"
 	"github.com/umlab/umlab/results"
 )
 

@@ -244,6 +244,8 @@ func setRowField(r *results.Row, col string, v any) {
 		r.RunID = s
 	case results.ColHost:
 		r.Host = s
+	case results.ColCPUThreads:
+		r.CPUThreads = i
 	default:
 		panic("umkit: counter rows do not carry column " + col) // a new configuration column: add it here
 	}

@@ -19,6 +19,8 @@ type cudaDevice struct {
 	info       DeviceInfo
 	epoch      time.Time
 	aborted    atomic.Bool // set by Abort: polling waits give up
+	marks      marks       // Marker events (marks.go)
+	updateCPUs []int       // threads of UpdateHost (UpdateThreader); none: one thread
 }
 
 type cudaBuffer struct {
@@ -93,6 +95,9 @@ func (d *cudaDevice) Sync() error                             { return d.c.PollS
 func (d *cudaDevice) Fill(b Buffer, n, seed uint64) error     { return d.c.Fill(raw(b), n, seed, d.s) }
 func (d *cudaDevice) FillHost(b Buffer, n, seed uint64) error { return cuda.FillHost(raw(b), n, seed) }
 func (d *cudaDevice) UpdateHost(b Buffer, n uint64, mul, add float64) error {
+	if len(d.updateCPUs) > 1 {
+		return cuda.UpdateHostThreads(raw(b), n, mul, add, d.updateCPUs)
+	}
 	return cuda.UpdateHost(raw(b), n, mul, add)
 }
 
@@ -259,7 +264,7 @@ func (d *cudaDevice) Placement(b Buffer) (string, error) {
 }
 
 func (d *cudaDevice) Close() error {
-	err := errors.Join(d.latch.Free(), d.start.Destroy(), d.end.Destroy(), d.s.Destroy())
+	err := errors.Join(d.latch.Free(), d.marks.destroy(), d.start.Destroy(), d.end.Destroy(), d.s.Destroy())
 	return errors.Join(err, d.c.Close())
 }
 

@@ -4,12 +4,22 @@
 //
 // # Groups
 //
-// [HBM], [Host], [Transfer], [Managed], [Patterns], [Oversub] and [Handoff]
-// each take a context (cancel it to stop between trials), a [Device] and a
-// config whose zero value means the paper's defaults (5 warm-ups, 25 trials;
-// handoff 5 + 3 × 20). Configs are validated before anything touches the
-// GPU, and invalid values are errors that say what is allowed. On error the
-// returned frame holds every configuration that finished.
+// [HBM], [Host], [Transfer], [Managed], [Patterns], [Sparse], [Oversub] and
+// [Handoff] each take a context (cancel it to stop between trials), a
+// [Device] and a config whose zero value means the paper's defaults (5
+// warm-ups, 25 trials; handoff 5 + 3 × 20; unset counts take the defaults of
+// iters.go, and N(0) is an explicit zero). Configs are validated before
+// anything touches the GPU, and invalid values are errors that say what is
+// allowed. On error the returned frame holds every configuration that
+// finished.
+//
+// # Definitions
+//
+// Each config type is a [Definition]: it knows its registry entries, its
+// defaults and validation, the configurations it runs ([Config], each with
+// its numeric bytes per iteration) and how to run one. [Registry], [Groups],
+// [NewPlan], the progress counts and the command line's selection are
+// derived from the definitions; sparse.go shows how a file adds one.
 //
 // # Method
 //
@@ -41,4 +51,10 @@
 // interrupted run keeps its work and a resumed one skips it; [Describe]
 // gathers the provenance written beside it. Benchmarks a device cannot run
 // become waived rows with the reason.
+//
+// # Ownership and imports
+//
+// umkit owns the benchmark definitions, the run loop, provenance and the
+// counter passes. It imports cuda, cuda/cupti, internal/nvmlguard and
+// results; it must not import model, datasets, plots, nb, fleet or cmd.
 package umkit

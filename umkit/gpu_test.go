@@ -47,7 +47,7 @@ func medians(t *testing.T, rows []results.Row, key func(results.Row) string) map
 
 func TestGPUEveryGroupSmall(t *testing.T) {
 	dev := gpu(t)
-	c := umkit.Common{Warmups: 2, Trials: 3}
+	c := umkit.Common{Warmups: umkit.N(2), Trials: umkit.N(3)}
 	check := func(name string, n int, err error) {
 		t.Helper()
 		if err != nil {
@@ -84,7 +84,7 @@ func TestGPUEveryGroupSmall(t *testing.T) {
 // 256 MiB as the issue specifies.
 func TestGPUPhysicalSanity(t *testing.T) {
 	dev := gpu(t)
-	c := umkit.Common{Warmups: 2, Trials: 5}
+	c := umkit.Common{Warmups: umkit.N(2), Trials: umkit.N(5)}
 	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: c, Sizes: []int64{256 << 20},
 		Modes: []string{"explicit", "managed_cold", "managed_prefetch", "managed_reuse"}})
 	if err != nil {

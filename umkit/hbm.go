@@ -18,20 +18,48 @@ func HBM(ctx context.Context, dev Device, cfg HBMConfig) (dataframe.DataFrame, e
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.hbm(ctx, cfg) })
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
 }
 
-func (r *runner) hbm(ctx context.Context, cfg HBMConfig) error {
-	cfg = cfg.Defaults()
-	for _, bench := range cfg.Benchmarks {
-		for _, size := range cfg.Sizes {
-			if err := r.hbmOne(ctx, cfg, bench, size); err != nil {
-				return err
-			}
+// Name is the group's name.
+func (HBMConfig) Name() string { return "hbm" }
+
+// Entries are the group's registry entries.
+func (HBMConfig) Entries() []Benchmark {
+	return []Benchmark{
+		entry("hbm.copy", "2 × size (read b, write a)", always,
+			"STREAM copy a = b on device memory: the local HBM baseline for a kernel that reads one array and writes another."),
+		entry("hbm.triad", "3 × size (read b and c, write a)", always,
+			"STREAM triad a = b + s·c on device memory: the paper's local-HBM reference (V-A)."),
+	}
+}
+
+func (c HBMConfig) configure(s Selection) Definition {
+	c.Common, c.Benchmarks, c.Sizes = s.Common, s.Benchmarks, s.sizesOr([]int64{MiB, 256 * MiB})
+	return c
+}
+
+func (c HBMConfig) defaults() Definition { return c.Defaults() }
+
+// Configs lists the configurations: each benchmark at each size.
+func (c HBMConfig) Configs() []Config {
+	c = c.Defaults()
+	var out []Config
+	for _, bench := range c.Benchmarks {
+		for _, size := range c.Sizes {
+			out = append(out, Config{Definition: "hbm", Entry: "hbm." + bench, Group: "hbm", Benchmark: bench, Mode: "explicit",
+				Label: label("hbm", bench, size), SizeBytes: size, BytesPerIteration: hbmMoved[bench] * size})
 		}
 	}
-	return nil
+	return withRows(out, c.Trials.Int())
 }
+
+func (c HBMConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
+	return noStart(func(ctx context.Context, k Config) error { return r.hbmOne(ctx, c, k.Benchmark, k.SizeBytes) })
+}
+
+// hbmMoved is how many arrays of size bytes each benchmark moves.
+var hbmMoved = map[string]int64{"copy": 2, "triad": 3}
 
 func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size int64) error {
 	moved := map[string]int64{"copy": 2, "triad": 3}[bench]
@@ -65,7 +93,7 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 	if err := r.check(bufs[2], AllOf(n, seedC, 1, 0), "input c"); err != nil {
 		return err
 	}
-	return r.measureReps(ctx, base, label, cfg.Warmups, cfg.Trials, 1, cfg.MinWarmupMs, func(it int, row *results.Row) error {
+	return r.measureReps(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), 1, cfg.MinWarmupMs, func(it int, row *results.Row) error {
 		// Each trial computes something the previous one did not (another
 		// scalar, or the other source array), so the check proves that this
 		// trial wrote every element. Reading the arrays to check them leaves

@@ -16,19 +16,68 @@ func Host(ctx context.Context, dev Device, cfg HostConfig) (dataframe.DataFrame,
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.hostGroup(ctx, cfg) })
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
 }
 
-func (r *runner) hostGroup(ctx context.Context, cfg HostConfig) error {
-	cfg = cfg.Defaults()
-	for _, mode := range cfg.Modes {
-		for _, size := range cfg.Sizes {
-			if err := r.hostOne(ctx, cfg, mode, size); err != nil {
-				return err
+// Name is the group's name.
+func (HostConfig) Name() string { return "host" }
+
+// hostBench maps the host benchmarks to their modes.
+var hostBench = map[string]string{"mapped_triad": "host_mapped", "system_triad": "system"}
+
+// Entries are the group's registry entries.
+func (HostConfig) Entries() []Benchmark {
+	return []Benchmark{
+		entry("host.mapped_triad", "3 × size", func(d DeviceInfo) (bool, string) {
+			if !d.CanMapHostMemory {
+				return false, "the device cannot map host memory"
 			}
+			return true, ""
+		}, "The triad with all arrays in pinned host memory mapped into the device: GPU loads and stores cross the CPU–GPU link on every access (V-A)."),
+		entry("host.system_triad", "3 × size", func(d DeviceInfo) (bool, string) {
+			if !d.PageableMemoryAccess {
+				return false, "the device does not report pageable memory access (no HMM or ATS)"
+			}
+			return true, ""
+		}, "The triad on malloc'd (system-allocated) memory, which the GPU can dereference only with HMM or ATS (Grace)."),
+	}
+}
+
+func (c HostConfig) configure(s Selection) Definition {
+	c.Common, c.Modes, c.Sizes = s.Common, nil, s.sizesOr([]int64{MiB, 256 * MiB})
+	for _, b := range s.Benchmarks {
+		c.Modes = append(c.Modes, hostBench[b])
+	}
+	return c
+}
+
+func (c HostConfig) defaults() Definition { return c.Defaults() }
+
+// Configs lists the configurations: each mode at each size.
+func (c HostConfig) Configs() []Config {
+	c = c.Defaults()
+	var out []Config
+	for _, mode := range c.Modes {
+		for _, size := range c.Sizes {
+			out = append(out, Config{Definition: "host", Entry: hostEntry(mode), Group: "host", Benchmark: "triad", Mode: mode,
+				Label: label("host triad", mode, size), SizeBytes: size, BytesPerIteration: 3 * size})
 		}
 	}
-	return nil
+	return withRows(out, c.Trials.Int())
+}
+
+// hostEntry is the registry entry of a host mode.
+func hostEntry(mode string) string {
+	for b, m := range hostBench {
+		if m == mode {
+			return "host." + b
+		}
+	}
+	return ""
+}
+
+func (c HostConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
+	return noStart(func(ctx context.Context, k Config) error { return r.hostOne(ctx, c, k.Mode, k.SizeBytes) })
 }
 
 // waive emits a single row saying a configuration is not supported here.
@@ -75,7 +124,7 @@ func (r *runner) hostOne(ctx context.Context, cfg HostConfig, mode string, size 
 			return err
 		}
 	}
-	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
+	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
 		k, want := rotate("triad", bufs, n, it) // a new scalar each trial
 		ms, err := r.dev.TimeKernel(k)
 		if err != nil {

@@ -16,7 +16,7 @@ import (
 )
 
 func quickHBM(dev umkit.Device, dir string) umkit.Options {
-	return umkit.Options{Device: dev, Out: dir, Groups: []string{"hbm"}, Trials: 3, Warmups: 1,
+	return umkit.Options{Device: dev, Out: dir, Groups: []string{"hbm"}, Trials: umkit.N(3), Warmups: umkit.N(1),
 		Sizes: []int64{1 << 20, 2 << 20}, Warn: func(string) {}}
 }
 
@@ -89,8 +89,8 @@ func TestResumeRefusesADifferentRun(t *testing.T) {
 		edit func(o *umkit.Options)
 		want string
 	}{
-		{"trials", func(o *umkit.Options) { o.Trials = 4 }, "plan.hbm.Trials: on disk 3, now 4"},
-		{"warmups", func(o *umkit.Options) { o.Warmups = 2 }, "plan.hbm.Warmups: on disk 1, now 2"},
+		{"trials", func(o *umkit.Options) { o.Trials = umkit.N(4) }, "plan.hbm.Trials: on disk 3, now 4"},
+		{"warmups", func(o *umkit.Options) { o.Warmups = umkit.N(2) }, "plan.hbm.Warmups: on disk 1, now 2"},
 		{"sizes", func(o *umkit.Options) { o.Sizes = []int64{1 << 20} }, "plan.hbm.Sizes: on disk [1048576,2097152], now [1048576]"},
 		{"groups", func(o *umkit.Options) { o.Groups = []string{"hbm", "managed"} }, "plan.managed: not in the run on disk"},
 		{"quick", func(o *umkit.Options) { o.Quick, o.Sizes = true, nil }, "plan.hbm.Sizes"},

@@ -2,7 +2,6 @@ package umkit
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/go-gota/gota/dataframe"
 )
@@ -17,23 +16,47 @@ func Managed(ctx context.Context, dev Device, cfg ManagedConfig) (dataframe.Data
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.managed(ctx, cfg) })
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
 }
 
-func (r *runner) managed(ctx context.Context, cfg ManagedConfig) error {
-	cfg = cfg.Defaults()
-	for _, mode := range cfg.Modes {
-		for _, size := range cfg.Sizes {
-			n := uint64(size / 8)
-			base := r.row("managed", "stream", mode)
-			base.SizeBytes, base.FootprintBytes, base.UsefulBytes = size, size, 2*size
-			base.ActiveElements, base.StrideElements = int64(n), 1
-			w := workload{n: n, kernel: Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}, stride: 1, active: n}
-			label := fmt.Sprintf("managed %s %s", mode, fmtBytes(size))
-			if err := r.runState(ctx, base, label, mode, w, cfg.Common); err != nil {
-				return err
-			}
+// Name is the group's name.
+func (ManagedConfig) Name() string { return "managed" }
+
+// Entries are the group's registry entries.
+func (ManagedConfig) Entries() []Benchmark {
+	return []Benchmark{entry("managed.stream", "2 × size (read and write x)", needsManaged,
+		"One streaming read-modify-write kernel under explicit, cold (CPU-initialised before every trial), prefetched, reused and advised managed memory (V-C, VI-A).")}
+}
+
+func (c ManagedConfig) configure(s Selection) Definition {
+	c.Common, c.Sizes = s.Common, s.sizesOr([]int64{MiB, 256 * MiB})
+	return c
+}
+
+func (c ManagedConfig) defaults() Definition { return c.Defaults() }
+
+// Configs lists the configurations: each mode at each size.
+func (c ManagedConfig) Configs() []Config {
+	c = c.Defaults()
+	var out []Config
+	for _, mode := range c.Modes {
+		for _, size := range c.Sizes {
+			out = append(out, Config{Definition: "managed", Entry: "managed.stream", Group: "managed", Benchmark: "stream", Mode: mode,
+				Label: label("managed", mode, size), SizeBytes: size, BytesPerIteration: 2 * size})
 		}
 	}
-	return nil
+	return withRows(out, c.Trials.Int())
+}
+
+func (c ManagedConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
+	return noStart(func(ctx context.Context, k Config) error { return r.managedOne(ctx, c, k.Mode, k.SizeBytes, k.Label) })
+}
+
+func (r *runner) managedOne(ctx context.Context, cfg ManagedConfig, mode string, size int64, label string) error {
+	n := uint64(size / 8)
+	base := r.row("managed", "stream", mode)
+	base.SizeBytes, base.FootprintBytes, base.UsefulBytes = size, size, 2*size
+	base.ActiveElements, base.StrideElements = int64(n), 1
+	w := workload{n: n, kernel: Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}, stride: 1, active: n}
+	return r.runState(ctx, base, label, mode, w, cfg.Common)
 }

@@ -2,13 +2,13 @@ package umkit
 
 import (
 	"fmt"
-	"math/bits"
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
+	"github.com/umlab/umlab/cuda/nvml"
+
+	"github.com/umlab/umlab/internal/nvmlguard"
 )
 
 // nvmlFacts are what NVML adds to the driver's view of a GPU.
@@ -22,17 +22,8 @@ type nvmlFacts struct {
 	Throttle              string // active clock event reasons other than idle
 }
 
-var (
-	nvmlOnce sync.Once
-	nvmlOK   bool
-)
-
-// nvmlReady initialises NVML once. go-nvml kills the process if any other
-// call follows a failed Init, so every use is gated on this.
-func nvmlReady() bool {
-	nvmlOnce.Do(func() { nvmlOK = nvml.Init() == nvml.SUCCESS })
-	return nvmlOK
-}
+// nvmlReady gates every NVML call (see internal/nvmlguard).
+func nvmlReady() bool { return nvmlguard.Ready() }
 
 // readNVML gathers facts for the GPU with the given UUID.
 func readNVML(uuid string) (nvmlFacts, error) {
@@ -57,13 +48,7 @@ func readNVML(uuid string) (nvmlFacts, error) {
 		f.NUMANode = v
 	}
 	if set, ret := d.GetCpuAffinity(runtime.NumCPU()); ret == nvml.SUCCESS {
-		for w, word := range set {
-			for word != 0 {
-				b := bits.TrailingZeros64(uint64(word))
-				f.CPUs = append(f.CPUs, w*64+b)
-				word &^= 1 << b
-			}
-		}
+		f.CPUs = nvmlguard.CPUs(set)
 	}
 	if v, ret := d.GetClockInfo(nvml.CLOCK_SM); ret == nvml.SUCCESS {
 		f.SMClockMHz = int(v)

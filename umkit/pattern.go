@@ -19,7 +19,70 @@ func Patterns(ctx context.Context, dev Device, cfg PatternConfig) (dataframe.Dat
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.patterns(ctx, cfg) })
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+}
+
+// Name is the group's name.
+func (PatternConfig) Name() string { return "pattern" }
+
+// Entries are the group's registry entries.
+func (PatternConfig) Entries() []Benchmark {
+	return []Benchmark{
+		entry("pattern.streaming", "16 bytes per element", needsManaged,
+			"The streaming kernel over the fixed footprint, under explicit, cold, prefetched and reused memory."),
+		entry("pattern.strided", "16 bytes per touched element", needsManaged,
+			"Every stride-th element (stride 1 to 1024) over a fixed footprint: fewer useful bytes per cache line and page (VI-B)."),
+		entry("pattern.random", "16 bytes per element", needsManaged,
+			"Every element once, in the order of a shuffled index array (whose 8 bytes per element count in the footprint, not in useful bytes) (VI-B)."),
+		entry("pattern.page_touch", "16 bytes per touched element", needsManaged,
+			"One element per 4 KiB, 64 KiB or 2 MiB: sparse, page-like access (VI-C)."),
+	}
+}
+
+func (c PatternConfig) configure(s Selection) Definition {
+	c.Common, c.Benchmarks = s.Common, s.Benchmarks
+	if s.Quick {
+		c.FootprintBytes, c.Strides = 64*MiB, []int64{1, 16, 1024}
+	}
+	return c
+}
+
+func (c PatternConfig) defaults() Definition { return c.Defaults() }
+
+// Configs lists the configurations: each mode, then each workload.
+func (c PatternConfig) Configs() []Config {
+	c = c.Defaults()
+	_, rows := (&runner{}).patternWorkloads(c, "pattern")
+	var out []Config
+	for _, mode := range c.Modes {
+		for i, row := range rows {
+			out = append(out, Config{Definition: "pattern", Entry: "pattern." + row.Benchmark, Group: "pattern", Benchmark: row.Benchmark, Mode: mode,
+				Label:     patternLabel(row.Benchmark, mode, row.StrideElements, row.PageIntervalBytes),
+				SizeBytes: c.FootprintBytes, BytesPerIteration: row.UsefulBytes, arg: i})
+		}
+	}
+	return withRows(out, c.Trials.Int())
+}
+
+func (c PatternConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
+	ws, rows := r.patternWorkloads(c, "pattern")
+	return noStart(func(ctx context.Context, k Config) error {
+		base := rows[k.arg.(int)]
+		base.Mode = k.Mode
+		return r.runState(ctx, base, k.Label, k.Mode, ws[k.arg.(int)], c.Common)
+	})
+}
+
+// patternLabel is a pattern configuration's progress label.
+func patternLabel(bench, mode string, stride, interval int64) string {
+	l := fmt.Sprintf("pattern %s %s", bench, mode)
+	switch {
+	case stride > 1 && interval == 0:
+		l += fmt.Sprintf(" stride %d", stride)
+	case interval > 0:
+		l += " every " + fmtBytes(interval)
+	}
+	return l
 }
 
 // patternWorkloads expands a configuration into its workloads and row
@@ -63,26 +126,4 @@ func (r *runner) patternWorkloads(cfg PatternConfig, group string) ([]workload, 
 		}
 	}
 	return ws, rows
-}
-
-func (r *runner) patterns(ctx context.Context, cfg PatternConfig) error {
-	cfg = cfg.Defaults()
-	ws, rows := r.patternWorkloads(cfg, "pattern")
-	for _, mode := range cfg.Modes {
-		for i, w := range ws {
-			base := rows[i]
-			base.Mode = mode
-			label := fmt.Sprintf("pattern %s %s", base.Benchmark, mode)
-			switch {
-			case base.StrideElements > 1 && base.PageIntervalBytes == 0:
-				label += fmt.Sprintf(" stride %d", base.StrideElements)
-			case base.PageIntervalBytes > 0:
-				label += " every " + fmtBytes(base.PageIntervalBytes)
-			}
-			if err := r.runState(ctx, base, label, mode, w, cfg.Common); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

@@ -162,39 +162,35 @@ func show(v any) string {
 }
 
 // completeFor returns the test SetAsidePartial applies on resume: a
-// configuration is finished when all its trials (times repetitions) are on
-// disk, each once, or it is one waived row. Groups the plan does not have
-// are left as they are.
-func completeFor(p Plan) func(rows []results.Row) bool {
+// configuration is finished when all its trials are on disk, each once, or
+// it is one waived row. Handoff configurations are emitted a repetition at
+// a time, so for them the unit is one repetition (key). Groups the plan
+// does not have are left as they are.
+func completeFor(p Plan) (key func(results.Row) string, complete func(rows []results.Row) bool) {
 	want := map[string]int{}
-	if c := p.HBM; c != nil {
-		want["hbm"] = c.Trials
+	for _, c := range p.Configs() {
+		want[c.Group] = max(want[c.Group], c.Rows)
 	}
-	if c := p.Host; c != nil {
-		want["host"] = c.Trials
+	reps := 1
+	if h, ok := p.Definition("handoff").(HandoffConfig); ok && h.Repetitions > 0 {
+		reps = h.Repetitions
 	}
-	if c := p.Transfer; c != nil {
-		want["transfer"] = c.Trials
+	key = func(r results.Row) string {
+		if r.Group == "handoff" {
+			return repKey(r)
+		}
+		return results.ConfigKey(r)
 	}
-	if c := p.Managed; c != nil {
-		want["managed"] = c.Trials
-	}
-	if c := p.Pattern; c != nil {
-		want["pattern"] = c.Trials
-	}
-	if c := p.Oversub; c != nil {
-		want["oversub"] = c.Trials
-	}
-	if c := p.Handoff; c != nil {
-		want["handoff"] = c.Trials * c.Repetitions
-	}
-	return func(rows []results.Row) bool {
+	complete = func(rows []results.Row) bool {
 		if len(rows) == 1 && rows[0].Waived {
 			return true
 		}
 		n, ok := want[rows[0].Group]
 		if !ok {
 			return true
+		}
+		if rows[0].Group == "handoff" {
+			n /= reps
 		}
 		seen := map[[2]int64]bool{}
 		for _, r := range rows {
@@ -205,6 +201,7 @@ func completeFor(p Plan) func(rows []results.Row) bool {
 		}
 		return len(rows) == n && len(seen) == n
 	}
+	return key, complete
 }
 
 // describeRow names a configuration for messages.

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"time"
 
@@ -21,8 +20,8 @@ type Options struct {
 	Groups     []string // group names (see Groups); empty with no Benchmarks = all
 	Benchmarks []string // benchmark names or prefixes (see Registry)
 	Quick      bool     // few sizes and trials: every group in a couple of minutes
-	Trials     int      // overrides every group's trial count when > 0
-	Warmups    int      // overrides every group's warm-up count when > 0
+	Trials     Count    // overrides every group's trial count when set
+	Warmups    Count    // overrides every group's warm-up count when set (N(0): none)
 	Sizes      []int64  // overrides the size sweep of the groups that have one
 	Out        string   // results directory (required)
 	Resume     bool     // keep the directory's results and skip their configurations
@@ -31,8 +30,16 @@ type Options struct {
 	AllowOversubscription bool
 	OversubPercents       []float64 // overrides the oversub sweep
 	Command               string    // recorded in the metadata
-	Progress              func(Progress)
-	Warn                  func(string) // default: stderr
+	// HandoffOrder, OrderSeed and CPUThreads set the handoff group's
+	// measurement order, its seed and the CPU update's threads (see
+	// HandoffConfig); zero values take its defaults. Other groups measure
+	// each configuration's trials back to back: their state set-up (cold,
+	// prefetched, oversubscribed) is per trial.
+	HandoffOrder string
+	OrderSeed    uint64
+	CPUThreads   int
+	Progress     func(Progress)
+	Warn         func(string) // default: stderr
 	// Device runs on this device instead of opening GPU Ordinal (tests).
 	Device Device
 	// Counters, when set, runs every configuration once more after its
@@ -53,196 +60,13 @@ type Progress struct {
 	ETA         time.Duration // 0 when unknown
 }
 
-// Plan is the effective configuration of every selected group.
-type Plan struct {
-	HBM      *HBMConfig      `json:"hbm,omitempty"`
-	Host     *HostConfig     `json:"host,omitempty"`
-	Transfer *TransferConfig `json:"transfer,omitempty"`
-	Managed  *ManagedConfig  `json:"managed,omitempty"`
-	Pattern  *PatternConfig  `json:"pattern,omitempty"`
-	Oversub  *OversubConfig  `json:"oversub,omitempty"`
-	Handoff  *HandoffConfig  `json:"handoff,omitempty"`
-	Waived   []Benchmark     `json:"-"`
-}
-
-// Configurations counts the configurations the plan measures (each becomes
-// trials rows, or one waived row).
-func (p Plan) Configurations() int {
-	n := len(p.Waived)
-	if c := p.HBM; c != nil {
-		n += len(c.Benchmarks) * len(c.Sizes)
-	}
-	if c := p.Host; c != nil {
-		n += len(c.Modes) * len(c.Sizes)
-	}
-	if c := p.Transfer; c != nil {
-		n += len(c.Modes) * 2 * len(c.Sizes)
-	}
-	if c := p.Managed; c != nil {
-		n += len(c.Modes) * len(c.Sizes)
-	}
-	if c := p.Pattern; c != nil {
-		w := 0
-		for _, b := range c.Benchmarks {
-			switch b {
-			case "strided":
-				w += len(c.Strides)
-			case "page_touch":
-				w += len(c.PageIntervals)
-			default:
-				w++
-			}
-		}
-		n += w * len(c.Modes)
-	}
-	if c := p.Oversub; c != nil {
-		n += len(c.Patterns) * len(c.Modes) * len(c.Percents)
-	}
-	if c := p.Handoff; c != nil {
-		n += len(c.Policies) * len(c.Sizes) * (2 + len(c.Reuse))
-	}
-	return n
+// repKey identifies one repetition of a configuration.
+func repKey(r results.Row) string {
+	return fmt.Sprintf("%s|rep=%d", results.ConfigKey(r), r.Repetition)
 }
 
 // resumeNote starts the metadata note for each earlier segment of a resumed run.
 const resumeNote = "resumes run "
-
-// NewPlan turns options into validated group configurations for a device.
-// It touches no GPU.
-func NewPlan(o Options, info DeviceInfo) (Plan, error) {
-	var p Plan
-	pats := append(slices.Clone(o.Groups), o.Benchmarks...)
-	for _, g := range o.Groups {
-		if !slices.Contains(Groups, g) {
-			return p, fmt.Errorf("umkit: unknown group %q: groups are %s", g, strings.Join(Groups, ", "))
-		}
-	}
-	sel, err := Select(pats)
-	if err != nil {
-		return p, err
-	}
-	if o.Trials < 0 || o.Warmups < 0 {
-		return p, fmt.Errorf("umkit: trials %d and warmups %d must not be negative", o.Trials, o.Warmups)
-	}
-	common := Common{Trials: o.Trials, Warmups: o.Warmups}
-	if o.Quick {
-		common = Common{Trials: or(o.Trials, 5), Warmups: or(o.Warmups, 2)}
-	}
-	names := map[string][]string{} // group → selected benchmark suffixes
-	for _, b := range sel {
-		if ok, _ := b.Supported(info); !ok && b.Name != "host.system_triad" {
-			p.Waived = append(p.Waived, b)
-			continue
-		}
-		names[b.Group] = append(names[b.Group], strings.TrimPrefix(strings.TrimPrefix(b.Name, b.Group), "."))
-	}
-	sizes := func(def []int64) []int64 {
-		if o.Sizes != nil {
-			return o.Sizes
-		}
-		return def
-	}
-	if s, ok := names["hbm"]; ok {
-		c := HBMConfig{Common: common, Benchmarks: s, Sizes: sizes(quick(o.Quick, []int64{MiB, 256 * MiB}))}
-		p.HBM = &c
-	}
-	if s, ok := names["host"]; ok {
-		var modes []string
-		for _, b := range s {
-			modes = append(modes, map[string]string{"mapped_triad": "host_mapped", "system_triad": "system"}[b])
-		}
-		c := HostConfig{Common: common, Modes: modes, Sizes: sizes(quick(o.Quick, []int64{MiB, 256 * MiB}))}
-		p.Host = &c
-	}
-	if s, ok := names["transfer"]; ok {
-		var modes []string
-		if slices.Contains(s, "copy") {
-			modes = append(modes, "pinned", "pageable")
-		}
-		if slices.Contains(s, "prefetch") {
-			modes = append(modes, "managed")
-		}
-		c := TransferConfig{Common: common, Modes: modes, Sizes: sizes(quick(o.Quick, []int64{MiB, 256 * MiB}))}
-		p.Transfer = &c
-	}
-	if _, ok := names["managed"]; ok {
-		c := ManagedConfig{Common: common, Sizes: sizes(quick(o.Quick, []int64{MiB, 256 * MiB}))}
-		p.Managed = &c
-	}
-	if s, ok := names["pattern"]; ok {
-		c := PatternConfig{Common: common, Benchmarks: s}
-		if o.Quick {
-			c.FootprintBytes, c.Strides = 64*MiB, []int64{1, 16, 1024}
-		}
-		p.Pattern = &c
-	}
-	if s, ok := names["oversub"]; ok {
-		c := OversubConfig{Common: common, Patterns: s, Percents: o.OversubPercents, AllowOversubscription: o.AllowOversubscription}
-		if o.Quick {
-			c.CapacityBytes = GiB
-			if c.Percents == nil {
-				c.Percents = []float64{25, 90}
-			}
-		}
-		p.Oversub = &c
-	}
-	if _, ok := names["handoff"]; ok {
-		c := HandoffConfig{Common: common, Sizes: sizes(nil)}
-		if o.Quick {
-			c.Trials, c.Repetitions = or(o.Trials, 5), 1
-			c.Sizes, c.Reuse = sizes([]int64{16 * MiB, 256 * MiB}), []int{1, 4, 32}
-		}
-		p.Handoff = &c
-	}
-	return p, p.validate()
-}
-
-func (p *Plan) validate() error {
-	var errs []error
-	if p.HBM != nil {
-		d := p.HBM.Defaults()
-		p.HBM, errs = &d, append(errs, d.Validate())
-	}
-	if p.Host != nil {
-		d := p.Host.Defaults()
-		p.Host, errs = &d, append(errs, d.Validate())
-	}
-	if p.Transfer != nil {
-		d := p.Transfer.Defaults()
-		p.Transfer, errs = &d, append(errs, d.Validate())
-	}
-	if p.Managed != nil {
-		d := p.Managed.Defaults()
-		p.Managed, errs = &d, append(errs, d.Validate())
-	}
-	if p.Pattern != nil {
-		d := p.Pattern.Defaults()
-		p.Pattern, errs = &d, append(errs, d.Validate())
-	}
-	if p.Oversub != nil {
-		d := p.Oversub.Defaults()
-		p.Oversub, errs = &d, append(errs, d.Validate())
-	}
-	if p.Handoff != nil {
-		d := p.Handoff.Defaults()
-		p.Handoff, errs = &d, append(errs, d.Validate())
-	}
-	return errors.Join(errs...)
-}
-
-func or(v, def int) int {
-	if v > 0 {
-		return v
-	}
-	return def
-}
-
-func quick(q bool, sizes []int64) []int64 {
-	if q {
-		return sizes
-	}
-	return nil
-}
 
 // Run measures the selected benchmarks and appends each finished
 // configuration to o.Out/results.csv, with the run's metadata in
@@ -302,12 +126,14 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 			meta.Notes = append(meta.Notes, fmt.Sprintf("%s%s started %s, ended %s (%s)", resumeNote, old.RunID,
 				old.Start.Format(time.RFC3339), old.End.Format(time.RFC3339), old.Command))
 		}
-		n, err := app.SetAsidePartial(completeFor(plan))
+		key, complete := completeFor(plan)
+		n, err := app.SetAsidePartial(key, complete)
 		if err != nil {
 			return meta, err
 		}
 		if n > 0 {
-			msg := fmt.Sprintf("%d configuration(s) found incomplete on disk are measured again whole; their rows are kept in %s", n, results.PartialName)
+			msg := fmt.Sprintf("%d configuration(s) or handoff repetition(s) found incomplete on disk are measured again whole; "+
+				"their rows are kept in %s", n, results.PartialName)
 			meta.Notes = append(meta.Notes, msg)
 			r.warn(msg)
 		}
@@ -329,6 +155,20 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	}
 	r.skip = func(row results.Row) bool {
 		if app.Done(row) {
+			return true
+		}
+		if wd != nil {
+			wd.setConfig(describeRow(row))
+		}
+		return false
+	}
+	// Handoff blocks are emitted one repetition at a time.
+	doneReps := map[string]bool{}
+	for _, row := range app.Rows() {
+		doneReps[repKey(row)] = true
+	}
+	r.skipRep = func(row results.Row) bool {
+		if doneReps[repKey(row)] {
 			return true
 		}
 		if wd != nil {
@@ -382,28 +222,12 @@ func (r *runner) runPlan(ctx context.Context, p Plan) error {
 			return err
 		}
 	}
-	steps := []func() error{
-		func() error { return ifSet(p.HBM, func(c HBMConfig) error { return r.hbm(ctx, c) }) },
-		func() error { return ifSet(p.Host, func(c HostConfig) error { return r.hostGroup(ctx, c) }) },
-		func() error { return ifSet(p.Transfer, func(c TransferConfig) error { return r.transfer(ctx, c) }) },
-		func() error { return ifSet(p.Managed, func(c ManagedConfig) error { return r.managed(ctx, c) }) },
-		func() error { return ifSet(p.Pattern, func(c PatternConfig) error { return r.patterns(ctx, c) }) },
-		func() error { return ifSet(p.Oversub, func(c OversubConfig) error { return r.oversub(ctx, c) }) },
-		func() error { return ifSet(p.Handoff, func(c HandoffConfig) error { return r.handoff(ctx, c) }) },
-	}
-	for _, s := range steps {
-		if err := s(); err != nil {
+	for _, d := range p.Groups {
+		if err := r.runDefinition(ctx, d); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-func ifSet[T any](c *T, f func(T) error) error {
-	if c == nil {
-		return nil
-	}
-	return f(*c)
 }
 
 // Describe collects a run's provenance: the device (from the driver and

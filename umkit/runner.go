@@ -23,6 +23,7 @@ type runner struct {
 	host     string
 	platform string
 	skip     func(results.Row) bool    // configuration already measured (resume)
+	skipRep  func(results.Row) bool    // handoff: this repetition of the configuration already measured (resume)
 	emit     func([]results.Row) error // one finished configuration
 	step     func(label string)        // progress after each configuration
 	warn     func(msg string)
@@ -40,10 +41,11 @@ func newRunner(dev Device, runID string) *runner {
 	info := dev.Info()
 	return &runner{
 		dev: dev, info: info, runID: runID, host: host, platform: PlatformName(info.Name),
-		skip: func(results.Row) bool { return false },
-		emit: func([]results.Row) error { return nil },
-		step: func(string) {},
-		warn: func(msg string) { fmt.Fprintln(os.Stderr, "umkit: warning:", msg) },
+		skip:    func(results.Row) bool { return false },
+		skipRep: func(results.Row) bool { return false },
+		emit:    func([]results.Row) error { return nil },
+		step:    func(string) {},
+		warn:    func(msg string) { fmt.Fprintln(os.Stderr, "umkit: warning:", msg) },
 	}
 }
 

@@ -15,6 +15,10 @@ type workload struct {
 	stride uint64 // touched elements: i%stride == 0 && i/stride < active
 	active uint64
 	random bool // needs a permutation index array of n entries
+	// ref, when set, holds the data's expected content after a trial, and
+	// the check compares with it instead of the affine expectation (for a
+	// workload whose touched elements are not a stride: a random subset).
+	ref Buffer
 }
 
 // modeBuffers allocates the data buffer (and the index array of a random
@@ -116,6 +120,9 @@ func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, see
 		passes = 2
 	}
 	want := Expect{N: w.n, Seed: seed, Mul: 1, Add: passes * k.Add, Stride: w.stride, Active: w.active}
+	if w.ref != nil {
+		want = Expect{N: w.n, Y: w.ref}
+	}
 	return func(it int, row *results.Row) error {
 		var err error
 		switch mode {
@@ -177,5 +184,5 @@ func (r *runner) runState(ctx context.Context, base results.Row, label, mode str
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
 	defer free()
-	return r.measure(ctx, base, label, c.Warmups, c.Trials, r.stateTrial(mode, w, x, idx, staging, c.Seed))
+	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, x, idx, staging, c.Seed))
 }

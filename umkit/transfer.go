@@ -3,6 +3,7 @@ package umkit
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
@@ -17,27 +18,61 @@ func Transfer(ctx context.Context, dev Device, cfg TransferConfig) (dataframe.Da
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.transfer(ctx, cfg) })
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
 }
 
-func (r *runner) transfer(ctx context.Context, cfg TransferConfig) error {
-	cfg = cfg.Defaults()
-	for _, mode := range cfg.Modes {
+// Name is the group's name.
+func (TransferConfig) Name() string { return "transfer" }
+
+// Entries are the group's registry entries.
+func (TransferConfig) Entries() []Benchmark {
+	return []Benchmark{
+		entry("transfer.copy", "size", always,
+			"Explicit cudaMemcpy host→device and device→host, from pinned and from pageable host memory (V-B)."),
+		entry("transfer.prefetch", "size", needsPrefetch,
+			"cudaMemPrefetchAsync of CPU-written managed memory to the GPU, and of GPU-written managed memory to the CPU (V-B)."),
+	}
+}
+
+func (c TransferConfig) configure(s Selection) Definition {
+	c.Common, c.Modes, c.Sizes = s.Common, nil, s.sizesOr([]int64{MiB, 256 * MiB})
+	if slices.Contains(s.Benchmarks, "copy") {
+		c.Modes = append(c.Modes, "pinned", "pageable")
+	}
+	if slices.Contains(s.Benchmarks, "prefetch") {
+		c.Modes = append(c.Modes, "managed")
+	}
+	return c
+}
+
+func (c TransferConfig) defaults() Definition { return c.Defaults() }
+
+// Configs lists the configurations: each mode, both directions, each size.
+func (c TransferConfig) Configs() []Config {
+	c = c.Defaults()
+	var out []Config
+	for _, mode := range c.Modes {
 		for _, dir := range []string{"h2d", "d2h"} {
-			for _, size := range cfg.Sizes {
-				var err error
+			for _, size := range c.Sizes {
+				k := Config{Definition: "transfer", Entry: "transfer.copy", Group: "transfer", Benchmark: "copy", Mode: mode,
+					Label: label("transfer copy", mode, dir, size), SizeBytes: size, BytesPerIteration: size, arg: dir}
 				if mode == "managed" {
-					err = r.prefetchOne(ctx, cfg, dir, size)
-				} else {
-					err = r.copyOne(ctx, cfg, mode, dir, size)
+					k.Benchmark, k.Entry, k.Label = "prefetch", "transfer.prefetch", label("transfer prefetch", dir, size)
 				}
-				if err != nil {
-					return err
-				}
+				out = append(out, k)
 			}
 		}
 	}
-	return nil
+	return withRows(out, c.Trials.Int())
+}
+
+func (c TransferConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
+	return noStart(func(ctx context.Context, k Config) error {
+		if k.Mode == "managed" {
+			return r.prefetchOne(ctx, c, k.arg.(string), k.SizeBytes)
+		}
+		return r.copyOne(ctx, c, k.Mode, k.arg.(string), k.SizeBytes)
+	})
 }
 
 func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, mode, dir string, size int64) error {
@@ -69,7 +104,7 @@ func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, mode, dir stri
 			return err
 		}
 	}
-	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
+	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
 		seed := cfg.Seed + uint64(it) + 1
 		var ms float64
 		var err error
@@ -116,7 +151,7 @@ func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, dir string
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
 	defer r.dev.Free(m)
-	return r.measure(ctx, base, label, cfg.Warmups, cfg.Trials, func(it int, row *results.Row) error {
+	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
 		seed := cfg.Seed + uint64(it) + 1
 		to := ToGPU
 		if dir == "h2d" {

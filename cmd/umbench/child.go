@@ -23,10 +23,11 @@ const envChild = "UMBENCH_RISKY_CHILD"
 // driver: oversubscription beyond 90 % (only ever with
 // --allow-oversubscription).
 func risky(p umkit.Plan) bool {
-	if p.Oversub == nil || !p.Oversub.AllowOversubscription {
+	o, ok := p.Definition("oversub").(umkit.OversubConfig)
+	if !ok || !o.AllowOversubscription {
 		return false
 	}
-	for _, pct := range p.Oversub.Percents {
+	for _, pct := range o.Percents {
 		if pct > 90 {
 			return true
 		}

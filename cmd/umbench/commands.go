@@ -2,20 +2,24 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
@@ -58,7 +62,7 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "device\t%s (GPU %d, %s)\n", d.Name, d.Index, d.UUID)
 	fmt.Fprintf(w, "compute capability\t%s, %d SMs\n", d.ComputeCapability, d.SMs)
-	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", cuda.FormatBytes(d.MemoryBytes), cuda.FormatBytes(d.FreeMemoryBytes), d.PeakMemoryGBps)
+	fmt.Fprintf(w, "memory\t%s total, %s free, peak %.0f GB/s\n", results.FormatBytes(int64(d.MemoryBytes)), results.FormatBytes(int64(d.FreeMemoryBytes)), d.PeakMemoryGBps)
 	fmt.Fprintf(w, "driver\t%s (CUDA %d.%d); kernels need %s or newer\n", orUnknown(d.DriverVersion), d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10, cuda.MinDriverBranch)
 	if d.PCIeGeneration > 0 {
 		fmt.Fprintf(w, "host link\tPCIe Gen%d x%d (%.0f GB/s per direction raw)\n", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps)
@@ -104,21 +108,58 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 	if err := noArgs(fs); err != nil {
 		return err
 	}
+	configs := map[string][]umkit.Config{} // registry entry → its default configurations
+	for _, d := range umkit.Definitions() {
+		for _, c := range d.Configs() {
+			configs[c.Entry] = append(configs[c.Entry], c)
+		}
+	}
 	for _, b := range umkit.Registry {
-		fmt.Fprintf(stdout, "%s  (group %s; bytes per iteration: %s)\n", b.Name, b.Group, b.BytesPerIteration)
-		fmt.Fprintf(stdout, "    %s\n\n", b.Description)
+		fmt.Fprintf(stdout, "%s  (group %s)\n", b.Name, b.Group)
+		fmt.Fprintf(stdout, "    %s\n", b.Description)
+		fmt.Fprintf(stdout, "    useful bytes per iteration: %s; by default %s\n\n", b.Useful, bytesPerIteration(configs[b.Name]))
 	}
 	return nil
+}
+
+// bytesPerIteration lists the distinct bytes per iteration of a benchmark's
+// configurations, with the sizes they belong to.
+func bytesPerIteration(cs []umkit.Config) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, c := range cs {
+		p := "depends on the device's free memory"
+		if c.BytesPerIteration > 0 {
+			p = fmt.Sprintf("%d B (%s)", c.BytesPerIteration, results.FormatBytes(c.BytesPerIteration))
+			if c.SizeBytes > 0 {
+				p += " at " + results.FormatBytes(c.SizeBytes)
+			}
+		}
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return "no configurations"
+	}
+	if len(parts) > 4 {
+		parts = []string{parts[0], "…", parts[len(parts)-1]}
+	}
+	return fmt.Sprintf("%d configurations: %s", len(cs), strings.Join(parts, ", "))
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	groups := fs.String("groups", "", "comma-separated groups: "+strings.Join(umkit.Groups, ", ")+" (default all)")
-	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes (see umbench list)")
-	quick := fs.Bool("quick", false, "few sizes and trials: every group in about two minutes")
-	trials := fs.Int("trials", 0, "trials per configuration (default: the paper's, 25; handoff 20 × 3)")
-	warmups := fs.Int("warmups", 0, "warm-up iterations (default 5)")
-	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep)")
+	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes: "+benchNames()+" (umbench list describes them)")
+	quick := fs.Bool("quick", false, fmt.Sprintf("few sizes and trials (%d warm-ups, %d trials): every group in under a minute on an H200",
+		umkit.QuickWarmups, umkit.QuickTrials))
+	trials := fs.Int("trials", 0, fmt.Sprintf("trials per configuration, at least 1 (default: the paper's, %d; handoff %d × %d)",
+		umkit.DefaultTrials, umkit.HandoffTrials, umkit.DefaultHandoffReps))
+	warmups := fs.Int("warmups", 0, fmt.Sprintf("warm-up iterations; 0 runs none (default %d)", umkit.DefaultWarmups))
+	sizes := fs.String("sizes", "", "comma-separated sizes per array, e.g. 64MiB,1GiB (default: each group's sweep; "+
+		"the pattern group's footprint is fixed, 256 MiB or 64 MiB with --quick, and oversub's follows --oversub-pcts)")
 	out := fs.String("out", "", "results directory (default results/<date>-<time>)")
 	resume := fs.Bool("resume", false, "continue the run in --out, skipping configurations it already has")
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
@@ -127,6 +168,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	counters := fs.Bool("counters", false, "after each configuration's timed trials, run it once more, untimed, with CUPTI's "+
 		"Unified Memory counters (page faults, migrated bytes) and NVML's PCIe byte counters on; rows go to counters.csv. "+
 		"Needs libcupti (CUDA toolkit, or pip nvidia-cuda-cupti); UMLAB_CUPTI=/path/libcupti.so.N points at one")
+	order := fs.String("order", "interleaved", "handoff measurement order: interleaved (each repetition's configurations in a shuffled order, "+
+		"so host drift falls on all policies alike) or sequential (policy by policy); other groups always run configuration by configuration")
+	orderSeed := fs.Uint64("order-seed", 1, "seed of the interleaved handoff order (recorded in the rows)")
+	cpuThreads := fs.Int("cpu-threads", 1, "threads of the handoff CPU update (default 1, the paper's single-threaded update); recorded in the rows")
 	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
@@ -175,8 +220,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := umkit.Options{
-		Groups: groupList, Benchmarks: benchList, Quick: *quick, Trials: *trials, Warmups: *warmups,
-		Sizes: sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		Groups: groupList, Benchmarks: benchList, Quick: *quick, Trials: count(fs, "trials", *trials),
+		Warmups: count(fs, "warmups", *warmups),
+		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
+		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}
@@ -251,8 +298,26 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
 	}
-	fmt.Fprintf(stdout, "done in %s; results in %s\nsummarise with: umbench summary %s\n", time.Since(start).Round(time.Second), dir, dir)
+	self := selfCommand()
+	fmt.Fprintf(stdout, "done in %s; results in %s\nnext: %s summary %s\n", time.Since(start).Round(time.Second), dir, self, dir)
+	if self != "umbench" {
+		fmt.Fprintln(stdout, "(to type umbench instead: go install ./cmd/umbench, with $(go env GOPATH)/bin on your PATH)")
+	}
 	return nil
+}
+
+// selfCommand is how the user can run umbench again: "umbench" for an
+// installed binary, "go run ./cmd/umbench" when this one was built by go
+// run into a temporary directory.
+func selfCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "umbench"
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "go run ./cmd/umbench"
+	}
+	return "umbench"
 }
 
 // progress draws a one-line bar with ETA on a terminal, or a line per
@@ -311,9 +376,8 @@ func source1(data, dataset string, args []string) ([]results.Row, results.Metada
 	case data != "" && dataset != "":
 		return nil, results.Metadata{}, "", usagef("give --data or --dataset, not both")
 	case data != "":
-		name = data
-		rows, m, err := results.LoadDir(data)
-		return rows, m, name, err
+		rows, m, err := datasets.LoadDir(data)
+		return rows, m, data, err
 	case dataset != "":
 		name = dataset
 	case len(args) == 1:
@@ -323,12 +387,7 @@ func source1(data, dataset string, args []string) ([]results.Row, results.Metada
 	default:
 		return nil, results.Metadata{}, "", usagef("name a results directory (--data DIR) or an embedded dataset (--dataset NAME); see umbench datasets")
 	}
-	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		rows, m, err := results.LoadDir(name)
-		return rows, m, name, err
-	}
-	rows, m, err := datasets.Load(name)
-	return rows, m, name, err
+	return datasets.Resolve(name)
 }
 
 func cmdSummary(args []string, stdout, stderr io.Writer) error {
@@ -337,6 +396,8 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory")
 	format := fs.String("format", "table", "table or csv")
 	group := fs.String("group", "", "only this group")
+	wide := fs.Bool("wide", false, "table: every configuration column separately, GPU UUIDs and total times (wider than 120 columns)")
+	fleetMode := fs.String("fleet", "", "fleet data: only rows of this fleet mode (isolated or concurrent); the table shows each mode separately")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -359,13 +420,22 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 		rows = keep
 	}
-	sum := results.Summarize(rows, results.SummaryOptions{
+	sopts := results.SummaryOptions{
 		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
 		ThrottleReasons: meta.Device.ThrottleReasons,
-	})
-	df := results.SummaryFrame(sum)
+	}
+	modes, byMode := splitFleetModes(rows)
+	if *fleetMode != "" {
+		if byMode[*fleetMode] == nil {
+			return usagef("--fleet %q: this data has %s", *fleetMode, describeModes(modes))
+		}
+		modes = []string{*fleetMode}
+	}
 	if *format == "csv" {
-		return model.WriteFrameCSV(stdout, df)
+		if len(modes) > 1 {
+			return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
+		}
+		return model.WriteFrameCSV(stdout, results.SummaryFrame(results.Summarize(byMode[modes[0]], sopts)))
 	}
 	banner(stdout, rows)
 	if meta.Device.Name != "" {
@@ -378,11 +448,133 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout)
 	}
-	cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
-		results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
-		results.ColOversubPct, results.ColReusePasses, results.ColN, results.ColMedianGBps, results.ColCVPct,
-		results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColPctOfPeak, results.ColFlags}
-	return writeTable(stdout, df.Select(cols))
+	for i, m := range modes {
+		if len(modes) > 1 {
+			if i > 0 {
+				fmt.Fprintln(stdout)
+			}
+			fmt.Fprintf(stdout, "fleet=%s\n", m)
+		}
+		sum := results.Summarize(byMode[m], sopts)
+		if *wide {
+			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
+				results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
+				results.ColOversubPct, results.ColReusePasses, results.ColGPUUUID, results.ColN, results.ColMedianGBps, results.ColCVPct,
+				results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColPctOfPeak, results.ColFlags}
+			if err := writeTable(stdout, results.SummaryFrame(sum).Select(cols)); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := writeSummary(stdout, sum, byMode[m]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// splitFleetModes splits rows by the fleet mode in their note (isolated,
+// concurrent; "" outside fleet runs), in order of first appearance, so that
+// isolated and concurrent measurements are never summarised together.
+func splitFleetModes(rows []results.Row) ([]string, map[string][]results.Row) {
+	var modes []string
+	by := map[string][]results.Row{}
+	for _, r := range rows {
+		m, _ := fleet.ModeOf(r.Note)
+		if _, ok := by[m]; !ok {
+			modes = append(modes, m)
+		}
+		by[m] = append(by[m], r)
+	}
+	return modes, by
+}
+
+func describeModes(modes []string) string {
+	var d []string
+	for _, m := range modes {
+		if m == "" {
+			m = "rows outside fleet runs"
+		}
+		d = append(d, m)
+	}
+	return strings.Join(d, ", ")
+}
+
+// writeSummary prints the default summary table, 120 columns wide: the
+// configuration as one readable label, a gpu column (and host) only when
+// the rows come from several GPUs (or hosts).
+func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) error {
+	gpus, hosts := map[string]bool{}, map[string]bool{}
+	for _, r := range rows {
+		gpus[r.GPUUUID], hosts[r.Host] = true, true
+	}
+	hostOf := map[string]string{}
+	for _, r := range rows {
+		hostOf[r.GPUUUID] = r.Host
+	}
+	showGPU, showHost := len(gpus) > 1, len(hosts) > 1
+	labelMax := 40
+	head := []string{"group", "configuration"}
+	if showHost {
+		head, labelMax = append(head, "host"), labelMax-12
+	}
+	if showGPU {
+		head, labelMax = append(head, "gpu"), labelMax-10
+	}
+	head = append(head, "n", "median_gbps", "cv_pct", "kernel_ms", "pct_peak", "flags")
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, s := range sum {
+		c := s.Config
+		label := check.Label(c)
+		if g := c.Group + " "; strings.HasPrefix(label, g) {
+			label = strings.TrimPrefix(label, g)
+		}
+		f := []string{c.Group, cutRunes(label, labelMax)}
+		if showHost {
+			f = append(f, cutRunes(hostOf[c.GPUUUID], 10))
+		}
+		if showGPU {
+			f = append(f, shortUUID(c.GPUUUID))
+		}
+		f = append(f, fmt.Sprint(s.N), sig4(s.GBps.Median), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
+			strings.Join(s.Flags, ","))
+		fmt.Fprintln(tw, strings.Join(f, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+		}
+	}
+	return nil
+}
+
+func sig4(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// shortUUID is the first 8 hex digits of a GPU UUID.
+func shortUUID(u string) string {
+	u = strings.TrimPrefix(u, "GPU-")
+	if len(u) > 8 {
+		return u[:8]
+	}
+	return u
 }
 
 // writeTable prints a frame as aligned text, dropping columns that are
@@ -422,6 +614,12 @@ func cell(s series.Series, i int, name string) string {
 		if math.IsNaN(v) {
 			return ""
 		}
+		switch {
+		case strings.HasSuffix(name, "_bytes") && v >= 0 && v == math.Trunc(v):
+			return humanBytes(v)
+		case isCount(name):
+			return fmt.Sprintf("%.0f", v)
+		}
 		return fmt.Sprintf("%.4g", v)
 	case series.Int:
 		v, _ := e.Int()
@@ -429,11 +627,35 @@ func cell(s series.Series, i int, name string) string {
 			return ""
 		}
 		if strings.HasSuffix(name, "_bytes") {
-			return cuda.FormatBytes(uint64(v))
+			return results.FormatBytes(int64(v))
 		}
 		return fmt.Sprint(v)
 	}
 	return e.String()
+}
+
+// isCount says whether a column holds counts (faults, fault groups), shown
+// as integers.
+func isCount(name string) bool {
+	return strings.HasSuffix(name, "_faults") || strings.HasSuffix(name, "_groups") || strings.HasSuffix(name, "_count")
+}
+
+// humanBytes writes a byte count in binary units with three significant
+// digits: 0, 512 B, 1.17 MiB, 256 MiB.
+func humanBytes(v float64) string {
+	if v < 1024 {
+		return fmt.Sprintf("%.0f B", v)
+	}
+	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}
+	i := -1
+	for v >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f %s", v, units[i])
+	}
+	return fmt.Sprintf("%.3g %s", v, units[i])
 }
 
 func cmdModel(args []string, stdout, stderr io.Writer) error {
@@ -442,8 +664,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory with a handoff sweep")
 	format := fs.String("format", "table", "table or csv")
 	minSize := fs.String("min-size", "16MiB", "smallest size counted in the aggregate error and policy matches")
-	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: take each alternating trial's measured CPU-update time out before fitting, "+
-		"to see whether misses come from the CPU update's own variation rather than the handoff or per-pass costs")
+	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: subtract from each alternating trial the median CPU-only time (the update's compute) of the same policy, size and "+
+		"repetition before fitting; CPU-side fault and migration time stays. Shows whether misses come from the CPU update's own drift "+
+		"rather than the handoff or per-pass costs")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -459,16 +682,19 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	opts := model.Options{MinSizeBytes: ms}
+	if counters, err := counterSource(*data, *dataset, fs.Args()); err == nil {
+		for _, c := range counters {
+			if c.Collected {
+				opts.Counted = append(opts.Counted, model.Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, GPUFaultGroups: c.GPUFaultGroups})
+			}
+		}
+	}
 	var reports []*model.Report
 	var titles []string
-	var published []datasets.ModelParam
+	var published []model.Calibration
 	if *dataset != "" {
 		if params, err := datasets.ModelParameters(*dataset); err == nil && len(params) > 0 {
-			var ps []model.Param
-			for _, p := range params {
-				ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-			}
-			rep, err := model.FromParams(ps, opts)
+			rep, err := model.FromParams(model.Params(params), opts)
 			if err != nil {
 				return err
 			}
@@ -510,7 +736,7 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 			fmt.Fprintln(tw, "policy\tsize\tmedian APE (%)\tmax APE (%)")
 			for _, p := range published {
-				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, cuda.FormatBytes(uint64(p.SizeBytes)), p.MedianAPEPct, p.MaxAPEPct)
+				fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.2f\n", p.Policy, results.FormatBytes(p.SizeBytes), p.MedianAPE, p.MaxAPE)
 			}
 			tw.Flush()
 		}
@@ -567,11 +793,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 		if perr != nil || len(params) == 0 {
 			return err
 		}
-		var ps []model.Param
-		for _, p := range params {
-			ps = append(ps, model.Param{Policy: p.Policy, SizeBytes: p.SizeBytes, F: p.FMs, G: p.GMs})
-		}
-		m, err = model.NewModel(ps)
+		m, err = model.NewModel(model.Params(params))
 	}
 	if err != nil {
 		return err
@@ -585,26 +807,13 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	return a.WriteText(stdout)
 }
 
-// defaultDataset is the newest measured dataset with a handoff sweep (by
-// its start time), or the paper's GB200 when none has one.
+// defaultDataset is the newest measured dataset with a handoff sweep
+// (datasets.ByAge's rule), or the paper's GB200 when none has one.
 func defaultDataset() string {
-	best, start := "paper-gb200", time.Time{}
-	for _, d := range datasets.List() {
-		if d.Kind != datasets.Measured {
-			continue
-		}
-		rows, m, err := datasets.Load(d.Name)
-		if err != nil || !m.Start.After(start) {
-			continue
-		}
-		for _, r := range rows {
-			if r.Group == "handoff" && r.Phase == "gpu_only" {
-				best, start = d.Name, m.Start
-				break
-			}
-		}
+	if name, ok := datasets.NewestOf(datasets.Query{Group: "handoff", Phase: "gpu_only"}); ok {
+		return name
 	}
-	return best
+	return "paper-gb200"
 }
 
 func cmdDatasets(args []string, stdout, stderr io.Writer) error {
@@ -615,10 +824,149 @@ func cmdDatasets(args []string, stdout, stderr io.Writer) error {
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "name\tplatform\tkind\tdescription")
+	fmt.Fprintln(stdout, "Embedded datasets (use with --dataset NAME; provenance in datasets/README.md):")
 	for _, d := range datasets.List() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", d.Name, d.Platform, d.Kind, d.Description)
+		fmt.Fprintln(stdout)
+		rows, m, err := datasets.Load(d.Name)
+		if err != nil {
+			fmt.Fprintf(stdout, "%s  unreadable: %v\n", d.Name, err)
+			continue
+		}
+		for _, line := range describeDataset(d, rows, m) {
+			for _, l := range wrap(line, 120, "      ") {
+				fmt.Fprintln(stdout, l)
+			}
+		}
 	}
-	return tw.Flush()
+	return nil
+}
+
+// describeDataset says what a dataset is, in lines of at most about 120
+// columns: name, GPU, date of the run, rows; groups and settings; the
+// command that measured it.
+func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []string {
+	gpus, groups, modes := map[string]bool{}, []string{}, map[string]bool{}
+	seenGroup := map[string]bool{}
+	configs := map[string]bool{}
+	trials, warm := map[string]int{}, map[int64]int{}
+	var minSize, maxSize int64
+	start := m.Start
+	for _, r := range rows {
+		gpus[r.GPUUUID] = true
+		if !seenGroup[r.Group] {
+			seenGroup[r.Group] = true
+			groups = append(groups, r.Group)
+		}
+		if fm, _ := fleet.ModeOf(r.Note); fm != "" {
+			modes[fm] = true
+		}
+		k := results.ConfigKey(r)
+		configs[k] = true
+		trials[k+"|"+fmt.Sprint(r.Repetition)]++
+		warm[r.Warmups]++
+		if r.SizeBytes > 0 {
+			if minSize == 0 || r.SizeBytes < minSize {
+				minSize = r.SizeBytes
+			}
+			maxSize = max(maxSize, r.SizeBytes)
+		}
+		// A resumed run's metadata names its last segment; the run IDs of
+		// its rows (20261129T235618Z-...) name every segment's start.
+		if t, err := time.Parse("20060102T150405Z", strings.SplitN(r.RunID, "-", 2)[0]); err == nil && (start.IsZero() || t.Before(start)) {
+			start = t
+		}
+	}
+	gpu := m.Device.Name
+	if gpu == "" {
+		gpu = d.Platform
+	}
+	if len(gpus) > 1 {
+		gpu = fmt.Sprintf("%d × %s", len(gpus), gpu)
+	}
+	when := "date unknown"
+	if !start.IsZero() {
+		when = "measured " + start.UTC().Format("2006-01-02 15:04") + " UTC"
+	}
+	if d.Kind == datasets.Published {
+		when = "published figures"
+	}
+	out := []string{fmt.Sprintf("%s  %s, %s, %d rows", d.Name, gpu, when, len(rows))}
+	if m.Device.DriverVersion != "" && d.Kind != datasets.Published {
+		out[0] += ", driver " + m.Device.DriverVersion
+	}
+	set := fmt.Sprintf("    %s; %d configurations", strings.Join(groups, ", "), len(configs))
+	if d.Kind == datasets.Measured {
+		tc := map[int]int{}
+		for _, n := range trials {
+			tc[n]++
+		}
+		set += fmt.Sprintf("; mostly %d trials, %d warm-ups", modeOf(tc), modeOf(warm))
+	}
+	if maxSize > 0 {
+		set += "; sizes " + results.FormatBytes(minSize)
+		if maxSize != minSize {
+			set += "–" + results.FormatBytes(maxSize)
+		}
+	}
+	if len(modes) > 0 {
+		var ms []string
+		for k := range modes {
+			ms = append(ms, k)
+		}
+		sort.Strings(ms)
+		set += "; fleet " + strings.Join(ms, ", ")
+	}
+	out = append(out, set)
+	switch {
+	case d.Kind == datasets.Published:
+		out = append(out, "    source: "+m.Source)
+	case m.Command != "":
+		out = append(out, "    command: "+m.Command)
+	}
+	return out
+}
+
+// wrap breaks a line at spaces so that no piece is longer than width
+// (unless one word is), continuing with indent.
+func wrap(line string, width int, indent string) []string {
+	var out []string
+	for len([]rune(line)) > width {
+		r := []rune(line)
+		cut := strings.LastIndex(string(r[:width]), " ")
+		if cut <= len(indent) {
+			break
+		}
+		out = append(out, strings.TrimRight(line[:cut], " "))
+		line = indent + strings.TrimLeft(line[cut:], " ")
+	}
+	return append(out, line)
+}
+
+func modeOf[K int | int64](m map[K]int) K {
+	var best K
+	n := -1
+	for k, c := range m {
+		if c > n || (c == n && k < best) {
+			best, n = k, c
+		}
+	}
+	return best
+}
+
+// count is a flag's value as an iteration count: unset when the flag was
+// not given, so that an explicit 0 is honoured.
+func count(fs *flag.FlagSet, name string, v int) umkit.Count {
+	if !isSet(fs, name) {
+		return umkit.Count{}
+	}
+	return umkit.N(v)
+}
+
+// benchNames lists the registry's benchmark names, from the definitions.
+func benchNames() string {
+	names := make([]string, len(umkit.Registry))
+	for i, b := range umkit.Registry {
+		names[i] = b.Name
+	}
+	return strings.Join(names, ", ")
 }

@@ -15,7 +15,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/node"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
@@ -24,7 +26,7 @@ import (
 // each; workerExecutable is the program each GPU's worker runs. Tests
 // replace both.
 var (
-	discoverGPUs     = fleet.Discover
+	discoverGPUs     = node.Discover
 	workerExecutable = os.Executable
 )
 
@@ -70,11 +72,11 @@ func runFleet(fs *flag.FlagSet, args []string, gpus, out string, concurrent bool
 		mode = fleet.Concurrent
 	}
 	fmt.Fprintf(stderr, "umbench: %d GPU(s) on %s, %s, one worker each; results in %s\n",
-		len(list), host, map[bool]string{false: "one at a time (isolated)", true: "all at once (concurrent)"}[concurrent], fleet.NodeDir(out, host))
+		len(list), host, map[bool]string{false: "one at a time (isolated)", true: "all at once (concurrent)"}[concurrent], node.NodeDir(out, host))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
-	rep, err := fleet.RunNode(ctx, fleet.NodeOptions{
+	rep, err := node.RunNode(ctx, node.NodeOptions{
 		Executable: exe, Args: append([]string{"run"}, wargs...), Root: out, Host: host, GPUs: list,
 		Concurrent: concurrent, Timeout: timeout, Stall: stall, Log: stderr, Warnings: warns,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
@@ -82,7 +84,7 @@ func runFleet(fs *flag.FlagSet, args []string, gpus, out string, concurrent bool
 	if len(rep.Workers) > 0 {
 		writeWorkers(stdout, rep.Workers)
 	}
-	var fe *fleet.FailedError
+	var fe *node.FailedError
 	if errors.As(err, &fe) {
 		for _, o := range fe.Failed {
 			fmt.Fprintf(stderr, "umbench: GPU %d (%s) %s: %s\n", o.GPU, orUnknown(o.UUID), o.State, o.Error)
@@ -96,13 +98,13 @@ func runFleet(fs *flag.FlagSet, args []string, gpus, out string, concurrent bool
 	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w: finished configurations are kept in %s; continue with: umbench run --gpus %s --out %s --resume",
-			errInterrupted, fleet.NodeDir(out, host), gpus, out)
+			errInterrupted, node.NodeDir(out, host), gpus, out)
 	}
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "done in %s (%s); results in %s, worker outcomes in %s\ncompare the GPUs with: umbench compare %s\n",
-		time.Since(start).Round(time.Second), mode, fleet.NodeDir(out, host), filepath.Join(fleet.NodeDir(out, host), fleet.ReportName), out)
+		time.Since(start).Round(time.Second), mode, node.NodeDir(out, host), filepath.Join(node.NodeDir(out, host), node.ReportName), out)
 	return nil
 }
 
@@ -112,7 +114,7 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
-func writeWorkers(w io.Writer, outs []fleet.Outcome) {
+func writeWorkers(w io.Writer, outs []node.Outcome) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "gpu\tgpu_uuid\tcpus\tstate\ttime\tresults")
 	for _, o := range outs {
@@ -140,8 +142,8 @@ func fleetWorker(stderr io.Writer) (func(dir string), error) {
 	}
 	if a.CPUs != "" {
 		want, _ := fleet.ParseCPUs(a.CPUs)
-		if fleet.CurrentCPUs() != fleet.FormatCPUs(want) {
-			if err := fleet.PinProcess(want); err != nil {
+		if node.CurrentCPUs() != fleet.FormatCPUs(want) {
+			if err := node.PinProcess(want); err != nil {
 				fmt.Fprintln(stderr, "umbench: warning:", err)
 			}
 		}
@@ -216,14 +218,16 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	group := fs.String("group", "", "only this group")
 	only := fs.Bool("outliers", false, "show only flagged GPUs")
 	fail := fs.Bool("fail-on-outliers", false, "exit with status 1 when any GPU is flagged")
+	wide := fs.Bool("wide", false, "table: add each GPU's full UUID (lines may pass 120 columns)")
+	dataset := fs.String("dataset", "", "embedded datasets measured on several GPUs, comma-separated (e.g. h200x2-2026-11-29-isolated; see umbench datasets)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *format != "table" && *format != "csv" {
 		return usagef("--format %q: table or csv", *format)
 	}
-	if fs.NArg() == 0 {
-		return usagef("name results directories: a fleet run's root, node or GPU directories, or a merged directory")
+	if fs.NArg() == 0 && *dataset == "" {
+		return usagef("name results directories (a fleet run's root, node or GPU directories, or a merged directory) or --dataset NAME")
 	}
 	if err := finite(map[string]float64{"tolerance": *tol, "max-z": *maxZ, "mad-floor": *floor}); err != nil {
 		return err
@@ -231,12 +235,32 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if *floor < 0 {
 		return usagef("--mad-floor must not be negative")
 	}
-	parts, warns, err := fleet.Load(fs.Args(), nil)
-	for _, w := range warns {
-		fmt.Fprintln(stderr, "umbench: warning:", w)
+	var parts []fleet.Part
+	if fs.NArg() > 0 {
+		ps, warns, err := fleet.Load(fs.Args(), nil)
+		for _, w := range warns {
+			fmt.Fprintln(stderr, "umbench: warning:", w)
+		}
+		if err != nil {
+			return err
+		}
+		parts = ps
 	}
-	if err != nil {
-		return err
+	for _, name := range splitList(*dataset) {
+		rows, meta, err := datasets.Load(name)
+		if err != nil {
+			return usagef("--dataset: %v", err)
+		}
+		parts = append(parts, fleet.FromRows(name, rows, meta)...)
+	}
+	seen := map[string]int{}
+	for _, p := range parts {
+		seen[p.Label]++
+	}
+	for i := range parts {
+		if seen[parts[i].Label] > 1 {
+			parts[i].Label = filepath.Base(parts[i].Dir) + ":" + parts[i].Label
+		}
 	}
 	if err := checkParts(stdout, parts, *format == "table"); err != nil {
 		return err
@@ -293,8 +317,8 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		}
 	} else {
 		writeProblems(stdout, fleet.Check(parts))
-		writeComparison(stdout, shown)
-		writePerGPU(stdout, cmp, o)
+		writeComparison(stdout, shown, *wide)
+		writePerGPU(stdout, cmp, o, *wide)
 	}
 	if *fail && outliers > 0 {
 		return fmt.Errorf("%d GPU median(s) flagged as outliers", outliers)
@@ -303,19 +327,31 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 }
 
 // writeComparison prints one block per configuration.
-func writeComparison(w io.Writer, cmp []fleet.Comparison) {
+func writeComparison(w io.Writer, cmp []fleet.Comparison, wide bool) {
 	for i := 0; i < len(cmp); {
 		j := i
 		for j < len(cmp) && sameConfig(cmp[j], cmp[i]) {
 			j++
 		}
 		c := cmp[i]
-		fmt.Fprintf(w, "%s · %s · %s — %s, fleet median %.4g over %d GPUs (MAD %.2f %%)\n",
+		head := fmt.Sprintf("%s · %s · %s — %s, fleet median %.4g over %d GPUs (MAD %.2f %%)",
 			c.Label, c.Platform, c.Mode, c.Metric, c.FleetMedian, c.FleetN, c.MADPct)
+		if !wide && len([]rune(head)) > 120 {
+			head = strings.Replace(head, " — ", "\n  ", 1)
+		}
+		fmt.Fprintln(w, head)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "  host\tgpu\tgpu_uuid\tn\tmedian\tcv_pct\tdev_pct\trobust_z\tflags\t")
+		uuidHead := ""
+		if wide {
+			uuidHead = "gpu_uuid\t"
+		}
+		fmt.Fprintln(tw, "  host\tgpu\t"+uuidHead+"n\tmedian\tcv_pct\tdev_pct\trobust_z\tflags\t")
 		for _, x := range cmp[i:j] {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%.4g\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, orUnknown(x.UUID), x.N,
+			uuid := ""
+			if wide {
+				uuid = orUnknown(x.UUID) + "\t"
+			}
+			fmt.Fprintf(tw, "  %s\t%s\t%s%d\t%.4g\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, uuid, x.N,
 				x.Median, fixed(x.CVPct, "%.2f"), fixed(x.DevPct, "%+.2f"), x.RobustZ, strings.Join(x.Flags, ","))
 		}
 		tw.Flush()
@@ -335,14 +371,22 @@ func fixed(v float64, f string) string {
 	return fmt.Sprintf(f, v)
 }
 
-func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions) {
+func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions, wide bool) {
 	sum := fleet.PerGPU(cmp)
 	fmt.Fprintln(w, "per GPU (median deviation: positive is better, whatever the metric):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "  part\tgpu_uuid\tconfigurations\toutliers\tslow\tfast\tmedian_dev_pct\t")
+	uuidHead := ""
+	if wide {
+		uuidHead = "gpu_uuid\t"
+	}
+	fmt.Fprintln(tw, "  part\t"+uuidHead+"configurations\toutliers\tslow\tfast\tmedian_dev_pct\t")
 	flagged := 0
 	for _, s := range sum {
-		fmt.Fprintf(tw, "  %s\t%s\t%d\t%d\t%d\t%d\t%s\t\n", s.Part, orUnknown(s.UUID), s.Configurations, s.Outliers, s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
+		uuid := ""
+		if wide {
+			uuid = orUnknown(s.UUID) + "\t"
+		}
+		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuid, s.Configurations, s.Outliers, s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
 		if s.Outliers > 0 {
 			flagged++
 		}

@@ -1,19 +1,3 @@
-// Command umbench measures, summarises and models CUDA Unified Memory on
-// the GPU it runs on.
-//
-//	umbench info                     device, driver, UM capabilities, what will be waived
-//	umbench list                     the benchmarks
-//	umbench run [flags]              measure; results go to --out as they finish
-//	umbench run --gpus all [flags]   one worker per GPU of this node (--concurrent: all at once)
-//	umbench summary DIR|--dataset N  median table with quality flags
-//	umbench model [--data DIR | --dataset N] [--format table|csv]
-//	umbench advise --size 1GiB --reuse 4 [--data DIR | --dataset N]
-//	umbench datasets                 the embedded datasets
-//	umbench merge --out DIR DIR...   combine per-node and per-GPU results, saying what differs
-//	umbench compare DIR...           each GPU's median against the fleet median, outliers flagged
-//
-// Every command exits non-zero on failure and never panics on a missing
-// driver or GPU.
 package main
 
 import (
@@ -46,6 +30,9 @@ var commands = []struct {
 	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
 	{"merge", "merge per-node and per-GPU results directories into one, reporting what differs", cmdMerge},
 	{"compare", "compare each GPU's medians with the fleet median and flag outliers", cmdCompare},
+	{"reproduce", "check every finding of the paper on a run: paper figure, measured figure, verdict and reason", cmdReproduce},
+	{"report", "write one self-contained HTML report of a run: provenance, summary, figures, model, claims", cmdReport},
+	{"check", "check this GPU (or a results directory) against a baseline: pass, warn or fail per configuration", cmdCheck},
 }
 
 func usage(w io.Writer) {

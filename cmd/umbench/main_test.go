@@ -442,7 +442,15 @@ func TestAdviseDefaultDataset(t *testing.T) {
 func TestDatasets(t *testing.T) {
 	code, out, errs := umbench(t, "datasets")
 	wantCode(t, []string{"datasets"}, 0, code, out, errs)
-	contains(t, "datasets", out, "name", "paper-gb200", "paper-gh200", "paper-gb10", "published", "measured")
+	contains(t, "datasets", out, "--dataset NAME", "paper-gb200", "paper-gh200", "paper-gb10", "published", "measured",
+		// The run's date, not the metadata's last segment (2026-11-30 00:21) nor a commit's.
+		"h200-2026-11-29-full  NVIDIA H200, measured 2026-11-29 23:56 UTC",
+		"2 × NVIDIA H200", "isolated", "command: umbench run --groups hbm,host,transfer,managed,pattern,oversub")
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 120 {
+			t.Errorf("line of %d columns: %q", n, l)
+		}
+	}
 	var h200 int
 	for _, l := range strings.Split(out, "\n") {
 		if strings.HasPrefix(l, "h200-") {
@@ -543,7 +551,23 @@ func TestCountersAndDecompose(t *testing.T) {
 	args := []string{"counters", "--dataset", "h200-2026-11-29-counters"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "counters table", out, "caveat (h200-2026-11-29-counters)", "um_htod_bytes", "gpu_fault_groups", "migrated_per_useful", "pcie_rx_bytes", "managed_cold", "page_touch")
+	contains(t, "counters table", out, "caveat (h200-2026-11-29-counters)", "htod", "gpu_faults", "migr/useful", "pcie_rx", "managed_cold", "page_touch",
+		"256 MiB", "every 64 KiB")
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 120 {
+			t.Errorf("counters line of %d columns: %q", n, l)
+		}
+		// Counts are integers, byte counts in binary units.
+		if f := strings.Fields(l); len(f) > 6 && strings.HasPrefix(l, "stream managed_cold 256 MiB ") {
+			if !strings.Contains(l, " MiB ") || strings.Contains(l, "e+") {
+				t.Errorf("counters row not in human units: %q", l)
+			}
+		}
+	}
+	args = []string{"counters", "--dataset", "h200-2026-11-29-counters", "--wide"}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "counters --wide", out, "um_htod_bytes", "gpu_fault_groups", "migrated_per_useful", "pcie_rx_bytes", "pcie_tx_bytes")
 
 	args = []string{"counters", "--dataset", "h200-2026-11-29-full"}
 	code, out, errs = umbench(t, args...)
@@ -565,4 +589,47 @@ func TestCountersAndDecompose(t *testing.T) {
 	if strings.Contains(out, "counter passes") {
 		t.Errorf("decompose claims counter passes for a run without them:\n%.300s", out)
 	}
+}
+
+// TestRunWarmupsZeroAndDefinitions: --warmups 0 runs no warm-up (unset
+// runs the default), --trials 0 is refused, and run --help and list come
+// from the benchmark definitions.
+func TestRunWarmupsZeroAndDefinitions(t *testing.T) {
+	fake(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--quick", "--warmups", "0", "--trials", "2", "--bench", "pattern.random,pattern.sparse_random", "--out", dir}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	bench := map[string]int{}
+	for _, r := range readRows(t, dir) {
+		bench[r.Benchmark]++
+		if r.Warmups != 0 {
+			t.Fatalf("--warmups 0 ran %d warm-ups", r.Warmups)
+		}
+	}
+	if bench["random"] != 4*2 || bench["sparse_random"] != 4*2*2 {
+		t.Errorf("rows per benchmark %v", bench)
+	}
+	dir2 := filepath.Join(t.TempDir(), "out")
+	args = []string{"run", "--quick", "--trials", "1", "--bench", "hbm.triad", "--sizes", "1MiB", "--out", dir2}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	for _, r := range readRows(t, dir2) {
+		if r.Warmups != umkit.QuickWarmups {
+			t.Fatalf("unset --warmups with --quick ran %d warm-ups, want %d", r.Warmups, umkit.QuickWarmups)
+		}
+	}
+	args = []string{"run", "--trials", "0", "--out", t.TempDir()}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 2, code, out, errs)
+	contains(t, "stderr", errs, "trials 0: allowed 1")
+
+	code, out, errs = umbench(t, "run", "--help")
+	contains(t, "run --help", out+errs, "pattern.sparse_random", "0 runs none (default 5)", "handoff 20 × 3")
+	for _, g := range umkit.Groups {
+		contains(t, "run --help", out+errs, g)
+	}
+	_, out, _ = umbench(t, "list")
+	// hbm.copy at 1 GiB moves 2 GiB; the sparse benchmark at 1/16 of 256 MiB, 32 MiB.
+	contains(t, "list", out, "2147483648 B (2 GiB) at 1 GiB", "33554432 B (32 MiB) at 256 MiB", "depends on the device's free memory")
 }

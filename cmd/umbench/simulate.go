@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/node"
 	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
@@ -104,12 +104,12 @@ func openSimulated(ordinal int) (umkit.Device, error) {
 }
 
 // discoverSimulated lists the simulated GPUs for umbench run --gpus.
-func discoverSimulated(ords []int) ([]fleet.GPU, []string, error) {
+func discoverSimulated(ords []int) ([]node.GPU, []string, error) {
 	k, err := readKnobs()
 	if err != nil {
 		return nil, nil, err
 	}
-	var list []fleet.GPU
+	var list []node.GPU
 	if ords == nil {
 		for i := 0; i < k.gpus; i++ {
 			ords = append(ords, i)
@@ -120,7 +120,7 @@ func discoverSimulated(ords []int) ([]fleet.GPU, []string, error) {
 			return nil, nil, fmt.Errorf("no simulated GPU %d: %s=%d simulates ordinals 0 to %d", o, EnvSimGPUs, k.gpus, k.gpus-1)
 		}
 		d := fakegpu.NewGPU(o)
-		list = append(list, fleet.GPU{Ordinal: o, UUID: d.Info().UUID, Name: d.Info().Name})
+		list = append(list, node.GPU{Ordinal: o, UUID: d.Info().UUID, Name: d.Info().Name})
 	}
 	return list, nil, nil
 }

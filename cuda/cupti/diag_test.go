@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/cuda"
+	"github.com/umlab/umlab/results"
 )
 
 // TestDiagColdMigration looks for where CUPTI loses fault-driven
@@ -30,15 +31,15 @@ func TestDiagColdMigration(t *testing.T) {
 		t0 := time.Now()
 		k := counted(t, col, c, func() error { return c.RMW(x, 1, 1, n, nil) })
 		t.Logf("DIAG %s cold RMW %s: %.1f ms with the collector's flush, htod %.3f of B, gpu fault records %d groups %d, dropped %d, records %d, incomplete %d",
-			tag, cuda.FormatBytes(bytes), float64(time.Since(t0).Microseconds())/1e3, float64(k.BytesHtoD)/float64(bytes),
+			tag, results.FormatBytes(int64(bytes)), float64(time.Since(t0).Microseconds())/1e3, float64(k.BytesHtoD)/float64(bytes),
 			k.GPUPageFaults, k.GPUPageFaultGroups, k.Dropped, k.Records, k.Incomplete)
 		t0 = time.Now()
 		back := counted(t, col, c, func() error { return cuda.FillHost(x, n, seed) })
 		t.Logf("DIAG %s CPU rewrite %s: %.1f ms with the collector's flush, dtoh %.3f of B, cpu faults %d, records %d, dropped %d",
-			tag, cuda.FormatBytes(bytes), float64(time.Since(t0).Microseconds())/1e3, float64(back.BytesDtoH)/float64(bytes),
+			tag, results.FormatBytes(int64(bytes)), float64(time.Since(t0).Microseconds())/1e3, float64(back.BytesDtoH)/float64(bytes),
 			back.CPUPageFaults, back.Records, back.Dropped)
 		pf := counted(t, col, c, func() error { return c.Prefetch(x, cuda.GPU(0), nil) })
-		t.Logf("DIAG %s prefetch %s: htod %.3f of B, records %d", tag, cuda.FormatBytes(bytes), float64(pf.BytesHtoD)/float64(bytes), pf.Records)
+		t.Logf("DIAG %s prefetch %s: htod %.3f of B, records %d", tag, results.FormatBytes(int64(bytes)), float64(pf.BytesHtoD)/float64(bytes), pf.Records)
 		t0 = time.Now()
 		must(t, c.Prefetch(x, cuda.CPU, nil))
 		must(t, c.Synchronize())

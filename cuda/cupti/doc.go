@@ -60,4 +60,10 @@
 // supported on the platform or device, MPS, virtualised devices, missing
 // privileges, another profiler attached, MIG, WSL, confidential computing)
 // match [ErrUnsupported] with errors.Is and say why.
+//
+// # Ownership and imports
+//
+// cupti owns the CUPTI loader, the record layouts and the counter
+// collection; it is the other package with cgo. It imports cuda and nothing
+// else of umlab, and only umkit (and cmd/umbench) may import it.
 package cupti

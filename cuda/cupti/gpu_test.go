@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/cuda"
+	"github.com/umlab/umlab/results"
 )
 
 var (
@@ -226,7 +227,7 @@ func TestGPUPageTouchAmplification(t *testing.T) {
 		counts := counted(t, col, c, func() error { return c.PageTouch(x, 1, 1, interval, active, nil) })
 		useful := active * 16
 		ratio[interval] = float64(counts.MigratedBytes()) / float64(useful)
-		logCounts(t, fmt.Sprintf("page touch every %s (%d touches, %d useful bytes)", cuda.FormatBytes(interval), active, useful),
+		logCounts(t, fmt.Sprintf("page touch every %s (%d touches, %d useful bytes)", results.FormatBytes(int64(interval)), active, useful),
 			counts, float64(time.Since(t0).Microseconds())/1000)
 		t.Logf("  migrated bytes per useful byte: %.1f; GPU fault groups per touch: %.2f",
 			ratio[interval], float64(counts.GPUPageFaultGroups)/float64(active))

@@ -1,11 +1,3 @@
-// Package fakegpu is a deterministic stand-in for a GPU that implements
-// umkit.Device, so the benchmark library's logic, state machine and schema
-// are tested without hardware. Buffers hold real data (up to DataLimit
-// bytes each; larger ones are symbolic), every operation is applied to it,
-// and time is simulated from a simple model of where pages are: GPU-resident
-// data streams at HBMGBps, host memory at LinkGBps, and cold managed data
-// costs a fault-and-migrate rate. The numbers it produces are made up and
-// must never be reported as measurements.
 package fakegpu
 
 import (
@@ -38,6 +30,11 @@ type Device struct {
 	// HangAfter > 0: the launch after the first HangAfter never returns
 	// (until Release), as a hung GPU's wait never does.
 	HangAfter int
+	// DriverManagedBytes models the device memory a real driver takes for
+	// its managed-memory machinery on the first prefetch to the GPU (about
+	// 100-odd MiB seen on an H200): free memory drops by this much then, once.
+	DriverManagedBytes uint64
+	driverTaken        bool
 
 	Calls []string // every call, in order, e.g. "Launch(rmw,managed#2)"
 
@@ -49,9 +46,11 @@ type Device struct {
 	queued    float64       // ms of GPU work since StartTimer
 	timerOn   bool
 	buffers   map[*Buffer]bool
-	allocs    int           // successful allocations
-	launches  int           // kernel launches
-	hang      chan struct{} // closed by Release
+	allocs    int                           // successful allocations
+	launches  int                           // kernel launches
+	hang      chan struct{}                 // closed by Release
+	marks     [umkit.MaxMarks]time.Duration // Mark: the simulated clock
+	threads   int                           // SetUpdateCPUs: UpdateHost's CPU time is divided by this
 }
 
 // Buffer is a fake allocation.
@@ -210,7 +209,7 @@ func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
 func (d *Device) UpdateHost(b umkit.Buffer, n uint64, mul, add float64) error {
 	x := fb(b)
 	d.log("UpdateHost(%s)", x)
-	d.cpuTouch(x, n)
+	d.cpuTouch(x, n/uint64(max(d.threads, 1)))
 	for i := range x.data[:min(n, uint64(len(x.data)))] {
 		x.data[i] = x.data[i]*mul + add
 	}
@@ -294,6 +293,10 @@ func (d *Device) Prefetch(b umkit.Buffer, to umkit.Location) error {
 		d.queue(0)
 	}
 	x.onGPU = to == umkit.ToGPU
+	if to == umkit.ToGPU && !d.driverTaken {
+		d.driverTaken = true
+		d.used += d.DriverManagedBytes
+	}
 	return nil
 }
 
@@ -475,6 +478,31 @@ func (d *Device) TimeKernel(k umkit.Kernel) (float64, error) {
 }
 
 func (d *Device) Sync() error { d.log("Sync"); return nil }
+
+// Mark records the simulated clock: the fake finishes GPU work as it is queued.
+func (d *Device) Mark(i int) error {
+	if i < 0 || i >= umkit.MaxMarks {
+		return fmt.Errorf("fakegpu: mark %d: %w", i, cuda.ErrInvalidArgument)
+	}
+	d.log("Mark(%d)", i)
+	d.marks[i] = d.clock
+	return nil
+}
+
+// MarkedMs returns the simulated time between two marks.
+func (d *Device) MarkedMs(i, j int) (float64, error) {
+	if i < 0 || j < 0 || i >= umkit.MaxMarks || j >= umkit.MaxMarks {
+		return 0, fmt.Errorf("fakegpu: marks %d, %d: %w", i, j, cuda.ErrInvalidArgument)
+	}
+	return float64(d.marks[j]-d.marks[i]) / float64(time.Millisecond), nil
+}
+
+// SetUpdateCPUs makes UpdateHost's simulated CPU time len(cpus) times shorter.
+func (d *Device) SetUpdateCPUs(cpus []int) error {
+	d.log("SetUpdateCPUs(%d)", len(cpus))
+	d.threads = len(cpus)
+	return nil
+}
 
 func (d *Device) Now() time.Duration { return d.clock }
 

@@ -1,4 +1,4 @@
-package fleet_test
+package node_test
 
 import (
 	"bytes"
@@ -11,10 +11,11 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/node"
 )
 
-func shWorker(t *testing.T, gpu int, script string) fleet.Worker {
-	return fleet.Worker{GPU: gpu, Path: "/bin/sh", Args: []string{"-c", script}, Out: filepath.Join(t.TempDir(), "gpu")}
+func shWorker(t *testing.T, gpu int, script string) node.Worker {
+	return node.Worker{GPU: gpu, Path: "/bin/sh", Args: []string{"-c", script}, Out: filepath.Join(t.TempDir(), "gpu")}
 }
 
 // syncBuffer is a bytes.Buffer safe for concurrent writers.
@@ -41,7 +42,7 @@ func TestSuperviseFailingAndHanging(t *testing.T) {
 	for _, concurrent := range []bool{false, true} {
 		name := map[bool]string{false: "isolated", true: "concurrent"}[concurrent]
 		t.Run(name, func(t *testing.T) {
-			ws := []fleet.Worker{
+			ws := []node.Worker{
 				shWorker(t, 0, `echo "[1/1] hbm triad" >&2; echo measured`),
 				shWorker(t, 1, `echo "umbench: no usable GPU: cuda: CUDA_ERROR_NO_DEVICE" >&2; exit 3`),
 				shWorker(t, 2, `echo "[1/9] started" >&2; sleep 60`),
@@ -50,14 +51,14 @@ func TestSuperviseFailingAndHanging(t *testing.T) {
 			var log syncBuffer
 			var updates int
 			start := time.Now()
-			outs := fleet.Supervise(context.Background(), ws, fleet.SuperviseOptions{
+			outs := node.Supervise(context.Background(), ws, node.SuperviseOptions{
 				Concurrent: concurrent, Timeout: 1500 * time.Millisecond, Grace: 300 * time.Millisecond, Log: &log,
-				Update: func([]fleet.Outcome) { updates++ },
+				Update: func([]node.Outcome) { updates++ },
 			})
 			if el := time.Since(start); el > 20*time.Second {
 				t.Errorf("supervision took %s", el)
 			}
-			want := []string{fleet.StateOK, fleet.StateFailed, fleet.StateTimedOut, fleet.StateOK}
+			want := []string{node.StateOK, node.StateFailed, node.StateTimedOut, node.StateOK}
 			for i, o := range outs {
 				if o.GPU != i || o.State != want[i] {
 					t.Errorf("worker %d: GPU %d state %s (%s), want GPU %d %s", i, o.GPU, o.State, o.Error, i, want[i])
@@ -90,28 +91,28 @@ func TestSuperviseFailingAndHanging(t *testing.T) {
 // A worker that prints nothing for the stall limit is stopped; one that
 // ignores SIGTERM is killed after the grace period.
 func TestSuperviseStallAndKill(t *testing.T) {
-	ws := []fleet.Worker{
+	ws := []node.Worker{
 		shWorker(t, 0, `echo a >&2; sleep 0.2; echo b >&2; sleep 0.2; echo c >&2; sleep 60`),
 		shWorker(t, 1, `trap "" TERM; echo stubborn >&2; while :; do sleep 0.1; done`),
 	}
-	outs := fleet.Supervise(context.Background(), ws, fleet.SuperviseOptions{
+	outs := node.Supervise(context.Background(), ws, node.SuperviseOptions{
 		Concurrent: true, Stall: 700 * time.Millisecond, Grace: 300 * time.Millisecond,
 	})
-	if o := outs[0]; o.State != fleet.StateStalled || !strings.HasSuffix(o.StderrTail, "c") {
+	if o := outs[0]; o.State != node.StateStalled || !strings.HasSuffix(o.StderrTail, "c") {
 		t.Errorf("stalled worker: %s %q tail %q", o.State, o.Error, o.StderrTail)
 	}
-	if o := outs[1]; o.State != fleet.StateStalled || !strings.Contains(o.Error, "sent SIGKILL") {
+	if o := outs[1]; o.State != node.StateStalled || !strings.Contains(o.Error, "sent SIGKILL") {
 		t.Errorf("stubborn worker: %s %q", o.State, o.Error)
 	}
 }
 
 // Cancelling the context stops the running worker and skips the rest.
 func TestSuperviseInterrupted(t *testing.T) {
-	ws := []fleet.Worker{shWorker(t, 0, `sleep 60`), shWorker(t, 1, `true`)}
+	ws := []node.Worker{shWorker(t, 0, `sleep 60`), shWorker(t, 1, `true`)}
 	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
-	outs := fleet.Supervise(ctx, ws, fleet.SuperviseOptions{Grace: 300 * time.Millisecond})
-	if outs[0].State != fleet.StateInterrupted || outs[1].State != fleet.StateNotStarted {
+	outs := node.Supervise(ctx, ws, node.SuperviseOptions{Grace: 300 * time.Millisecond})
+	if outs[0].State != node.StateInterrupted || outs[1].State != node.StateNotStarted {
 		t.Errorf("states %s, %s; want interrupted, not_started", outs[0].State, outs[1].State)
 	}
 }
@@ -120,7 +121,7 @@ func TestSuperviseInterrupted(t *testing.T) {
 func TestSupervisePinned(t *testing.T) {
 	w := shWorker(t, 0, `grep Cpus_allowed_list /proc/self/status`)
 	w.CPUs = []int{0}
-	outs := fleet.Supervise(context.Background(), []fleet.Worker{w}, fleet.SuperviseOptions{})
+	outs := node.Supervise(context.Background(), []node.Worker{w}, node.SuperviseOptions{})
 	b, err := os.ReadFile(outs[0].StdoutLog)
 	if err != nil {
 		t.Fatal(err)
@@ -128,13 +129,13 @@ func TestSupervisePinned(t *testing.T) {
 	if !strings.Contains(string(b), "Cpus_allowed_list:\t0\n") || outs[0].CPUs != "0" {
 		t.Errorf("worker pinned to CPU 0 saw %q (outcome CPUs %q)", b, outs[0].CPUs)
 	}
-	if c := fleet.CurrentCPUs(); c == "0" && len(fleetAllCPUs(t)) > 1 {
+	if c := node.CurrentCPUs(); c == "0" && len(fleetAllCPUs(t)) > 1 {
 		t.Errorf("the supervisor's own affinity changed to %s", c)
 	}
 }
 
 func fleetAllCPUs(t *testing.T) []int {
-	c, err := fleet.ParseCPUs(fleet.CurrentCPUs())
+	c, err := fleet.ParseCPUs(node.CurrentCPUs())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,14 +158,14 @@ func TestCPUs(t *testing.T) {
 	if o, _, err := fleet.ParseGPUs("3,0-1,1"); err != nil || len(o) != 3 || o[0] != 0 || o[2] != 3 {
 		t.Errorf("3,0-1,1: %v %v", o, err)
 	}
-	gpus := []fleet.GPU{
+	gpus := []node.GPU{
 		{Ordinal: 0, CPUs: []int{0, 1, 2, 3, 4, 5, 6, 7}},
 		{Ordinal: 1, CPUs: []int{0, 1, 2, 3, 4, 5, 6, 7}},
 		{Ordinal: 2, CPUs: []int{8, 9, 10, 11, 12, 13, 14, 15}},
 		{Ordinal: 3},
 	}
-	iso := fleet.AssignCPUs(gpus, false)
-	con := fleet.AssignCPUs(gpus, true)
+	iso := node.AssignCPUs(gpus, false)
+	con := node.AssignCPUs(gpus, true)
 	got := func(s [][]int) (out []string) {
 		for _, c := range s {
 			out = append(out, fleet.FormatCPUs(c))

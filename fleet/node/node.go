@@ -1,4 +1,4 @@
-package fleet
+package node
 
 import (
 	"context"
@@ -11,26 +11,9 @@ import (
 	"strings"
 	"sync"
 	"time"
-)
 
-// Fleet modes: how the GPUs of one node were measured.
-const (
-	// Isolated: one worker at a time, so no GPU shares the host with
-	// another measurement.
-	Isolated = "isolated"
-	// Concurrent: every GPU of the node at once, so the figures include
-	// contention for host memory bandwidth, PCIe switches and CPU cores.
-	Concurrent = "concurrent"
-)
-
-// Environment variables through which a node-level run (or a Slurm task)
-// tells an `umbench run` worker what it is part of. Without them umbench
-// run is a plain single-GPU run.
-const (
-	EnvMode  = "UMBENCH_FLEET_MODE"  // isolated or concurrent
-	EnvPeers = "UMBENCH_FLEET_PEERS" // how many GPUs of the node the run covers (concurrent: measured at once)
-	EnvGPUs  = "UMBENCH_FLEET_GPUS"  // their ordinals, e.g. 0,1,2,3 (informative)
-	EnvCPUs  = "UMBENCH_FLEET_CPUS"  // the CPUs the worker must run on, e.g. 0-15
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
 )
 
 // ReportName is the file, in each node's directory, that records every
@@ -58,42 +41,11 @@ func WriteReport(path string, r Report) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, append(b, '\n'))
+	return results.WriteFileAtomic(path, append(b, '\n'), 0o644)
 }
 
 // ReadReport reads a workers.json file.
-func ReadReport(path string) (Report, error) {
-	var r Report
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return r, err
-	}
-	if err := json.Unmarshal(b, &r); err != nil {
-		return r, fmt.Errorf("%s: %w", path, err)
-	}
-	return r, nil
-}
-
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func ReadReport(path string) (Report, error) { return results.ReadJSON[Report](path) }
 
 // NodeOptions configure RunNode.
 type NodeOptions struct {
@@ -160,9 +112,9 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 	if o.Host == "" {
 		o.Host, _ = os.Hostname()
 	}
-	mode := Isolated
+	mode := fleet.Isolated
 	if o.Concurrent {
-		mode = Concurrent
+		mode = fleet.Concurrent
 	}
 	rep := Report{Host: o.Host, Mode: mode, Command: o.Command, Start: time.Now().UTC(), Warnings: o.Warnings}
 	if o.Timeout > 0 {
@@ -185,11 +137,11 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 	}
 	cpus := AssignCPUs(o.GPUs, o.Concurrent)
 	workers := make([]Worker, len(o.GPUs))
-	notes := make([]Annotation, len(o.GPUs))
+	notes := make([]fleet.Annotation, len(o.GPUs))
 	for i, g := range o.GPUs {
 		dir := WorkerDir(o.Root, o.Host, g.Ordinal)
 		args := append(append([]string(nil), o.Args...), "--gpu", strconv.Itoa(g.Ordinal), "--out", dir)
-		a := Annotation{Mode: mode, Peers: len(o.GPUs), GPUs: strings.Join(ords, ","), CPUs: FormatCPUs(cpus[i])}
+		a := fleet.Annotation{Mode: mode, Peers: len(o.GPUs), GPUs: strings.Join(ords, ","), CPUs: fleet.FormatCPUs(cpus[i])}
 		workers[i] = Worker{GPU: g.Ordinal, UUID: g.UUID, Path: o.Executable, Args: args, Out: dir, CPUs: cpus[i], Env: a.Env()}
 		notes[i] = a
 	}
@@ -217,7 +169,7 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 			for i, oc := range outs {
 				if !annotated[i] && oc.State != StatePending && oc.State != StateRunning && oc.State != StateNotStarted {
 					annotated[i] = true
-					if err := Annotate(workers[i].Out, notes[i]); err != nil {
+					if err := fleet.Annotate(workers[i].Out, notes[i]); err != nil {
 						annotErr[i] = err.Error()
 					}
 				}

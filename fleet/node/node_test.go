@@ -1,4 +1,4 @@
-package fleet_test
+package node_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/internal/fleettest"
+	"github.com/umlab/umlab/fleet/node"
 	"github.com/umlab/umlab/results"
 )
 
@@ -41,7 +43,7 @@ func fakeWorker(args []string) int {
 		return 2
 	}
 	fmt.Printf("mode=%s peers=%s cpus=%s affinity=%s\n", os.Getenv(fleet.EnvMode), os.Getenv(fleet.EnvPeers),
-		os.Getenv(fleet.EnvCPUs), fleet.CurrentCPUs())
+		os.Getenv(fleet.EnvCPUs), node.CurrentCPUs())
 	if strconv.Itoa(gpu) == os.Getenv("FLEET_FAKE_FAIL") {
 		fmt.Fprintln(os.Stderr, "umbench: no usable GPU: cuda: CUDA_ERROR_ECC_UNCORRECTABLE")
 		return 1
@@ -52,23 +54,14 @@ func fakeWorker(args []string) int {
 		scale = 0.9 // 10 % slower
 	}
 	fmt.Fprintf(os.Stderr, "[1/3] hbm triad explicit 1 GiB\n")
-	writePart(fakeTB{}, filepath.Dir(filepath.Dir(out)), gpuSpec{host: host, index: gpu, scale: scale})
+	fleettest.WritePart(fleettest.Exit{}, filepath.Dir(filepath.Dir(out)), fleettest.Spec{Host: host, Index: gpu, Scale: scale})
 	if strconv.Itoa(gpu) == os.Getenv("FLEET_FAKE_HANG") {
 		time.Sleep(time.Hour)
 	}
 	return 0
 }
 
-// fakeTB lets writePart run outside a test.
-type fakeTB struct{ testing.TB }
-
-func (fakeTB) Helper() {}
-func (fakeTB) Fatal(a ...any) {
-	fmt.Fprintln(os.Stderr, a...)
-	os.Exit(1)
-}
-
-func runFakeNode(t *testing.T, concurrent bool) (string, fleet.Report, error) {
+func runFakeNode(t *testing.T, concurrent bool) (string, node.Report, error) {
 	t.Setenv("FLEET_FAKE_WORKER", "1")
 	t.Setenv("FLEET_FAKE_FAIL", "3")
 	t.Setenv("FLEET_FAKE_HANG", "4")
@@ -78,11 +71,11 @@ func runFakeNode(t *testing.T, concurrent bool) (string, fleet.Report, error) {
 	}
 	root := t.TempDir()
 	host, _ := os.Hostname()
-	var gpus []fleet.GPU
+	var gpus []node.GPU
 	for i := 0; i < 5; i++ {
-		gpus = append(gpus, fleet.GPU{Ordinal: i, UUID: uuidOf(host, i), CPUs: []int{0}})
+		gpus = append(gpus, node.GPU{Ordinal: i, UUID: fleettest.UUIDOf(host, i), CPUs: []int{0}})
 	}
-	rep, err := fleet.RunNode(context.Background(), fleet.NodeOptions{
+	rep, err := node.RunNode(context.Background(), node.NodeOptions{
 		Executable: exe, Args: []string{"run", "--quick=true"}, Root: root, GPUs: gpus, Concurrent: concurrent,
 		Timeout: 3 * time.Second, Grace: 500 * time.Millisecond, Command: "umbench run --gpus all",
 	})
@@ -97,7 +90,7 @@ func TestRunNode(t *testing.T) {
 		mode := map[bool]string{false: fleet.Isolated, true: fleet.Concurrent}[concurrent]
 		t.Run(mode, func(t *testing.T) {
 			root, rep, err := runFakeNode(t, concurrent)
-			var fe *fleet.FailedError
+			var fe *node.FailedError
 			if !errors.As(err, &fe) || len(fe.Failed) != 2 || fe.Failed[0].GPU != 3 || fe.Failed[1].GPU != 4 {
 				t.Fatalf("error %v; want a FailedError for GPUs 3 and 4", err)
 			}
@@ -105,7 +98,7 @@ func TestRunNode(t *testing.T) {
 				t.Errorf("error message: %v", err)
 			}
 			host, _ := os.Hostname()
-			saved, err := fleet.ReadReport(filepath.Join(root, host, fleet.ReportName))
+			saved, err := node.ReadReport(filepath.Join(root, host, node.ReportName))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,10 +106,10 @@ func TestRunNode(t *testing.T) {
 				t.Errorf("workers.json: mode %s, %d ok, %d failed, %d workers", saved.Mode, saved.Successful, saved.Failed, len(saved.Workers))
 			}
 			w3 := saved.Workers[3]
-			if w3.State != fleet.StateFailed || !strings.Contains(w3.StderrTail, "CUDA_ERROR_ECC_UNCORRECTABLE") {
+			if w3.State != node.StateFailed || !strings.Contains(w3.StderrTail, "CUDA_ERROR_ECC_UNCORRECTABLE") {
 				t.Errorf("GPU 3: %s, tail %q", w3.State, w3.StderrTail)
 			}
-			if w4 := saved.Workers[4]; w4.State != fleet.StateTimedOut {
+			if w4 := saved.Workers[4]; w4.State != node.StateTimedOut {
 				t.Errorf("GPU 4: %s", w4.State)
 			}
 			// The worker knew its mode and ran on the CPU it was given.

@@ -1,14 +1,15 @@
-package fleet
+package node
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
-	"sync"
 
-	"github.com/NVIDIA/go-nvml/pkg/nvml"
+	"github.com/umlab/umlab/fleet"
+
+	"github.com/umlab/umlab/cuda/nvml"
 
 	"github.com/umlab/umlab/cuda"
+	"github.com/umlab/umlab/internal/nvmlguard"
 )
 
 // GPU is one GPU of a node-level run.
@@ -21,42 +22,22 @@ type GPU struct {
 	CPUs []int `json:"cpus,omitempty"`
 }
 
-var (
-	nvmlOnce sync.Once
-	nvmlOK   bool
-)
-
-// nvmlReady initialises NVML once. go-nvml ends the process if any other
-// NVML call follows a failed Init, so every call below is gated on it.
-func nvmlReady() bool {
-	nvmlOnce.Do(func() { nvmlOK = nvml.Init() == nvml.SUCCESS })
-	return nvmlOK
-}
-
 // nearestCPUs asks NVML for the CPUs nearest the GPU with this UUID.
 func nearestCPUs(uuid string) ([]int, error) {
-	if !nvmlReady() {
+	if !nvmlguard.Ready() {
 		return nil, fmt.Errorf("NVML (libnvidia-ml.so.1) is not available")
 	}
 	d, ret := nvml.DeviceGetHandleByUUID(uuid)
 	if ret != nvml.SUCCESS {
 		return nil, fmt.Errorf("NVML has no device %s: %s", uuid, nvml.ErrorString(ret))
 	}
-	// The argument is a CPU count; go-nvml sizes the mask from it. 4096
+	// The argument is a CPU count; cuda/nvml sizes the mask from it. 4096
 	// covers any machine Linux runs on without CONFIG_MAXSMP.
 	set, ret := d.GetCpuAffinity(4096)
 	if ret != nvml.SUCCESS {
 		return nil, fmt.Errorf("NVML CPU affinity of %s: %s", uuid, nvml.ErrorString(ret))
 	}
-	var cpus []int
-	for w, word := range set {
-		for word != 0 {
-			b := bits.TrailingZeros64(uint64(word))
-			cpus = append(cpus, w*bits.UintSize+b)
-			word &^= 1 << b
-		}
-	}
-	return cpus, nil
+	return nvmlguard.CPUs(set), nil
 }
 
 // Discover lists the GPUs with the given CUDA ordinals (every GPU when
@@ -107,7 +88,7 @@ func Discover(ordinals []int) ([]GPU, []string, error) {
 			}
 			if len(g.CPUs) == 0 {
 				warns = append(warns, fmt.Sprintf("GPU %d runs unpinned: none of its nearest CPUs (%s) is allowed here (%s)",
-					o, FormatCPUs(near), FormatCPUs(allowed)))
+					o, fleet.FormatCPUs(near), fleet.FormatCPUs(allowed)))
 			}
 		}
 		gpus = append(gpus, g)

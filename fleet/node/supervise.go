@@ -1,4 +1,4 @@
-package fleet
+package node
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/umlab/umlab/fleet"
 
 	"golang.org/x/sys/unix"
 )
@@ -102,7 +104,7 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 	var mu sync.Mutex
 	for i, w := range workers {
 		out[i] = Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-			State: StatePending, ExitCode: -1, CPUs: FormatCPUs(w.CPUs)}
+			State: StatePending, ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs)}
 	}
 	update := func(i int, oc Outcome) {
 		mu.Lock()
@@ -141,7 +143,7 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 // starts and when it ends.
 func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mutex, report func(Outcome)) {
 	oc := Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-		ExitCode: -1, CPUs: FormatCPUs(w.CPUs), Start: time.Now().UTC()}
+		ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs), Start: time.Now().UTC()}
 	fail := func(err error) {
 		oc.State, oc.Error, oc.End = StateFailed, err.Error(), time.Now().UTC()
 		report(oc)
@@ -170,13 +172,7 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 	if o.Log != nil {
 		writers = append(writers, &prefixWriter{w: o.Log, mu: logMu, prefix: fmt.Sprintf("gpu%d| ", w.GPU)})
 	}
-	cmd := exec.Command(w.Path, w.Args...)
-	cmd.Env = append(os.Environ(), w.Env...)
-	cmd.Stdout = stdout
-	cmd.Stderr = io.MultiWriter(writers...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // signals reach its children too
-	cmd.WaitDelay = 2 * time.Second                       // a grandchild holding stderr open must not block Wait
-
+	cmd := workerCommand(w, stdout, io.MultiWriter(writers...))
 	if err := startPinned(cmd, w.CPUs); err != nil {
 		fail(fmt.Errorf("starting %s: %w", w.Path, err))
 		return
@@ -186,6 +182,30 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 
+	exited, waitErr := watch(ctx, done, alive, o, &oc)
+	if !exited {
+		waitErr = terminate(cmd.Process.Pid, done, o.Grace, &oc)
+	}
+	finish(&oc, cmd, waitErr, tail.lastLines(o.TailLines))
+	report(oc)
+}
+
+// workerCommand is the worker's process: its own process group, so that
+// signals reach its children too.
+func workerCommand(w Worker, stdout, stderr io.Writer) *exec.Cmd {
+	cmd := exec.Command(w.Path, w.Args...)
+	cmd.Env = append(os.Environ(), w.Env...)
+	cmd.Stdout = stdout
+	cmd.Stderr = stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // signals reach its children too
+	cmd.WaitDelay = 2 * time.Second                       // a grandchild holding stderr open must not block Wait
+	return cmd
+}
+
+// watch waits for the worker to exit (exited, with Wait's error), or
+// until it runs past the timeout, stalls (no output on alive for the stall
+// limit) or ctx ends; then oc says which, and the caller stops it.
+func watch(ctx context.Context, done <-chan error, alive <-chan struct{}, o SuperviseOptions, oc *Outcome) (exited bool, waitErr error) {
 	var deadline <-chan time.Time
 	if o.Timeout > 0 {
 		t := time.NewTimer(o.Timeout)
@@ -199,37 +219,36 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 		defer stall.Stop()
 		stallC = stall.C
 	}
-	var waitErr error
-	stopped := ""
-	for stopped == "" {
+	for {
 		select {
-		case waitErr = <-done:
-			stopped = "exited"
+		case err := <-done:
+			return true, err
 		case <-alive:
 			if stall != nil {
 				stall.Reset(o.Stall)
 			}
-			continue
 		case <-deadline:
 			oc.State, oc.Error = StateTimedOut, fmt.Sprintf("ran longer than the worker timeout, %s, and was stopped", o.Timeout)
-			stopped = "timeout"
+			return false, nil
 		case <-stallC:
 			oc.State, oc.Error = StateStalled, fmt.Sprintf("wrote nothing for %s (stalled) and was stopped", o.Stall)
-			stopped = "stall"
+			return false, nil
 		case <-ctx.Done():
 			oc.State, oc.Error = StateInterrupted, "interrupted: stopped with SIGTERM"
-			stopped = "interrupt"
+			return false, nil
 		}
 	}
-	if stopped != "exited" {
-		waitErr = terminate(cmd.Process.Pid, done, o.Grace, &oc)
-	}
+}
+
+// finish records how the worker ended: time, exit code, the end of its
+// stderr, and its state when it exited by itself.
+func finish(oc *Outcome, cmd *exec.Cmd, waitErr error, tail string) {
 	oc.End = time.Now().UTC()
 	oc.Seconds = oc.End.Sub(oc.Start).Seconds()
 	if cmd.ProcessState != nil {
 		oc.ExitCode = cmd.ProcessState.ExitCode()
 	}
-	oc.StderrTail = tail.lastLines(o.TailLines)
+	oc.StderrTail = tail
 	if oc.State == StateRunning {
 		if waitErr == nil {
 			oc.State = StateOK
@@ -239,7 +258,6 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 	} else if waitErr != nil && !strings.Contains(oc.Error, "did not exit") {
 		oc.Error += " (" + describeExit(waitErr) + ")"
 	}
-	report(oc)
 }
 
 // terminate stops a worker's process group: SIGTERM, then SIGKILL after
@@ -292,7 +310,7 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 	set := setOf(cpus)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
 		runtime.UnlockOSThread()
-		return fmt.Errorf("pinning to CPUs %s: %w", FormatCPUs(cpus), err)
+		return fmt.Errorf("pinning to CPUs %s: %w", fleet.FormatCPUs(cpus), err)
 	}
 	err := cmd.Start()
 	if unix.SchedSetaffinity(0, &old) == nil {

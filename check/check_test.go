@@ -1,0 +1,256 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/umlab/umlab/results"
+)
+
+// synth makes trials of a few configurations: value v × scale[i] with
+// relative Gaussian noise cv.
+func synth(seed uint64, platform, uuid string, trials int, cv float64, scale map[int]float64) []results.Row {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var rows []results.Row
+	configs := []struct {
+		group, bench, mode string
+		size               int64
+		gbps               float64
+	}{
+		{"hbm", "triad", "explicit", 256 << 20, 4300},
+		{"hbm", "copy", "explicit", 256 << 20, 4000},
+		{"managed", "stream", "managed_prefetch", 256 << 20, 3900},
+		{"managed", "stream", "managed_cold", 256 << 20, 21.6},
+		{"transfer", "copy", "pinned", 1 << 30, 55.3},
+		{"host", "triad", "host_mapped", 1 << 30, 73.6},
+	}
+	for i, c := range configs {
+		s := 1.0
+		if f, ok := scale[i]; ok {
+			s = f
+		}
+		for t := 0; t < trials; t++ {
+			r := results.NewRow()
+			r.Group, r.Benchmark, r.Mode, r.SizeBytes = c.group, c.bench, c.mode, c.size
+			r.Trial, r.Warmups, r.Verified = int64(t), 5, true
+			r.Platform, r.GPUUUID = platform, uuid
+			r.GBps = c.gbps * s * (1 + cv*rng.NormFloat64())
+			r.KernelMs = float64(c.size) / r.GBps / 1e6
+			r.TotalMs = r.KernelMs
+			rows = append(rows, r)
+		}
+	}
+	return rows
+}
+
+func side(name, platform string, rows []results.Row) Side {
+	return Side{Name: name, Rows: rows, Meta: results.Metadata{Platform: platform, Kind: "measured",
+		Device: results.Device{Name: "NVIDIA " + platform}}}
+}
+
+func TestPlantedRegressionFound(t *testing.T) {
+	for seed := uint64(1); seed <= 20; seed++ {
+		base := side("base", "H200", synth(seed, "H200", "GPU-a", 25, 0.01, nil))
+		run := side("run", "H200", synth(seed+100, "H200", "GPU-b", 25, 0.01, map[int]float64{2: 0.95}))
+		rep, err := Compare(run, base, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, res := range rep.Results {
+			if i == 2 {
+				if res.Verdict == Pass || res.Verdict == Skip {
+					t.Errorf("seed %d: planted 5 %% regression in %s judged %s (ratio %.4f [%.4f, %.4f])", seed, res.Configuration, res.Verdict, res.Ratio, res.Lo, res.Hi)
+				}
+				if res.Hi >= 1 {
+					t.Errorf("seed %d: interval [%.4f, %.4f] should lie below 1", seed, res.Lo, res.Hi)
+				}
+				continue
+			}
+			if res.Verdict != Pass {
+				t.Errorf("seed %d: %s judged %s (%s), want pass", seed, res.Configuration, res.Verdict, res.Reason)
+			}
+		}
+		if rep.Verdict == Pass {
+			t.Errorf("seed %d: report verdict pass with a planted regression", seed)
+		}
+	}
+}
+
+func TestLargeRegressionFails(t *testing.T) {
+	base := side("base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
+	run := side("run", "H200", synth(2, "H200", "GPU-a", 25, 0.01, map[int]float64{0: 0.90}))
+	rep, err := Compare(run, base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Results[0].Verdict != Fail || rep.Counts.Fail != 1 || rep.OK(false) {
+		t.Fatalf("10 %% regression: verdict %s, counts %+v", rep.Results[0].Verdict, rep.Counts)
+	}
+	if !strings.HasPrefix(rep.SummaryLine, "check FAIL: 1 fail") {
+		t.Errorf("summary line %q", rep.SummaryLine)
+	}
+}
+
+func TestNoiseNotFlagged(t *testing.T) {
+	// 1 % noise on both sides, the quick suite's 5 trials against 25.
+	for seed := uint64(1); seed <= 30; seed++ {
+		base := side("base", "H200", synth(seed, "H200", "GPU-a", 25, 0.01, nil))
+		run := side("run", "H200", synth(seed+1000, "H200", "GPU-a", 5, 0.01, nil))
+		rep, err := Compare(run, base, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Counts.Pass != len(rep.Results) || !rep.OK(true) {
+			for _, r := range rep.Results {
+				if r.Verdict != Pass {
+					t.Errorf("seed %d: 1 %% noise flagged: %s %s ratio %.4f [%.4f, %.4f] %s", seed, r.Configuration, r.Verdict, r.Ratio, r.Lo, r.Hi, r.Reason)
+				}
+			}
+		}
+	}
+}
+
+func TestMismatchedGPURefused(t *testing.T) {
+	base := side("base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
+	run := side("run", "H100", synth(2, "H100", "GPU-b", 25, 0.01, nil))
+	_, err := Compare(run, base, Options{})
+	if !errors.Is(err, ErrNotComparable) || !strings.Contains(err.Error(), "H100") || !strings.Contains(err.Error(), "H200") {
+		t.Fatalf("err = %v, want ErrNotComparable naming both models", err)
+	}
+	// Same platform column, different device names (H200 vs H200 NVL).
+	run = side("run", "H200", synth(2, "H200", "GPU-b", 25, 0.01, nil))
+	run.Meta.Device.Name = "NVIDIA H200 NVL"
+	if _, err := Compare(run, base, Options{}); !errors.Is(err, ErrNotComparable) {
+		t.Fatalf("different device names: err = %v", err)
+	}
+	// A published baseline.
+	pub := base
+	pub.Meta.Kind = "published"
+	if _, err := Compare(side("run", "H200", synth(2, "H200", "GPU-b", 25, 0.01, nil)), pub, Options{}); !errors.Is(err, ErrNotComparable) {
+		t.Fatalf("published baseline: err = %v", err)
+	}
+}
+
+func TestNothingInCommon(t *testing.T) {
+	base := side("base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
+	rows := synth(2, "H200", "GPU-a", 5, 0.01, nil)
+	for i := range rows {
+		rows[i].SizeBytes = 1 << 20
+	}
+	_, err := Compare(side("run", "H200", rows), base, Options{})
+	if !errors.Is(err, ErrNotComparable) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestFleetModesNotPooled(t *testing.T) {
+	base := synth(1, "H200", "GPU-a", 25, 0.01, nil)
+	for i := range base {
+		base[i].Note = "fleet=isolated"
+	}
+	run := synth(2, "H200", "GPU-a", 25, 0.01, nil)
+	for i := range run {
+		run[i].Note = "fleet=concurrent:2"
+	}
+	if _, err := Compare(side("run", "H200", run), side("base", "H200", base), Options{}); !errors.Is(err, ErrNotComparable) {
+		t.Fatalf("isolated against concurrent: err = %v", err)
+	}
+}
+
+func TestUnverifiedAndWaived(t *testing.T) {
+	base := side("base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
+	rows := synth(2, "H200", "GPU-a", 25, 0.01, nil)
+	rows[0].Verified = false // config 0
+	for i := range rows {
+		if i/25 == 5 { // config 5 waived
+			rows[i].Waived, rows[i].Note, rows[i].GBps = true, "no HMM", 0
+		}
+	}
+	rep, err := Compare(side("run", "H200", rows), base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Results[0].Verdict != Fail || rep.Results[5].Verdict != Warn {
+		t.Fatalf("unverified → %s, waived → %s", rep.Results[0].Verdict, rep.Results[5].Verdict)
+	}
+}
+
+func TestMultiGPURun(t *testing.T) {
+	base := side("base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
+	rows := append(synth(2, "H200", "GPU-b", 25, 0.01, nil), synth(3, "H200", "GPU-c", 25, 0.01, map[int]float64{1: 0.85})...)
+	rep, err := Compare(side("run", "H200", rows), base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.RunGPUs != 2 || len(rep.Results) != 12 || rep.Counts.Fail != 1 {
+		t.Fatalf("GPUs %d, results %d, counts %+v", rep.RunGPUs, len(rep.Results), rep.Counts)
+	}
+	for _, r := range rep.Results {
+		if r.Verdict == Fail && (r.GPU != "GPU-c" || r.Group != "hbm") {
+			t.Errorf("failure on %s %s, want GPU-c hbm copy", r.GPU, r.Configuration)
+		}
+	}
+}
+
+func TestWriters(t *testing.T) {
+	base := side("h200-base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
+	run := side("results/run", "H200", synth(2, "H200", "GPU-a", 5, 0.01, map[int]float64{0: 0.8}))
+	rep, err := Compare(run, base, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := rep.WriteTable(&b, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if n := len([]rune(line)); n > TableWidth {
+			t.Errorf("line of %d columns: %q", n, line)
+		}
+	}
+	if !strings.Contains(b.String(), "hbm triad explicit 256 MiB") || !strings.Contains(b.String(), "FAIL below -5 %") || !strings.Contains(b.String(), "check FAIL") {
+		t.Errorf("table:\n%s", b.String())
+	}
+	b.Reset()
+	if err := rep.WriteCSV(&b); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "\n"); n != 7 {
+		t.Errorf("CSV has %d lines, want 7", n)
+	}
+	b.Reset()
+	if err := rep.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Verdict string `json:"verdict"`
+		Results []struct {
+			Ratio *float64 `json:"ratio"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back.Verdict != "fail" || len(back.Results) != 6 || back.Results[0].Ratio == nil {
+		t.Fatalf("JSON %v: %+v", err, back)
+	}
+}
+
+func TestOptionsValidated(t *testing.T) {
+	for _, o := range []Options{{FailPct: -1}, {FailPct: 5, WarnPct: 6}, {Confidence: 1.5}, {Resamples: 10}} {
+		if _, err := Compare(Side{}, Side{}, o); err == nil || errors.Is(err, ErrNotComparable) {
+			t.Errorf("%+v: err = %v, want a threshold error", o, err)
+		}
+	}
+}
+
+func TestRatioIntervalCovers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	run := []float64{99, 100, 101, 100, 98, 102, 100}
+	base := []float64{100, 100, 100, 100, 100}
+	lo, hi := RatioInterval(run, base, 0.95, 2000, rng)
+	if !(lo <= 1 && hi >= 1 && lo >= 0.98 && hi <= 1.02) {
+		t.Fatalf("interval [%v, %v]", lo, hi)
+	}
+}

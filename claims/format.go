@@ -1,0 +1,190 @@
+package claims
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// Columns of the claims table.
+var tableColumns = []string{"id", "section", "claim", "paper", "measured", "verdict", "reason"}
+
+// Cells returns one check as the claims table's cells: id, section,
+// statement, the paper's figure, the measured figure, the verdict and the
+// reason (with the ambiguity the claim rests on, when there is one).
+func (x Check) Cells() []string {
+	paper := x.Paper.String()
+	if x.Paper.Text != "" && x.Paper.Text != paper {
+		paper += " (" + x.Paper.Text + ")"
+	}
+	meas := x.Measured.String()
+	if x.Measured.Text != "" && x.Measured.Text != meas {
+		meas += " (" + x.Measured.Text + ")"
+	}
+	reason := x.Reason
+	if x.Claim.Ambiguity != "" && x.Verdict != NotMeasured {
+		if reason != "" {
+			reason += ". "
+		}
+		reason += "Ambiguity: " + x.Claim.Ambiguity
+	}
+	return []string{x.Claim.ID, x.Claim.Section, x.Claim.Statement, paper, meas, x.Verdict.String(), reason}
+}
+
+// Frame returns the checks as a DataFrame with the columns id, section,
+// claim, paper, measured, verdict and reason.
+func Frame(xs []Check) dataframe.DataFrame {
+	cols := make([][]string, len(tableColumns))
+	for _, x := range xs {
+		for i, c := range x.Cells() {
+			cols[i] = append(cols[i], c)
+		}
+	}
+	ss := make([]series.Series, len(tableColumns))
+	for i, name := range tableColumns {
+		ss[i] = series.New(cols[i], series.String, name)
+	}
+	return dataframe.New(ss...)
+}
+
+// Counts returns how many checks have each verdict.
+func Counts(xs []Check) map[Verdict]int {
+	out := map[Verdict]int{}
+	for _, x := range xs {
+		out[x.Verdict]++
+	}
+	return out
+}
+
+// CountsText summarises the verdicts in one line.
+func CountsText(xs []Check) string {
+	c := Counts(xs)
+	var parts []string
+	for v := Reproduces; v <= NotMeasured; v++ {
+		if c[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", c[v], v))
+		}
+	}
+	return fmt.Sprintf("%d claims: %s", len(xs), strings.Join(parts, ", "))
+}
+
+// Write prints the checks as "table" (aligned text: id, section, paper,
+// measured, verdict; the reason on the next line), "md" (a Markdown table)
+// or "csv" (every column).
+func Write(w io.Writer, xs []Check, format string) error {
+	switch format {
+	case "csv":
+		cw := csv.NewWriter(w)
+		if err := cw.Write(tableColumns); err != nil {
+			return err
+		}
+		for _, x := range xs {
+			if err := cw.Write(x.Cells()); err != nil {
+				return err
+			}
+		}
+		cw.Flush()
+		return cw.Error()
+	case "md":
+		var b strings.Builder
+		b.WriteString("| claim | section | paper | measured | verdict | reason |\n|---|---|---|---|---|---|\n")
+		for _, x := range xs {
+			c := x.Cells()
+			fmt.Fprintf(&b, "| **%s** %s | %s | %s | %s | %s | %s |\n", mdCell(c[0]), mdCell(c[2]), mdCell(c[1]), mdCell(c[3]), mdCell(c[4]), mdCell(c[5]), mdCell(c[6]))
+		}
+		_, err := io.WriteString(w, b.String())
+		return err
+	case "table", "":
+		// Aligned columns; each reason goes on the lines below its claim,
+		// wrapped, so that it does not widen the columns.
+		head := []string{"id", "section", "paper", "measured", "verdict"}
+		rows := [][]string{head}
+		for _, x := range xs {
+			rows = append(rows, []string{x.Claim.ID, x.Claim.Section, x.Paper.String(), x.Measured.String(), x.Verdict.String()})
+		}
+		width := make([]int, len(head))
+		for _, r := range rows {
+			for i, c := range r {
+				width[i] = max(width[i], utf8.RuneCountInString(c))
+			}
+		}
+		var b strings.Builder
+		for i, r := range rows {
+			for j, c := range r {
+				b.WriteString(c)
+				if j < len(r)-1 {
+					b.WriteString(strings.Repeat(" ", width[j]-utf8.RuneCountInString(c)+2))
+				}
+			}
+			b.WriteString("\n")
+			if i > 0 && xs[i-1].Reason != "" {
+				for _, l := range wrap(xs[i-1].Reason, 110) {
+					b.WriteString("    " + l + "\n")
+				}
+			}
+		}
+		b.WriteString(CountsText(xs) + "\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	return fmt.Errorf("claims: format %q: want table, md or csv", format)
+}
+
+// wrap breaks text into lines of at most n runes, at spaces.
+func wrap(text string, n int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > n {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// mdCell escapes a Markdown table cell.
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// Sentence says one check in a sentence for a notebook or a report: the
+// claim in the paper's words, the figure measured on this run, the paper's,
+// and the verdict with its reason. The numbers come from the check, so the
+// sentence is true for whatever data it was computed from.
+func (x Check) Sentence() string {
+	on := x.Run.Facts.Device
+	if on == "" {
+		on = x.Run.Meta.Platform
+	}
+	head := fmt.Sprintf("*%s* (`%s`)", strings.TrimSuffix(x.Claim.Statement, "."), x.Claim.ID)
+	if x.Verdict == NotMeasured {
+		return fmt.Sprintf("%s — not measured on %s: %s.", head, on, x.Reason)
+	}
+	s := fmt.Sprintf("%s On %s: %s; the paper's %s: %s — **%s**", head, on, withText(x.Measured), x.Ref.Meta.Platform, withText(x.Paper), x.Verdict)
+	if x.Reason != "" {
+		s += ": " + x.Reason
+	}
+	return s + "."
+}
+
+// withText is a quantity with how it was obtained, when that adds anything.
+func withText(q Quantity) string {
+	if q.Text == "" || q.Text == q.String() {
+		return q.String()
+	}
+	return q.String() + " (" + q.Text + ")"
+}

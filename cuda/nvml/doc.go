@@ -1,0 +1,18 @@
+// Package nvml is umlab's binding of the few NVIDIA Management Library
+// calls it uses: the driver version, PCIe link, NUMA node and nearest CPUs,
+// clocks and clock event reasons of a GPU, and the PCIe byte counters.
+//
+// libnvidia-ml.so.1 is opened with dlopen at run time and every symbol
+// resolved at once, so the package builds without a driver, a program using
+// it starts on machines without one (Init then returns
+// ERROR_LIBRARY_NOT_FOUND), and no call can fail later through lazy
+// binding. Calls after a failed Init return an error; they never end the
+// process.
+//
+// The API mirrors github.com/NVIDIA/go-nvml's for these calls, which umlab
+// used before: go-nvml's cgo wrappers reference every NVML function,
+// deprecated ones included, so that a first build printed about 150 lines of
+// -Wdeprecated-declarations warnings from the C compiler that a user could
+// not silence from this module. The declarations here are our own, checked
+// against nvml.h of CUDA 13.0.
+package nvml

@@ -1,0 +1,144 @@
+package datasets
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/umlab/umlab/results"
+)
+
+// Newest is the prefix of a reference that Resolve reads as "the newest
+// measured dataset of this kind": "newest" alone, or "newest:GROUP" for one
+// that holds rows of that benchmark group (e.g. newest:handoff).
+const Newest = "newest"
+
+// Query selects embedded measured datasets for [ByAge] and [NewestOf].
+type Query struct {
+	Prefix string // the name starts with it, e.g. "h200-" ("": any name)
+	Group  string // it holds rows of this group ("": any)
+	Phase  string // with Group: rows of this phase too (e.g. gpu_only)
+	// Counters: it holds counter passes (counters.csv).
+	Counters bool
+}
+
+func (q Query) matches(name string, rows []results.Row) bool {
+	if !strings.HasPrefix(name, q.Prefix) {
+		return false
+	}
+	if q.Counters && !hasFile(name, "counters.csv") {
+		return false
+	}
+	if q.Group == "" {
+		return true
+	}
+	for _, r := range rows {
+		if r.Group == q.Group && (q.Phase == "" || r.Phase == q.Phase) {
+			return true
+		}
+	}
+	return false
+}
+
+// ByAge lists the embedded measured datasets that match q, best first. This
+// is umlab's one "newest dataset" rule: full runs before --quick ones (whose
+// few sizes and trials make poorer figures and fits), each newest first by
+// the start time in their metadata, then by name, later names first.
+func ByAge(q Query) []string {
+	type cand struct {
+		name  string
+		quick bool
+		start int64
+	}
+	var cs []cand
+	for _, in := range List() {
+		if in.Kind != Measured {
+			continue
+		}
+		rows, m, err := Load(in.Name)
+		if err != nil || !q.matches(in.Name, rows) {
+			continue
+		}
+		cs = append(cs, cand{name: in.Name, start: m.Start.Unix(), quick: strings.Contains(m.Command, "--quick")})
+	}
+	sort.Slice(cs, func(i, j int) bool {
+		if cs[i].quick != cs[j].quick {
+			return !cs[i].quick
+		}
+		if cs[i].start != cs[j].start {
+			return cs[i].start > cs[j].start
+		}
+		return cs[i].name > cs[j].name
+	})
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}
+
+// NewestOf returns the first dataset of ByAge(q), and false when none
+// matches.
+func NewestOf(q Query) (string, bool) {
+	if names := ByAge(q); len(names) > 0 {
+		return names[0], true
+	}
+	return "", false
+}
+
+// Resolve is umlab's one resolver of a data reference, used by the command
+// line and by the notebooks alike. ref is
+//   - an embedded dataset's name (see List), e.g. paper-gb200;
+//   - a results directory written by umbench run or merge (a reference
+//     with a path separator is always a directory; a name that is not
+//     embedded is tried as one);
+//   - "newest" or "newest:GROUP": the embedded measured dataset that
+//     ByAge puts first (of those holding GROUP's rows).
+//
+// It returns the rows, the metadata and the name it resolved to (the
+// dataset chosen for "newest…"). Rows whose platform or run_id is empty
+// take the dataset's (or the directory's base name), as Load does.
+func Resolve(ref string) ([]results.Row, results.Metadata, string, error) {
+	if ref == Newest || strings.HasPrefix(ref, Newest+":") {
+		q := Query{Group: strings.TrimPrefix(strings.TrimPrefix(ref, Newest), ":")}
+		name, ok := NewestOf(q)
+		if !ok {
+			return nil, results.Metadata{}, "", fmt.Errorf("%w %q: no embedded measured dataset holds group %q", ErrUnknown, ref, q.Group)
+		}
+		rows, m, err := Load(name)
+		return rows, m, name, err
+	}
+	if !strings.ContainsAny(ref, `/\`) && known(embedded, ref) {
+		rows, m, err := Load(ref)
+		return rows, m, ref, err
+	}
+	if fi, err := os.Stat(ref); err != nil || !fi.IsDir() {
+		return nil, results.Metadata{}, "", fmt.Errorf("%w %q: not a results directory either (known: %s, or newest[:GROUP])",
+			ErrUnknown, ref, strings.Join(names(embedded), ", "))
+	}
+	rows, m, err := LoadDir(ref)
+	return rows, m, ref, err
+}
+
+// LoadDir reads a results directory (results.csv and, if present,
+// meta.json) with results.LoadDir and fills empty platform and run_id
+// fields as Load does, with the directory's base name as the fallback.
+func LoadDir(dir string) ([]results.Row, results.Metadata, error) {
+	rows, m, err := results.LoadDir(dir)
+	if err != nil {
+		return nil, m, err
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, m, err
+	}
+	fill(rows, m, filepath.Base(abs))
+	return rows, m, nil
+}
+
+func hasFile(name, file string) bool {
+	_, err := embedded.Open(name + "/" + file)
+	return err == nil
+}

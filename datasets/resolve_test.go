@@ -1,0 +1,73 @@
+package datasets
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/umlab/umlab/results"
+)
+
+// ByAge puts full runs before --quick ones and, among each, the later start
+// first; every name it lists matches the query.
+func TestByAge(t *testing.T) {
+	all := ByAge(Query{})
+	quickSeen := false
+	var last int64
+	for i, name := range all {
+		_, m, err := Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind == Published {
+			t.Errorf("%s: published dataset listed", name)
+		}
+		quick := strings.Contains(m.Command, "--quick")
+		if quickSeen && !quick {
+			t.Errorf("%s: a full run after a --quick one: %v", name, all)
+		}
+		if i > 0 && quick == quickSeen && m.Start.Unix() > last {
+			t.Errorf("%s: starts after the dataset before it: %v", name, all)
+		}
+		quickSeen, last = quick, m.Start.Unix()
+	}
+	for _, name := range ByAge(Query{Group: "handoff", Phase: "gpu_only"}) {
+		rows, _, _ := Load(name)
+		if !(Query{Group: "handoff", Phase: "gpu_only"}).matches(name, rows) {
+			t.Errorf("%s has no handoff gpu_only rows", name)
+		}
+	}
+	for _, name := range ByAge(Query{Counters: true}) {
+		if _, err := CountersCSV(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if n, ok := NewestOf(Query{Prefix: "no-such-"}); ok || n != "" {
+		t.Errorf("NewestOf(no match) = %q, %v", n, ok)
+	}
+}
+
+// Resolve takes a directory when the reference has a path separator or is
+// no embedded name, fills platform and run_id from the metadata, and names
+// what it could not resolve.
+func TestResolve(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run1")
+	r := results.NewRow()
+	r.Group, r.Benchmark, r.Mode, r.SizeBytes = "hbm", "triad", "explicit", 1<<20
+	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{Platform: "TESTGPU", Kind: Measured}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, name, err := Resolve(dir)
+	if err != nil || name != dir || len(rows) != 1 {
+		t.Fatalf("Resolve(dir) = %d rows, %q, %v", len(rows), name, err)
+	}
+	if rows[0].Platform != "TESTGPU" || rows[0].RunID != "run1" {
+		t.Errorf("Resolve(dir): platform %q run %q, want TESTGPU run1", rows[0].Platform, rows[0].RunID)
+	}
+	for _, bad := range []string{"paper-h100", "newest:nosuchgroup", filepath.Join(dir, "missing")} {
+		if _, _, _, err := Resolve(bad); !errors.Is(err, ErrUnknown) {
+			t.Errorf("Resolve(%q): %v, want ErrUnknown", bad, err)
+		}
+	}
+}

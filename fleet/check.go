@@ -1,0 +1,348 @@
+package fleet
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Check compares parts and reports every difference that matters for a
+// comparison: GPU models, umbench commits and versions, drivers, how the
+// GPUs were run (isolated, concurrent), the run plans setting by setting,
+// the nvidia_uvm parameters, configurations present on some GPUs only,
+// different trial or warm-up counts, configurations waived on some GPUs,
+// and GPUs that appear in several parts. Parts should come from Load.
+func Check(parts []Part) []Problem {
+	var out []Problem
+	add := func(kind, format string, a ...any) { out = append(out, Problem{kind, fmt.Sprintf(format, a...)}) }
+	if len(parts) < 2 {
+		return nil
+	}
+	if gs := groupBy(parts, platformOf); len(gs) > 1 {
+		add(KindPlatform, "the parts measured different GPU models: %s", describe(gs))
+	}
+	if gs := groupBy(parts, commitOf); len(gs) > 1 {
+		add(KindCommit, "umbench was built from different commits: %s", describe(gs))
+	}
+	if gs := groupBy(parts, func(p *Part) string { return orUnknown(p.Meta.Module) }); len(gs) > 1 {
+		add(KindModule, "different umbench module versions: %s", describe(gs))
+	}
+	if gs := groupBy(parts, driverOf); len(gs) > 1 {
+		add(KindDriver, "different NVIDIA drivers: %s", describe(gs))
+	}
+	if gs := groupBy(parts, func(p *Part) string { return p.ModeLabel() }); len(gs) > 1 {
+		add(KindMode, "the GPUs were measured in different ways: %s; compare keeps them apart", describe(gs))
+	}
+	out = append(out, checkPlans(parts)...)
+	out = append(out, checkFlat(parts, KindUVM, "nvidia_uvm parameter", func(i int) map[string]string { return parts[i].Meta.UVMParams })...)
+	out = append(out, checkConfigs(parts)...)
+	byUUID := map[string][]string{}
+	var uuids []string
+	for _, p := range parts {
+		if p.UUID == "" {
+			continue
+		}
+		if _, ok := byUUID[p.UUID]; !ok {
+			uuids = append(uuids, p.UUID)
+		}
+		byUUID[p.UUID] = append(byUUID[p.UUID], p.Label)
+	}
+	for _, u := range uuids {
+		if l := byUUID[u]; len(l) > 1 {
+			add(KindSameGPU, "GPU %s appears in %d parts (%s): compare treats each as a GPU of its own", u, len(l), listLabels(l))
+		}
+	}
+	return out
+}
+
+func platformOf(p *Part) string {
+	var ps []string
+	for _, r := range p.Rows {
+		if !slices.Contains(ps, r.Platform) {
+			ps = append(ps, r.Platform)
+		}
+	}
+	return orUnknown(strings.Join(ps, "+"))
+}
+
+func commitOf(p *Part) string {
+	c := p.Meta.Commit
+	if len(c) > 12 {
+		c = c[:12]
+	}
+	c = orUnknown(c)
+	if slices.Contains(p.Meta.Notes, "built from a modified working tree") {
+		c += " (modified tree)"
+	}
+	return c
+}
+
+func driverOf(p *Part) string {
+	d := p.Meta.Device.DriverVersion
+	if v := p.Meta.Device.CUDADriverVersion; v > 0 {
+		d = strings.TrimSpace(fmt.Sprintf("%s CUDA %d.%d", d, v/1000, v%1000/10))
+	}
+	return orUnknown(d)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
+}
+
+// checkPlans compares the run plans: first which groups each part ran,
+// then, among the parts that ran a group, its settings one by one.
+func checkPlans(parts []Part) []Problem {
+	plans := make([]map[string]string, len(parts))
+	groups := make([]map[string]bool, len(parts))
+	var names []string
+	for i := range parts {
+		plans[i], groups[i] = flatten(parts[i].Meta.Config), map[string]bool{}
+		for k := range plans[i] {
+			g, _, _ := strings.Cut(k, ".")
+			if !groups[i][g] && !slices.Contains(names, g) {
+				names = append(names, g)
+			}
+			groups[i][g] = true
+		}
+	}
+	sort.Strings(names)
+	var out []Problem
+	for _, g := range names {
+		gs := groupIdx(parts, func(i int) string {
+			if groups[i][g] {
+				return "run"
+			}
+			return "not run"
+		})
+		if len(gs) > 1 {
+			out = append(out, Problem{KindPlan, fmt.Sprintf("plan group %s: %s", g, describe(gs))})
+		}
+	}
+	var ran []int
+	for _, g := range names {
+		ran = ran[:0]
+		for i := range parts {
+			if groups[i][g] {
+				ran = append(ran, i)
+			}
+		}
+		sub := make([]Part, len(ran))
+		subMaps := make([]map[string]string, len(ran))
+		for j, i := range ran {
+			sub[j], subMaps[j] = parts[i], plans[i]
+		}
+		for _, p := range checkFlat(sub, KindPlan, "plan setting", func(i int) map[string]string {
+			m := map[string]string{}
+			for k, v := range subMaps[i] {
+				if strings.HasPrefix(k, g+".") || k == g {
+					m[k] = v
+				}
+			}
+			return m
+		}) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkFlat compares a key → value map between parts, key by key.
+func checkFlat(parts []Part, kind, what string, f func(i int) map[string]string) []Problem {
+	maps := make([]map[string]string, len(parts))
+	var keys []string
+	seen := map[string]bool{}
+	for i := range parts {
+		maps[i] = f(i)
+		for k := range maps[i] {
+			if !seen[k] {
+				seen[k] = true
+				keys = append(keys, k)
+			}
+		}
+	}
+	sort.Strings(keys)
+	var out []Problem
+	for _, k := range keys {
+		gs := groupIdx(parts, func(i int) string {
+			if v, ok := maps[i][k]; ok {
+				return v
+			}
+			return "(not set)"
+		})
+		if len(gs) > 1 {
+			out = append(out, Problem{kind, fmt.Sprintf("%s %s differs: %s", what, k, describe(gs))})
+		}
+	}
+	return out
+}
+
+// flatten turns a JSON-like value (a run plan) into path → value.
+func flatten(v any) map[string]string {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return map[string]string{"": fmt.Sprint(v)}
+	}
+	var x any
+	if err := json.Unmarshal(b, &x); err != nil {
+		return nil
+	}
+	out := map[string]string{}
+	var walk func(prefix string, x any)
+	walk = func(prefix string, x any) {
+		if m, ok := x.(map[string]any); ok {
+			for k, v := range m {
+				walk(strings.TrimPrefix(prefix+"."+k, "."), v)
+			}
+			return
+		}
+		b, _ := json.Marshal(x)
+		out[prefix] = string(b)
+	}
+	walk("", x)
+	return out
+}
+
+// cfgStat is what one part has of one configuration.
+type cfgStat struct {
+	trials  int
+	warmups int64
+	waived  bool
+}
+
+// checkConfigs finds configurations present on some parts only and
+// configurations whose trial or warm-up counts, or waivers, differ.
+func checkConfigs(parts []Part) []Problem {
+	keys, label, stats := configStats(parts)
+	var ps patterns
+	for _, k := range keys {
+		var missing, present []int
+		for i := range parts {
+			if stats[i][k] == nil {
+				missing = append(missing, i)
+			} else {
+				present = append(present, i)
+			}
+		}
+		if len(missing) > 0 {
+			var l []string
+			for _, i := range missing {
+				l = append(l, parts[i].Label)
+			}
+			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(l), len(present)), label[k])
+		}
+		if len(present) >= 2 {
+			checkCounts(&ps, parts, present, func(i int) *cfgStat { return stats[i][k] }, label[k])
+		}
+	}
+	return ps.problems()
+}
+
+// configStats counts, for each part, the trials, warm-ups and waivers of
+// each configuration; keys are the configurations in first-seen order.
+func configStats(parts []Part) (keys []string, label map[string]string, stats []map[string]*cfgStat) {
+	label = map[string]string{}
+	stats = make([]map[string]*cfgStat, len(parts))
+	for i := range parts {
+		stats[i] = map[string]*cfgStat{}
+		for _, r := range parts[i].Rows {
+			k := ConfigKey(r)
+			if _, ok := label[k]; !ok {
+				label[k] = ConfigLabel(r)
+				keys = append(keys, k)
+			}
+			s := stats[i][k]
+			if s == nil {
+				s = &cfgStat{}
+				stats[i][k] = s
+			}
+			if r.Waived {
+				s.waived = true
+			} else {
+				s.trials++
+			}
+			s.warmups = max(s.warmups, r.Warmups)
+		}
+	}
+	return keys, label, stats
+}
+
+// checkCounts compares one configuration across the parts that have it
+// (present, indices into parts; stat gives part i's counts): waived on some
+// only, and, among those that measured it, trial or warm-up counts.
+func checkCounts(ps *patterns, parts []Part, present []int, stat func(i int) *cfgStat, config string) {
+	sub := make([]Part, 0, len(present))
+	for _, i := range present {
+		sub = append(sub, parts[i])
+	}
+	at := func(p *Part) *cfgStat {
+		for _, i := range present {
+			if parts[i].Label == p.Label {
+				return stat(i)
+			}
+		}
+		return nil
+	}
+	if gs := groupBy(sub, func(p *Part) string { return waivedOf(at(p)) }); len(gs) > 1 {
+		ps.add(KindWaived, describe(gs), config)
+	}
+	measured := sub[:0:0]
+	for i := range sub {
+		if !at(&sub[i]).waived {
+			measured = append(measured, sub[i])
+		}
+	}
+	if gs := groupBy(measured, func(p *Part) string { return fmt.Sprintf("%d trials", at(p).trials) }); len(gs) > 1 {
+		ps.add(KindTrials, describe(gs), config)
+	}
+	if gs := groupBy(measured, func(p *Part) string { return fmt.Sprintf("%d warm-ups", at(p).warmups) }); len(gs) > 1 {
+		ps.add(KindWarmups, describe(gs), config)
+	}
+}
+
+// patterns gathers problems of one kind and one pattern (which GPUs, which
+// counts), so that they are reported together, naming the configurations.
+type patterns []*pattern
+
+type pattern struct {
+	kind, sig string
+	configs   []string
+}
+
+func (ps *patterns) add(kind, sig, config string) {
+	for _, p := range *ps {
+		if p.kind == kind && p.sig == sig {
+			p.configs = append(p.configs, config)
+			return
+		}
+	}
+	*ps = append(*ps, &pattern{kind: kind, sig: sig, configs: []string{config}})
+}
+
+func (ps patterns) problems() []Problem {
+	var out []Problem
+	for _, p := range ps {
+		n := len(p.configs)
+		switch p.kind {
+		case KindConfiguration, KindWaived:
+			out = append(out, Problem{p.kind, fmt.Sprintf("%d configuration(s) %s: %s", n, p.sig, listConfigs(p.configs))})
+		default:
+			out = append(out, Problem{p.kind, fmt.Sprintf("%s, in %d configuration(s): %s", p.sig, n, listConfigs(p.configs))})
+		}
+	}
+	return out
+}
+
+func waivedOf(s *cfgStat) string {
+	if s.waived {
+		return "waived"
+	}
+	return "measured"
+}

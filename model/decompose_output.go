@@ -1,0 +1,119 @@
+package model
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/umlab/umlab/results"
+)
+
+// DecompositionFrame returns decompositions as a DataFrame: the
+// configuration columns of the results schema (group, benchmark, mode,
+// pattern, policy, size_bytes, stride_elements, page_interval_bytes,
+// oversub_pct, reuse_passes, useful_bytes, total_ms), then hbm_gbps,
+// cpu_gbps, compute_ms, access_hbm_ms, access_cpu_ms, access_ms, fault_ms,
+// migration_ms, eviction_ms, sync_ms, residual_ms, counted_htod_bytes,
+// counted_gpu_fault_groups, dominant, note and measured_terms.
+func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
+	n := len(ds)
+	var cols []series.Series
+	str := func(name string, f func(d *Decomposition) string) {
+		v := make([]string, n)
+		for i := range ds {
+			v[i] = f(&ds[i])
+		}
+		cols = append(cols, series.New(v, series.String, name))
+	}
+	integer := func(name string, f func(d *Decomposition) int64) {
+		v := make([]int, n)
+		for i := range ds {
+			v[i] = int(f(&ds[i]))
+		}
+		cols = append(cols, series.New(v, series.Int, name))
+	}
+	float := func(name string, f func(d *Decomposition) float64) {
+		v := make([]float64, n)
+		for i := range ds {
+			v[i] = f(&ds[i])
+		}
+		cols = append(cols, series.New(v, series.Float, name))
+	}
+	str(results.ColGroup, func(d *Decomposition) string { return d.Group })
+	str(results.ColBenchmark, func(d *Decomposition) string { return d.Benchmark })
+	str(results.ColMode, func(d *Decomposition) string { return d.Mode })
+	str(results.ColPattern, func(d *Decomposition) string { return d.Pattern })
+	str(results.ColPolicy, func(d *Decomposition) string { return d.Policy })
+	integer(results.ColSizeBytes, func(d *Decomposition) int64 { return d.SizeBytes })
+	integer(results.ColStrideElements, func(d *Decomposition) int64 { return d.StrideElements })
+	integer(results.ColPageIntervalBytes, func(d *Decomposition) int64 { return d.PageIntervalBytes })
+	float(results.ColOversubPct, func(d *Decomposition) float64 { return d.OversubPct })
+	integer(results.ColReusePasses, func(d *Decomposition) int64 { return d.ReusePasses })
+	integer(results.ColUsefulBytes, func(d *Decomposition) int64 { return d.UsefulBytes })
+	float(results.ColTotalMs, func(d *Decomposition) float64 { return d.TotalMs })
+	float(ColHBMGBps, func(d *Decomposition) float64 { return d.HBMGBps })
+	float(ColCPUGBps, func(d *Decomposition) float64 { return d.CPUGBps })
+	float(ColComputeMs, func(d *Decomposition) float64 { return d.ComputeMs })
+	float(ColAccessHBMMs, func(d *Decomposition) float64 { return d.AccessHBMMs })
+	float(ColAccessCPUMs, func(d *Decomposition) float64 { return d.AccessCPUMs })
+	float(ColAccessMs, func(d *Decomposition) float64 { return d.AccessMs() })
+	float(ColFaultMs, func(d *Decomposition) float64 { return d.FaultMs })
+	float(ColMigrationMs, func(d *Decomposition) float64 { return d.MigrationMs })
+	float(ColEvictionMs, func(d *Decomposition) float64 { return d.EvictionMs })
+	float(ColSyncMs, func(d *Decomposition) float64 { return d.SyncMs })
+	float(ColResidualMs, func(d *Decomposition) float64 { return d.ResidualMs })
+	float(ColCountedHtoDBytes, func(d *Decomposition) float64 { return d.CountedHtoDBytes })
+	float(ColCountedFaultGroups, func(d *Decomposition) float64 { return d.CountedGPUFaultGroups })
+	str(ColDominant, func(d *Decomposition) string { return d.Dominant })
+	str(results.ColNote, func(d *Decomposition) string { return strings.Join(d.Notes, "; ") })
+	str(ColMeasuredTerms, func(d *Decomposition) string { return strings.Join(d.Measured, ";") })
+	return dataframe.New(cols...)
+}
+
+// Column names of the decomposition table.
+const (
+	ColHBMGBps       = "hbm_gbps" // reference HBM bandwidth used
+	ColCPUGBps       = "cpu_gbps" // reference CPU-memory bandwidth used
+	ColComputeMs     = "compute_ms"
+	ColAccessHBMMs   = "access_hbm_ms"
+	ColAccessCPUMs   = "access_cpu_ms"
+	ColAccessMs      = "access_ms"
+	ColFaultMs       = "fault_ms"
+	ColMigrationMs   = "migration_ms"
+	ColEvictionMs    = "eviction_ms"
+	ColSyncMs        = "sync_ms"
+	ColResidualMs    = "residual_ms"
+	ColDominant      = "dominant"
+	ColMeasuredTerms = "measured_terms" // terms taken from a measured time; the others are inferred
+
+	ColCountedHtoDBytes   = "counted_htod_bytes"       // counter pass: bytes migrated host to device
+	ColCountedFaultGroups = "counted_gpu_fault_groups" // counter pass: GPU page fault groups
+)
+
+// WriteDecomposition writes decompositions as a plain-text table, one
+// configuration a line, times in ms ("-" for NaN).
+func WriteDecomposition(w io.Writer, ds []Decomposition) error {
+	ew := &errWriter{w: w}
+	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "configuration\ttotal\tcompute\taccess HBM\taccess CPU\tfault\tmigration\teviction\tsync\tresidual\tdominant")
+	ms := func(x float64) string {
+		if math.IsNaN(x) {
+			return "-"
+		}
+		return fmt.Sprintf("%.4g", x)
+	}
+	for _, d := range ds {
+		fmt.Fprintf(tw, "%s\t", d.Label())
+		for _, t := range append([]float64{d.TotalMs}, append(d.terms(), d.ResidualMs)...) {
+			fmt.Fprintf(tw, "%s\t", ms(t))
+		}
+		fmt.Fprintf(tw, "%s\n", d.Dominant)
+	}
+	tw.Flush()
+	return ew.err
+}

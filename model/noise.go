@@ -1,0 +1,287 @@
+package model
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/umlab/umlab/stats"
+)
+
+// minTrialsForCI is the fewest trials per configuration the bootstrap
+// intervals are computed from; with fewer, noise is unknown and no
+// difference counts as beyond it.
+const minTrialsForCI = 5
+
+// noise adds 95 % bootstrap intervals to a validated report. Each of B
+// replicates resamples every configuration's trials with replacement and
+// takes the medians; a fitted model is recalibrated on each replicate, so
+// the intervals carry the calibration's noise as well as the validation
+// point's. From the replicates: every point's measured median and APE, the
+// aggregate median APE, each calibration's median APE, whether each
+// fastest-policy check is decisive, the crossovers' verdicts and the check
+// that F does not depend on R.
+func (h *handoff) noise(m *Model, rep *Report, o Options) {
+	B := o.Resamples
+	if B == 0 {
+		B = stats.DefaultResamples
+	}
+	fewest := math.MaxInt
+	for _, v := range h.vals {
+		fewest = min(fewest, len(v))
+	}
+	if B < 0 || fewest < minTrialsForCI {
+		if B >= 0 {
+			rep.Notes = append(rep.Notes, fmt.Sprintf("no confidence intervals: a configuration has %d trials (the bootstrap needs at least %d)", fewest, minTrialsForCI))
+		}
+		rep.judgeCrossovers(nil, B)
+		return
+	}
+	seed := cmp.Or(o.Seed, 1)
+	keys := make([]hkey, 0, len(h.vals))
+	for k := range h.vals {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b hkey) int {
+		return cmp.Or(cmp.Compare(a.policy, b.policy), cmp.Compare(a.phase, b.phase), cmp.Compare(a.size, b.size), cmp.Compare(a.r, b.r))
+	})
+	rs := stats.NewResampler(seed)
+	med := map[hkey][]float64{}
+	for _, k := range keys {
+		v := make([]float64, B)
+		for b := range v {
+			v[b] = rs.Median(h.vals[k])
+		}
+		med[k] = v
+	}
+	ci := func(est float64, reps []float64) stats.Interval {
+		lo, hi := stats.Percentiles(reps, stats.DefaultLevel)
+		return stats.Interval{Est: est, Lo: lo, Hi: hi}
+	}
+	// param returns replicate b's F and G of a policy at a size.
+	param := func(p string, s int64, b int) (float64, float64) {
+		if m.fitted {
+			g, t1 := med[hkey{p, phaseGPU, s, 0}], med[hkey{p, phaseAlt, s, 1}]
+			if g != nil && t1 != nil {
+				return t1[b] - g[b], g[b]
+			}
+		}
+		e, err := m.At(p, s)
+		if err != nil {
+			return math.NaN(), math.NaN()
+		}
+		return e.F, e.G
+	}
+	apes := make([][]float64, len(rep.Points))
+	for i := range rep.Points {
+		pt := &rep.Points[i]
+		meas := med[hkey{pt.Policy, phaseAlt, pt.SizeBytes, pt.R}]
+		a := make([]float64, B)
+		for b := range a {
+			f, g := param(pt.Policy, pt.SizeBytes, b)
+			a[b] = 100 * math.Abs(f+float64(pt.R)*g-meas[b]) / meas[b]
+		}
+		apes[i] = a
+		pt.MeasuredCI, pt.APECI = ci(pt.MeasuredMs, meas), ci(pt.APE, a)
+	}
+	// Aggregate and per-calibration median APE, replicate by replicate.
+	medianOver := func(keep func(Point) bool) []float64 {
+		out := make([]float64, B)
+		x := make([]float64, 0, len(rep.Points))
+		for b := range out {
+			x = x[:0]
+			for i, pt := range rep.Points {
+				if keep(pt) {
+					x = append(x, apes[i][b])
+				}
+			}
+			out[b] = stats.Median(x)
+		}
+		return out
+	}
+	rep.MedianAPECI = ci(rep.MedianAPE, medianOver(func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes }))
+	for i := range rep.Calibration {
+		c := &rep.Calibration[i]
+		if c.Points > 0 {
+			c.MedianAPECI = ci(c.MedianAPE, medianOver(func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes }))
+		}
+	}
+	// Fastest-policy checks: decisive when the two best measured policies'
+	// intervals are apart.
+	for i := range rep.Fastest {
+		c := &rep.Fastest[i]
+		type pm struct {
+			policy string
+			ci     stats.Interval
+		}
+		var ps []pm
+		for _, p := range h.policies {
+			k := hkey{p, phaseAlt, c.SizeBytes, c.R}
+			if v, ok := h.med[k]; ok && med[k] != nil {
+				ps = append(ps, pm{p, ci(v, med[k])})
+			}
+		}
+		if len(ps) < 2 {
+			continue
+		}
+		slices.SortFunc(ps, func(a, b pm) int { return cmp.Compare(a.ci.Est, b.ci.Est) })
+		c.Second = ps[1].policy
+		c.Decisive = ps[0].ci.Hi < ps[1].ci.Lo
+	}
+	rep.countDecisive()
+	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
+	h.checkFConstant(rep, med, B, o.Counted)
+}
+
+// countDecisive counts the decisive fastest-policy checks and scores the
+// best constant predictor on them.
+func (r *Report) countDecisive() {
+	r.Decisive, r.DecisiveMatches, r.ConstantMatches, r.ConstantPolicy = 0, 0, 0, ""
+	wins := map[string]int{}
+	for _, c := range r.Fastest {
+		if !c.Included || !c.Decisive {
+			continue
+		}
+		r.Decisive++
+		if c.Match {
+			r.DecisiveMatches++
+		}
+		wins[c.Measured]++
+	}
+	for _, p := range r.Model.Policies() {
+		if wins[p] > r.ConstantMatches {
+			r.ConstantPolicy, r.ConstantMatches = p, wins[p]
+		}
+	}
+}
+
+// judgeCrossovers sets every crossover's Verdict from the measured R range
+// and, when param gives bootstrap replicates of F and G (B of them), the
+// noise of the predicted difference at both ends of the range.
+func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, float64), B int) {
+	if r.RMax == 0 {
+		return
+	}
+	lo, hi := float64(r.RMin), float64(r.RMax)
+	rng := fmt.Sprintf("R = %d…%d", r.RMin, r.RMax)
+	for i := range r.Crossovers {
+		c := &r.Crossovers[i]
+		ea, errA := r.Model.At(c.A, c.SizeBytes)
+		eb, errB := r.Model.At(c.B, c.SizeBytes)
+		if errA != nil || errB != nil {
+			continue
+		}
+		diff := func(f1, g1, f2, g2, R float64) float64 { return f1 + R*g1 - (f2 + R*g2) }
+		dLo := stats.Interval{Est: diff(ea.F, ea.G, eb.F, eb.G, lo)}
+		dHi := stats.Interval{Est: diff(ea.F, ea.G, eb.F, eb.G, hi)}
+		dLo.Lo, dLo.Hi, dHi.Lo, dHi.Hi = dLo.Est, dLo.Est, dHi.Est, dHi.Est
+		if param != nil {
+			xl, xh, rr := make([]float64, B), make([]float64, B), make([]float64, B)
+			for b := 0; b < B; b++ {
+				fa, ga := param(c.A, c.SizeBytes, b)
+				fb, gb := param(c.B, c.SizeBytes, b)
+				xl[b], xh[b] = diff(fa, ga, fb, gb, lo), diff(fa, ga, fb, gb, hi)
+				rr[b] = (fa - fb) / (gb - ga)
+			}
+			dLo.Lo, dLo.Hi = stats.Percentiles(xl, stats.DefaultLevel)
+			dHi.Lo, dHi.Hi = stats.Percentiles(xh, stats.DefaultLevel)
+			c.RCI = stats.Interval{Est: c.R}
+			c.RCI.Lo, c.RCI.Hi = stats.Percentiles(rr, stats.DefaultLevel)
+		}
+		sign := func(d stats.Interval) int {
+			switch {
+			case d.Lo > 0:
+				return 1
+			case d.Hi < 0:
+				return -1
+			}
+			return 0
+		}
+		faster := func(s int) string {
+			if s > 0 {
+				return c.B
+			}
+			return c.A
+		}
+		sLo, sHi := sign(dLo), sign(dHi)
+		inRange := c.Kind == Crosses && c.R >= lo && c.R <= hi
+		switch {
+		case inRange && sLo != 0 && sHi != 0 && sLo != sHi:
+			ci := ""
+			if !math.IsNaN(c.RCI.Lo) {
+				ci = fmt.Sprintf(" (95 %% CI %s to %s)", fmtR(c.RCI.Lo), fmtR(c.RCI.Hi))
+			}
+			c.Verdict = fmt.Sprintf("%s faster below R* = %s%s, %s above", faster(sLo), fmtR(c.R), ci, faster(sHi))
+		case sLo != 0 && sLo == sHi:
+			why := "parallel lines"
+			if !c.Parallel {
+				why = fmt.Sprintf("the lines meet at R* = %s, outside the measured range", fmtR(c.R))
+				if inRange {
+					why = fmt.Sprintf("R* = %s is inside, but the order never changes beyond noise", fmtR(c.R))
+				}
+			}
+			c.Verdict = fmt.Sprintf("no crossover within %s: %s faster throughout (%s)", rng, faster(sLo), why)
+		default:
+			at, d := lo, dLo
+			if sLo != 0 {
+				at, d = hi, dHi
+			}
+			c.Verdict = fmt.Sprintf("no crossover within %s: at R = %.0f the predicted difference %s − %s is within noise (%.3g ms, 95 %% CI %.3g to %.3g)",
+				rng, at, c.A, c.B, d.Est, d.Lo, d.Hi)
+		}
+	}
+}
+
+// checkFConstant tests the model's assumption that F, the handoff cost,
+// does not depend on R: for each policy and size it compares the implied
+// F(R) = T(R) − R·G at R = RMin and RMax and adds a note where their 95 %
+// intervals are apart and F moves by more than 2 %, at sizes counted in
+// the aggregate.
+func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, counted []Counted) {
+	counts := map[hkey]Counted{}
+	for _, c := range counted {
+		if r := c.Config; r.Group == groupHandoff && r.Phase == phaseAlt {
+			counts[hkey{r.Policy, phaseAlt, r.SizeBytes, r.ReusePasses}] = c
+		}
+	}
+	evidence := func(p string, s int64) string {
+		var parts []string
+		for _, r := range []int64{rep.RMin, rep.RMax} {
+			c, ok := counts[hkey{p, phaseAlt, s, r}]
+			if !ok {
+				return "no counter passes in these rows: measure with umbench run --counters"
+			}
+			parts = append(parts, fmt.Sprintf("R = %d: %s host to device, %.0f GPU fault groups", r, formatSize(int64(c.HtoDBytes)), c.GPUFaultGroups))
+		}
+		return "counter passes, one iteration: " + strings.Join(parts, "; ")
+	}
+	for _, c := range rep.Calibration {
+		p, s := c.Policy, c.SizeBytes
+		g := med[hkey{p, phaseGPU, s, 0}]
+		t1, tN := med[hkey{p, phaseAlt, s, rep.RMin}], med[hkey{p, phaseAlt, s, rep.RMax}]
+		if g == nil || t1 == nil || tN == nil || rep.RMin == rep.RMax || s < rep.MinSizeBytes {
+			continue
+		}
+		f1, fN := make([]float64, B), make([]float64, B)
+		for b := range f1 {
+			f1[b] = t1[b] - float64(rep.RMin)*g[b]
+			fN[b] = tN[b] - float64(rep.RMax)*g[b]
+		}
+		e1 := h.med[hkey{p, phaseAlt, s, rep.RMin}] - float64(rep.RMin)*h.med[hkey{p, phaseGPU, s, 0}]
+		eN := h.med[hkey{p, phaseAlt, s, rep.RMax}] - float64(rep.RMax)*h.med[hkey{p, phaseGPU, s, 0}]
+		l1, h1 := stats.Percentiles(f1, stats.DefaultLevel)
+		lN, hN := stats.Percentiles(fN, stats.DefaultLevel)
+		if (h1 < lN || hN < l1) && math.Abs(eN-e1) > 0.02*math.Abs(e1) {
+			why := "no fault or migration to vary: the CPU update drifting between configurations (measured in sequential order, drift lands on whole R values), or passes inside the loop that cost more or less than the GPU-only pass G"
+			if p == Managed || p == ManagedPrefetch {
+				why = "the driver's fault and migration cost changes with R; " + evidence(p, s)
+			}
+			rep.Notes = append(rep.Notes, fmt.Sprintf(
+				"%s %s: F depends on R beyond noise: T(R) − R·G = %.3g ms at R = %d (95 %% CI %.3g to %.3g) but %.3g ms at R = %d (%.3g to %.3g); "+
+					"the model's constant F does not hold here (%s)",
+				p, formatSize(s), e1, rep.RMin, l1, h1, eN, rep.RMax, lN, hN, why))
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package model_test
+
+import (
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
+)
+
+// noisySweep returns 30 trials of every handoff configuration of policies
+// whose time is exactly F + R·G plus Gaussian noise of sd ms, at one size
+// and R = 1, 2, 4, 8, 16, 32 (G from the gpu_only rows).
+func noisySweep(params map[string][2]float64, sd float64, seed uint64) []results.Row {
+	rng := rand.New(rand.NewPCG(seed, 9))
+	var rows []results.Row
+	for _, p := range slices.Sorted(maps.Keys(params)) {
+		fg := params[p]
+		for i := 0; i < 30; i++ {
+			rows = append(rows, handoffRow(p, "gpu_only", gib, 1, fg[1]+sd/100*rng.NormFloat64()))
+			for _, r := range []int64{1, 2, 4, 8, 16, 32} {
+				rows = append(rows, handoffRow(p, "alternating", gib, r, fg[0]+float64(r)*fg[1]+sd*rng.NormFloat64()))
+			}
+		}
+	}
+	return rows
+}
+
+func crossoverVerdict(t *testing.T, rep *model.Report, a, b string) string {
+	t.Helper()
+	for _, c := range rep.Crossovers {
+		if (c.A == a && c.B == b) || (c.A == b && c.B == a) {
+			return c.Verdict
+		}
+	}
+	t.Fatalf("no crossover %s/%s", a, b)
+	return ""
+}
+
+// TestCrossoverRules: a crossover is stated only inside the measured R range
+// and beyond noise; otherwise the verdict says there is none and why.
+func TestCrossoverRules(t *testing.T) {
+	// A: F 100, G 1. B: F 60, G 11 → R* = 4, far apart at R = 1 and 32.
+	// C: F 100, G 1.0005 against A → R* far outside 1…32 (the "72483" case).
+	rows := noisySweep(map[string][2]float64{"a": {100, 1}, "b": {60, 11}, "c": {99.99, 1.0005}}, 0.5, 1)
+	rep, err := model.Fit(rows, model.Options{Resamples: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := crossoverVerdict(t, rep, "a", "b"); !(strings.HasPrefix(v, "b faster below R* = 4.0") || strings.HasPrefix(v, "b faster below R* = 3.9")) || !strings.Contains(v, "a above") {
+		t.Errorf("a/b: %q, want b faster below R* ≈ 4, a above", v)
+	}
+	if v := crossoverVerdict(t, rep, "a", "c"); !strings.HasPrefix(v, "no crossover within R = 1…32") {
+		t.Errorf("a/c: %q, want no crossover within the measured range", v)
+	}
+	// The same lines under noise larger than their difference at R = 1.
+	rows = noisySweep(map[string][2]float64{"a": {1000, 1}, "b": {999, 1.3}}, 40, 2)
+	rep, err = model.Fit(rows, model.Options{Resamples: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := crossoverVerdict(t, rep, "a", "b"); !strings.Contains(v, "within noise") {
+		t.Errorf("noisy a/b: %q, want within noise", v)
+	}
+}
+
+// TestFastestDecisive: points where the two fastest policies overlap do not
+// count; the constant predictor's score is reported.
+func TestFastestDecisive(t *testing.T) {
+	// x is fastest everywhere by far; y and z tie closely behind it... then
+	// y, z alone: a tie at every R.
+	rows := noisySweep(map[string][2]float64{"x": {10, 1}, "y": {200, 1}, "z": {200.01, 1}}, 1, 3)
+	rep, err := model.Fit(rows, model.Options{Resamples: 400, MinSizeBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Decisive != 5 || rep.DecisiveMatches != 5 || rep.ConstantPolicy != "x" || rep.ConstantMatches != 5 {
+		t.Errorf("x clearly fastest: decisive %d, matches %d, constant %s %d; want 5, 5, x 5",
+			rep.Decisive, rep.DecisiveMatches, rep.ConstantPolicy, rep.ConstantMatches)
+	}
+	rows = noisySweep(map[string][2]float64{"y": {200, 1}, "z": {200.01, 1}}, 1, 4)
+	rep, err = model.Fit(rows, model.Options{Resamples: 400, MinSizeBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Compared != 5 || rep.Decisive != 0 {
+		t.Errorf("tied policies: compared %d, decisive %d; want 5, 0", rep.Compared, rep.Decisive)
+	}
+	if !(rep.MedianAPECI.Lo <= rep.MedianAPE && rep.MedianAPE <= rep.MedianAPECI.Hi) {
+		t.Errorf("median APE %v outside its interval %v", rep.MedianAPE, rep.MedianAPECI)
+	}
+	for _, p := range rep.Points {
+		if !(p.APECI.Lo <= p.APE && p.APE <= p.APECI.Hi) || !(p.MeasuredCI.Lo <= p.MeasuredMs && p.MeasuredMs <= p.MeasuredCI.Hi) {
+			t.Errorf("point %s R=%d: estimate outside its interval: APE %v %v, measured %v %v", p.Policy, p.R, p.APE, p.APECI, p.MeasuredMs, p.MeasuredCI)
+		}
+	}
+}
+
+// TestFDependsOnR: a policy whose alternating time is not affine in R gets
+// a note; an affine one does not.
+func TestFDependsOnR(t *testing.T) {
+	rows := noisySweep(map[string][2]float64{"affine": {100, 1}, "other": {50, 2}, model.Managed: {300, 0.5}}, 0.2, 5)
+	for i, r := range rows {
+		if (r.Policy == "other" || r.Policy == model.Managed) && r.Phase == "alternating" && r.ReusePasses == 32 {
+			rows[i].TotalMs -= 20 // cheaper handoff at high R
+		}
+	}
+	counted := func(r int64, htod, groups float64) model.Counted {
+		c := handoffRow(model.Managed, "alternating", gib, r, 0)
+		return model.Counted{Config: c, HtoDBytes: htod, GPUFaultGroups: groups}
+	}
+	rep, err := model.Fit(rows, model.Options{Resamples: 400, Counted: []model.Counted{counted(1, float64(gib), 9000), counted(32, float64(gib/2), 4000)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	if !strings.Contains(notes, "other 1 GiB: F depends on R") || strings.Contains(notes, "affine 1 GiB: F depends") {
+		t.Errorf("notes:\n%s", notes)
+	}
+	if !strings.Contains(notes, "R = 1: 1 GiB host to device, 9000 GPU fault groups; R = 32: 512 MiB host to device, 4000 GPU fault groups") {
+		t.Errorf("managed note lacks the counter evidence:\n%s", notes)
+	}
+}

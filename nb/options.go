@@ -1,0 +1,140 @@
+package nb
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
+)
+
+// Options choose what a notebook's data holds. The zero value is what
+// [Data] and [Load] use: every group, umkit's quick sizes and iteration
+// counts, the mode from the environment ([Mode]). A notebook sets them in a
+// cell:
+//
+//	rows := nb.Options{Groups: []string{"managed"}, Sizes: []int64{256 << 20, 1 << 30}, Trials: umkit.N(10)}.Data()
+//
+// Sizes, Full, Trials and Warmups apply to live and simulated measurements
+// (bundled data is what it is); each distinct choice, and each GPU, has its
+// own cache directory.
+type Options struct {
+	Groups  []string    // benchmark groups (umkit.Groups); none: all
+	Sizes   []int64     // the size sweeps of the groups that have one; nil: quick sizes (or the full sweeps with Full)
+	Full    bool        // the paper's full sweeps and counts instead of umkit's quick ones
+	Trials  umkit.Count // trials per configuration; unset: quick's (or the paper's with Full)
+	Warmups umkit.Count // warm-ups; unset: quick's (or the paper's with Full); umkit.N(0) runs none
+	// Mode is live, bundled, simulated (or fake), or "" for the
+	// environment's (UMLAB_NOTEBOOK_MODE, else live when a GPU is present).
+	Mode string
+
+	device umkit.Device // tests: the device of a live or simulated run
+}
+
+// KindSimulated is the Source kind of rows made by the simulated GPU.
+const KindSimulated = "simulated"
+
+// Data is Load that panics on error, failing the notebook cell.
+func (o Options) Data() []results.Row {
+	rows, err := o.Load()
+	if err != nil {
+		HTML(`<pre style="color:#b00">` + err.Error() + `</pre>`)
+		panic(err)
+	}
+	return rows
+}
+
+// check says what is wrong with o, naming what is allowed.
+func (o Options) check() error {
+	for _, g := range o.Groups {
+		if !slices.Contains(umkit.Groups, g) {
+			return fmt.Errorf("nb: unknown group %q: groups are %s", g, strings.Join(umkit.Groups, ", "))
+		}
+	}
+	for _, s := range o.Sizes {
+		if s < 16 || s%16 != 0 {
+			return fmt.Errorf("nb: size %d bytes: allowed multiples of 16 bytes, e.g. 256 << 20", s)
+		}
+	}
+	if o.Trials.IsSet() && o.Trials.Int() < 1 {
+		return fmt.Errorf("nb: trials %d: allowed 1 or more", o.Trials.Int())
+	}
+	if o.Warmups.Int() < 0 {
+		return fmt.Errorf("nb: warm-ups %d: allowed 0 or more", o.Warmups.Int())
+	}
+	return nil
+}
+
+// mode resolves o.Mode against the environment.
+func (o Options) mode() (mode, why string, err error) {
+	switch m := strings.ToLower(strings.TrimSpace(o.Mode)); m {
+	case "":
+		return Mode()
+	case Live, Bundled:
+		return m, "Options.Mode=" + m, nil
+	case Fake, KindSimulated:
+		return Fake, "Options.Mode=" + m + ": a simulated GPU, made-up numbers", nil
+	default:
+		return "", "", fmt.Errorf("nb: Options.Mode %q: want live, bundled, simulated (or fake), or empty for the environment's", o.Mode)
+	}
+}
+
+// key names o's cache directory: what the measurement depends on besides
+// the GPU and the group.
+func (o Options) key() string {
+	k := "quick"
+	if o.Full {
+		k = "full"
+	}
+	if o.Sizes != nil {
+		var s []string
+		for _, b := range o.Sizes {
+			s = append(s, sizeName(b))
+		}
+		k += "-sizes-" + strings.Join(s, "_")
+	}
+	if o.Trials.IsSet() {
+		k += fmt.Sprintf("-trials-%d", o.Trials.Int())
+	}
+	if o.Warmups.IsSet() {
+		k += fmt.Sprintf("-warmups-%d", o.Warmups.Int())
+	}
+	return k
+}
+
+// umkitOptions are the umkit options of one group's run into dir.
+func (o Options) umkitOptions(group, dir string) umkit.Options {
+	return umkit.Options{Groups: []string{group}, Quick: !o.Full, Sizes: o.Sizes, Trials: o.Trials, Warmups: o.Warmups,
+		Out: dir, Resume: true, Command: "notebook (nb.Options" + o.describe() + ".Data)"}
+}
+
+func (o Options) describe() string {
+	var parts []string
+	if o.Full {
+		parts = append(parts, "Full: true")
+	}
+	if o.Sizes != nil {
+		parts = append(parts, fmt.Sprintf("Sizes: %v", o.Sizes))
+	}
+	if o.Trials.IsSet() {
+		parts = append(parts, fmt.Sprintf("Trials: %d", o.Trials.Int()))
+	}
+	if o.Warmups.IsSet() {
+		parts = append(parts, fmt.Sprintf("Warmups: %d", o.Warmups.Int()))
+	}
+	return "{" + strings.Join(parts, ", ") + "}"
+}
+
+// sizeName writes a size for a directory name: 256MiB, 1GiB, 4096B.
+func sizeName(b int64) string {
+	for _, u := range []struct {
+		n string
+		v int64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}} {
+		if b >= u.v && b%u.v == 0 {
+			return fmt.Sprintf("%d%s", b/u.v, u.n)
+		}
+	}
+	return fmt.Sprintf("%dB", b)
+}

@@ -1,0 +1,44 @@
+package results
+
+// Grouped is one group of GroupStats: its key and the statistics of its
+// values.
+type Grouped[K comparable] struct {
+	Key K
+	Stats
+}
+
+// GroupStats groups items by key, in the order in which each key first
+// appears, and describes each group's values with [Describe] (NaN values are
+// ignored; Stats.N counts the others). It is umlab's one group-by-and-median
+// helper: summaries, the model's calibration, tables and fleet statistics
+// use it.
+func GroupStats[T any, K comparable](items []T, key func(*T) K, value func(*T) float64) []Grouped[K] {
+	at := map[K]int{}
+	var keys []K
+	var vals [][]float64
+	for i := range items {
+		k := key(&items[i])
+		j, ok := at[k]
+		if !ok {
+			j = len(keys)
+			at[k] = j
+			keys = append(keys, k)
+			vals = append(vals, nil)
+		}
+		vals[j] = append(vals[j], value(&items[i]))
+	}
+	out := make([]Grouped[K], len(keys))
+	for i, k := range keys {
+		out[i] = Grouped[K]{Key: k, Stats: Describe(vals[i])}
+	}
+	return out
+}
+
+// Medians is GroupStats reduced to each key's median.
+func Medians[T any, K comparable](items []T, key func(*T) K, value func(*T) float64) map[K]float64 {
+	m := map[K]float64{}
+	for _, g := range GroupStats(items, key, value) {
+		m[g.Key] = g.Median
+	}
+	return m
+}

@@ -1,0 +1,76 @@
+package umkit
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/umlab/umlab/cuda"
+)
+
+// MaxMarks is how many marks a Marker keeps.
+const MaxMarks = 8
+
+// Marker is implemented by devices that can time stretches of queued GPU
+// work without synchronizing in between: Mark queues mark i (0 ≤ i <
+// MaxMarks) on the stream, and MarkedMs returns the GPU time between two
+// marks once the work is done. The handoff benchmark uses it to split an
+// alternating trial into its parts without adding synchronization to the
+// measured region. Devices without it report those parts as NaN.
+type Marker interface {
+	Mark(i int) error
+	MarkedMs(i, j int) (float64, error) // synchronizes on mark j
+}
+
+// UpdateThreader is implemented by devices whose UpdateHost can run on
+// several threads: after SetUpdateCPUs(cpus), UpdateHost splits the update
+// over len(cpus) threads, thread k > 0 pinned to cpus[k] (unpinned when
+// negative); the calling thread takes the first part. Nil or one CPU
+// restores the single-threaded update.
+type UpdateThreader interface {
+	SetUpdateCPUs(cpus []int) error
+}
+
+// marks are the cuda device's Marker events, created on first use.
+type marks struct {
+	ev [MaxMarks]*cuda.Event
+}
+
+func (d *cudaDevice) Mark(i int) error {
+	if i < 0 || i >= MaxMarks {
+		return fmt.Errorf("umkit: mark %d: allowed 0 to %d", i, MaxMarks-1)
+	}
+	if d.marks.ev[i] == nil {
+		e, err := d.c.NewEvent()
+		if err != nil {
+			return err
+		}
+		d.marks.ev[i] = e
+	}
+	return d.marks.ev[i].Record(d.s)
+}
+
+func (d *cudaDevice) MarkedMs(i, j int) (float64, error) {
+	if i < 0 || j < 0 || i >= MaxMarks || j >= MaxMarks || d.marks.ev[i] == nil || d.marks.ev[j] == nil {
+		return 0, fmt.Errorf("umkit: marks %d and %d: not both recorded", i, j)
+	}
+	return cuda.ElapsedMs(d.marks.ev[i], d.marks.ev[j])
+}
+
+func (m *marks) destroy() error {
+	var errs []error
+	for i, e := range m.ev {
+		if e != nil {
+			errs = append(errs, e.Destroy())
+			m.ev[i] = nil
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (d *cudaDevice) SetUpdateCPUs(cpus []int) error {
+	if len(cpus) > cuda.MaxUpdateThreads {
+		return fmt.Errorf("umkit: %d CPU-update threads: at most %d", len(cpus), cuda.MaxUpdateThreads)
+	}
+	d.updateCPUs = append([]int(nil), cpus...)
+	return nil
+}

@@ -1,0 +1,123 @@
+package umkit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Plan is what a run measures: the selected definitions with their
+// defaults applied, validated, in run order, and the benchmarks the device
+// cannot run (each becomes one waived row).
+type Plan struct {
+	Groups []Definition
+	Waived []Benchmark
+}
+
+// Configs lists every configuration of the plan in run order (waived
+// benchmarks not included).
+func (p Plan) Configs() []Config {
+	var out []Config
+	for _, d := range p.Groups {
+		out = append(out, d.Configs()...)
+	}
+	return out
+}
+
+// Configurations counts the configurations the plan measures (each becomes
+// trials rows, or one waived row): the progress total.
+func (p Plan) Configurations() int { return len(p.Waived) + len(p.Configs()) }
+
+// Definition returns the plan's definition of that name, or nil.
+func (p Plan) Definition(name string) Definition {
+	for _, d := range p.Groups {
+		if d.Name() == name {
+			return d
+		}
+	}
+	return nil
+}
+
+// MarshalJSON writes the plan as the metadata's config: an object keyed by
+// definition name, in run order.
+func (p Plan) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, d := range p.Groups {
+		v, err := json.Marshal(d)
+		if err != nil {
+			return nil, err
+		}
+		k, _ := json.Marshal(d.Name())
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// NewPlan turns options into validated definitions for a device. It
+// touches no GPU.
+func NewPlan(o Options, info DeviceInfo) (Plan, error) {
+	var p Plan
+	for _, g := range o.Groups {
+		if !slices.Contains(Groups, g) {
+			return p, fmt.Errorf("umkit: unknown group %q: groups are %s", g, strings.Join(Groups, ", "))
+		}
+	}
+	sel, err := Select(append(slices.Clone(o.Groups), o.Benchmarks...))
+	if err != nil {
+		return p, err
+	}
+	if o.Warmups.Int() < 0 || o.Warmups.Int() > maxWarmups {
+		return p, fmt.Errorf("umkit: warmups %d: allowed 0 to %d", o.Warmups.Int(), maxWarmups)
+	}
+	if o.Trials.IsSet() && (o.Trials.Int() < 1 || o.Trials.Int() > maxTrials) {
+		return p, fmt.Errorf("umkit: trials %d: allowed 1 to %d", o.Trials.Int(), maxTrials)
+	}
+	s := Selection{Options: o, Common: Common{Trials: o.Trials, Warmups: o.Warmups}}
+	if o.Quick {
+		s.Common = Common{Trials: o.Trials.Or(QuickTrials), Warmups: o.Warmups.Or(QuickWarmups)}
+	}
+	chosen := map[string][]string{} // definition → selected benchmarks
+	for _, b := range sel {
+		// host.system_triad waives itself per configuration, with the sizes.
+		if ok, _ := b.Supported(info); !ok && b.Name != "host.system_triad" {
+			p.Waived = append(p.Waived, b)
+			continue
+		}
+		chosen[b.def] = append(chosen[b.def], b.suffix())
+	}
+	var errs []error
+	for _, d := range definitions {
+		names, ok := chosen[d.Name()]
+		if !ok {
+			continue
+		}
+		s := s
+		s.Benchmarks = names
+		c := d.configure(s).defaults()
+		errs = append(errs, c.Validate())
+		p.Groups = append(p.Groups, c)
+	}
+	return p, errors.Join(errs...)
+}
+
+// sizesOr returns the selection's sizes, or quick's when quick, or nil (the
+// definition's default sweep).
+func (s Selection) sizesOr(quick []int64) []int64 {
+	switch {
+	case s.Sizes != nil:
+		return s.Sizes
+	case s.Quick:
+		return quick
+	}
+	return nil
+}

@@ -1,0 +1,206 @@
+package umkit
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/go-gota/gota/dataframe"
+)
+
+// SparseConfig configures the sparse random benchmark, the paper's "sparse
+// random" (Section VI-B): a random subset of the footprint's elements, a
+// fraction Density of them, read-modified-written through an index array,
+// under explicit, cold, prefetched and reused memory. It sits in the
+// pattern group beside pattern.random, which touches every element once (a
+// dense permutation).
+//
+// The index array is the first Density·n entries of a device-made
+// permutation of the n elements (8 bytes per element allocated, counted in
+// footprint_bytes; only the entries read are touched). useful_bytes counts
+// 16 bytes per touched element; stride_elements records 1/Density, the
+// mean spacing of the touched elements, which tells densities apart in the
+// results. Each trial's data is compared with a reference made once per
+// memory state by the same kernel on a device copy; that reference is
+// itself checked to differ from the initial data in exactly Density·n
+// elements, each by exactly the number of passes.
+type SparseConfig struct {
+	Common
+	FootprintBytes int64     // data allocation; default 256 MiB (paper VI-B)
+	Densities      []float64 // fractions of the elements touched, each 1/k for a whole k; default 1/16, 1/256
+	Modes          []string  // default explicit, cold, prefetch, reuse (PatternModes)
+}
+
+var _ = register(SparseConfig{})
+
+// Name identifies the definition: a set of extra benchmarks of the pattern group.
+func (SparseConfig) Name() string { return "pattern.sparse" }
+
+// Entries are its registry entries.
+func (SparseConfig) Entries() []Benchmark {
+	return []Benchmark{entry("pattern.sparse_random", "16 bytes per touched element", needsManaged,
+		"A random subset of the elements (density 1/16 and 1/256 by default), each once, through an index array: "+
+			"the paper's sparse random benchmark (VI-B), beside pattern.random's dense permutation.")}
+}
+
+// Defaults returns c with every unset field set to its default.
+func (c SparseConfig) Defaults() SparseConfig {
+	c.Common = c.Common.withDefaults(DefaultTrials)
+	if c.FootprintBytes == 0 {
+		c.FootprintBytes = 256 * MiB
+	}
+	if c.Densities == nil {
+		c.Densities = []float64{1.0 / 16, 1.0 / 256}
+	}
+	if c.Modes == nil {
+		c.Modes = PatternModes
+	}
+	return c
+}
+
+// Validate checks c, defaults applied, before anything touches the GPU.
+func (c SparseConfig) Validate() error {
+	c = c.Defaults()
+	if err := c.Common.validate("pattern.sparse"); err != nil {
+		return err
+	}
+	if err := validateSizes("pattern.sparse", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB); err != nil {
+		return err
+	}
+	n := c.FootprintBytes / 8
+	for _, d := range c.Densities {
+		if k := sparseSpacing(d); k < 1 || k > n {
+			return fmt.Errorf("umkit: pattern.sparse: density %v: allowed 1/k for a whole k from 1 to footprint/8 (%d), e.g. 0.25, 0.0625", d, n)
+		}
+	}
+	return validateChoice("pattern.sparse", "mode", c.Modes, PatternModes)
+}
+
+// sparseSpacing returns k for a density of 1/k, or 0 when it is not one.
+func sparseSpacing(density float64) int64 {
+	if !(density > 0 && density <= 1) {
+		return 0
+	}
+	k := math.Round(1 / density)
+	if math.Abs(1/k-density) > 1e-12*density {
+		return 0
+	}
+	return int64(k)
+}
+
+// Sparse runs the sparse random benchmark on its own.
+func Sparse(ctx context.Context, dev Device, cfg SparseConfig) (dataframe.DataFrame, error) {
+	if err := cfg.Validate(); err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+}
+
+func (c SparseConfig) configure(s Selection) Definition {
+	c.Common = s.Common
+	if s.Quick {
+		c.FootprintBytes = 64 * MiB
+	}
+	return c
+}
+
+func (c SparseConfig) defaults() Definition { return c.Defaults() }
+
+// Configs lists the configurations: each mode, then each density.
+func (c SparseConfig) Configs() []Config {
+	c = c.Defaults()
+	var out []Config
+	for _, mode := range c.Modes {
+		for _, d := range c.Densities {
+			k := sparseSpacing(d)
+			out = append(out, Config{Definition: "pattern.sparse", Entry: "pattern.sparse_random", Group: "pattern",
+				Benchmark: "sparse_random", Mode: mode, Label: fmt.Sprintf("pattern sparse_random %s density 1/%d", mode, k),
+				SizeBytes: c.FootprintBytes, BytesPerIteration: 16 * (c.FootprintBytes / 8 / k), arg: k})
+		}
+	}
+	return withRows(out, c.Trials.Int())
+}
+
+func (c SparseConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
+	return noStart(func(ctx context.Context, k Config) error { return r.sparseOne(ctx, c, k.Mode, k.arg.(int64), k.Label) })
+}
+
+// sparseOne measures one density under one memory state: runState's steps,
+// with the reference check.
+func (r *runner) sparseOne(ctx context.Context, c SparseConfig, mode string, k int64, label string) error {
+	n := uint64(c.FootprintBytes / 8)
+	m := n / uint64(k)
+	w := workload{n: n, kernel: Kernel{Kind: KRandom, Mul: 1, Add: 1, Active: m}, stride: 1, active: m, random: true}
+	base := r.row("pattern", "sparse_random", mode)
+	base.Pattern, base.SizeBytes, base.FootprintBytes = "sparse_random", c.FootprintBytes, 2*c.FootprintBytes
+	base.ActiveElements, base.UsefulBytes, base.StrideElements = int64(m), 16*int64(m), k
+	base.Note = fmt.Sprintf("density 1/%d: %d of %d elements through an index array", k, m, n)
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	if mode == "managed_prefetch" && !r.info.ConcurrentManagedAccess {
+		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
+	}
+	x, idx, staging, free, err := r.modeBuffers(mode, w, c.Seed)
+	if err != nil {
+		return fmt.Errorf("umkit: %s: %w", label, err)
+	}
+	defer free()
+	passes := 1.0
+	if mode == "managed_reuse" {
+		passes = 2
+	}
+	ref, err := r.sparseReference(w, idx, c.Seed, passes)
+	if err != nil {
+		return fmt.Errorf("umkit: %s: %w", label, err)
+	}
+	defer r.dev.Free(ref)
+	w.ref = ref
+	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, x, idx, staging, c.Seed))
+}
+
+// sparseReference makes the expected data after a trial on a device
+// buffer: the initial data with passes applications of the kernel through
+// idx. It checks, independently of the kernel, that exactly w.active
+// elements changed, each by exactly passes.
+func (r *runner) sparseReference(w workload, idx Buffer, seed uint64, passes float64) (Buffer, error) {
+	ref, err := r.dev.Alloc(DeviceMem, w.n*8)
+	if err != nil {
+		return nil, err
+	}
+	err = func() error {
+		if err := r.dev.Fill(ref, w.n, seed); err != nil {
+			return err
+		}
+		k := w.kernel
+		k.X, k.Idx = ref, idx
+		for p := 0; p < int(passes); p++ {
+			if err := r.dev.Launch(k); err != nil {
+				return err
+			}
+		}
+		untouched, err := r.dev.Check(ref, AllOf(w.n, seed, 1, 0))
+		if err != nil {
+			return err
+		}
+		touched, err := r.dev.Check(ref, AllOf(w.n, seed, 1, passes))
+		if err != nil {
+			return err
+		}
+		// A symbolic buffer (a test device without data) checks clean.
+		if untouched.OK() && touched.OK() {
+			return nil
+		}
+		if untouched.Count != w.active || touched.Count != w.n-w.active {
+			return fmt.Errorf("verification failed (sparse reference): %d elements changed and %d by exactly %g, want %d of %d (the index array is not %d distinct elements)",
+				untouched.Count, w.n-touched.Count, passes, w.active, w.n, w.active)
+		}
+		return nil
+	}()
+	if err != nil {
+		r.dev.Free(ref)
+		return nil, err
+	}
+	return ref, nil
+}

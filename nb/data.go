@@ -3,6 +3,7 @@ package nb
 import (
 	"errors"
 	"fmt"
+	"html"
 	"os"
 	"slices"
 	"sort"
@@ -75,7 +76,7 @@ var last struct {
 func Data(groups ...string) []results.Row {
 	rows, err := Load(groups...)
 	if err != nil {
-		HTML(`<pre style="color:#b00">` + err.Error() + `</pre>`)
+		HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
 		panic(err)
 	}
 	return rows
@@ -262,10 +263,10 @@ func About() {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Data mode: %s** (%s).\n\n", last.mode, last.why)
+	fmt.Fprintf(&b, "**Data mode: %s** (%s).\n\n", Text(last.mode), Text(last.why))
 	b.WriteString("| platform | kind | rows | source |\n|---|---|---:|---|\n")
 	for _, s := range last.sources {
-		fmt.Fprintf(&b, "| %s | %s | %d | %s: %s |\n", s.Platform, s.Kind, s.Rows, s.Name, s.Detail)
+		fmt.Fprintf(&b, "| %s | %s | %d | %s: %s |\n", Text(s.Platform), Text(s.Kind), s.Rows, Text(s.Name), Text(s.Detail))
 	}
 	if Local() == "" {
 		b.WriteString("\nNo local measurement is available: the figures show the paper's platforms only. " +

@@ -291,3 +291,18 @@ func TestLoadCounters(t *testing.T) {
 		t.Errorf("handoff counters: %v from %q", err, src.Name)
 	}
 }
+
+// Data from files never reaches notebook HTML or Markdown as markup.
+func TestTextEscapes(t *testing.T) {
+	evil := "<script>alert(1)</script> | `x` **b** [l](javascript:x)\nnext"
+	got := Text(evil)
+	for _, bad := range []string{"<", ">", "|", "`", "*", "[", "\n"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("Text left %q in %q", bad, got)
+		}
+	}
+	args := escapeArgs([]any{evil, errors.New(evil), 3, 1.5})
+	if args[0] != got || args[1] != got || args[2] != 3 || args[3] != 1.5 {
+		t.Errorf("escapeArgs: %v", args)
+	}
+}

@@ -387,7 +387,7 @@ func openCounterAppender(dir string, resume bool) (*counterAppender, error) {
 		}
 		if i := bytes.LastIndexByte(old, '\n'); i != len(old)-1 {
 			old = old[:i+1] // an interrupted write left a partial line
-			if err := os.WriteFile(path, old, 0o644); err != nil {
+			if err := results.WriteFileAtomic(path, old, 0o644); err != nil {
 				return nil, err
 			}
 		}

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -38,13 +35,25 @@ var openCounters = umkit.OpenCounters
 func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("info", stderr)
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
+	sim := fs.Bool("simulate", false, "show the simulated GPU that umbench run --simulate uses")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	dev, err := openDevice(*gpu)
+	if *gpu < 0 {
+		return usagef("--gpu %d: a GPU ordinal is 0 or more", *gpu)
+	}
+	simulate, err := simulating(*sim)
+	if err != nil {
+		return err
+	}
+	open := openDevice
+	if simulate {
+		open = openSimulated
+	}
+	dev, err := open(*gpu)
 	if err != nil {
 		return fmt.Errorf("no usable GPU: %w", err)
 	}
@@ -170,8 +179,23 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
 	workerStall := fs.Duration("worker-stall", time.Hour, "with --gpus: stop a worker that reports no progress for this long (0: never)")
+	sim := fs.Bool("simulate", false, "run on the simulated GPU (made-up numbers, marked simulated; no driver needed); "+EnvSimulate+"=1 does the same")
+	kernelTimeout := fs.Duration("kernel-timeout", umkit.DefaultKernelTimeout, "declare the GPU hung when one device wait takes longer "+
+		"(or 20 times the slowest wait of the same configuration, if larger); the run stops, keeps what finished and exits non-zero (0: never)")
+	dryRun := fs.Bool("dry-run", false, "print what the run would measure (groups, configurations, trials) and a rough time estimate, and touch no GPU")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if err := checkRunFlags(fs, *gpu, *kernelTimeout); err != nil {
+		return err
+	}
+	simulate, err := simulating(*sim)
+	if err != nil {
+		return err
+	}
+	open := openDevice
+	if simulate {
+		open = openSimulated
 	}
 	if fs.NArg() > 0 {
 		return usagef("run takes no arguments (got %q); select with --groups or --bench", fs.Args())
@@ -194,8 +218,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
+	groupList, benchList, err := selection(fs, *groups, *bench)
+	if err != nil {
+		return err
+	}
 	opts := umkit.Options{
-		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: count(fs, "trials", *trials),
+		Groups: groupList, Benchmarks: benchList, Quick: *quick, Trials: count(fs, "trials", *trials),
 		Warmups: count(fs, "warmups", *warmups),
 		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
 		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads,
@@ -204,18 +232,34 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	// Check the selection and every value before any GPU is touched; a
 	// device that can do everything, so that only the command line is judged.
-	if _, err := umkit.NewPlan(opts, umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true,
-		PageableMemoryAccess: true, CanMapHostMemory: true}); err != nil {
+	plan, err := umkit.NewPlan(opts, umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true,
+		PageableMemoryAccess: true, CanMapHostMemory: true})
+	if err != nil {
 		return usageError{err.Error()}
 	}
+	opts.KernelTimeout = *kernelTimeout
+	if *kernelTimeout == 0 {
+		opts.KernelTimeout = -1 // never
+	}
+	if *dryRun {
+		return dryRunPlan(stdout, opts, simulate)
+	}
 	if *gpus != "" {
+		if simulate {
+			old := discoverGPUs
+			discoverGPUs = discoverSimulated
+			defer func() { discoverGPUs = old }()
+		}
 		return runFleet(fs, args, *gpus, dir, *concurrent, *workerTimeout, *workerStall, stdout, stderr)
+	}
+	if risky(plan) && os.Getenv(envChild) == "" {
+		return runInChild(args, dir, stdout, stderr)
 	}
 	annotate, err := fleetWorker(stderr)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(stderr, dir)
 	defer stop()
 	if *counters {
 		// Before the device: CUPTI configures its counters before the CUDA context exists.
@@ -226,11 +270,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		defer c.Close()
 		opts.Counters = c
 	}
-	dev, err := openDevice(*gpu)
+	dev, err := open(*gpu)
 	if err != nil {
 		return fmt.Errorf("no usable GPU: %w", err)
 	}
-	defer dev.Close()
+	hung := false
+	defer func() {
+		if !hung { // closing a hung context would hang too
+			dev.Close()
+		}
+	}()
 	opts.Device = dev
 	bar := newProgress(stderr)
 	opts.Progress = bar.update
@@ -238,12 +287,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	_, err = umkit.Run(ctx, opts)
 	bar.finish()
 	annotate(dir)
+	if hung = errors.Is(err, umkit.ErrHung); hung {
+		return fmt.Errorf("%w\nevery configuration finished before it is kept in %s; check the GPU (nvidia-smi) before resuming with: umbench run --out %s --resume",
+			err, dir, dir)
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w after %s: every finished configuration is in %s; continue with: umbench run --out %s --resume",
 			errInterrupted, time.Since(start).Round(time.Second), dir, dir)
 	}
 	if err != nil {
-		if errors.Is(err, results.ErrResultsExist) {
+		if errors.Is(err, results.ErrResultsExist) || errors.Is(err, results.ErrLocked) || errors.Is(err, umkit.ErrNotSameRun) {
 			return usageError{err.Error()}
 		}
 		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
@@ -313,6 +366,14 @@ func (p *progress) finish() {
 
 // source resolves --data / --dataset / a positional argument to rows.
 func source(data, dataset string, args []string) ([]results.Row, results.Metadata, string, error) {
+	rows, m, name, err := source1(data, dataset, args)
+	if err == nil {
+		err = checkSource(rows, name)
+	}
+	return rows, m, name, err
+}
+
+func source1(data, dataset string, args []string) ([]results.Row, results.Metadata, string, error) {
 	name := ""
 	switch {
 	case data != "" && dataset != "":
@@ -379,6 +440,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 		return model.WriteFrameCSV(stdout, results.SummaryFrame(results.Summarize(byMode[modes[0]], sopts)))
 	}
+	banner(stdout, rows)
 	if meta.Device.Name != "" {
 		fmt.Fprintf(stdout, "%s, %s", meta.Device.Name, meta.Platform)
 		if meta.Device.DriverVersion != "" {
@@ -700,6 +762,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stderr, "umbench: not recalibrating from %s: %v\n", name, ferr)
 	}
+	if *format != "csv" {
+		banner(stdout, rows)
+	}
 	if *format == "csv" {
 		// One CSV table: a dataset's published parameters when it has them
 		// (Table III for paper-gb200), else the calibration from measurements.
@@ -763,7 +828,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("advise", stderr)
 	size := fs.String("size", "", "working-set size, e.g. 1GiB (required)")
 	reuse := fs.Float64("reuse", 1, "GPU passes per CPU update")
-	pattern := fs.String("pattern", "streaming", "access pattern: streaming, strided, random")
+	pattern := fs.String("pattern", "streaming", "access pattern: "+strings.Join(advisePatterns, ", "))
 	dataset := fs.String("dataset", "", "calibrate on an embedded dataset (default: the newest measured one, else paper-gb200)")
 	data := fs.String("data", "", "calibrate on a results directory")
 	wide := fs.Bool("wide", false, "lines as long as they come (by default prose is broken to fit 120 columns)")
@@ -781,7 +846,10 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--size: %v", err)
 	}
-	if !(*reuse >= 1) {
+	if !slices.Contains(advisePatterns, *pattern) {
+		return usagef("--pattern %q: one of %s", *pattern, strings.Join(advisePatterns, ", "))
+	}
+	if !(*reuse >= 1) || math.IsInf(*reuse, 0) {
 		return usagef("--reuse %v: at least 1 GPU pass per CPU update", *reuse)
 	}
 	if *data == "" && *dataset == "" {
@@ -806,6 +874,7 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	banner(stdout, rows)
 	fmt.Fprintf(stdout, "calibrated on %s\n", name)
 	if err := a.WriteText(stdout); err != nil {
 		return err

@@ -161,7 +161,7 @@ func TestRunSummaryResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Device.Name != "Fake GPU" || meta.Kind != "measured" || !strings.Contains(meta.Command, "--groups hbm,managed") {
+	if meta.Device.Name != "Fake GPU" || meta.Kind != results.KindSimulated || !strings.Contains(meta.Command, "--groups hbm,managed") {
 		t.Errorf("metadata: device %q kind %q command %q", meta.Device.Name, meta.Kind, meta.Command)
 	}
 

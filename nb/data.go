@@ -136,6 +136,12 @@ func (o Options) Load() ([]results.Row, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The local rows come from one source; a results directory named by
+	// UMLAB_LOCAL_DATASET could still pool simulated with measured rows.
+	// Published figures are neither and sit beside them, not among them.
+	if err := results.CheckNotMixed(local, "nb: local rows"); err != nil {
+		return nil, err
+	}
 	if src.Name != "" {
 		src.Rows, src.Local = len(local), true
 		last.sources = append(last.sources, src)

@@ -97,6 +97,24 @@ func TestLocalDatasetDir(t *testing.T) {
 	}
 }
 
+// A local results directory that pools simulated with measured rows is
+// refused, as summary and model refuse it.
+func TestLocalDatasetMixedRefused(t *testing.T) {
+	dir := t.TempDir()
+	a, b := results.NewRow(), results.NewRow()
+	a.Group, a.Benchmark, a.Mode, a.SizeBytes, a.GBps, a.Platform = "hbm", "triad", "explicit", 1<<20, 100, "TESTGPU"
+	b = a
+	b.Trial, b.Simulated = 1, true
+	if err := results.WriteDir(dir, []results.Row{a, b}, results.Metadata{Platform: "TESTGPU", RunID: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvMode, "bundled")
+	t.Setenv(EnvLocalDataset, dir)
+	if _, err := Load("hbm"); !errors.Is(err, results.ErrMixedSimulated) {
+		t.Errorf("Load of simulated and measured rows: err = %v, want ErrMixedSimulated", err)
+	}
+}
+
 func writeRun(t *testing.T, dir, platform string) string {
 	t.Helper()
 	r := results.NewRow()

@@ -206,6 +206,14 @@ func cEventSynchronize(ctx, e uintptr) Result {
 	return Result(C.umlab_event_synchronize(C.uintptr_t(ctx), C.uintptr_t(e)))
 }
 
+func cStreamQuery(ctx, s uintptr) Result {
+	return Result(C.umlab_stream_query(C.uintptr_t(ctx), C.uintptr_t(s)))
+}
+
+func cEventQuery(ctx, e uintptr) Result {
+	return Result(C.umlab_event_query(C.uintptr_t(ctx), C.uintptr_t(e)))
+}
+
 func cEventElapsed(ctx, start, end uintptr) (float32, Result) {
 	var ms C.float
 	r := C.umlab_event_elapsed(C.uintptr_t(ctx), &ms, C.uintptr_t(start), C.uintptr_t(end))

@@ -43,10 +43,12 @@ static struct {
   CUresult (*StreamCreate)(CUstream *, unsigned);
   CUresult (*StreamDestroy)(CUstream);
   CUresult (*StreamSynchronize)(CUstream);
+  CUresult (*StreamQuery)(CUstream);
   CUresult (*EventCreate)(CUevent *, unsigned);
   CUresult (*EventDestroy)(CUevent);
   CUresult (*EventRecord)(CUevent, CUstream);
   CUresult (*EventSynchronize)(CUevent);
+  CUresult (*EventQuery)(CUevent);
   CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
   CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
   CUresult (*ModuleUnload)(CUmodule);
@@ -121,10 +123,12 @@ int umlab_load(char *msg, size_t msglen) {
       E("cuStreamCreate", 2000, "cuStreamCreate", StreamCreate, 1),
       E("cuStreamDestroy", 4000, "cuStreamDestroy_v2", StreamDestroy, 1),
       E("cuStreamSynchronize", 2000, "cuStreamSynchronize", StreamSynchronize, 1),
+      E("cuStreamQuery", 2000, "cuStreamQuery", StreamQuery, 1),
       E("cuEventCreate", 2000, "cuEventCreate", EventCreate, 1),
       E("cuEventDestroy", 4000, "cuEventDestroy_v2", EventDestroy, 1),
       E("cuEventRecord", 2000, "cuEventRecord", EventRecord, 1),
       E("cuEventSynchronize", 2000, "cuEventSynchronize", EventSynchronize, 1),
+      E("cuEventQuery", 2000, "cuEventQuery", EventQuery, 1),
       E("cuEventElapsedTime", 2000, "cuEventElapsedTime", EventElapsedTime, 1),
       E("cuModuleLoadDataEx", 2010, "cuModuleLoadDataEx", ModuleLoadDataEx, 1),
       E("cuModuleUnload", 2000, "cuModuleUnload", ModuleUnload, 1),
@@ -283,6 +287,10 @@ CUresult umlab_stream_synchronize(uintptr_t ctx, uintptr_t stream) {
   BIND(ctx);
   return api.StreamSynchronize((CUstream)stream);
 }
+CUresult umlab_stream_query(uintptr_t ctx, uintptr_t stream) {
+  BIND(ctx);
+  return api.StreamQuery((CUstream)stream);
+}
 CUresult umlab_event_create(uintptr_t ctx, uintptr_t *event) {
   BIND(ctx);
   CUevent e = NULL;
@@ -301,6 +309,10 @@ CUresult umlab_event_record(uintptr_t ctx, uintptr_t event, uintptr_t stream) {
 CUresult umlab_event_synchronize(uintptr_t ctx, uintptr_t event) {
   BIND(ctx);
   return api.EventSynchronize((CUevent)event);
+}
+CUresult umlab_event_query(uintptr_t ctx, uintptr_t event) {
+  BIND(ctx);
+  return api.EventQuery((CUevent)event);
 }
 CUresult umlab_event_elapsed(uintptr_t ctx, float *ms, uintptr_t start, uintptr_t end) {
   BIND(ctx);

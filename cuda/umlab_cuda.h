@@ -67,10 +67,12 @@ int umlab_uses_v2(void);
 CUresult umlab_stream_create(uintptr_t ctx, uintptr_t *stream);
 CUresult umlab_stream_destroy(uintptr_t ctx, uintptr_t stream);
 CUresult umlab_stream_synchronize(uintptr_t ctx, uintptr_t stream);
+CUresult umlab_stream_query(uintptr_t ctx, uintptr_t stream);
 CUresult umlab_event_create(uintptr_t ctx, uintptr_t *event);
 CUresult umlab_event_destroy(uintptr_t ctx, uintptr_t event);
 CUresult umlab_event_record(uintptr_t ctx, uintptr_t event, uintptr_t stream);
 CUresult umlab_event_synchronize(uintptr_t ctx, uintptr_t event);
+CUresult umlab_event_query(uintptr_t ctx, uintptr_t event);
 CUresult umlab_event_elapsed(uintptr_t ctx, float *ms, uintptr_t start, uintptr_t end);
 
 // umlab_module_load JIT-compiles NUL-terminated PTX; on failure errlog holds

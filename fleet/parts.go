@@ -118,7 +118,7 @@ func checkHeader(path string, head []string) string {
 		}
 	}
 	for _, c := range results.Columns {
-		if !have[c.Name] {
+		if !have[c.Name] && !results.Optional[c.Name] {
 			missing = append(missing, c.Name)
 		}
 	}

@@ -56,7 +56,9 @@ func (r *Report) CalibrationFrame() dataframe.DataFrame {
 }
 
 // PointsFrame returns the validation points: policy, size_bytes,
-// reuse_passes, measured_ms, predicted_ms and ape_pct.
+// reuse_passes, measured_ms, predicted_ms and ape_pct, then the 95 %
+// bootstrap bounds measured_ms_lo, measured_ms_hi, ape_pct_lo and
+// ape_pct_hi (NaN without trials to resample).
 func (r *Report) PointsFrame() dataframe.DataFrame {
 	type P = Point
 	return results.Build(r.Points,
@@ -66,6 +68,10 @@ func (r *Report) PointsFrame() dataframe.DataFrame {
 		results.FloatField(ColMeasuredMs, func(p *P) float64 { return p.MeasuredMs }),
 		results.FloatField(ColPredictedMs, func(p *P) float64 { return p.PredictedMs }),
 		results.FloatField(ColAPEPct, func(p *P) float64 { return p.APE }),
+		results.FloatField(ColMeasuredMs+"_lo", func(p *P) float64 { return p.MeasuredCI.Lo }),
+		results.FloatField(ColMeasuredMs+"_hi", func(p *P) float64 { return p.MeasuredCI.Hi }),
+		results.FloatField(ColAPEPct+"_lo", func(p *P) float64 { return p.APECI.Lo }),
+		results.FloatField(ColAPEPct+"_hi", func(p *P) float64 { return p.APECI.Hi }),
 	)
 }
 

@@ -40,6 +40,17 @@ func TestFrames(t *testing.T) {
 			t.Errorf("%s frame: %d columns, %d rows, %v", name, df.n, df.rows, df.err)
 		}
 	}
+	// The points carry their 95 % intervals after the estimates.
+	pts := rep.PointsFrame()
+	if names := pts.Names(); !slices.Equal(names[len(names)-4:], []string{"measured_ms_lo", "measured_ms_hi", "ape_pct_lo", "ape_pct_hi"}) {
+		t.Errorf("points frame columns %v: want the intervals' bounds last", names)
+	}
+	for i, p := range rep.Points {
+		lo, hi := pts.Col("measured_ms_lo").Float()[i], pts.Col("measured_ms_hi").Float()[i]
+		if lo != p.MeasuredCI.Lo || hi != p.MeasuredCI.Hi || !(lo <= p.MeasuredMs && p.MeasuredMs <= hi) {
+			t.Errorf("point %d: measured %g, interval [%g, %g] in the frame, %v in the report", i, p.MeasuredMs, lo, hi, p.MeasuredCI)
+		}
+	}
 	if n := rep.CrossoverFrame().Nrow(); n != 6*len(sizes) {
 		t.Errorf("crossover rows %d, want %d", n, 6*len(sizes))
 	}

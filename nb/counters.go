@@ -33,7 +33,7 @@ func Counters(groups ...string) dataframe.DataFrame {
 	if err != nil {
 		fail(err)
 	}
-	Markdownf("**Counter passes** from `%s` (%s).", src.Name, src.Detail)
+	Markdownf("**Counter passes** from <code>%s</code> (%s).", src.Name, src.Detail)
 	if src.Caveat != "" {
 		Note("Caveat: %s", src.Caveat)
 	}

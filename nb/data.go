@@ -3,6 +3,7 @@ package nb
 import (
 	"errors"
 	"fmt"
+	"html"
 	"os"
 	"slices"
 	"sort"
@@ -75,7 +76,7 @@ var last struct {
 func Data(groups ...string) []results.Row {
 	rows, err := Load(groups...)
 	if err != nil {
-		HTML(`<pre style="color:#b00">` + err.Error() + `</pre>`)
+		HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
 		panic(err)
 	}
 	return rows
@@ -133,6 +134,12 @@ func (o Options) Load() ([]results.Row, error) {
 		local, src, err = loadBundled(groups)
 	}
 	if err != nil {
+		return nil, err
+	}
+	// The local rows come from one source; a results directory named by
+	// UMLAB_LOCAL_DATASET could still pool simulated with measured rows.
+	// Published figures are neither and sit beside them, not among them.
+	if err := results.CheckNotMixed(local, "nb: local rows"); err != nil {
 		return nil, err
 	}
 	if src.Name != "" {
@@ -262,10 +269,10 @@ func About() {
 		return
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "**Data mode: %s** (%s).\n\n", last.mode, last.why)
+	fmt.Fprintf(&b, "**Data mode: %s** (%s).\n\n", Text(last.mode), Text(last.why))
 	b.WriteString("| platform | kind | rows | source |\n|---|---|---:|---|\n")
 	for _, s := range last.sources {
-		fmt.Fprintf(&b, "| %s | %s | %d | %s: %s |\n", s.Platform, s.Kind, s.Rows, s.Name, s.Detail)
+		fmt.Fprintf(&b, "| %s | %s | %d | %s: %s |\n", Text(s.Platform), Text(s.Kind), s.Rows, Text(s.Name), Text(s.Detail))
 	}
 	if Local() == "" {
 		b.WriteString("\nNo local measurement is available: the figures show the paper's platforms only. " +

@@ -22,7 +22,9 @@ func Markdown(md string) {
 }
 
 // Markdownf displays formatted Markdown text.
-func Markdownf(format string, args ...any) { Markdown(fmt.Sprintf(format, args...)) }
+// Its string, error and Stringer arguments are escaped (see Text): the
+// format is markup, the arguments are data.
+func Markdownf(format string, args ...any) { Markdown(fmt.Sprintf(format, escapeArgs(args)...)) }
 
 // HTML displays an HTML fragment.
 func HTML(h string) {
@@ -38,7 +40,7 @@ func PNG(png []byte) {
 
 // Note displays a one-line remark, set apart from the narrative.
 func Note(format string, args ...any) {
-	Markdown("> " + fmt.Sprintf(format, args...))
+	Markdown("> " + fmt.Sprintf(format, escapeArgs(args)...))
 }
 
 // Show displays a figure, taking the two results of a plots function

@@ -97,6 +97,24 @@ func TestLocalDatasetDir(t *testing.T) {
 	}
 }
 
+// A local results directory that pools simulated with measured rows is
+// refused, as summary and model refuse it.
+func TestLocalDatasetMixedRefused(t *testing.T) {
+	dir := t.TempDir()
+	a, b := results.NewRow(), results.NewRow()
+	a.Group, a.Benchmark, a.Mode, a.SizeBytes, a.GBps, a.Platform = "hbm", "triad", "explicit", 1<<20, 100, "TESTGPU"
+	b = a
+	b.Trial, b.Simulated = 1, true
+	if err := results.WriteDir(dir, []results.Row{a, b}, results.Metadata{Platform: "TESTGPU", RunID: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(EnvMode, "bundled")
+	t.Setenv(EnvLocalDataset, dir)
+	if _, err := Load("hbm"); !errors.Is(err, results.ErrMixedSimulated) {
+		t.Errorf("Load of simulated and measured rows: err = %v, want ErrMixedSimulated", err)
+	}
+}
+
 func writeRun(t *testing.T, dir, platform string) string {
 	t.Helper()
 	r := results.NewRow()
@@ -289,5 +307,20 @@ func TestLoadCounters(t *testing.T) {
 	// come from the older one that has them (above).
 	if _, src, err := LoadCounters("handoff"); err != nil || src.Name != "h200-2026-12-01-handoff-counters" {
 		t.Errorf("handoff counters: %v from %q", err, src.Name)
+	}
+}
+
+// Data from files never reaches notebook HTML or Markdown as markup.
+func TestTextEscapes(t *testing.T) {
+	evil := "<script>alert(1)</script> | `x` **b** [l](javascript:x)\nnext"
+	got := Text(evil)
+	for _, bad := range []string{"<", ">", "|", "`", "*", "[", "\n"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("Text left %q in %q", bad, got)
+		}
+	}
+	args := escapeArgs([]any{evil, errors.New(evil), 3, 1.5})
+	if args[0] != got || args[1] != got || args[2] != 3 || args[3] != 1.5 {
+		t.Errorf("escapeArgs: %v", args)
 	}
 }

@@ -89,6 +89,7 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		}
 	}
 	var rows []Row
+	trials := map[string]int{} // trial → line, to catch duplicates
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
@@ -111,6 +112,17 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 			if err := row.set(col, v); err != nil {
 				return nil, err
 			}
+		}
+		if err := checkRow(&row); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrMalformed, err)
+		}
+		if seen[ColTrial] && !row.Waived {
+			k := trialKey(&row)
+			if first, dup := trials[k]; dup {
+				return nil, fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
+					name, line, ErrMalformed, row.Trial, row.Repetition, first)
+			}
+			trials[k] = line
 		}
 		rows = append(rows, row)
 	}

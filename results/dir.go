@@ -45,6 +45,8 @@ type Appender struct {
 	f    *os.File
 	done map[string]bool
 	rows []Row
+
+	abandoned bool // see Abandon
 }
 
 // ErrResultsExist is returned by OpenAppender when the directory already
@@ -61,15 +63,19 @@ func OpenAppender(dir string, resume bool) (*Appender, error) {
 	}
 	path := filepath.Join(dir, CSVName)
 	a := &Appender{dir: dir, done: map[string]bool{}}
-	old, err := os.ReadFile(path)
+	old, err := ReadFileLimited(path, MaxCSVBytes)
 	switch {
-	case err == nil && len(old) > 0:
+	case err == nil && hasRows(old):
 		if !resume {
 			return nil, fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
 		}
 		if i := bytes.LastIndexByte(old, '\n'); i != len(old)-1 {
-			old = old[:i+1] // an interrupted write left a partial line
-			if err := os.WriteFile(path, old, 0o644); err != nil {
+			// An interrupted write left a partial line: keep its bytes aside.
+			if err := keepTorn(dir, old[i+1:]); err != nil {
+				return nil, err
+			}
+			old = old[:i+1]
+			if err := WriteFileAtomic(path, old, 0o644); err != nil {
 				return nil, err
 			}
 		}
@@ -100,6 +106,21 @@ func OpenAppender(dir string, resume bool) (*Appender, error) {
 	return a, nil
 }
 
+// hasRows reports whether a results file holds more than a results header
+// line: a run that failed at its start leaves just the header, which blocks
+// nothing. A single line that is not a results header counts as content.
+func hasRows(b []byte) bool {
+	t := bytes.TrimRight(b, "\r\n")
+	if len(t) == 0 {
+		return false
+	}
+	if bytes.IndexByte(t, '\n') >= 0 {
+		return true
+	}
+	_, err := ReadCSV(bytes.NewReader(b), "")
+	return err != nil
+}
+
 // Done reports whether the configuration of r is already in the directory.
 func (a *Appender) Done(r Row) bool {
 	a.mu.Lock()
@@ -118,6 +139,9 @@ func (a *Appender) Rows() []Row {
 func (a *Appender) Append(rows ...Row) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.abandoned {
+		return errors.New("results: the run was abandoned (hung device): nothing more is written")
+	}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		return err
@@ -160,7 +184,7 @@ func WriteDir(dir string, rows []Row, m Metadata) error {
 func LoadDir(dir string) ([]Row, Metadata, error) {
 	var m Metadata
 	path := filepath.Join(dir, CSVName)
-	f, err := os.Open(path)
+	f, err := OpenLimited(path, MaxCSVBytes)
 	if err != nil {
 		return nil, m, fmt.Errorf("results: %s is not a results directory: %w", dir, err)
 	}

@@ -49,6 +49,7 @@ const (
 	ColOrder             = "order"               // handoff: sequential or interleaved measurement order
 	ColOrderSeed         = "order_seed"          // handoff: seed of the interleaved order
 	ColOrderIndex        = "order_index"         // handoff: position of the configuration's block within its repetition
+	ColSimulated         = "simulated"           // true: made up by the simulated GPU (umbench run --simulate), never a measurement
 )
 
 // Kind is the type of a column.
@@ -124,6 +125,7 @@ var Columns = []Column{
 	{ColOrder, String, "", "handoff measurement order: interleaved or sequential"},
 	{ColOrderSeed, Int, "", "handoff: seed of the interleaved order"},
 	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
+	{ColSimulated, Bool, "", "true: made up by the simulated GPU (umbench run --simulate), never a measurement"},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
@@ -157,6 +159,7 @@ type Row struct {
 	SyncMs                                  float64
 	Order                                   string
 	OrderSeed, OrderIndex                   int64
+	Simulated                               bool
 }
 
 // NewRow returns a row whose float fields are NaN (not measured).
@@ -247,6 +250,8 @@ func (r *Row) Value(col string) (any, error) {
 		return r.OrderSeed, nil
 	case ColOrderIndex:
 		return r.OrderIndex, nil
+	case ColSimulated:
+		return r.Simulated, nil
 	}
 	return nil, fmt.Errorf("results: unknown column %q", col)
 }
@@ -336,6 +341,8 @@ func (r *Row) set(col string, v any) error {
 		r.OrderSeed = i
 	case ColOrderIndex:
 		r.OrderIndex = i
+	case ColSimulated:
+		r.Simulated = b
 	default:
 		return fmt.Errorf("results: unknown column %q", col)
 	}

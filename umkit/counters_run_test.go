@@ -41,6 +41,9 @@ func (noPCIe) ReadPCIe() (umkit.PCIeSample, error) {
 // gets one counter row in counters.csv, keyed like its trials; a resumed
 // run keeps them; CounterTable joins them to the summary.
 func TestRunWithCounters(t *testing.T) {
+	if raceEnabled {
+		t.Skip("about 20 s of simulated work, over go test's 10 min under -race; the plain go test runs it")
+	}
 	dir := filepath.Join(t.TempDir(), "out")
 	src := &stepCounts{}
 	opts := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed", "handoff"}, Quick: true,

@@ -3,6 +3,7 @@ package umkit
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/umlab/umlab/cuda"
@@ -17,8 +18,9 @@ type cudaDevice struct {
 	noHold     bool // perfdiag_test.go compares timings with and without the latch
 	info       DeviceInfo
 	epoch      time.Time
-	marks      marks // Marker events (marks.go)
-	updateCPUs []int // threads of UpdateHost (UpdateThreader); none: one thread
+	aborted    atomic.Bool // set by Abort: polling waits give up
+	marks      marks       // Marker events (marks.go)
+	updateCPUs []int       // threads of UpdateHost (UpdateThreader); none: one thread
 }
 
 type cudaBuffer struct {
@@ -89,7 +91,7 @@ func (d *cudaDevice) Info() DeviceInfo                        { return d.info }
 func (d *cudaDevice) MemInfo() (uint64, uint64, error)        { return d.c.MemInfo() }
 func (d *cudaDevice) AllowOversubscription(allowed bool)      { d.c.SetOversubscription(allowed) }
 func (d *cudaDevice) Now() time.Duration                      { return time.Since(d.epoch) }
-func (d *cudaDevice) Sync() error                             { return d.c.SyncStream(d.s) }
+func (d *cudaDevice) Sync() error                             { return d.c.PollStream(d.s, d.aborted.Load) }
 func (d *cudaDevice) Fill(b Buffer, n, seed uint64) error     { return d.c.Fill(raw(b), n, seed, d.s) }
 func (d *cudaDevice) FillHost(b Buffer, n, seed uint64) error { return cuda.FillHost(raw(b), n, seed) }
 func (d *cudaDevice) UpdateHost(b Buffer, n uint64, mul, add float64) error {
@@ -213,8 +215,13 @@ func (d *cudaDevice) StopTimer() (float64, error) {
 	if err := d.end.Record(d.s); err != nil {
 		return 0, err
 	}
-	return cuda.ElapsedMs(d.start, d.end)
+	return cuda.ElapsedMsPoll(d.start, d.end, d.aborted.Load)
 }
+
+// Abort makes every polling wait (Sync, StopTimer, TimeKernel) give up with
+// cuda.ErrWaitAborted: the hang watchdog calls it when it declares the GPU
+// hung, so that the run's goroutine leaves the driver.
+func (d *cudaDevice) Abort() { d.aborted.Store(true) }
 
 // holdTimeout bounds a hold: queueing an event, a kernel and an event takes
 // microseconds, so a hold that lasts this long means the host stalled.
@@ -235,7 +242,7 @@ func (d *cudaDevice) TimeKernel(k Kernel) (float64, error) {
 	if err != nil {
 		return 0, errors.Join(err, d.c.SyncStream(d.s))
 	}
-	ms, err := cuda.ElapsedMs(d.start, d.end)
+	ms, err := cuda.ElapsedMsPoll(d.start, d.end, d.aborted.Load)
 	if err != nil {
 		return 0, err
 	}

@@ -162,6 +162,10 @@ func TestHandoffResumeRepetitions(t *testing.T) {
 	}
 	results.WriteCSV(f, rep0)
 	f.Close()
+	// --resume identifies the run by its meta.json (refused without one).
+	if b, err := os.ReadFile(filepath.Join(full, results.MetaName)); err == nil {
+		os.WriteFile(filepath.Join(part, results.MetaName), b, 0o644)
+	}
 	o.Out, o.Resume, o.Device = part, true, fakegpu.New()
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -46,6 +47,9 @@ type Options struct {
 	// counts to counters.csv beside results.csv. Open it with OpenCounters
 	// before the device exists (before Open, or before Run opens one).
 	Counters *Counters
+	// KernelTimeout is the hang watchdog's limit on one device wait:
+	// 0 takes DefaultKernelTimeout, a negative value turns it off.
+	KernelTimeout time.Duration
 }
 
 // Progress reports a finished configuration.
@@ -73,6 +77,11 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	if o.Out == "" {
 		return meta, errors.New("umkit: Run needs an output directory (--out)")
 	}
+	lock, err := results.LockDir(o.Out, o.Command)
+	if err != nil {
+		return meta, err
+	}
+	defer lock.Unlock()
 	dev := o.Device
 	if dev == nil {
 		var err error
@@ -85,14 +94,27 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	if err != nil {
 		return meta, err
 	}
+	r := newRunner(dev, "")
+	if o.Warn != nil {
+		r.warn = o.Warn
+	}
+	hung := false
+	defer func() {
+		if !hung { // a hung device's free would hang too
+			r.close()
+		}
+	}()
+	meta = Describe(dev, r.runID, o.Command, plan)
+	if o.Resume {
+		if err := checkResume(o.Out, meta); err != nil {
+			return meta, err
+		}
+	}
 	app, err := results.OpenAppender(o.Out, o.Resume)
 	if err != nil {
 		return meta, err
 	}
 	defer app.Close()
-	r := newRunner(dev, "")
-	defer r.close()
-	meta = Describe(dev, r.runID, o.Command, plan)
 	if o.Resume {
 		if old, err := results.ReadMetadata(filepath.Join(o.Out, results.MetaName)); err == nil {
 			// Keep the whole chain: every earlier segment of the run, oldest first.
@@ -104,6 +126,17 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 			meta.Notes = append(meta.Notes, fmt.Sprintf("%s%s started %s, ended %s (%s)", resumeNote, old.RunID,
 				old.Start.Format(time.RFC3339), old.End.Format(time.RFC3339), old.Command))
 		}
+		key, complete := completeFor(plan)
+		n, err := app.SetAsidePartial(key, complete)
+		if err != nil {
+			return meta, err
+		}
+		if n > 0 {
+			msg := fmt.Sprintf("%d configuration(s) or handoff repetition(s) found incomplete on disk are measured again whole; "+
+				"their rows are kept in %s", n, results.PartialName)
+			meta.Notes = append(meta.Notes, msg)
+			r.warn(msg)
+		}
 	}
 	metaPath := filepath.Join(o.Out, results.MetaName)
 	if err := results.WriteMetadata(metaPath, meta); err != nil {
@@ -112,17 +145,38 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	total := plan.Configurations()
 	done := 0
 	start := time.Now()
-	r.skip = app.Done
+	var wd *watchdog
+	if o.KernelTimeout >= 0 {
+		wd = newWatchdog(cmp.Or(o.KernelTimeout, DefaultKernelTimeout))
+		if a, ok := dev.(interface{ Abort() }); ok {
+			wd.abort = a.Abort
+		}
+		r.dev = watchedDevice{Device: dev, w: wd}
+	}
+	r.skip = func(row results.Row) bool {
+		if app.Done(row) {
+			return true
+		}
+		if wd != nil {
+			wd.setConfig(describeRow(row))
+		}
+		return false
+	}
 	// Handoff blocks are emitted one repetition at a time.
 	doneReps := map[string]bool{}
 	for _, row := range app.Rows() {
 		doneReps[repKey(row)] = true
 	}
-	r.skipRep = func(row results.Row) bool { return doneReps[repKey(row)] }
-	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
-	if o.Warn != nil {
-		r.warn = o.Warn
+	r.skipRep = func(row results.Row) bool {
+		if doneReps[repKey(row)] {
+			return true
+		}
+		if wd != nil {
+			wd.setConfig(describeRow(row))
+		}
+		return false
 	}
+	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
 	if o.Counters != nil {
 		if err := o.Counters.attach(o.Out, o.Resume, dev.Info().UUID, r.warn); err != nil {
 			return meta, err
@@ -145,7 +199,11 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		}
 		o.Progress(Progress{Done: done, Total: total, Config: label, Elapsed: el, ETA: eta})
 	}
-	err = r.runPlan(ctx, plan)
+	err = runWatched(ctx, r, plan, wd)
+	hung = errors.Is(err, ErrHung)
+	if hung {
+		app.Abandon() // the run goroutine may still be blocked in the device
+	}
 	meta.End = time.Now().UTC()
 	if err != nil {
 		meta.Notes = append(meta.Notes, "stopped early: "+err.Error())
@@ -194,6 +252,10 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 				}
 			}
 		}
+	}
+	if info.Simulated {
+		m.Kind = results.KindSimulated
+		m.Notes = append(m.Notes, "SIMULATED: every number was made up by the simulated GPU (internal/fakegpu); none is a measurement")
 	}
 	d := &m.Device
 	d.Name, d.UUID, d.Index, d.MemoryBytes = info.Name, info.UUID, info.Ordinal, info.TotalMemory

@@ -71,6 +71,7 @@ func (r *runner) row(group, bench, mode string) results.Row {
 	row := results.NewRow()
 	row.Group, row.Benchmark, row.Mode = group, bench, mode
 	row.Platform, row.GPUUUID, row.Host, row.RunID = r.platform, r.info.UUID, r.host, r.runID
+	row.Simulated = r.info.Simulated
 	return row
 }
 

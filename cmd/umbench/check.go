@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/check"
+	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
 )
@@ -33,8 +34,9 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	groups := fs.String("groups", "", "without RUN_DIR: groups to measure (default: the baseline's groups)")
 	gpu := fs.Int("gpu", 0, "without RUN_DIR: GPU ordinal to measure")
 	out := fs.String("out", "", "without RUN_DIR: where the quick run's results go (default results/check-<date>-<time>)")
+	dataset := fs.String("dataset", "", "the run to check: an embedded dataset instead of RUN_DIR")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: umbench check --baseline DATASET|DIR [RUN_DIR] [flags]")
+		fmt.Fprintln(stderr, "Usage: umbench check --baseline DATASET|DIR [RUN_DIR | --dataset NAME] [flags]")
 		fmt.Fprintln(stderr, "\nSets each configuration's median against the baseline's, with a bootstrap interval for the ratio.")
 		fmt.Fprintln(stderr, "Without RUN_DIR, runs the quick suite on this GPU first. Exit 0: no failure; 1: a failure")
 		fmt.Fprintln(stderr, "(or, with --strict, a warning) or the two cannot be compared; 2: a usage error.\n\nFlags:")
@@ -51,8 +53,14 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if *baseline == "" {
 		return usagef("--baseline is required: an embedded dataset (umbench datasets) or a results directory")
 	}
-	if fs.NArg() > 1 {
-		return usagef("check takes at most one results directory, got %q", fs.Args())
+	if fs.NArg() > 1 || (fs.NArg() == 1 && *dataset != "") {
+		return usagef("check takes at most one run (a results directory or --dataset NAME), got %q", append(fs.Args(), *dataset))
+	}
+	if *dataset != "" {
+		args = append(args, *dataset)
+		if err := parse(fs, args); err != nil {
+			return err
+		}
 	}
 	if fs.NArg() == 1 && (*groups != "" || *out != "" || isSet(fs, "gpu")) {
 		return usagef("--groups, --gpu and --out choose the quick run; with RUN_DIR %s nothing is measured", fs.Arg(0))
@@ -74,11 +82,11 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	rrows, rmeta, err := results.LoadDir(runDir)
+	rrows, rmeta, rname, err := datasets.Resolve(runDir)
 	if err != nil {
 		return err
 	}
-	rep, err := check.Compare(check.Side{Name: runDir, Rows: rrows, Meta: rmeta},
+	rep, err := check.Compare(check.Side{Name: rname, Rows: rrows, Meta: rmeta},
 		check.Side{Name: bname, Rows: brows, Meta: bmeta}, opts)
 	if err != nil {
 		if errors.Is(err, check.ErrNotComparable) {
@@ -92,7 +100,13 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	case "json":
 		err = rep.WriteJSON(stdout)
 	default:
-		err = rep.WriteTable(stdout, *wide)
+		if *wide {
+			err = rep.WriteTable(stdout, true)
+		} else {
+			fw := fitTo(stdout)
+			err = rep.WriteTable(fw, false)
+			fw.flush()
+		}
 	}
 	if err != nil {
 		return err

@@ -1,18 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
-	"syscall"
 	"text/tabwriter"
 	"time"
 
@@ -24,6 +22,7 @@ import (
 	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 	"github.com/umlab/umlab/umkit"
 )
 
@@ -36,13 +35,25 @@ var openCounters = umkit.OpenCounters
 func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("info", stderr)
 	gpu := fs.Int("gpu", 0, "GPU ordinal")
+	sim := fs.Bool("simulate", false, "show the simulated GPU that umbench run --simulate uses")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := noArgs(fs); err != nil {
 		return err
 	}
-	dev, err := openDevice(*gpu)
+	if *gpu < 0 {
+		return usagef("--gpu %d: a GPU ordinal is 0 or more", *gpu)
+	}
+	simulate, err := simulating(*sim)
+	if err != nil {
+		return err
+	}
+	open := openDevice
+	if simulate {
+		open = openSimulated
+	}
+	dev, err := open(*gpu)
 	if err != nil {
 		return fmt.Errorf("no usable GPU: %w", err)
 	}
@@ -104,6 +115,8 @@ func cmdList(args []string, stdout, stderr io.Writer) error {
 			configs[c.Entry] = append(configs[c.Entry], c)
 		}
 	}
+	stdout = fitTo(stdout)
+	defer stdout.(*fitWriter).flush()
 	for _, b := range umkit.Registry {
 		fmt.Fprintf(stdout, "%s  (group %s)\n", b.Name, b.Group)
 		fmt.Fprintf(stdout, "    %s\n", b.Description)
@@ -120,7 +133,7 @@ func bytesPerIteration(cs []umkit.Config) string {
 	for _, c := range cs {
 		p := "depends on the device's free memory"
 		if c.BytesPerIteration > 0 {
-			p = fmt.Sprintf("%d B (%s)", c.BytesPerIteration, results.FormatBytes(c.BytesPerIteration))
+			p = results.FormatBytes(c.BytesPerIteration)
 			if c.SizeBytes > 0 {
 				p += " at " + results.FormatBytes(c.SizeBytes)
 			}
@@ -166,8 +179,23 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
 	workerStall := fs.Duration("worker-stall", time.Hour, "with --gpus: stop a worker that reports no progress for this long (0: never)")
+	sim := fs.Bool("simulate", false, "run on the simulated GPU (made-up numbers, marked simulated; no driver needed); "+EnvSimulate+"=1 does the same")
+	kernelTimeout := fs.Duration("kernel-timeout", umkit.DefaultKernelTimeout, "declare the GPU hung when one device wait takes longer "+
+		"(or 20 times the slowest wait of the same configuration, if larger); the run stops, keeps what finished and exits non-zero (0: never)")
+	dryRun := fs.Bool("dry-run", false, "print what the run would measure (groups, configurations, trials) and a rough time estimate, and touch no GPU")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if err := checkRunFlags(fs, *gpu, *kernelTimeout); err != nil {
+		return err
+	}
+	simulate, err := simulating(*sim)
+	if err != nil {
+		return err
+	}
+	open := openDevice
+	if simulate {
+		open = openSimulated
 	}
 	if fs.NArg() > 0 {
 		return usagef("run takes no arguments (got %q); select with --groups or --bench", fs.Args())
@@ -190,8 +218,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		}
 		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
 	}
+	groupList, benchList, err := selection(fs, *groups, *bench)
+	if err != nil {
+		return err
+	}
 	opts := umkit.Options{
-		Groups: splitList(*groups), Benchmarks: splitList(*bench), Quick: *quick, Trials: count(fs, "trials", *trials),
+		Groups: groupList, Benchmarks: benchList, Quick: *quick, Trials: count(fs, "trials", *trials),
 		Warmups: count(fs, "warmups", *warmups),
 		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
 		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads,
@@ -200,18 +232,34 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	// Check the selection and every value before any GPU is touched; a
 	// device that can do everything, so that only the command line is judged.
-	if _, err := umkit.NewPlan(opts, umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true,
-		PageableMemoryAccess: true, CanMapHostMemory: true}); err != nil {
+	plan, err := umkit.NewPlan(opts, umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true,
+		PageableMemoryAccess: true, CanMapHostMemory: true})
+	if err != nil {
 		return usageError{err.Error()}
 	}
+	opts.KernelTimeout = *kernelTimeout
+	if *kernelTimeout == 0 {
+		opts.KernelTimeout = -1 // never
+	}
+	if *dryRun {
+		return dryRunPlan(stdout, opts, simulate)
+	}
 	if *gpus != "" {
+		if simulate {
+			old := discoverGPUs
+			discoverGPUs = discoverSimulated
+			defer func() { discoverGPUs = old }()
+		}
 		return runFleet(fs, args, *gpus, dir, *concurrent, *workerTimeout, *workerStall, stdout, stderr)
+	}
+	if risky(plan) && os.Getenv(envChild) == "" {
+		return runInChild(args, dir, stdout, stderr)
 	}
 	annotate, err := fleetWorker(stderr)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := interruptible(stderr, dir)
 	defer stop()
 	if *counters {
 		// Before the device: CUPTI configures its counters before the CUDA context exists.
@@ -222,11 +270,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		defer c.Close()
 		opts.Counters = c
 	}
-	dev, err := openDevice(*gpu)
+	dev, err := open(*gpu)
 	if err != nil {
 		return fmt.Errorf("no usable GPU: %w", err)
 	}
-	defer dev.Close()
+	hung := false
+	defer func() {
+		if !hung { // closing a hung context would hang too
+			dev.Close()
+		}
+	}()
 	opts.Device = dev
 	bar := newProgress(stderr)
 	opts.Progress = bar.update
@@ -234,12 +287,16 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	_, err = umkit.Run(ctx, opts)
 	bar.finish()
 	annotate(dir)
+	if hung = errors.Is(err, umkit.ErrHung); hung {
+		return fmt.Errorf("%w\nevery configuration finished before it is kept in %s; check the GPU (nvidia-smi) before resuming with: umbench run --out %s --resume",
+			err, dir, dir)
+	}
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w after %s: every finished configuration is in %s; continue with: umbench run --out %s --resume",
 			errInterrupted, time.Since(start).Round(time.Second), dir, dir)
 	}
 	if err != nil {
-		if errors.Is(err, results.ErrResultsExist) {
+		if errors.Is(err, results.ErrResultsExist) || errors.Is(err, results.ErrLocked) || errors.Is(err, umkit.ErrNotSameRun) {
 			return usageError{err.Error()}
 		}
 		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
@@ -309,6 +366,14 @@ func (p *progress) finish() {
 
 // source resolves --data / --dataset / a positional argument to rows.
 func source(data, dataset string, args []string) ([]results.Row, results.Metadata, string, error) {
+	rows, m, name, err := source1(data, dataset, args)
+	if err == nil {
+		err = checkSource(rows, name)
+	}
+	return rows, m, name, err
+}
+
+func source1(data, dataset string, args []string) ([]results.Row, results.Metadata, string, error) {
 	name := ""
 	switch {
 	case data != "" && dataset != "":
@@ -334,7 +399,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 	data := fs.String("data", "", "a results directory")
 	format := fs.String("format", "table", "table or csv")
 	group := fs.String("group", "", "only this group")
-	wide := fs.Bool("wide", false, "table: every configuration column separately, GPU UUIDs and total times (wider than 120 columns)")
+	wide := fs.Bool("wide", false, "table: every configuration column separately, GPU UUIDs, kernel and total times, the 95% intervals' bounds (wider than 120 columns)")
 	fleetMode := fs.String("fleet", "", "fleet data: only rows of this fleet mode (isolated or concurrent); the table shows each mode separately")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -375,6 +440,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 		return model.WriteFrameCSV(stdout, results.SummaryFrame(results.Summarize(byMode[modes[0]], sopts)))
 	}
+	banner(stdout, rows)
 	if meta.Device.Name != "" {
 		fmt.Fprintf(stdout, "%s, %s", meta.Device.Name, meta.Platform)
 		if meta.Device.DriverVersion != "" {
@@ -392,12 +458,13 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 			}
 			fmt.Fprintf(stdout, "fleet=%s\n", m)
 		}
-		sum := results.Summarize(byMode[m], sopts)
+		sum := displayOrder(results.Summarize(byMode[m], sopts))
 		if *wide {
 			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
 				results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
-				results.ColOversubPct, results.ColReusePasses, results.ColGPUUUID, results.ColN, results.ColMedianGBps, results.ColCVPct,
-				results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColPctOfPeak, results.ColFlags}
+				results.ColOversubPct, results.ColReusePasses, results.ColGPUUUID, results.ColN, results.ColMedianGBps, results.ColMedianGBpsLo,
+				results.ColMedianGBpsHi, results.ColCVPct, results.ColMedianKernelMs, results.ColMedianTotalMs, results.ColMedianTotalMsLo,
+				results.ColMedianTotalMsHi, results.ColPctOfPeak, results.ColFlags}
 			if err := writeTable(stdout, results.SummaryFrame(sum).Select(cols)); err != nil {
 				return err
 			}
@@ -408,6 +475,44 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// displayOrder sorts summaries for reading: groups in the order they
+// first appear, and within the handoff group (whose interleaved runs
+// measure in a shuffled order) by policy, phase (cpu_only, gpu_only,
+// alternating), size and R. Other groups keep the run's order.
+func displayOrder(sum []results.SummaryRow) []results.SummaryRow {
+	first := map[string]int{}
+	for i, s := range sum {
+		if _, ok := first[s.Config.Group]; !ok {
+			first[s.Config.Group] = i
+		}
+	}
+	phase := map[string]int{results.PhaseCPUOnly: 0, results.PhaseGPUOnly: 1, results.PhaseAlternating: 2}
+	out := slices.Clone(sum)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Config, out[j].Config
+		if a.Group != b.Group {
+			return first[a.Group] < first[b.Group]
+		}
+		if a.Group != results.GroupHandoff {
+			return false
+		}
+		pa, oka := phase[a.Phase]
+		pb, okb := phase[b.Phase]
+		switch {
+		case a.Policy != b.Policy:
+			return a.Policy < b.Policy
+		case oka && okb && pa != pb:
+			return pa < pb
+		case a.Phase != b.Phase:
+			return a.Phase < b.Phase
+		case a.SizeBytes != b.SizeBytes:
+			return a.SizeBytes < b.SizeBytes
+		}
+		return a.ReusePasses < b.ReusePasses
+	})
+	return out
 }
 
 // splitFleetModes splits rows by the fleet mode in their note (isolated,
@@ -437,9 +542,11 @@ func describeModes(modes []string) string {
 	return strings.Join(d, ", ")
 }
 
-// writeSummary prints the default summary table, 120 columns wide: the
+// writeSummary prints the default summary table within 120 columns: the
 // configuration as one readable label, a gpu column (and host) only when
-// the rows come from several GPUs (or hosts).
+// the rows come from several GPUs (or hosts), the median bandwidth with its
+// 95 % bootstrap interval. Where that is too wide, kernel_ms and then
+// cv_pct are left out (a closing line says so; --wide shows them).
 func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) error {
 	gpus, hosts := map[string]bool{}, map[string]bool{}
 	for _, r := range rows {
@@ -450,51 +557,47 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) err
 		hostOf[r.GPUUUID] = r.Host
 	}
 	showGPU, showHost := len(gpus) > 1, len(hosts) > 1
-	labelMax := 40
-	head := []string{"group", "configuration"}
+	t := textTable{head: []string{"group", "configuration"}, cut: 1}
 	if showHost {
-		head, labelMax = append(head, "host"), labelMax-12
+		t.head = append(t.head, "host")
 	}
 	if showGPU {
-		head, labelMax = append(head, "gpu"), labelMax-10
+		t.head = append(t.head, "gpu")
 	}
-	head = append(head, "n", "median_gbps", "cv_pct", "kernel_ms", "pct_peak", "flags")
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	n := len(t.head)
+	t.head = append(t.head, "n", "median_gbps [95% CI]", "cv_pct", "kernel_ms", "%peak", "flags")
+	t.optional = []int{n + 3, n + 2}
 	for _, s := range sum {
 		c := s.Config
 		label := check.Label(c)
 		if g := c.Group + " "; strings.HasPrefix(label, g) {
 			label = strings.TrimPrefix(label, g)
 		}
-		f := []string{c.Group, cutRunes(label, labelMax)}
+		f := []string{c.Group, label}
 		if showHost {
 			f = append(f, cutRunes(hostOf[c.GPUUUID], 10))
 		}
 		if showGPU {
 			f = append(f, shortUUID(c.GPUUUID))
 		}
-		f = append(f, fmt.Sprint(s.N), sig4(s.GBps.Median), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
+		ci := s.GBpsCI
+		if s.N < 2 {
+			ci = stats.NaN()
+		}
+		f = append(f, fmt.Sprint(s.N), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
 			strings.Join(s.Flags, ","))
-		fmt.Fprintln(tw, strings.Join(f, "\t"))
+		t.rows = append(t.rows, f)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		if line != "" {
-			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+	lines, dropped := t.fit(maxColumns)
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
 		}
 	}
-	return nil
-}
-
-func sig4(v float64) string {
-	if math.IsNaN(v) {
-		return ""
+	if len(dropped) > 0 {
+		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), maxColumns)
 	}
-	return fmt.Sprintf("%.4g", v)
+	return nil
 }
 
 func cutRunes(s string, n int) string {
@@ -604,11 +707,18 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	withoutCPU := fs.Bool("without-cpu", false, "diagnostic: subtract from each alternating trial the median CPU-only time (the update's compute) of the same policy, size and "+
 		"repetition before fitting; CPU-side fault and migration time stays. Shows whether misses come from the CPU update's own drift "+
 		"rather than the handoff or per-pass costs")
+	wide := fs.Bool("wide", false, "table: lines as long as they come (by default prose is broken to fit 120 columns)")
+	points := fs.Bool("points", false, "table: also each validation point, its measured median time with a 95% bootstrap interval, "+
+		"the model's prediction and the error with its interval")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *format != "table" && *format != "csv" {
 		return usagef("--format %q: table or csv", *format)
+	}
+	if *format == "table" && !*wide {
+		stdout = fitTo(stdout)
+		defer stdout.(*fitWriter).flush()
 	}
 	ms, err := ParseSize(*minSize)
 	if err != nil {
@@ -652,6 +762,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	} else {
 		fmt.Fprintf(stderr, "umbench: not recalibrating from %s: %v\n", name, ferr)
 	}
+	if *format != "csv" {
+		banner(stdout, rows)
+	}
 	if *format == "csv" {
 		// One CSV table: a dataset's published parameters when it has them
 		// (Table III for paper-gb200), else the calibration from measurements.
@@ -665,6 +778,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		if err := r.WriteTable(stdout); err != nil {
 			return err
 		}
+		if *points {
+			writePoints(stdout, r.Points)
+		}
 		if i == 0 && len(published) > 0 {
 			fmt.Fprintln(stdout, "\nPublished validation errors over R = 2, 4, 8, 16, 32")
 			tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -676,6 +792,23 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// writePoints prints a model's validation points with their intervals.
+func writePoints(w io.Writer, ps []model.Point) {
+	if len(ps) == 0 {
+		return
+	}
+	t := textTable{head: []string{"policy", "size", "R", "measured ms [95% CI]", "predicted ms", "APE % [95% CI]"}, cut: -1}
+	for _, p := range ps {
+		t.rows = append(t.rows, []string{p.Policy, results.FormatBytes(p.SizeBytes), fmt.Sprint(p.R),
+			withCI(p.MeasuredMs, p.MeasuredCI), sig4(p.PredictedMs), pctWithCI(p.APE, p.APECI)})
+	}
+	fmt.Fprintln(w, "\nValidation points (median over trials and repetitions)")
+	lines, _ := t.fit(maxColumns)
+	for _, l := range lines {
+		fmt.Fprintln(w, l)
+	}
 }
 
 // handoffPhases keeps the handoff rows the model reads: the measured
@@ -695,11 +828,16 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("advise", stderr)
 	size := fs.String("size", "", "working-set size, e.g. 1GiB (required)")
 	reuse := fs.Float64("reuse", 1, "GPU passes per CPU update")
-	pattern := fs.String("pattern", "streaming", "access pattern: streaming, strided, random")
+	pattern := fs.String("pattern", "streaming", "access pattern: "+strings.Join(advisePatterns, ", "))
 	dataset := fs.String("dataset", "", "calibrate on an embedded dataset (default: the newest measured one, else paper-gb200)")
 	data := fs.String("data", "", "calibrate on a results directory")
+	wide := fs.Bool("wide", false, "lines as long as they come (by default prose is broken to fit 120 columns)")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if !*wide {
+		stdout = fitTo(stdout)
+		defer stdout.(*fitWriter).flush()
 	}
 	if *size == "" {
 		return usagef("--size is required, e.g. --size 1GiB")
@@ -708,7 +846,10 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--size: %v", err)
 	}
-	if !(*reuse >= 1) {
+	if !slices.Contains(advisePatterns, *pattern) {
+		return usagef("--pattern %q: one of %s", *pattern, strings.Join(advisePatterns, ", "))
+	}
+	if !(*reuse >= 1) || math.IsInf(*reuse, 0) {
 		return usagef("--reuse %v: at least 1 GPU pass per CPU update", *reuse)
 	}
 	if *data == "" && *dataset == "" {
@@ -733,8 +874,35 @@ func cmdAdvise(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	banner(stdout, rows)
 	fmt.Fprintf(stdout, "calibrated on %s\n", name)
-	return a.WriteText(stdout)
+	if err := a.WriteText(stdout); err != nil {
+		return err
+	}
+	if v := measuredBreakEven(rows, a); v != "" {
+		fmt.Fprintf(stdout, "Measured at %s (95%% bootstrap intervals): %s\n", results.FormatBytes(b), v)
+	}
+	return nil
+}
+
+// measuredBreakEven is the fitted model's verdict, with its interval, on
+// the advice's break-even where the rows measured the workload's size with
+// enough trials; "" otherwise.
+func measuredBreakEven(rows []results.Row, a *model.Advice) string {
+	be := a.BreakEven
+	if be.A == "" || be.B == "" {
+		return ""
+	}
+	rep, err := model.Fit(handoffPhases(rows), model.Options{})
+	if err != nil || math.IsNaN(rep.MedianAPECI.Lo) { // no trials to resample: no interval to add
+		return ""
+	}
+	for _, c := range rep.Crossovers {
+		if c.SizeBytes == a.Workload.SizeBytes && c.Verdict != "" && (c.A == be.A && c.B == be.B || c.A == be.B && c.B == be.A) {
+			return c.Verdict
+		}
+	}
+	return ""
 }
 
 // defaultDataset is the newest measured dataset with a handoff sweep
@@ -862,12 +1030,12 @@ func wrap(line string, width int, indent string) []string {
 	var out []string
 	for len([]rune(line)) > width {
 		r := []rune(line)
-		cut := strings.LastIndex(string(r[:width]), " ")
-		if cut <= len(indent) {
+		cut := lastBreak(r, width)
+		if cut <= len([]rune(indent)) {
 			break
 		}
-		out = append(out, strings.TrimRight(line[:cut], " "))
-		line = indent + strings.TrimLeft(line[cut:], " ")
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		line = indent + strings.TrimLeft(string(r[cut:]), " ")
 	}
 	return append(out, line)
 }

@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
+	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -182,6 +185,7 @@ func cmdDecompose(args []string, stdout, stderr io.Writer) error {
 	dataset := fs.String("dataset", "", "an embedded dataset, e.g. h200-2026-11-29-full")
 	data := fs.String("data", "", "a results directory")
 	format := fs.String("format", "table", "table or csv")
+	wide := fs.Bool("wide", false, "table: every term as model.WriteDecomposition writes it, full precision labels (wider than 120 columns)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -210,11 +214,120 @@ func cmdDecompose(args []string, stdout, stderr io.Writer) error {
 		caveats(stderr, name)
 		return model.WriteFrameCSV(stdout, model.DecompositionFrame(ds))
 	}
+	if !*wide {
+		stdout = fitTo(stdout)
+		defer stdout.(*fitWriter).flush()
+	}
 	caveats(stdout, name)
 	fmt.Fprintf(stdout, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", name)
 	if len(counted) > 0 {
 		fmt.Fprintf(stdout, "; migration from %d counter passes where present", len(counted))
 	}
 	fmt.Fprintln(stdout)
-	return model.WriteDecomposition(stdout, ds)
+	if *wide {
+		return model.WriteDecomposition(stdout, ds)
+	}
+	return writeDecompositionCompact(stdout, ds)
+}
+
+// decompTerms are the decomposition's terms as the compact table heads them.
+var decompTerms = []struct {
+	term, head string
+	ms         func(d *model.Decomposition) float64
+}{
+	{model.TermCompute, "comp", func(d *model.Decomposition) float64 { return d.ComputeMs }},
+	{model.TermAccessHBM, "hbm", func(d *model.Decomposition) float64 { return d.AccessHBMMs }},
+	{model.TermAccessCPU, "cpu", func(d *model.Decomposition) float64 { return d.AccessCPUMs }},
+	{model.TermFault, "fault", func(d *model.Decomposition) float64 { return d.FaultMs }},
+	{model.TermMigration, "migr", func(d *model.Decomposition) float64 { return d.MigrationMs }},
+	{model.TermEviction, "evict", func(d *model.Decomposition) float64 { return d.EvictionMs }},
+	{model.TermSync, "sync", func(d *model.Decomposition) float64 { return d.SyncMs }},
+	{model.TermResidual, "resid", func(d *model.Decomposition) float64 { return d.ResidualMs }},
+}
+
+// writeDecompositionCompact prints the default decomposition table within
+// 120 columns: the configuration as one readable label, the total time in
+// ms and each term as a percentage of it (a * marks a term taken from a
+// measured time; the others are inferred), no column for a term that is
+// zero in every row (a closing line names them). --wide prints
+// model.WriteDecomposition's table: every term in ms and the dominant one.
+func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
+	t := textTable{head: []string{"configuration", "total_ms"}, cut: 0}
+	var shown []int
+	var zero []string
+	for i, dt := range decompTerms {
+		used := false
+		for j := range ds {
+			if v := dt.ms(&ds[j]); v != 0 && !math.IsNaN(v) {
+				used = true
+				break
+			}
+		}
+		if used {
+			shown = append(shown, i)
+			t.head = append(t.head, dt.head+"%")
+		} else {
+			zero = append(zero, dt.term)
+		}
+	}
+	starred := false
+	for j := range ds {
+		d := &ds[j]
+		r := results.NewRow()
+		r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy = d.Group, d.Benchmark, d.Mode, d.Pattern, d.Policy
+		r.SizeBytes, r.StrideElements, r.PageIntervalBytes, r.OversubPct, r.ReusePasses = d.SizeBytes, d.StrideElements, d.PageIntervalBytes, d.OversubPct, d.ReusePasses
+		if d.Group == "oversub" {
+			r.SizeBytes = 0 // the percentage names it
+		}
+		f := []string{d.Group + " " + check.Label(r), sig3(d.TotalMs)}
+		for _, i := range shown {
+			v := "-"
+			if ms := decompTerms[i].ms(d); !math.IsNaN(ms) && d.TotalMs > 0 {
+				v = strconv.FormatFloat(100*ms/d.TotalMs, 'f', 0, 64)
+				if v == "-0" {
+					v = "0"
+				}
+				if slices.Contains(d.Measured, decompTerms[i].term) {
+					v += "*"
+					starred = true
+				}
+			}
+			f = append(f, v)
+		}
+		t.rows = append(t.rows, f)
+	}
+	lines, _ := t.fit(maxColumns)
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return err
+		}
+	}
+	fmt.Fprint(w, "terms in % of total_ms: comp(ute), access to hbm and cpu memory, fault, migr(ation), evict(ion), sync, resid(ual)")
+	if starred {
+		fmt.Fprint(w, "\n* measured (a prefetch, copy or handoff part timed on its own); the others are inferred")
+	}
+	fmt.Fprintln(w)
+	if len(zero) > 0 {
+		fmt.Fprintf(w, "zero in every row: %s; --wide shows every term in ms and the dominant one\n", strings.Join(zero, ", "))
+	} else {
+		fmt.Fprintln(w, "--wide shows every term in ms and the dominant one")
+	}
+	return nil
+}
+
+// sig3 writes a time to three significant digits, "-" for NaN: 19.4,
+// 0.00241, 1230; below 0.001 in short scientific notation, 1.37e-7.
+func sig3(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "-"
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 1000:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	case math.Abs(v) < 0.001:
+		return shortExp(v)
+	}
+	d := max(2-int(math.Floor(math.Log10(math.Abs(v)))), 0)
+	return strconv.FormatFloat(v, 'f', d, 64)
 }

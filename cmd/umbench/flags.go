@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -34,6 +35,9 @@ func parse(fs *flag.FlagSet, args []string) error {
 		}
 		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
+	}
+	if err := flagAsValue(fs); err != nil {
+		return err
 	}
 	return fs.Parse(append([]string{"--"}, pos...))
 }
@@ -89,8 +93,8 @@ func floatList(s, what string) ([]float64, error) {
 	var out []float64
 	for _, f := range strings.Split(s, ",") {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("%s %q: want comma-separated numbers", what, f)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+			return nil, fmt.Errorf("%s %q: want comma-separated finite numbers ≥ 0", what, f)
 		}
 		out = append(out, v)
 	}

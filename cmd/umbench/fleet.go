@@ -203,7 +203,9 @@ func writeProblems(w io.Writer, ps []fleet.Problem) {
 	}
 	fmt.Fprintf(w, "differences between the parts (%d):\n", len(ps))
 	for _, p := range ps {
-		fmt.Fprintf(w, "  - %s: %s\n", p.Kind, p.Message)
+		for _, l := range wrap(fmt.Sprintf("  - %s: %s", p.Kind, p.Message), maxColumns, "    ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 	fmt.Fprintln(w)
 }
@@ -228,6 +230,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	}
 	if fs.NArg() == 0 && *dataset == "" {
 		return usagef("name results directories (a fleet run's root, node or GPU directories, or a merged directory) or --dataset NAME")
+	}
+	if err := finite(map[string]float64{"tolerance": *tol, "max-z": *maxZ, "mad-floor": *floor}); err != nil {
+		return err
 	}
 	if *floor < 0 {
 		return usagef("--mad-floor must not be negative")
@@ -258,6 +263,9 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 		if seen[parts[i].Label] > 1 {
 			parts[i].Label = filepath.Base(parts[i].Dir) + ":" + parts[i].Label
 		}
+	}
+	if err := checkParts(stdout, parts, *format == "table"); err != nil {
+		return err
 	}
 	if *group != "" {
 		n := 0

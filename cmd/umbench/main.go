@@ -57,7 +57,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == args[0] {
-			err := c.run(args[1:], stdout, stderr)
+			out := &checkedWriter{w: stdout}
+			err := c.run(args[1:], out, stderr)
+			if err == nil && out.err != nil {
+				err = fmt.Errorf("writing the output: %w", out.err)
+			}
 			return exitCode(err, stderr)
 		}
 	}

@@ -161,7 +161,7 @@ func TestRunSummaryResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if meta.Device.Name != "Fake GPU" || meta.Kind != "measured" || !strings.Contains(meta.Command, "--groups hbm,managed") {
+	if meta.Device.Name != "Fake GPU" || meta.Kind != results.KindSimulated || !strings.Contains(meta.Command, "--groups hbm,managed") {
 		t.Errorf("metadata: device %q kind %q command %q", meta.Device.Name, meta.Kind, meta.Command)
 	}
 
@@ -585,7 +585,7 @@ func TestCountersAndDecompose(t *testing.T) {
 	args = []string{"decompose", "--dataset", "h200-2026-11-29-full"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "decompose table", out, "Section VIII-A", "oversub/stream managed_cold", "dominant")
+	contains(t, "decompose table", out, "Section VIII-A", "oversub streaming managed_cold 25%", "fault%", "migr%")
 	if strings.Contains(out, "counter passes") {
 		t.Errorf("decompose claims counter passes for a run without them:\n%.300s", out)
 	}
@@ -631,5 +631,9 @@ func TestRunWarmupsZeroAndDefinitions(t *testing.T) {
 	}
 	_, out, _ = umbench(t, "list")
 	// hbm.copy at 1 GiB moves 2 GiB; the sparse benchmark at 1/16 of 256 MiB, 32 MiB.
-	contains(t, "list", out, "2147483648 B (2 GiB) at 1 GiB", "33554432 B (32 MiB) at 256 MiB", "depends on the device's free memory")
+	// Lines are broken to fit 120 columns: compare the words.
+	contains(t, "list", strings.Join(strings.Fields(out), " "), "2 GiB at 1 GiB", "32 MiB at 256 MiB", "depends on the device's free memory")
+	if w := maxWidth(out); w > 120 {
+		t.Errorf("list is %d columns wide", w)
+	}
 }

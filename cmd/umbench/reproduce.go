@@ -69,6 +69,8 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *format == "table" {
+		stdout = fitTo(stdout)
+		defer stdout.(*fitWriter).flush()
 		fmt.Fprintf(stdout, "%s: %s\n\n", run.Name, run.Facts.Describe())
 	}
 	return claims.Write(stdout, xs, *format)

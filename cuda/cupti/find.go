@@ -16,7 +16,10 @@ import (
 
 // EnvLibrary is the environment variable that names the libcupti to use,
 // e.g. UMLAB_CUPTI=/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13. When
-// set, nothing else is searched.
+// set, nothing else is searched; it must be an absolute path. No library is
+// ever loaded from the working directory or any relative path: the search
+// is the dynamic loader's (by soname), the CUDA toolkit's absolute
+// locations and pip wheels in absolute site directories.
 const EnvLibrary = "UMLAB_CUPTI"
 
 // Library is the libcupti in use.
@@ -25,11 +28,14 @@ type Library struct {
 	APIVersion  uint32 // cuptiGetVersion
 	CUDAVersion int    // the toolkit release of APIVersion, 1000*major + 10*minor (0: unknown)
 	Layout      Layout // how its Unified Memory counter records are laid out
-	table       *libTable
+	// Found says how it was found: "UMLAB_CUPTI", "dynamic loader",
+	// "CUDA toolkit directory" or "pip wheel".
+	Found string
+	table *libTable
 }
 
 func (l Library) String() string {
-	return fmt.Sprintf("%s (CUPTI API %d, %s; records %s)", l.Path, l.APIVersion, describeAPI(l.APIVersion), l.Layout)
+	return fmt.Sprintf("%s (found by %s; CUPTI API %d, %s; records %s)", l.Path, l.Found, l.APIVersion, describeAPI(l.APIVersion), l.Layout)
 }
 
 // search is where to look for libcupti, in order of preference.
@@ -106,9 +112,6 @@ func pythonSiteDirs() []string {
 			bases = append(bases, v)
 		}
 	}
-	if wd, err := os.Getwd(); err == nil {
-		bases = append(bases, filepath.Join(wd, ".venv"))
-	}
 	bases = append(bases, filepath.Join(home, ".venv"), filepath.Join(home, ".local"), "/opt/venv", "/opt/conda", "/usr/local", "/usr")
 	for _, b := range bases {
 		dirs = append(dirs, globNewestFirst(filepath.Join(b, "lib/python3*/site-packages"))...)
@@ -123,6 +126,9 @@ func unique(dirs []string) []string {
 	var out []string
 	for _, d := range dirs {
 		d = filepath.Clean(d)
+		if !filepath.IsAbs(d) {
+			continue // never a library from a path relative to the working directory
+		}
 		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)
@@ -167,9 +173,17 @@ func find(s search) (Library, error) {
 		}
 		return lib, true
 	}
+	found := func(lib Library, how string) (Library, error) {
+		lib.Found = how
+		return lib, nil
+	}
 	if s.env != "" {
+		if !filepath.IsAbs(s.env) {
+			return Library{}, fmt.Errorf("%w: %s=%s is not an absolute path: a library is never loaded from a path relative to the "+
+				"working directory. Give the full path, e.g. %s=/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", ErrNotFound, EnvLibrary, s.env, EnvLibrary)
+		}
 		if lib, ok := try(s.env); ok {
-			return lib, nil
+			return found(lib, EnvLibrary)
 		}
 		err := ErrNotFound
 		if versionRefused {
@@ -195,21 +209,24 @@ func find(s search) (Library, error) {
 	// 1. The dynamic loader: LD_LIBRARY_PATH, ld.so.cache, the system lib directories.
 	for _, m := range s.majors {
 		for _, so := range s.sonames(m) {
+			if strings.ContainsRune(so, '/') {
+				continue // a soname only: the loader's own search
+			}
 			if lib, ok := try(so); ok {
-				return lib, nil
+				return found(lib, "dynamic loader")
 			}
 		}
 	}
 	// 2. CUDA toolkits, the HPC SDK, conda: versioned names, then the bare libcupti.so link.
 	roots := unique(s.roots())
 	if lib, ok := inDirs(roots, func(m int) string { return fmt.Sprintf("libcupti.so.%d", m) }); ok {
-		return lib, nil
+		return found(lib, "CUDA toolkit directory")
 	}
 	for _, d := range roots {
 		p := filepath.Join(d, "libcupti.so")
 		if _, err := os.Stat(p); err == nil {
 			if lib, ok := try(p); ok {
-				return lib, nil
+				return found(lib, "CUDA toolkit directory")
 			}
 		}
 	}
@@ -217,7 +234,7 @@ func find(s search) (Library, error) {
 	sites := unique(s.sites())
 	wheel := func(m int) string { return filepath.Join(wheelDirs[m], fmt.Sprintf("libcupti.so.%d", m)) }
 	if lib, ok := inDirs(sites, wheel); ok {
-		return lib, nil
+		return found(lib, "pip wheel")
 	}
 	return Library{}, notFound(s, roots, sites, tried, versionRefused)
 }

@@ -21,6 +21,15 @@ type Device struct {
 	// Fault injection.
 	CorruptKernels bool  // kernels write a wrong value into element 0
 	FailAlloc      error // returned by every Alloc when set
+	// FailAllocAfter > 0: allocations after the first FailAllocAfter fail
+	// with an out-of-memory error.
+	FailAllocAfter int
+	// KernelDelay is real (wall-clock) time every kernel launch takes, so
+	// that interruptions and watchdogs can be tested.
+	KernelDelay time.Duration
+	// HangAfter > 0: the launch after the first HangAfter never returns
+	// (until Release), as a hung GPU's wait never does.
+	HangAfter int
 	// DriverManagedBytes models the device memory a real driver takes for
 	// its managed-memory machinery on the first prefetch to the GPU (about
 	// 100-odd MiB seen on an H200): free memory drops by this much then, once.
@@ -37,6 +46,9 @@ type Device struct {
 	queued    float64       // ms of GPU work since StartTimer
 	timerOn   bool
 	buffers   map[*Buffer]bool
+	allocs    int                           // successful allocations
+	launches  int                           // kernel launches
+	hang      chan struct{}                 // closed by Release
 	marks     [umkit.MaxMarks]time.Duration // Mark: the simulated clock
 	threads   int                           // SetUpdateCPUs: UpdateHost's CPU time is divided by this
 }
@@ -64,9 +76,40 @@ func New() *Device {
 		info: umkit.DeviceInfo{
 			Name: "Fake GPU", UUID: "GPU-00000000-0000-0000-0000-000000000000", TotalMemory: 80 << 30,
 			Multiprocessors: 132, PeakMemoryGBps: 4800, ManagedMemory: true, ConcurrentManagedAccess: true,
-			CanMapHostMemory: true,
+			CanMapHostMemory: true, Simulated: true,
 		},
 		buffers: map[*Buffer]bool{},
+		hang:    make(chan struct{}),
+	}
+}
+
+// NewGPU returns the fake device of ordinal i of a simulated node: New with
+// its own ordinal and UUID.
+func NewGPU(i int) *Device {
+	d := New()
+	d.info.Ordinal = i
+	d.info.UUID = fmt.Sprintf("GPU-00000000-0000-0000-0000-%012d", i)
+	return d
+}
+
+// SetMemory sets the device memory size (a smaller simulated GPU).
+func (d *Device) SetMemory(bytes uint64) {
+	d.Total, d.info.TotalMemory = bytes, bytes
+	if d.Margin > bytes/8 {
+		d.Margin = bytes / 8
+	}
+}
+
+// Abort is what the hang watchdog calls on a device it declares hung (the
+// real one's polling waits give up): here it releases hung launches.
+func (d *Device) Abort() { d.Release() }
+
+// Release lets every hung launch (HangAfter) return, with an error.
+func (d *Device) Release() {
+	select {
+	case <-d.hang:
+	default:
+		close(d.hang)
 	}
 }
 
@@ -98,6 +141,10 @@ func (d *Device) Alloc(kind umkit.MemKind, bytes uint64) (umkit.Buffer, error) {
 	if d.FailAlloc != nil {
 		return nil, d.FailAlloc
 	}
+	if d.FailAllocAfter > 0 && d.allocs >= d.FailAllocAfter {
+		return nil, fmt.Errorf("fakegpu: allocation %d of %d bytes (injected failure after %d): %w",
+			d.allocs+1, bytes, d.FailAllocAfter, cuda.ErrWouldOversubscribe)
+	}
 	if bytes == 0 {
 		return nil, fmt.Errorf("fakegpu: zero-byte allocation: %w", cuda.ErrInvalidArgument)
 	}
@@ -106,6 +153,7 @@ func (d *Device) Alloc(kind umkit.MemKind, bytes uint64) (umkit.Buffer, error) {
 		return nil, &cuda.OversubscribeError{What: kind.String(), Requested: bytes, Free: d.Total - d.used, Margin: d.Margin}
 	}
 	d.next++
+	d.allocs++
 	b := &Buffer{id: d.next, kind: kind, bytes: bytes, onGPU: kind == umkit.DeviceMem}
 	if bytes <= d.DataLimit {
 		b.data = make([]float64, bytes/8)
@@ -262,6 +310,14 @@ func (d *Device) Advise(b umkit.Buffer, a umkit.Advice) error {
 func (d *Device) Launch(k umkit.Kernel) error {
 	x := fb(k.X)
 	d.log("Launch(%s,%s)", k.Kind, x)
+	d.launches++
+	if d.HangAfter > 0 && d.launches > d.HangAfter {
+		<-d.hang
+		return fmt.Errorf("fakegpu: launch %d hung (injected after %d) and was released", d.launches, d.HangAfter)
+	}
+	if d.KernelDelay > 0 {
+		time.Sleep(d.KernelDelay)
+	}
 	var touched func() []uint64 // indices the kernel updates, built only for real data
 	switch k.Kind {
 	case umkit.KCopy:

@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/umlab/umlab/umkit"
+)
+
+// envChild marks the child process that runs a dangerous sweep.
+const envChild = "UMBENCH_RISKY_CHILD"
+
+// risky reports whether a plan includes benchmarks that can hang the
+// driver: oversubscription beyond 90 % (only ever with
+// --allow-oversubscription).
+func risky(p umkit.Plan) bool {
+	o, ok := p.Definition("oversub").(umkit.OversubConfig)
+	if !ok || !o.AllowOversubscription {
+		return false
+	}
+	for _, pct := range o.Percents {
+		if pct > 90 {
+			return true
+		}
+	}
+	return false
+}
+
+// hangGrace is how long the parent waits for a child that reported a hang
+// to exit before it kills it.
+var hangGrace = 30 * time.Second
+
+// childExecutable is the program the child runs; tests replace it.
+var childExecutable = os.Executable
+
+// runInChild runs this umbench run command line again in a child process
+// and watches it. The child does the measuring (and holds the lock on
+// --out), so a driver hang takes the child, not the parent: the parent
+// forwards SIGINT and SIGTERM, kills a child whose watchdog reported a hang
+// but that has not exited hangGrace later (a process stuck in the driver),
+// and reports how the child ended. Every configuration the child finished
+// is already synced in --out.
+func runInChild(args []string, dir string, stdout, stderr io.Writer) error {
+	exe, err := childExecutable()
+	if err != nil {
+		return fmt.Errorf("finding the umbench binary for the child process: %w", err)
+	}
+	cmd := exec.Command(exe, append(append([]string{"run"}, args...), "--out="+dir)...)
+	cmd.Env = append(os.Environ(), envChild+"=1")
+	cmd.Stdout = stdout
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "umbench: oversubscription beyond 90 %% can hang the driver: measuring in a child process, watched by this one\n")
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("starting the child process: %w", err)
+	}
+	var mu sync.Mutex
+	var hungAt time.Time
+	lines := make(chan struct{})
+	go func() {
+		sc := bufio.NewScanner(errPipe)
+		sc.Buffer(make([]byte, 64<<10), 1<<20)
+		for sc.Scan() {
+			if strings.Contains(sc.Text(), umkit.ErrHung.Error()) {
+				mu.Lock()
+				hungAt = time.Now()
+				mu.Unlock()
+			}
+			fmt.Fprintln(stderr, sc.Text())
+		}
+		close(lines)
+	}()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	stalled := false
+	for {
+		select {
+		case s := <-sigs:
+			cmd.Process.Signal(s) // the child stops at a safe point, or at once the second time
+		case <-tick.C:
+			mu.Lock()
+			h := hungAt
+			mu.Unlock()
+			if !h.IsZero() && time.Since(h) > hangGrace && !stalled {
+				stalled = true
+				fmt.Fprintf(stderr, "umbench: the child process (PID %d) reported a hang and has not exited in %s: killing it\n", cmd.Process.Pid, hangGrace)
+				cmd.Process.Kill()
+			}
+		case err := <-waited:
+			<-lines
+			return childFate(err, cmd.Process.Pid, stalled, dir)
+		}
+	}
+}
+
+// childFate turns the child's exit into the parent's error.
+func childFate(err error, pid int, stalled bool, dir string) error {
+	if err == nil {
+		return nil
+	}
+	kept := fmt.Sprintf("every configuration it finished is kept in %s (continue with: umbench run --out %s --resume)", dir, dir)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return fmt.Errorf("the child process: %w; %s", err, kept)
+	}
+	ws, _ := ee.Sys().(syscall.WaitStatus)
+	switch {
+	case stalled:
+		return fmt.Errorf("the child process (PID %d) hung in the driver and was killed: check the GPU (nvidia-smi) before resuming; %s", pid, kept)
+	case ws.Signaled():
+		return fmt.Errorf("the child process (PID %d) was killed by %v; %s", pid, ws.Signal(), kept)
+	case ws.ExitStatus() == 130:
+		return fmt.Errorf("%w: the child process (PID %d) stopped; %s", errInterrupted, pid, kept)
+	case ws.ExitStatus() == 2:
+		return usagef("the child process (PID %d) refused the command line (see above)", pid)
+	default:
+		return fmt.Errorf("the child process (PID %d) failed (exit status %d, see above); %s", pid, ws.ExitStatus(), kept)
+	}
+}

@@ -1,0 +1,332 @@
+package main
+
+// End-to-end tests: the umbench binary on the simulated GPU, interrupted,
+// killed, hung, run twice at once, and out of disk space.
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/umlab/umlab/results"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+)
+
+// binary builds umbench once for the end-to-end tests.
+func binary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the umbench binary")
+	}
+	binOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "umbench-e2e-")
+		if err != nil {
+			binErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "umbench")
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		if err != nil {
+			binErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if binErr != nil {
+		t.Fatal(binErr)
+	}
+	return binPath
+}
+
+// proc is a running umbench whose stderr is watched line by line.
+type proc struct {
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	stderr bytes.Buffer
+	lines  chan string
+	done   chan struct{}
+}
+
+func start(t *testing.T, env []string, args ...string) *proc {
+	t.Helper()
+	cmd := exec.Command(binary(t), args...)
+	cmd.Env = append(append(os.Environ(), "UMLAB_SIMULATE=1"), env...)
+	errPipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = io.Discard
+	p := &proc{cmd: cmd, lines: make(chan string, 1000), done: make(chan struct{})}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		sc := bufio.NewScanner(errPipe)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.stderr.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+			select {
+			case p.lines <- sc.Text():
+			default:
+			}
+		}
+		close(p.done)
+	}()
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return p
+}
+
+// waitFor waits for a stderr line containing s.
+func (p *proc) waitFor(t *testing.T, s string) {
+	t.Helper()
+	timeout := time.After(60 * time.Second)
+	for {
+		select {
+		case l := <-p.lines:
+			if strings.Contains(l, s) {
+				return
+			}
+		case <-p.done:
+			t.Fatalf("umbench ended before printing %q:\n%s", s, p.errText())
+		case <-timeout:
+			t.Fatalf("no %q within a minute:\n%s", s, p.errText())
+		}
+	}
+}
+
+func (p *proc) errText() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr.String()
+}
+
+// wait returns the exit code (-1 when killed by a signal).
+func (p *proc) wait(t *testing.T) int {
+	t.Helper()
+	waited := make(chan error, 1)
+	go func() { waited <- p.cmd.Wait() }()
+	select {
+	case <-waited:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("umbench did not exit within a minute:\n%s", p.errText())
+	}
+	<-p.done
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// runArgs: quick hbm, 2 benchmarks × 2 sizes × 3 trials = 4 configurations, 12 rows.
+func runArgs(dir string, more ...string) []string {
+	return append([]string{"run", "--quick", "--groups", "hbm", "--trials", "3", "--warmups", "1", "--out", dir}, more...)
+}
+
+// checkWhole reads dir's rows and checks that every configuration is whole
+// (3 trials, each once), returning the row count.
+func checkWhole(t *testing.T, dir string) int {
+	t.Helper()
+	rows, _, err := results.LoadDir(dir) // refuses duplicated trials
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := map[string]int{}
+	for _, r := range rows {
+		if !r.Simulated {
+			t.Fatal("a row of a simulated run is not marked simulated")
+		}
+		per[results.ConfigKey(r)]++
+	}
+	for k, n := range per {
+		if n != 3 {
+			t.Errorf("configuration %s has %d rows, want 3", k, n)
+		}
+	}
+	return len(rows)
+}
+
+func resumeToEnd(t *testing.T, dir string) {
+	t.Helper()
+	p := start(t, nil, runArgs(dir, "--resume")...)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, p.errText())
+	}
+	if n := checkWhole(t, dir); n != 12 {
+		t.Errorf("after resuming: %d rows, want exactly 12", n)
+	}
+}
+
+func TestE2EInterruptAndResume(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			p := start(t, []string{"UMLAB_SIM_KERNEL_DELAY=4ms"}, runArgs(dir)...)
+			p.waitFor(t, "[1/4]")
+			p.cmd.Process.Signal(sig)
+			code := p.wait(t)
+			want := 130
+			if sig == syscall.SIGKILL {
+				want = -1
+			}
+			if code != want {
+				t.Fatalf("exit %d after %v, want %d\n%s", code, sig, want, p.errText())
+			}
+			if sig != syscall.SIGKILL && !strings.Contains(p.errText(), "--resume") {
+				t.Errorf("the interrupted run does not say how to continue:\n%s", p.errText())
+			}
+			n := checkWhole(t, dir)
+			if n < 3 || n >= 12 {
+				t.Errorf("%d rows after the %v, want the finished configurations (3 to 9)", n, sig)
+			}
+			resumeToEnd(t, dir)
+		})
+	}
+}
+
+// A second Ctrl-C exits at once, even while a kernel is running.
+func TestE2ESecondInterruptExitsAtOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	p := start(t, []string{"UMLAB_SIM_KERNEL_DELAY=4ms"}, runArgs(dir)...)
+	p.waitFor(t, "[1/4]")
+	p.cmd.Process.Signal(syscall.SIGINT)
+	p.waitFor(t, "Interrupt again")
+	t0 := time.Now()
+	p.cmd.Process.Signal(syscall.SIGINT)
+	if code := p.wait(t); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, p.errText())
+	}
+	if time.Since(t0) > 5*time.Second {
+		t.Errorf("the second interrupt took %s", time.Since(t0))
+	}
+	if !strings.Contains(p.errText(), "again: exiting now") {
+		t.Errorf("stderr:\n%s", p.errText())
+	}
+	checkWhole(t, dir)
+	resumeToEnd(t, dir)
+}
+
+// A hung kernel: the watchdog fires, the process exits non-zero, finished
+// configurations are kept and the hang is named.
+func TestE2EHungKernel(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	p := start(t, []string{"UMLAB_SIM_HANG_AFTER=150"}, runArgs(dir, "--kernel-timeout", "300ms")...)
+	code := p.wait(t)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, p.errText())
+	}
+	for _, want := range []string{"did not return within", "in configuration \"hbm", "is kept in"} {
+		if !strings.Contains(p.errText(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, p.errText())
+		}
+	}
+	checkWhole(t, dir)
+	m, err := results.ReadMetadata(filepath.Join(dir, results.MetaName))
+	if err != nil || !strings.Contains(strings.Join(m.Notes, "\n"), "did not return") {
+		t.Errorf("meta.json: %v %q", err, m.Notes)
+	}
+	resumeToEnd(t, dir)
+}
+
+// Two runs on one directory: the second is refused with the first's PID.
+func TestE2ETwoRunsOneDirectory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	first := start(t, []string{"UMLAB_SIM_KERNEL_DELAY=20ms"}, runArgs(dir)...)
+	first.waitFor(t, "[1/4]")
+	for _, extra := range [][]string{nil, {"--resume"}} {
+		second := start(t, nil, runArgs(dir, extra...)...)
+		if code := second.wait(t); code != 2 {
+			t.Fatalf("a second run on a directory in use: exit %d, want 2\n%s", code, second.errText())
+		}
+		if want := fmt.Sprintf("PID %d", first.cmd.Process.Pid); !strings.Contains(second.errText(), want) {
+			t.Errorf("refusal does not name %s:\n%s", want, second.errText())
+		}
+	}
+	first.cmd.Process.Signal(syscall.SIGINT)
+	first.wait(t)
+	resumeToEnd(t, dir)
+}
+
+// Out of disk space mid-run: a non-zero exit, and what is on disk is whole.
+func TestE2EFullDisk(t *testing.T) {
+	mnt := t.TempDir()
+	if err := exec.Command("mount", "-t", "tmpfs", "-o", "size=12k", "tmpfs", mnt).Run(); err != nil {
+		t.Skipf("cannot mount a small tmpfs (needs root): %v", err)
+	}
+	defer exec.Command("umount", mnt).Run()
+	dir := filepath.Join(mnt, "out")
+	p := start(t, nil, "run", "--quick", "--groups", "hbm,managed", "--trials", "3", "--warmups", "1", "--out", dir)
+	code := p.wait(t)
+	if code == 0 {
+		t.Fatalf("a run on a full disk succeeded:\n%s", p.errText())
+	}
+	if !strings.Contains(p.errText(), "no space left") {
+		t.Errorf("stderr does not say the disk is full:\n%s", p.errText())
+	}
+	// Moved to a disk with room, the run resumes: the torn line is kept
+	// aside, the cut configuration measured again whole.
+	moved := filepath.Join(t.TempDir(), "out")
+	if out, err := exec.Command("cp", "-r", dir, moved).CombinedOutput(); err != nil {
+		t.Fatalf("cp: %v %s", err, out)
+	}
+	r := start(t, nil, "run", "--quick", "--groups", "hbm,managed", "--trials", "3", "--warmups", "1", "--out", moved, "--resume")
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("resume after the full disk: exit %d\n%s", code, r.errText())
+	}
+	if n := checkWhole(t, moved); n != 18*3 {
+		t.Errorf("after resuming: %d rows, want 54", n)
+	}
+	if b, err := os.ReadFile(filepath.Join(moved, results.TornName)); err != nil || len(b) == 0 {
+		t.Errorf("the torn line was not kept: %v", err)
+	}
+}
+
+// Oversubscription beyond 90 % runs in a watched child: a hang there ends
+// the child, the parent reports its fate and the results stay.
+func TestE2ERiskySweepInChild(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--quick", "--groups", "oversub", "--trials", "2", "--warmups", "1",
+		"--allow-oversubscription", "--oversub-pcts", "50,95", "--out", dir}
+	p := start(t, nil, args...)
+	if code := p.wait(t); code != 0 {
+		t.Fatalf("exit %d\n%s", code, p.errText())
+	}
+	if !strings.Contains(p.errText(), "measuring in a child process") {
+		t.Errorf("no child process:\n%s", p.errText())
+	}
+	rows, _, err := results.LoadDir(dir)
+	if err != nil || len(rows) == 0 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+
+	// The child hangs: its watchdog fires, the parent says how it ended.
+	dir2 := filepath.Join(t.TempDir(), "out")
+	args[len(args)-1] = dir2
+	p = start(t, []string{"UMLAB_SIM_HANG_AFTER=40"}, append(args, "--kernel-timeout", "300ms")...)
+	if code := p.wait(t); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, p.errText())
+	}
+	for _, want := range []string{"did not return within", "the child process (PID", "failed (exit status 1", "--resume"} {
+		if !strings.Contains(p.errText(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, p.errText())
+		}
+	}
+	// Interrupted: the parent forwards the signal, the child stops cleanly.
+	dir3 := filepath.Join(t.TempDir(), "out")
+	args[len(args)-1] = dir3
+	p = start(t, []string{"UMLAB_SIM_KERNEL_DELAY=5ms"}, args...)
+	p.waitFor(t, "[1/")
+	p.cmd.Process.Signal(syscall.SIGTERM)
+	if code := p.wait(t); code != 130 {
+		t.Fatalf("exit %d after SIGTERM, want 130\n%s", code, p.errText())
+	}
+}

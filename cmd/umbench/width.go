@@ -1,0 +1,257 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/umlab/umlab/stats"
+)
+
+// maxColumns is the width every default table keeps to (issue 17); --wide
+// shows the rest.
+const maxColumns = 120
+
+// sig4 writes v to four significant digits, trailing zeros dropped and
+// without an exponent ("4355", "12.97", "0.00416", "12346"); NaN is empty.
+func sig4(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	if math.IsInf(v, 0) || math.Abs(v) < 1e4 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+// decimals4 is the number of decimals that shows v to four significant
+// digits (none from 1000 up).
+func decimals4(v float64) int {
+	a := math.Abs(v)
+	if a == 0 || a >= 1000 {
+		return 0
+	}
+	d := 3 - int(math.Floor(math.Log10(a)))
+	// 999.96 rounds to 1000.0: one decimal fewer.
+	if r := strconv.FormatFloat(a, 'f', d, 64); len(strings.TrimLeft(strings.Replace(r, ".", "", 1), "0")) > 4 {
+		d--
+	}
+	return max(d, 0)
+}
+
+// withCI writes a median with its confidence interval, the bounds to the
+// median's decimals: "4355 [4353, 4356]", "12.97 [12.50, 13.40]"; medians
+// below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
+// The interval is left out where there is none (NaN bounds): then it is
+// the median alone.
+func withCI(median float64, ci stats.Interval) string {
+	if math.IsNaN(median) {
+		return ""
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', decimals4(median), 64) }
+	if a := math.Abs(median); a > 0 && a < 0.01 {
+		f = shortExp
+	}
+	if math.IsNaN(ci.Lo) || math.IsNaN(ci.Hi) {
+		return f(median)
+	}
+	return fmt.Sprintf("%s [%s, %s]", f(median), f(ci.Lo), f(ci.Hi))
+}
+
+// pctWithCI writes a percentage with its interval to two decimals:
+// "1.28 [0.18, 4.33]".
+func pctWithCI(v float64, ci stats.Interval) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	if math.IsNaN(ci.Lo) || math.IsNaN(ci.Hi) {
+		return fmt.Sprintf("%.2f", v)
+	}
+	return fmt.Sprintf("%.2f [%.2f, %.2f]", v, ci.Lo, ci.Hi)
+}
+
+// shortExp writes v to three significant digits in scientific notation
+// with the exponent's leading zero dropped: 7.06e-4.
+func shortExp(v float64) string {
+	s := strconv.FormatFloat(v, 'e', 2, 64)
+	if i := strings.IndexAny(s, "e"); i >= 0 && len(s) > i+3 && s[i+2] == '0' {
+		s = s[:i+2] + s[i+3:]
+	}
+	return s
+}
+
+// textTable is a table laid out as text: columns two spaces apart, each as
+// wide as its widest cell, trailing blanks trimmed.
+type textTable struct {
+	head []string
+	rows [][]string
+	// optional columns, by index, in the order they are left out while a
+	// line is wider than the limit.
+	optional []int
+	// cut is a column whose cells are shortened (ending in …) when leaving
+	// out the optional columns is not enough; -1 for none.
+	cut int
+}
+
+// fit lays the table out within width columns where it can: it leaves out
+// optional columns, then shortens the cut column (to no less than 12
+// runes). It returns the lines and the names of the columns left out.
+func (t textTable) fit(width int) (lines []string, dropped []string) {
+	keep := make([]bool, len(t.head))
+	for i := range keep {
+		keep[i] = true
+	}
+	cutTo := -1
+	for _, o := range append(append([]int(nil), t.optional...), -1) {
+		lines = t.layout(keep, cutTo)
+		if maxRunes(lines) <= width {
+			return lines, dropped
+		}
+		if o < 0 {
+			break
+		}
+		keep[o] = false
+		dropped = append(dropped, t.head[o])
+	}
+	if t.cut < 0 {
+		return lines, dropped
+	}
+	over := maxRunes(lines) - width
+	widest := 0
+	for _, r := range t.rows {
+		widest = max(widest, len([]rune(r[t.cut])))
+	}
+	cutTo = max(widest-over, 12)
+	return t.layout(keep, cutTo), dropped
+}
+
+func (t textTable) layout(keep []bool, cutTo int) []string {
+	cells := func(r []string) []string {
+		var out []string
+		for i, c := range r {
+			if !keep[i] {
+				continue
+			}
+			if i == t.cut && cutTo > 0 {
+				c = cutRunes(c, cutTo)
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	all := [][]string{cells(t.head)}
+	for _, r := range t.rows {
+		all = append(all, cells(r))
+	}
+	var widths []int
+	for _, r := range all {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], len([]rune(c)))
+		}
+	}
+	lines := make([]string, len(all))
+	for j, r := range all {
+		var b strings.Builder
+		for i, c := range r {
+			b.WriteString(c)
+			if i < len(r)-1 {
+				b.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
+			}
+		}
+		lines[j] = strings.TrimRight(b.String(), " ")
+	}
+	return lines
+}
+
+func maxRunes(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, len([]rune(l)))
+	}
+	return w
+}
+
+// fitLines breaks the lines of text longer than width at spaces. A
+// continuation starts under the line's last column, the text after its
+// last gap of two or more spaces before the break (a table's prose column:
+// a crossover's verdict), or four spaces in from the line's own indent for
+// prose ("Note: ..."). Lines without a space to break at stay long.
+func fitLines(text string, width int) string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, breakLine(l, width)...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// fitWriter collects a command's text output and writes it, lines broken
+// to fit maxColumns, on flush.
+type fitWriter struct {
+	w   io.Writer
+	buf bytes.Buffer
+}
+
+func fitTo(w io.Writer) *fitWriter { return &fitWriter{w: w} }
+
+func (f *fitWriter) Write(p []byte) (int, error) { return f.buf.Write(p) }
+
+func (f *fitWriter) flush() {
+	io.WriteString(f.w, fitLines(f.buf.String(), maxColumns))
+	f.buf.Reset()
+}
+
+func breakLine(l string, width int) []string {
+	r := []rune(l)
+	if len(r) <= width {
+		return []string{l}
+	}
+	own := len(r) - len([]rune(strings.TrimLeft(l, " ")))
+	indent := own + 4
+	if g := strings.LastIndex(string(r[:width]), "  "); g > 0 {
+		col := len([]rune(strings.TrimRight(string(r[:width])[:g], " "))) // the gap's start, in runes
+		for col < len(r) && r[col] == ' ' {
+			col++
+		}
+		if col <= width*2/3 {
+			indent = col
+		}
+	}
+	var out []string
+	pad := ""
+	for len(r) > width {
+		cut := lastBreak(r, width)
+		if cut <= len([]rune(pad)) {
+			break
+		}
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		pad = strings.Repeat(" ", indent)
+		r = []rune(pad + strings.TrimLeft(string(r[cut:]), " "))
+	}
+	return append(out, string(r))
+}
+
+// lastBreak is the index of the last space in r[:width+1] at which a line
+// may break, -1 if none: not the one inside a size ("64 KiB").
+func lastBreak(r []rune, width int) int {
+	for j := min(width, len(r)-1); j > 0; j-- {
+		if r[j] != ' ' {
+			continue
+		}
+		next := string(r[j+1:])
+		if i := strings.IndexAny(next, " ,;–)"); i >= 0 {
+			next = next[:i]
+		}
+		switch next {
+		case "B", "KiB", "MiB", "GiB", "TiB", "PiB":
+			continue
+		}
+		return j
+	}
+	return -1
+}

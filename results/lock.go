@@ -1,0 +1,66 @@
+package results
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// LockName is the lock file of a results directory.
+const LockName = ".umbench.lock"
+
+// ErrLocked is returned by LockDir when another process holds the directory.
+var ErrLocked = errors.New("results directory is in use")
+
+// Lock is a held lock on a results directory.
+type Lock struct{ f *os.File }
+
+// LockDir takes an exclusive OS file lock (flock) on dir/.umbench.lock,
+// creating dir if needed, and records this process's PID and command in it.
+// The kernel releases the lock when the process exits, however it exits; a
+// second LockDir on the same directory (from any process, this one
+// included) fails with ErrLocked naming the holder's PID and command.
+func LockDir(dir, command string) (*Lock, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, LockName)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("results: lock %s: %w", dir, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		holder := make([]byte, 4096)
+		n, _ := f.ReadAt(holder, 0)
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			who := strings.TrimSpace(string(holder[:n]))
+			if who == "" {
+				who = "a process that has not yet written its PID"
+			}
+			return nil, fmt.Errorf("%w: %s is held by %s; wait for that run to end or choose another --out",
+				ErrLocked, dir, strings.ReplaceAll(who, "\n", ", "))
+		}
+		return nil, fmt.Errorf("results: lock %s: %w", dir, err)
+	}
+	f.Truncate(0)
+	fmt.Fprintf(f, "PID %d\ncommand %q\nsince %s\n", os.Getpid(), command, time.Now().UTC().Format(time.RFC3339))
+	f.Sync()
+	return &Lock{f: f}, nil
+}
+
+// Unlock releases the lock. The lock file stays (removing it would race
+// with a process that has just opened it).
+func (l *Lock) Unlock() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	l.f.Truncate(0)
+	err := l.f.Close() // closing the last descriptor releases the flock
+	l.f = nil
+	return err
+}

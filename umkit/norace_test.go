@@ -1,0 +1,5 @@
+//go:build !race
+
+package umkit_test
+
+const raceEnabled = false

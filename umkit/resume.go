@@ -1,0 +1,231 @@
+package umkit
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/umlab/umlab/results"
+)
+
+// ErrNotSameRun is matched by the error Run returns when --resume would
+// continue a different run.
+var ErrNotSameRun = errors.New("resume refused: the results directory holds a different run")
+
+// checkResume compares the run about to start (its metadata, as Describe
+// made it) with the one in dir, and refuses to continue it unless they are
+// the same run: the same results schema and column order, kind (simulated
+// or measured), GPU (UUID) and plan (groups, benchmarks, sizes, trials,
+// warm-ups, quick or not: the plan records all of them). The error lists
+// every difference. A directory with no rows yet is always fine; one with
+// rows but an unreadable meta.json is refused (nothing is overwritten).
+func checkResume(dir string, now results.Metadata) error {
+	csvPath := filepath.Join(dir, results.CSVName)
+	head, rows, err := csvHead(csvPath)
+	if err != nil || !rows {
+		return err
+	}
+	metaPath := filepath.Join(dir, results.MetaName)
+	old, err := results.ReadMetadata(metaPath)
+	if err != nil {
+		return fmt.Errorf("%w: %s cannot be read (%v), so the run it holds cannot be identified; nothing was changed. "+
+			"Start a new run with another --out", ErrNotSameRun, metaPath, err)
+	}
+	var diffs []string
+	if want := strings.Join(schemaHeader(), ","); head != want {
+		diffs = append(diffs, fmt.Sprintf("results.csv columns: on disk %s; this umbench writes %s", head, want))
+	}
+	kind := func(k string) string {
+		if k == "" {
+			return "measured"
+		}
+		return k
+	}
+	if kind(old.Kind) != kind(now.Kind) {
+		diffs = append(diffs, fmt.Sprintf("kind: on disk %s, now %s", kind(old.Kind), kind(now.Kind)))
+	}
+	if old.Device.UUID != now.Device.UUID {
+		diffs = append(diffs, fmt.Sprintf("GPU: on disk %s (%s), now %s (%s)", old.Device.UUID, old.Device.Name, now.Device.UUID, now.Device.Name))
+	}
+	a, err := jsonValue(old.Config)
+	if err != nil {
+		return err
+	}
+	b, err := jsonValue(now.Config)
+	if err != nil {
+		return err
+	}
+	diffs = append(diffs, diffJSON("plan", a, b)...)
+	if len(diffs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w (%s):\n  %s\n"+
+		"Resume only with the same command line on the same GPU. To measure something else, use a new --out; "+
+		"to combine different runs afterwards, use umbench merge --out DIR %s OTHER", ErrNotSameRun, dir, strings.Join(diffs, "\n  "), dir)
+}
+
+func schemaHeader() []string {
+	h := make([]string, len(results.Columns))
+	for i, c := range results.Columns {
+		h[i] = c.Name
+	}
+	return h
+}
+
+// csvHead returns the header line of a results.csv and whether rows follow.
+func csvHead(path string) (string, bool, error) {
+	f, err := results.OpenLimited(path, results.MaxCSVBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	if !sc.Scan() {
+		return "", false, sc.Err()
+	}
+	head := strings.TrimRight(sc.Text(), "\r")
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) != "" {
+			return head, true, nil
+		}
+	}
+	return head, false, nil
+}
+
+// jsonValue turns a value into its generic JSON form, so that a plan read
+// back from meta.json and a Plan compare alike.
+func jsonValue(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var out any
+	err = json.Unmarshal(b, &out)
+	return out, err
+}
+
+// diffJSON lists the paths where two generic JSON values differ.
+func diffJSON(path string, a, b any) []string {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		keys := map[string]bool{}
+		for k := range am {
+			keys[k] = true
+		}
+		for k := range bm {
+			keys[k] = true
+		}
+		var ks []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		var out []string
+		for _, k := range ks {
+			av, ain := am[k]
+			bv, bin := bm[k]
+			switch {
+			case !ain:
+				out = append(out, fmt.Sprintf("%s.%s: not in the run on disk, now %s", path, k, show(bv)))
+			case !bin:
+				out = append(out, fmt.Sprintf("%s.%s: on disk %s, not in this run", path, k, show(av)))
+			default:
+				out = append(out, diffJSON(path+"."+k, av, bv)...)
+			}
+		}
+		return out
+	}
+	if reflect.DeepEqual(a, b) {
+		return nil
+	}
+	return []string{fmt.Sprintf("%s: on disk %s, now %s", path, show(a), show(b))}
+}
+
+func show(v any) string {
+	b, _ := json.Marshal(v)
+	s := string(b)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// completeFor returns the test SetAsidePartial applies on resume: a
+// configuration is finished when all its trials are on disk, each once, or
+// it is one waived row. Handoff configurations are emitted a repetition at
+// a time, so for them the unit is one repetition (key). Groups the plan
+// does not have are left as they are.
+func completeFor(p Plan) (key func(results.Row) string, complete func(rows []results.Row) bool) {
+	want := map[string]int{}
+	for _, c := range p.Configs() {
+		want[c.Group] = max(want[c.Group], c.Rows)
+	}
+	reps := 1
+	if h, ok := p.Definition("handoff").(HandoffConfig); ok && h.Repetitions > 0 {
+		reps = h.Repetitions
+	}
+	key = func(r results.Row) string {
+		if r.Group == "handoff" {
+			return repKey(r)
+		}
+		return results.ConfigKey(r)
+	}
+	complete = func(rows []results.Row) bool {
+		if len(rows) == 1 && rows[0].Waived {
+			return true
+		}
+		n, ok := want[rows[0].Group]
+		if !ok {
+			return true
+		}
+		if rows[0].Group == "handoff" {
+			n /= reps
+		}
+		seen := map[[2]int64]bool{}
+		for _, r := range rows {
+			if r.Waived {
+				return false
+			}
+			seen[[2]int64{r.Repetition, r.Trial}] = true
+		}
+		return len(rows) == n && len(seen) == n
+	}
+	return key, complete
+}
+
+// describeRow names a configuration for messages.
+func describeRow(r results.Row) string {
+	parts := []string{r.Group, r.Benchmark, r.Mode}
+	for _, s := range []string{r.Pattern, r.Policy, r.Phase, r.Direction} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	if r.SizeBytes > 0 {
+		parts = append(parts, fmtBytes(r.SizeBytes))
+	}
+	if r.StrideElements > 1 {
+		parts = append(parts, fmt.Sprintf("stride %d", r.StrideElements))
+	}
+	if r.PageIntervalBytes > 0 {
+		parts = append(parts, fmt.Sprintf("interval %d", r.PageIntervalBytes))
+	}
+	if r.OversubPct > 0 {
+		parts = append(parts, fmt.Sprintf("%g%%", r.OversubPct))
+	}
+	if r.ReusePasses > 0 {
+		parts = append(parts, fmt.Sprintf("R=%d", r.ReusePasses))
+	}
+	return strings.Join(parts, " ")
+}

@@ -3,7 +3,6 @@ package results
 import (
 	"bytes"
 	"encoding/csv"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"github.com/go-gota/gota/dataframe"
@@ -247,60 +245,40 @@ func WriteCounterCSV(w io.Writer, rows []CounterRow) error {
 // size_bytes and the pass column, which every file must have.
 func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
-	}
+	head, kinds, _, err := readHeader(cr, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
-	}
-	byName := map[string]counterCol{}
-	for _, c := range counterColumns {
-		byName[c.Name] = c
+		return nil, err
 	}
 	cols := make([]counterCol, len(head))
-	seen := map[string]bool{}
 	for i, h := range head {
-		h = strings.TrimSpace(h)
-		c, ok := byName[h]
-		if !ok {
-			return nil, fmt.Errorf("%s:1: %w: unknown column %q", name, ErrMalformed, h)
-		}
-		if seen[h] {
-			return nil, fmt.Errorf("%s:1: %w: column %q appears twice", name, ErrMalformed, h)
-		}
-		seen[h], cols[i] = true, c
-	}
-	for _, c := range []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass} {
-		if !seen[c] {
-			return nil, fmt.Errorf("%s:1: %w: required column %q missing", name, ErrMalformed, c)
-		}
+		cols[i] = counterColumns[slices.IndexFunc(counterColumns, func(c counterCol) bool { return c.Name == h })]
 	}
 	var rows []CounterRow
 	for {
-		rec, err := cr.Read()
+		vals, _, err := nextRecord(cr, name, head, kinds)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
-		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != len(head) {
-			return nil, fmt.Errorf("%s:%d: %w: %d fields, header has %d", name, line, ErrMalformed, len(rec), len(head))
+			return nil, err
 		}
 		row := emptyCounterRow()
-		for i, f := range rec {
-			v, err := parseField(cols[i].Kind, strings.TrimSpace(f))
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w: column %s: %v", name, line, ErrMalformed, cols[i].Name, err)
-			}
+		for i, v := range vals {
 			cols[i].set(&row, v)
 		}
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// counterKind is the kind of a column of counters.csv.
+func counterKind(name string) (Kind, bool) {
+	for _, c := range counterColumns {
+		if c.Name == name {
+			return c.Kind, true
+		}
+	}
+	return 0, false
 }
 
 // LoadCounters reads dir/counters.csv. A directory without one (a run
@@ -328,40 +306,16 @@ type CounterAppender struct {
 // ErrResultsExist unless resume is set; then its rows are read (Rows) and a
 // partial last line, left by an interrupted write, is dropped.
 func OpenCounterAppender(dir string, resume bool) (*CounterAppender, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, CountersName)
 	a := &CounterAppender{}
-	old, err := os.ReadFile(path)
-	switch {
-	case err == nil && len(old) > 0:
-		if !resume {
-			return nil, fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
-		}
-		if i := bytes.LastIndexByte(old, '\n'); i != len(old)-1 {
-			old = old[:i+1] // an interrupted write left a partial line
-			if err := WriteFileAtomic(path, old, 0o644); err != nil {
-				return nil, err
-			}
-		}
-		if a.rows, err = ReadCounterCSV(bytes.NewReader(old), path); err != nil {
-			return nil, err
-		}
-		if a.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644); err != nil {
-			return nil, err
-		}
-	case err == nil || errors.Is(err, os.ErrNotExist):
-		if a.f, err = os.Create(path); err != nil {
-			return nil, err
-		}
-		if err := WriteCounterCSV(a.f, nil); err != nil {
-			a.f.Close()
-			return nil, err
-		}
-	default:
+	load := func(old []byte, path string) (err error) {
+		a.rows, err = ReadCounterCSV(bytes.NewReader(old), path)
+		return err
+	}
+	f, err := openCSVAppend(dir, CountersName, resume, load, nil, func(w io.Writer) error { return WriteCounterCSV(w, nil) })
+	if err != nil {
 		return nil, err
 	}
+	a.f = f
 	return a, nil
 }
 
@@ -377,15 +331,7 @@ func (a *CounterAppender) Rows() []CounterRow {
 func (a *CounterAppender) Append(rows ...CounterRow) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	var buf bytes.Buffer
-	if err := WriteCounterCSV(&buf, rows); err != nil {
-		return err
-	}
-	body := buf.Bytes()[bytes.IndexByte(buf.Bytes(), '\n')+1:] // drop the header
-	if _, err := a.f.Write(body); err != nil {
-		return err
-	}
-	if err := a.f.Sync(); err != nil {
+	if err := appendRecords(a.f, func(w io.Writer) error { return WriteCounterCSV(w, rows) }); err != nil {
 		return err
 	}
 	a.rows = append(a.rows, rows...)

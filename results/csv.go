@@ -59,57 +59,23 @@ var ErrMalformed = errors.New("malformed results CSV")
 // mode and size_bytes, which every file must have.
 func ReadCSV(r io.Reader, name string) ([]Row, error) {
 	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
-	}
+	head, kinds, seen, err := readHeader(cr, name, schemaKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
-	}
-	kinds := map[string]Kind{}
-	for _, c := range Columns {
-		kinds[c.Name] = c.Kind
-	}
-	seen := map[string]bool{}
-	for i, h := range head {
-		h = strings.TrimSpace(h)
-		head[i] = h
-		if _, ok := kinds[h]; !ok {
-			return nil, fmt.Errorf("%s:1: %w: unknown column %q (is the header line missing?)", name, ErrMalformed, h)
-		}
-		if seen[h] {
-			return nil, fmt.Errorf("%s:1: %w: column %q appears twice", name, ErrMalformed, h)
-		}
-		seen[h] = true
-	}
-	for _, c := range []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes} {
-		if !seen[c] {
-			return nil, fmt.Errorf("%s:1: %w: required column %q missing", name, ErrMalformed, c)
-		}
+		return nil, err
 	}
 	var rows []Row
 	trials := map[string]int{} // trial → line, to catch duplicates
 	for {
-		rec, err := cr.Read()
+		vals, line, err := nextRecord(cr, name, head, kinds)
 		if err == io.EOF {
 			break
 		}
-		if err != nil { // a *csv.ParseError names the line
-			return nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
-		}
-		line, _ := cr.FieldPos(0) // panics unless a record was read
-		if len(rec) != len(head) {
-			return nil, fmt.Errorf("%s:%d: %w: %d fields, header has %d", name, line, ErrMalformed, len(rec), len(head))
+		if err != nil {
+			return nil, err
 		}
 		row := NewRow()
-		for i, f := range rec {
-			col := head[i]
-			v, err := parseField(kinds[col], strings.TrimSpace(f))
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %w: column %s: %v", name, line, ErrMalformed, col, err)
-			}
-			if err := row.set(col, v); err != nil {
+		for i, v := range vals {
+			if err := row.set(head[i], v); err != nil {
 				return nil, err
 			}
 		}
@@ -127,6 +93,12 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		rows = append(rows, row)
 	}
 	return rows, nil
+}
+
+// schemaKind is the kind of a schema column.
+func schemaKind(name string) (Kind, bool) {
+	c, ok := ColumnOf(name)
+	return c.Kind, ok
 }
 
 // ParseValue parses one CSV field of a column of kind k, as ReadCSV does:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -58,67 +59,26 @@ var ErrResultsExist = errors.New("results directory already holds results")
 // configurations count as done (a line cut short by an interruption is
 // dropped); otherwise ErrResultsExist is returned.
 func OpenAppender(dir string, resume bool) (*Appender, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	path := filepath.Join(dir, CSVName)
 	a := &Appender{dir: dir, done: map[string]bool{}}
-	old, err := ReadFileLimited(path, MaxCSVBytes)
-	switch {
-	case err == nil && hasRows(old):
-		if !resume {
-			return nil, fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
-		}
-		if i := bytes.LastIndexByte(old, '\n'); i != len(old)-1 {
-			// An interrupted write left a partial line: keep its bytes aside.
-			if err := keepTorn(dir, old[i+1:]); err != nil {
-				return nil, err
-			}
-			old = old[:i+1]
-			if err := WriteFileAtomic(path, old, 0o644); err != nil {
-				return nil, err
-			}
-		}
+	load := func(old []byte, path string) error {
 		rows, err := ReadCSV(bytes.NewReader(old), path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		a.rows = rows
 		for _, r := range rows {
 			a.done[ConfigKey(r)] = true
 		}
-		a.f, err = os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
-		if err != nil {
-			return nil, err
-		}
-	case err == nil || errors.Is(err, os.ErrNotExist):
-		a.f, err = os.Create(path)
-		if err != nil {
-			return nil, err
-		}
-		if err := WriteCSV(a.f, nil); err != nil {
-			a.f.Close()
-			return nil, err
-		}
-	default:
+		return nil
+	}
+	// An interrupted write left a partial line: keep its bytes aside.
+	torn := func(b []byte) error { return keepTorn(dir, b) }
+	f, err := openCSVAppend(dir, CSVName, resume, load, torn, func(w io.Writer) error { return WriteCSV(w, nil) })
+	if err != nil {
 		return nil, err
 	}
+	a.f = f
 	return a, nil
-}
-
-// hasRows reports whether a results file holds more than a results header
-// line: a run that failed at its start leaves just the header, which blocks
-// nothing. A single line that is not a results header counts as content.
-func hasRows(b []byte) bool {
-	t := bytes.TrimRight(b, "\r\n")
-	if len(t) == 0 {
-		return false
-	}
-	if bytes.IndexByte(t, '\n') >= 0 {
-		return true
-	}
-	_, err := ReadCSV(bytes.NewReader(b), "")
-	return err != nil
 }
 
 // Done reports whether the configuration of r is already in the directory.
@@ -142,15 +102,7 @@ func (a *Appender) Append(rows ...Row) error {
 	if a.abandoned {
 		return errors.New("results: the run was abandoned (hung device): nothing more is written")
 	}
-	var buf bytes.Buffer
-	if err := WriteCSV(&buf, rows); err != nil {
-		return err
-	}
-	body := buf.Bytes()[bytes.IndexByte(buf.Bytes(), '\n')+1:] // drop the header
-	if _, err := a.f.Write(body); err != nil {
-		return err
-	}
-	if err := a.f.Sync(); err != nil {
+	if err := appendRecords(a.f, func(w io.Writer) error { return WriteCSV(w, rows) }); err != nil {
 		return err
 	}
 	for _, r := range rows {

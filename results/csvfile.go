@@ -1,0 +1,148 @@
+package results
+
+import (
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// The two CSV files of a results directory, results.csv and counters.csv,
+// are read and appended the same way; these are the shared pieces.
+
+// readHeader reads the header line of a CSV file named name: every column
+// must be known (kindOf) and appear once, and the required ones must be
+// there. It returns the trimmed names, their kinds and the set of them.
+func readHeader(cr *csv.Reader, name string, kindOf func(string) (Kind, bool), required ...string) ([]string, []Kind, map[string]bool, error) {
+	cr.FieldsPerRecord = -1
+	head, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil, nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
+	}
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
+	}
+	seen := map[string]bool{}
+	kinds := make([]Kind, len(head))
+	for i, h := range head {
+		h = strings.TrimSpace(h)
+		head[i] = h
+		var ok bool
+		if kinds[i], ok = kindOf(h); !ok {
+			return nil, nil, nil, fmt.Errorf("%s:1: %w: unknown column %q (is the header line missing?)", name, ErrMalformed, h)
+		}
+		if seen[h] {
+			return nil, nil, nil, fmt.Errorf("%s:1: %w: column %q appears twice", name, ErrMalformed, h)
+		}
+		seen[h] = true
+	}
+	for _, c := range required {
+		if !seen[c] {
+			return nil, nil, nil, fmt.Errorf("%s:1: %w: required column %q missing", name, ErrMalformed, c)
+		}
+	}
+	return head, kinds, seen, nil
+}
+
+// nextRecord reads the next line of a CSV file whose header is head and
+// parses each field by its column's kind (kinds, from readHeader); at the
+// end it returns io.EOF. line is the record's line in the file, for errors.
+func nextRecord(cr *csv.Reader, name string, head []string, kinds []Kind) (vals []any, line int, err error) {
+	rec, err := cr.Read()
+	if err == io.EOF {
+		return nil, 0, err
+	}
+	if err != nil { // a *csv.ParseError names the line
+		return nil, 0, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
+	}
+	line, _ = cr.FieldPos(0) // panics unless a record was read
+	if len(rec) != len(head) {
+		return nil, line, fmt.Errorf("%s:%d: %w: %d fields, header has %d", name, line, ErrMalformed, len(rec), len(head))
+	}
+	vals = make([]any, len(rec))
+	for i, f := range rec {
+		if vals[i], err = parseField(kinds[i], strings.TrimSpace(f)); err != nil {
+			return nil, line, fmt.Errorf("%s:%d: %w: column %s: %v", name, line, ErrMalformed, head[i], err)
+		}
+	}
+	return vals, line, nil
+}
+
+// openCSVAppend opens dir/file for appending. A file with rows needs
+// resume (ErrResultsExist otherwise); a partial last line, left by an
+// interrupted write, is handed to torn (nil: dropped) and cut off, and load
+// reads the rest. A missing file, or one holding just a header line that
+// load accepts, is started afresh with writeHeader.
+func openCSVAppend(dir, file string, resume bool, load func(old []byte, path string) error,
+	torn func([]byte) error, writeHeader func(io.Writer) error) (*os.File, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	path := filepath.Join(dir, file)
+	old, err := ReadFileLimited(path, MaxCSVBytes)
+	switch {
+	case err == nil && hasRows(old, func(b []byte) error { return load(b, path) }):
+		if !resume {
+			return nil, fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
+		}
+		if i := bytes.LastIndexByte(old, '\n'); i != len(old)-1 {
+			if torn != nil {
+				if err := torn(old[i+1:]); err != nil {
+					return nil, err
+				}
+			}
+			old = old[:i+1]
+			if err := WriteFileAtomic(path, old, 0o644); err != nil {
+				return nil, err
+			}
+		}
+		if err := load(old, path); err != nil {
+			return nil, err
+		}
+		return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	case err == nil || errors.Is(err, os.ErrNotExist):
+		f, err := os.Create(path)
+		if err != nil {
+			return nil, err
+		}
+		if err := writeHeader(f); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	default:
+		return nil, err
+	}
+}
+
+// hasRows reports whether a file holds more than a header line: a run that
+// failed at its start leaves just the header, which blocks nothing. A
+// single line that is not a header (load refuses it) counts as content.
+func hasRows(b []byte, load func([]byte) error) bool {
+	t := bytes.TrimRight(b, "\r\n")
+	if len(t) == 0 {
+		return false
+	}
+	if bytes.IndexByte(t, '\n') >= 0 {
+		return true
+	}
+	return load(b) != nil
+}
+
+// appendRecords writes what write writes, less its header line, to f and
+// syncs f.
+func appendRecords(f *os.File, write func(io.Writer) error) error {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil {
+		return err
+	}
+	body := buf.Bytes()[bytes.IndexByte(buf.Bytes(), '\n')+1:] // drop the header
+	if _, err := f.Write(body); err != nil {
+		return err
+	}
+	return f.Sync()
+}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -40,24 +41,12 @@ type Options struct {
 }
 
 func (o Options) withDefaults() (Options, error) {
-	if o.FailPct == 0 {
-		o.FailPct = 5
-	}
-	if o.WarnPct == 0 {
-		o.WarnPct = 2
-	}
-	if o.Confidence == 0 {
-		o.Confidence = 0.95
-	}
-	if o.Resamples == 0 {
-		o.Resamples = 2000
-	}
-	if o.MinTrials == 0 {
-		o.MinTrials = 3
-	}
-	if o.Seed == 0 {
-		o.Seed = 1
-	}
+	o.FailPct = cmp.Or(o.FailPct, 5)
+	o.WarnPct = cmp.Or(o.WarnPct, 2)
+	o.Confidence = cmp.Or(o.Confidence, 0.95)
+	o.Resamples = cmp.Or(o.Resamples, 2000)
+	o.MinTrials = cmp.Or(o.MinTrials, 3)
+	o.Seed = cmp.Or(o.Seed, 1)
 	switch {
 	case !(o.FailPct > 0 && o.FailPct < 100):
 		return o, fmt.Errorf("check: fail threshold %v %%: want a percentage between 0 and 100", o.FailPct)
@@ -498,18 +487,7 @@ func trialsWarmups(rows []results.Row) string {
 	for _, n := range trials {
 		counts[n]++
 	}
-	return fmt.Sprintf("%d × %d", mode(counts), mode(warm))
-}
-
-func mode[K int | int64](m map[K]int) K {
-	var best K
-	n := -1
-	for k, c := range m {
-		if c > n || (c == n && k < best) {
-			best, n = k, c
-		}
-	}
-	return best
+	return fmt.Sprintf("%d × %d", results.MostCommon(counts), results.MostCommon(warm))
 }
 
 func summaryLine(r *Report) string {

@@ -622,39 +622,29 @@ func build() []*Claim {
 	return cs
 }
 
-// minRatio is min(prefetch, reuse)/explicit of the streaming kernel, in %.
+// minRatio is min(prefetch, reuse)/explicit of the streaming kernel at
+// size, in %.
 func minRatio(a *Run, size int64) (Quantity, error) {
-	e, err := get(a, stream("explicit", size))
-	if err != nil {
-		return Quantity{}, err
-	}
-	p, err := get(a, stream("managed_prefetch", size))
-	if err != nil {
-		return Quantity{}, err
-	}
-	r, err := get(a, stream("managed_reuse", size))
-	if err != nil {
-		return Quantity{}, err
-	}
-	lo := p
-	if r.v < lo.v {
-		lo = r
-	}
-	q := ratioOf(lo, e, "%")
-	q.Text = fmt.Sprintf("min(prefetch %s, reuse %s) / explicit %s", p, r, e)
-	return q, nil
+	return minRatioOf(a, func(mode string) sel { return stream(mode, size) })
 }
 
+// minRatioStride is minRatio of the strided kernel at stride.
 func minRatioStride(a *Run, stride int64) (Quantity, error) {
-	e, err := get(a, strided("explicit", stride))
+	return minRatioOf(a, func(mode string) sel { return strided(mode, stride) })
+}
+
+// minRatioOf is min(prefetch, reuse)/explicit, in %, of the configurations
+// at(mode) selects.
+func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
+	e, err := get(a, at("explicit"))
 	if err != nil {
 		return Quantity{}, err
 	}
-	p, err := get(a, strided("managed_prefetch", stride))
+	p, err := get(a, at("managed_prefetch"))
 	if err != nil {
 		return Quantity{}, err
 	}
-	r, err := get(a, strided("managed_reuse", stride))
+	r, err := get(a, at("managed_reuse"))
 	if err != nil {
 		return Quantity{}, err
 	}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -31,18 +32,10 @@ type CompareOptions struct {
 }
 
 func (o CompareOptions) defaults() CompareOptions {
-	if o.TolerancePct == 0 {
-		o.TolerancePct = 5
-	}
-	if o.MaxZ == 0 {
-		o.MaxZ = 3.5
-	}
-	if o.MADFloorPct == 0 {
-		o.MADFloorPct = 0.5
-	}
-	if o.MinGPUs == 0 {
-		o.MinGPUs = 2
-	}
+	o.TolerancePct = cmp.Or(o.TolerancePct, 5)
+	o.MaxZ = cmp.Or(o.MaxZ, 3.5)
+	o.MADFloorPct = cmp.Or(o.MADFloorPct, 0.5)
+	o.MinGPUs = cmp.Or(o.MinGPUs, 2)
 	return o
 }
 

@@ -166,3 +166,9 @@ func ExampleWriteDir() {
 	// Output:
 	// 1 triad r1 H200 true
 }
+
+// The usual trial count of a run: the count most configurations have.
+func ExampleMostCommon() {
+	fmt.Println(results.MostCommon(map[int]int{5: 12, 10: 3, 3: 12}))
+	// Output: 3
+}

@@ -1,5 +1,7 @@
 package results
 
+import "cmp"
+
 // Grouped is one group of GroupStats: its key, the statistics of its
 // values and the values themselves, in item order, NaN included (for a
 // bootstrap: the model resamples them for its parameters' intervals).
@@ -43,4 +45,18 @@ func Medians[T any, K comparable](items []T, key func(*T) K, value func(*T) floa
 		m[g.Key] = g.Median
 	}
 	return m
+}
+
+// MostCommon is the key counted most often in counts (the smallest of
+// those tied), the zero value for no counts: the usual trial or warm-up
+// count of a run, say.
+func MostCommon[K cmp.Ordered](counts map[K]int) K {
+	var best K
+	n := -1
+	for k, c := range counts {
+		if c > n || (c == n && k < best) {
+			best, n = k, c
+		}
+	}
+	return best
 }

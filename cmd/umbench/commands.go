@@ -998,7 +998,7 @@ func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []
 		for _, n := range trials {
 			tc[n]++
 		}
-		set += fmt.Sprintf("; mostly %d trials, %d warm-ups", modeOf(tc), modeOf(warm))
+		set += fmt.Sprintf("; mostly %d trials, %d warm-ups", results.MostCommon(tc), results.MostCommon(warm))
 	}
 	if maxSize > 0 {
 		set += "; sizes " + results.FormatBytes(minSize)
@@ -1038,17 +1038,6 @@ func wrap(line string, width int, indent string) []string {
 		line = indent + strings.TrimLeft(string(r[cut:]), " ")
 	}
 	return append(out, line)
-}
-
-func modeOf[K int | int64](m map[K]int) K {
-	var best K
-	n := -1
-	for k, c := range m {
-		if c > n || (c == n && k < best) {
-			best, n = k, c
-		}
-	}
-	return best
 }
 
 // count is a flag's value as an iteration count: unset when the flag was

@@ -60,6 +60,9 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	defer dev.Close()
 	m := umkit.Describe(dev, "", "", umkit.Plan{})
 	d := m.Device
+	fit := fitTo(stdout) // notes such as the simulated GPU's are long prose
+	defer fit.flush()
+	stdout = fit
 	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "device\t%s (GPU %d, %s)\n", d.Name, d.Index, d.UUID)
 	fmt.Fprintf(w, "compute capability\t%s, %d SMs\n", d.ComputeCapability, d.SMs)

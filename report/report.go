@@ -4,13 +4,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/claims"
 	"github.com/umlab/umlab/datasets"
@@ -200,61 +198,15 @@ func summary(run *claims.Run) (Table, int, string) {
 	return t, flagged, strings.Join(parts, ", ")
 }
 
-// frameTable converts a frame to cells, dropping columns empty everywhere,
-// with sizes in binary units and numbers to four significant digits.
+// frameTable converts a frame to cells (results.TableCells): columns
+// empty everywhere dropped, sizes in binary units, numbers to four
+// significant digits.
 func frameTable(df dataframe.DataFrame) Table {
-	var t Table
-	if df.Err != nil {
-		t.Head = []string{"error"}
-		t.Rows = [][]string{{df.Err.Error()}}
-		t.Class = []string{""}
-		return t
+	head, rows, err := results.TableCells(df)
+	if err != nil {
+		return Table{Head: []string{"error"}, Rows: [][]string{{err.Error()}}, Class: []string{""}}
 	}
-	var keep []string
-	for _, name := range df.Names() {
-		s := df.Col(name)
-		for i := 0; i < s.Len(); i++ {
-			if cell(s, i, name) != "" {
-				keep = append(keep, name)
-				break
-			}
-		}
-	}
-	t.Head = keep
-	for i := 0; i < df.Nrow(); i++ {
-		var row []string
-		for _, name := range keep {
-			row = append(row, cell(df.Col(name), i, name))
-		}
-		t.Rows = append(t.Rows, row)
-		t.Class = append(t.Class, "")
-	}
-	return t
-}
-
-func cell(s series.Series, i int, name string) string {
-	e := s.Elem(i)
-	switch s.Type() {
-	case series.Float:
-		v := e.Float()
-		if math.IsNaN(v) {
-			return ""
-		}
-		return fmt.Sprintf("%.4g", v)
-	case series.Int:
-		v, _ := e.Int()
-		if v == 0 && name != results.ColN {
-			return ""
-		}
-		if strings.HasSuffix(name, "_bytes") {
-			return results.FormatBytes(int64(v))
-		}
-		return fmt.Sprint(v)
-	}
-	if e.IsNA() {
-		return ""
-	}
-	return e.String()
+	return Table{Head: head, Rows: rows, Class: make([]string, len(rows))}
 }
 
 // figures draws the figures of the six notebooks for the run beside the

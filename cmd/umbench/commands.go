@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/datasets"
@@ -620,85 +619,18 @@ func shortUUID(u string) string {
 	return u
 }
 
-// writeTable prints a frame as aligned text, dropping columns that are
-// empty everywhere, sizes in binary units and numbers to 4 significant
-// digits.
+// writeTable prints a frame as aligned text (results.TableCells).
 func writeTable(w io.Writer, df dataframe.DataFrame) error {
-	if df.Err != nil {
-		return df.Err
-	}
-	var keep []string
-	for _, name := range df.Names() {
-		s := df.Col(name)
-		for i := 0; i < s.Len(); i++ {
-			if cell(s, i, name) != "" {
-				keep = append(keep, name)
-				break
-			}
-		}
+	head, rows, err := results.TableCells(df)
+	if err != nil {
+		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(keep, "\t"))
-	for i := 0; i < df.Nrow(); i++ {
-		var f []string
-		for _, name := range keep {
-			f = append(f, cell(df.Col(name), i, name))
-		}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, f := range rows {
 		fmt.Fprintln(tw, strings.Join(f, "\t"))
 	}
 	return tw.Flush()
-}
-
-func cell(s series.Series, i int, name string) string {
-	e := s.Elem(i)
-	switch s.Type() {
-	case series.Float:
-		v := e.Float()
-		if math.IsNaN(v) {
-			return ""
-		}
-		switch {
-		case strings.HasSuffix(name, "_bytes") && v >= 0 && v == math.Trunc(v):
-			return humanBytes(v)
-		case isCount(name):
-			return fmt.Sprintf("%.0f", v)
-		}
-		return fmt.Sprintf("%.4g", v)
-	case series.Int:
-		v, _ := e.Int()
-		if v == 0 && name != results.ColN {
-			return ""
-		}
-		if strings.HasSuffix(name, "_bytes") {
-			return results.FormatBytes(int64(v))
-		}
-		return fmt.Sprint(v)
-	}
-	return e.String()
-}
-
-// isCount says whether a column holds counts (faults, fault groups), shown
-// as integers.
-func isCount(name string) bool {
-	return strings.HasSuffix(name, "_faults") || strings.HasSuffix(name, "_groups") || strings.HasSuffix(name, "_count")
-}
-
-// humanBytes writes a byte count in binary units with three significant
-// digits: 0, 512 B, 1.17 MiB, 256 MiB.
-func humanBytes(v float64) string {
-	if v < 1024 {
-		return fmt.Sprintf("%.0f B", v)
-	}
-	units := []string{"KiB", "MiB", "GiB", "TiB", "PiB"}
-	i := -1
-	for v >= 1024 && i < len(units)-1 {
-		v /= 1024
-		i++
-	}
-	if v == math.Trunc(v) {
-		return fmt.Sprintf("%.0f %s", v, units[i])
-	}
-	return fmt.Sprintf("%.3g %s", v, units[i])
 }
 
 func cmdModel(args []string, stdout, stderr io.Writer) error {

@@ -124,7 +124,7 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame) error {
 	for i := 0; i < df.Nrow(); i++ {
 		f := []string{cutRunes(check.Label(rows[i]), 46)}
 		for _, c := range cols {
-			f = append(f, cell(df.Col(c.name), i, c.name))
+			f = append(f, results.TableCell(df.Col(c.name), i, c.name))
 		}
 		if collected.Elem(i).String() != "true" {
 			f = append(f, "(not counted)")

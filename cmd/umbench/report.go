@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/umlab/umlab/claims"
 	"github.com/umlab/umlab/report"
+	"github.com/umlab/umlab/results"
 )
 
 func cmdReport(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("report", stderr)
-	dataset := fs.String("dataset", "", "embedded dataset(s), comma-separated runs of one machine (a group comes from the first that has it)")
-	against := fs.String("against", "", "a second platform's dataset or directory for the cross-platform claims")
+	src := addClaimSources(fs)
 	out := fs.String("out", "", "the HTML file to write (required)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: umbench report DIR... | --dataset NAME[,NAME...] --out FILE.html\n\n"+
@@ -29,40 +27,17 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return usagef("--out FILE.html is required")
 	}
-	run, err := claimsRun(*dataset, fs.Args())
+	run, against, err := src.load()
 	if err != nil {
 		return err
 	}
-	var o report.Options
-	if *against != "" {
-		if o.Against, err = claims.Load(*against); err != nil {
-			return err
-		}
-	}
+	o := report.Options{Against: against}
 	var buf bytes.Buffer
 	if err := report.Write(&buf, run, o); err != nil {
 		return err
 	}
-	// Write beside the target and rename, so a failed run never leaves half a file.
-	tmp, err := os.CreateTemp(filepath.Dir(*out), ".umbench-report-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), *out); err != nil {
-		os.Remove(tmp.Name())
+	// A failed run never leaves half a file.
+	if err := results.WriteFileAtomic(*out, buf.Bytes(), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d KiB): %s\n", *out, buf.Len()>>10, claimsSummary(run, o.Against))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -8,29 +9,50 @@ import (
 	"github.com/umlab/umlab/claims"
 )
 
-// claimsRun resolves the sources of reproduce and report: positional
-// results directories or dataset names, or --dataset with one or more
-// comma-separated names (runs of one machine, combined group by group).
-func claimsRun(dataset string, args []string) (*claims.Run, error) {
+// claimSources are the flags with which reproduce and report name their
+// runs: positional results directories or dataset names, or --dataset with
+// one or more comma-separated names (runs of one machine, combined group by
+// group), and --against for the cross-platform claims.
+type claimSources struct {
+	fs               *flag.FlagSet
+	dataset, against *string
+}
+
+func addClaimSources(fs *flag.FlagSet) *claimSources {
+	return &claimSources{fs,
+		fs.String("dataset", "", "embedded dataset(s), comma-separated runs of one machine (a group comes from the first that has it)"),
+		fs.String("against", "", "a second platform's dataset or directory for the cross-platform claims (GB200 against GH200)")}
+}
+
+// load resolves the parsed flags: the run and, with --against, the other
+// platform's (nil without).
+func (c *claimSources) load() (run, against *claims.Run, err error) {
 	var names []string
-	if dataset != "" {
-		for _, n := range strings.Split(dataset, ",") {
+	if *c.dataset != "" {
+		for _, n := range strings.Split(*c.dataset, ",") {
 			if n = strings.TrimSpace(n); n != "" {
 				names = append(names, n)
 			}
 		}
 	}
-	names = append(names, args...)
+	names = append(names, c.fs.Args()...)
 	if len(names) == 0 {
-		return nil, usagef("name a results directory or an embedded dataset (--dataset NAME); see umbench datasets")
+		return nil, nil, usagef("name a results directory or an embedded dataset (--dataset NAME); see umbench datasets")
 	}
-	return claims.Load(names...)
+	if run, err = claims.Load(names...); err != nil {
+		return nil, nil, err
+	}
+	if *c.against != "" {
+		if against, err = claims.Load(*c.against); err != nil {
+			return nil, nil, err
+		}
+	}
+	return run, against, nil
 }
 
 func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("reproduce", stderr)
-	dataset := fs.String("dataset", "", "embedded dataset(s), comma-separated runs of one machine (a group comes from the first that has it)")
-	against := fs.String("against", "", "a second platform's dataset or directory for the cross-platform claims (GB200 against GH200)")
+	src := addClaimSources(fs)
 	format := fs.String("format", "table", "table, md or csv")
 	section := fs.String("section", "", "only claims whose section starts with this (V-C, VI, Table III)")
 	fs.Usage = func() {
@@ -48,16 +70,11 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	default:
 		return usagef("--format %q: table, md or csv", *format)
 	}
-	run, err := claimsRun(*dataset, fs.Args())
+	run, against, err := src.load()
 	if err != nil {
 		return err
 	}
-	var o claims.Options
-	if *against != "" {
-		if o.Against, err = claims.Load(*against); err != nil {
-			return err
-		}
-	}
+	o := claims.Options{Against: against}
 	cs := claims.All()
 	if *section != "" {
 		if cs = claims.Sections(*section); len(cs) == 0 {

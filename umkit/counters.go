@@ -423,6 +423,7 @@ func fieldUint(f nvml.FieldValue) (uint64, uint, error) {
 	}
 	return 0, 0, fmt.Errorf("NVML field %d: value type %d", f.FieldId, f.ValueType)
 }
+
 // setCounts puts CUPTI's counts into a counter row.
 func setCounts(r *results.CounterRow, c cupti.Counts) {
 	f := func(v uint64) float64 { return float64(v) }

@@ -125,8 +125,8 @@ func (c SparseConfig) start(r *runner) (func(context.Context, Config) error, fun
 	return noStart(func(ctx context.Context, k Config) error { return r.sparseOne(ctx, c, k.Mode, k.arg.(int64), k.Label) })
 }
 
-// sparseOne measures one density under one memory state: runState's steps,
-// with the reference check.
+// sparseOne measures one density under one memory state (runState), with
+// the reference check.
 func (r *runner) sparseOne(ctx context.Context, c SparseConfig, mode string, k int64, label string) error {
 	n := uint64(c.FootprintBytes / 8)
 	m := n / uint64(k)
@@ -135,29 +135,12 @@ func (r *runner) sparseOne(ctx context.Context, c SparseConfig, mode string, k i
 	base.Pattern, base.SizeBytes, base.FootprintBytes = "sparse_random", c.FootprintBytes, 2*c.FootprintBytes
 	base.ActiveElements, base.UsefulBytes, base.StrideElements = int64(m), 16*int64(m), k
 	base.Note = fmt.Sprintf("density 1/%d: %d of %d elements through an index array", k, m, n)
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
-		return nil
-	}
-	if mode == "managed_prefetch" && !r.info.ConcurrentManagedAccess {
-		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
-	}
-	x, idx, staging, free, err := r.modeBuffers(mode, w, c.Seed)
-	if err != nil {
-		return fmt.Errorf("umkit: %s: %w", label, err)
-	}
-	defer free()
 	passes := 1.0
 	if mode == "managed_reuse" {
 		passes = 2
 	}
-	ref, err := r.sparseReference(w, idx, c.Seed, passes)
-	if err != nil {
-		return fmt.Errorf("umkit: %s: %w", label, err)
-	}
-	defer r.dev.Free(ref)
-	w.ref = ref
-	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, x, idx, staging, c.Seed))
+	w.reference = func(idx Buffer) (Buffer, error) { return r.sparseReference(w, idx, c.Seed, passes) }
+	return r.runState(ctx, base, label, mode, w, c.Common)
 }
 
 // sparseReference makes the expected data after a trial on a device

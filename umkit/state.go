@@ -19,6 +19,9 @@ type workload struct {
 	// the check compares with it instead of the affine expectation (for a
 	// workload whose touched elements are not a stride: a random subset).
 	ref Buffer
+	// reference, when set, makes ref once the index array exists (runState
+	// frees it after the trials).
+	reference func(idx Buffer) (Buffer, error)
 }
 
 // modeBuffers allocates the data buffer (and the index array of a random
@@ -184,5 +187,13 @@ func (r *runner) runState(ctx context.Context, base results.Row, label, mode str
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
 	defer free()
+	if w.reference != nil {
+		ref, err := w.reference(idx)
+		if err != nil {
+			return fmt.Errorf("umkit: %s: %w", label, err)
+		}
+		defer r.dev.Free(ref)
+		w.ref = ref
+	}
 	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, x, idx, staging, c.Seed))
 }

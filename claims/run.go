@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,7 +108,7 @@ func Load(namesOrDirs ...string) (*Run, error) {
 		for g := range fresh {
 			taken[g] = true
 		}
-		cs, err := readCountersOf(n)
+		cs, err := datasets.Counters(n)
 		if err != nil {
 			return nil, err
 		}
@@ -121,32 +120,6 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	}
 	run.Counters = counters
 	return run, nil
-}
-
-// readCountersOf reads the counters.csv of a dataset or results directory
-// (results.ReadCounterCSV), or returns none when it has no such file.
-func readCountersOf(nameOrDir string) ([]results.CounterRow, error) {
-	if strings.ContainsAny(nameOrDir, `/\`) || !isEmbedded(nameOrDir) {
-		rows, err := results.LoadCounters(nameOrDir)
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, nil
-		}
-		return rows, err
-	}
-	r, err := datasets.CountersCSV(nameOrDir)
-	if err != nil {
-		return nil, nil // no counter passes: not an error here
-	}
-	return results.ReadCounterCSV(r, nameOrDir+"/"+results.CountersName)
-}
-
-func isEmbedded(name string) bool {
-	for _, in := range datasets.List() {
-		if in.Name == name {
-			return true
-		}
-	}
-	return false
 }
 
 // key of a configuration, for the medians.

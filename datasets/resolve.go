@@ -1,7 +1,10 @@
 package datasets
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -120,6 +123,26 @@ func Resolve(ref string) ([]results.Row, results.Metadata, string, error) {
 	}
 	rows, m, err := LoadDir(ref)
 	return rows, m, ref, err
+}
+
+// Counters returns the counter passes (counters.csv, read with
+// results.ReadCounterCSV) of ref, an embedded dataset or a results
+// directory chosen as Resolve chooses. A source without them (a run
+// without --counters, a published dataset, nothing by that name) gives
+// none and no error; a malformed file is an error.
+func Counters(ref string) ([]results.CounterRow, error) {
+	if !strings.ContainsAny(ref, `/\`) && known(embedded, ref) {
+		b, err := fs.ReadFile(embedded, ref+"/"+results.CountersName)
+		if err != nil {
+			return nil, nil
+		}
+		return results.ReadCounterCSV(bytes.NewReader(b), ref+"/"+results.CountersName)
+	}
+	rows, err := results.LoadCounters(ref)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	return rows, err
 }
 
 // LoadDir reads a results directory (results.csv and, if present,

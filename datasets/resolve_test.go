@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,5 +70,38 @@ func TestResolve(t *testing.T) {
 		if _, _, _, err := Resolve(bad); !errors.Is(err, ErrUnknown) {
 			t.Errorf("Resolve(%q): %v, want ErrUnknown", bad, err)
 		}
+	}
+}
+
+// Counters reads the counter passes of an embedded dataset or a results
+// directory; sources without them give none, malformed ones an error.
+func TestCounters(t *testing.T) {
+	rows, err := Counters("h200-2026-11-29-counters")
+	if err != nil || len(rows) == 0 || rows[0].Pass != results.PassCounters {
+		t.Fatalf("embedded: %v, %d rows", err, len(rows))
+	}
+	for _, ref := range []string{"paper-gb200", t.TempDir(), "no-such-thing"} {
+		if rows, err := Counters(ref); err != nil || rows != nil {
+			t.Errorf("%s: %v, %d rows; want none and no error", ref, err, len(rows))
+		}
+	}
+	dir := t.TempDir()
+	a, err := results.OpenCounterAppender(dir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Append(rows[:2]...); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	if got, err := Counters(dir); err != nil || len(got) != 2 || got[1].Config.SizeBytes != rows[1].Config.SizeBytes {
+		t.Errorf("directory: %v, %d rows", err, len(got))
+	}
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, results.CountersName), []byte("group,zorp\nx,y\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Counters(bad); !errors.Is(err, results.ErrMalformed) {
+		t.Errorf("malformed: %v", err)
 	}
 }

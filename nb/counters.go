@@ -44,14 +44,13 @@ func Counters(groups ...string) dataframe.DataFrame {
 // passes came from, with the dataset's caveats on one line.
 func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) {
 	for _, name := range localByAge() {
-		r, err := datasets.CountersCSV(name)
-		if err != nil {
-			continue
-		}
 		src := CounterSource{Name: name, Caveat: strings.Join(strings.Fields(datasets.Caveats(name)), " ")}
-		counted, err := results.ReadCounterCSV(r, name+"/"+results.CountersName)
+		counted, err := datasets.Counters(name)
 		if err != nil {
 			return dataframe.DataFrame{}, src, err
+		}
+		if len(counted) == 0 {
+			continue // no counter passes
 		}
 		rows, meta, err := datasets.Load(name)
 		if err != nil {

@@ -11,7 +11,8 @@ import (
 
 // TableCell formats element i of the frame column s, called name, for a
 // text or HTML table: NaN, NA and zero integers (other than n) empty;
-// columns ending in _bytes in binary units (FormatBytes); counts (names
+// columns ending in _bytes in binary units (FormatBytes; measured byte
+// counts, float columns, to three significant digits); counts (names
 // ending in _faults, _groups or _count) as whole numbers; other numbers to
 // four significant digits.
 func TableCell(s series.Series, i int, name string) string {
@@ -24,7 +25,7 @@ func TableCell(s series.Series, i int, name string) string {
 		}
 		switch {
 		case strings.HasSuffix(name, "_bytes") && v >= 0 && v == math.Trunc(v) && v < 1<<62:
-			return FormatBytes(int64(v))
+			return formatBytes(int64(v), 3)
 		case isCount(name):
 			return fmt.Sprintf("%.0f", v)
 		}

@@ -10,14 +10,21 @@ import (
 // "1.5 GiB", 1000 is "1000 B". It is the one byte formatter of umlab: the
 // command line, the figures, the model's notes and the benchmark labels all
 // use it.
-func FormatBytes(b int64) string {
+func FormatBytes(b int64) string { return formatBytes(b, 4) }
+
+// formatBytes is FormatBytes with digits significant digits (whole
+// numbers of a unit are written whole).
+func formatBytes(b int64, digits int) string {
 	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
 	v, i := float64(b), 0
 	for math.Abs(v) >= 1024 && i < len(units)-1 {
 		v /= 1024
 		i++
 	}
-	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[i]
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', -1, 64) + " " + units[i]
+	}
+	return strconv.FormatFloat(v, 'g', digits, 64) + " " + units[i]
 }
 
 // FormatNumber writes a measurement compactly: whole numbers from 100 up

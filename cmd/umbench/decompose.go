@@ -1,12 +1,9 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,18 +28,7 @@ func counterSource(data, dataset string, args []string) ([]results.CounterRow, e
 	case name == "" && len(args) == 1:
 		name = args[0]
 	}
-	if st, err := os.Stat(name); err == nil && st.IsDir() {
-		rows, err := results.LoadCounters(name)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return rows, err
-	}
-	r, err := datasets.CountersCSV(name)
-	if err != nil {
-		return nil, nil // the dataset has no counter passes (or is unknown: source has said so)
-	}
-	return results.ReadCounterCSV(r, name+"/"+results.CountersName)
+	return datasets.Counters(name)
 }
 
 // caveats prints what datasets.Caveats knows about the dataset name.

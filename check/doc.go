@@ -36,6 +36,11 @@
 // warm-up counts, drivers and commits are allowed and listed in
 // Report.Notes: a driver upgrade is what a check is for.
 //
-// The package is pure Go: it reads [results.Row] values and never touches
-// a GPU.
+// # Ownership and imports
+//
+// check owns the run-against-baseline comparison, its verdicts and their
+// text (`umbench check`, plots' check table). It is pure Go: it reads
+// [results.Row] values and never touches a GPU. It imports results and
+// nothing else of umlab; it must not import cuda (NVML included), umkit,
+// fleet/node or cmd, and builds with CGO_ENABLED=0 (.ci/run checks this).
 package check

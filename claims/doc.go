@@ -35,6 +35,12 @@
 // a DataFrame; [Check.Sentence] says one in a sentence whose numbers come
 // from the data, for notebooks.
 //
-// The package is pure Go: it reads results, datasets and model, never the
-// GPU.
+// # Ownership and imports
+//
+// claims owns the catalogue of the paper's findings, their measures,
+// verdicts and reasons, and the text that says them. It is pure Go: it
+// imports results, datasets and model, never the GPU; it must not import
+// cuda (NVML included), umkit, fleet/node, plots, report or cmd, and
+// builds with CGO_ENABLED=0 (.ci/run checks this). report and
+// cmd/umbench import it.
 package claims

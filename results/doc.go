@@ -41,6 +41,8 @@
 // # Ownership and imports
 //
 // results owns the schema and its column table, the CSV and metadata files,
-// the appender, summaries and the helpers above. It depends on nothing of
-// umlab, and builds with CGO_ENABLED=0.
+// the appender, the counters file format, summaries and the helpers above.
+// It imports stats (the bootstrap intervals of summaries) and nothing else
+// of umlab; it must not import cuda, umkit or any package that imports
+// results, and builds with CGO_ENABLED=0.
 package results

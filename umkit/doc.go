@@ -55,6 +55,7 @@
 // # Ownership and imports
 //
 // umkit owns the benchmark definitions, the run loop, provenance and the
-// counter passes. It imports cuda, cuda/cupti, internal/nvmlguard and
+// counter passes (it fills results.CounterRow; the counters.csv format is
+// results'). It imports cuda, cuda/cupti, internal/nvmlguard and
 // results; it must not import model, datasets, plots, nb, fleet or cmd.
 package umkit

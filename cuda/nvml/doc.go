@@ -15,4 +15,14 @@
 // -Wdeprecated-declarations warnings from the C compiler that a user could
 // not silence from this module. The declarations here are our own, checked
 // against nvml.h of CUDA 13.0.
+//
+// # Ownership and imports
+//
+// nvml owns the NVML binding and nothing above it (what a GPU's facts mean
+// is umkit's, fleet/node's and internal/nvmlguard's). It is one of the three
+// cgo packages (cuda, cuda/cupti, cuda/nvml: .ci/run checks that no other
+// has cgo) and imports nothing of umlab. Only umkit, fleet/node and
+// internal/nvmlguard import it; the pure packages (results, fleet, model,
+// stats, datasets, claims, report, plots, check) must not, directly or
+// through another package (.ci/run checks their dependencies).
 package nvml

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -186,13 +188,8 @@ func summary(run *claims.Run) (Table, int, string) {
 			t.Class[i] = cls
 		}
 	}
-	var names []string
-	for k := range per {
-		names = append(names, k)
-	}
-	sort.Strings(names)
 	var parts []string
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(per)) {
 		parts = append(parts, fmt.Sprintf("%s %d", k, per[k]))
 	}
 	return t, flagged, strings.Join(parts, ", ")

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/results"
@@ -126,13 +127,8 @@ func diffJSON(path string, a, b any) []string {
 		for k := range bm {
 			keys[k] = true
 		}
-		var ks []string
-		for k := range keys {
-			ks = append(ks, k)
-		}
-		sort.Strings(ks)
 		var out []string
-		for _, k := range ks {
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
 			av, ain := am[k]
 			bv, bin := bm[k]
 			switch {

@@ -14,6 +14,9 @@ import (
 // reproduce works on every embedded dataset, in every format.
 func TestReproduceEveryDataset(t *testing.T) {
 	for _, d := range datasets.List() {
+		if skipUnderRace(d.Name) {
+			continue
+		}
 		for _, f := range []string{"table", "md", "csv"} {
 			var out, errb bytes.Buffer
 			if code := run([]string{"reproduce", "--dataset", d.Name, "--format", f}, &out, &errb); code != 0 {

@@ -25,6 +25,9 @@ func TestDefaultOutputFits120Columns(t *testing.T) {
 			filepath.Join("..", "..", "datasets", "h200x2-2026-11-29-concurrent")},
 	}
 	for _, d := range datasets.List() {
+		if skipUnderRace(d.Name) {
+			continue
+		}
 		for _, c := range []string{"summary", "decompose", "reproduce", "compare", "model"} {
 			cmds = append(cmds, []string{c, "--dataset", d.Name})
 		}

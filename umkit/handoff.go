@@ -110,7 +110,7 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 	}
 	defer unpin()
 	if cfg.CPUThreads > 1 {
-		t, ok := r.dev.(UpdateThreader)
+		t, ok := optional[UpdateThreader](r.dev)
 		if !ok {
 			return fmt.Errorf("umkit: handoff: %d CPU-update threads: this device runs the update on one thread only", cfg.CPUThreads)
 		}
@@ -450,7 +450,7 @@ const (
 // checks the data on the device.
 func (h *handoffData) alternate(reuse int, row *results.Row) error {
 	d := h.r.dev
-	mk, _ := d.(Marker)
+	mk, _ := optional[Marker](d)
 	mark := func(i int) error {
 		if mk == nil {
 			return nil
@@ -556,7 +556,10 @@ func (h *handoffData) parts(mk Marker, toCPUMs float64, row *results.Row) error 
 		row.TransferMs = in + out
 		moved = row.TransferMs
 	}
-	row.SyncMs = row.TotalMs - row.CPUMs - moved - kernel
+	// The rest of the wall-clock iteration; the GPU's event clock and the
+	// host's clock can put the parts a hair above the total (rounding, a
+	// few µs), which reads as no time left, never as a negative duration.
+	row.SyncMs = max(0, row.TotalMs-row.CPUMs-moved-kernel)
 	return nil
 }
 

@@ -204,3 +204,37 @@ func TestHandoffFits(t *testing.T) {
 		}
 	}
 }
+
+// TestRunHandoffBehindWatchdog: umkit.Run wraps the device in the hang
+// watchdog; the handoff group must still find the device's optional
+// interfaces through it (on the H200 the wrapper once hid them: no trial
+// parts, and --cpu-threads 8 refused as "one thread only").
+func TestRunHandoffBehindWatchdog(t *testing.T) {
+	dev := fakegpu.New()
+	dir := filepath.Join(t.TempDir(), "out")
+	opts := umkit.Options{Device: dev, Out: dir, Groups: []string{"handoff"}, Quick: true,
+		Sizes: []int64{1 << 20}, CPUThreads: 2, Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(dev.Calls, "SetUpdateCPUs(2)") {
+		t.Error("the device behind the watchdog was not told of 2 update threads")
+	}
+	rows, _, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alt := 0
+	for _, r := range rows {
+		if r.Phase != "alternating" {
+			continue
+		}
+		alt++
+		if math.IsNaN(r.KernelMs) || math.IsNaN(r.SyncMs) {
+			t.Fatalf("%s R=%d: no trial parts behind the watchdog (kernel %v, sync %v)", r.Policy, r.ReusePasses, r.KernelMs, r.SyncMs)
+		}
+	}
+	if alt == 0 {
+		t.Fatal("no alternating rows")
+	}
+}

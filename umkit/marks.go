@@ -30,6 +30,33 @@ type UpdateThreader interface {
 	SetUpdateCPUs(cpus []int) error
 }
 
+// optional returns d as the optional interface T when d offers it all the
+// way down: a wrapper (the watchdog's device) implements T by passing calls
+// through, so T counts only where the device underneath implements it too.
+// Asking d.(T) directly would lose T behind a wrapper that lacks it, or
+// find it on a wrapper whose device lacks it.
+func optional[T any](d Device) (T, bool) {
+	t, ok := any(d).(T)
+	for inner := d; ok; {
+		w, wraps := inner.(interface{ Unwrap() Device })
+		if !wraps {
+			break
+		}
+		inner = w.Unwrap()
+		_, ok = any(inner).(T)
+	}
+	if !ok {
+		var none T
+		return none, false
+	}
+	return t, true
+}
+
+// errNotOffered is a wrapper's answer to an optional call its device lacks.
+func errNotOffered(call string) error {
+	return fmt.Errorf("umkit: %s: not offered by this device", call)
+}
+
 // marks are the cuda device's Marker events, created on first use.
 type marks struct {
 	ev [MaxMarks]*cuda.Event

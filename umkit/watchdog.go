@@ -113,6 +113,35 @@ type watchedDevice struct {
 	w *watchdog
 }
 
+// Unwrap returns the device underneath: optional interfaces (Marker,
+// UpdateThreader) are the underlying device's to offer (see optional).
+func (d watchedDevice) Unwrap() Device { return d.Device }
+
+// Mark, MarkedMs and SetUpdateCPUs pass the optional interfaces through, the
+// waits under the watchdog like every other; callers ask optional first.
+func (d watchedDevice) Mark(i int) error {
+	m, ok := d.Device.(Marker)
+	if !ok {
+		return errNotOffered("Mark")
+	}
+	return d.do("Mark", func() error { return m.Mark(i) })
+}
+func (d watchedDevice) MarkedMs(i, j int) (ms float64, err error) {
+	m, ok := d.Device.(Marker)
+	if !ok {
+		return 0, errNotOffered("MarkedMs")
+	}
+	err = d.do("MarkedMs (event wait)", func() error { ms, err = m.MarkedMs(i, j); return err })
+	return ms, err
+}
+func (d watchedDevice) SetUpdateCPUs(cpus []int) error {
+	t, ok := d.Device.(UpdateThreader)
+	if !ok {
+		return errNotOffered("SetUpdateCPUs")
+	}
+	return t.SetUpdateCPUs(cpus)
+}
+
 func (d watchedDevice) do(call string, f func() error) error {
 	d.w.enter(call)
 	defer d.w.leave()

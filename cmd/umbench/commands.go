@@ -44,13 +44,9 @@ func cmdInfo(args []string, stdout, stderr io.Writer) error {
 	if *gpu < 0 {
 		return usagef("--gpu %d: a GPU ordinal is 0 or more", *gpu)
 	}
-	simulate, err := simulating(*sim)
+	open, _, err := deviceOpener(*sim)
 	if err != nil {
 		return err
-	}
-	open := openDevice
-	if simulate {
-		open = openSimulated
 	}
 	dev, err := open(*gpu)
 	if err != nil {
@@ -191,13 +187,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err := checkRunFlags(fs, *gpu, *kernelTimeout); err != nil {
 		return err
 	}
-	simulate, err := simulating(*sim)
+	open, simulate, err := deviceOpener(*sim)
 	if err != nil {
 		return err
-	}
-	open := openDevice
-	if simulate {
-		open = openSimulated
 	}
 	if fs.NArg() > 0 {
 		return usagef("run takes no arguments (got %q); select with --groups or --bench", fs.Args())

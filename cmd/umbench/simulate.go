@@ -52,6 +52,19 @@ func simulating(flag bool) (bool, error) {
 	}
 }
 
+// deviceOpener returns how to open a GPU: the simulated one when --simulate
+// or UMLAB_SIMULATE asks for it, else the real one.
+func deviceOpener(flag bool) (open func(int) (umkit.Device, error), simulate bool, err error) {
+	simulate, err = simulating(flag)
+	if err != nil {
+		return nil, false, err
+	}
+	if simulate {
+		return openSimulated, true, nil
+	}
+	return openDevice, false, nil
+}
+
 func readKnobs() (simKnobs, error) {
 	k := simKnobs{gpus: 1}
 	ints := []struct {

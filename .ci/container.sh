@@ -52,15 +52,11 @@ REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
 keep=0
 [[ ${1:-} == --keep ]] && keep=1
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-say() { echo "container.sh: $*"; }
+NAME=container.sh
+# shellcheck source=lib.sh
+source "$REPO/.ci/lib.sh"
 t0=$(now)
-
-if [[ $(id -u) -ne 0 ]]; then
-  say "must run as root (podman's storage, mmdebstrap)" >&2
-  exit 2
-fi
+need_root "podman's storage, mmdebstrap"
 
 # --- 1. tools ---------------------------------------------------------------
 need=()

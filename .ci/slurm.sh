@@ -57,15 +57,11 @@ for a in "$@"; do
   esac
 done
 
-now() { date +%s.%N; }
-secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-say() { echo "slurm.sh: $*"; }
+NAME=slurm.sh
+# shellcheck source=lib.sh
+source "$REPO/.ci/lib.sh"
 t0=$(now)
-
-if [[ $(id -u) -ne 0 ]]; then
-  say "must run as root (it installs packages, makes network namespaces and starts the Slurm daemons)" >&2
-  exit 2
-fi
+need_root "it installs packages, makes network namespaces and starts the Slurm daemons"
 
 # --- 1. install ---------------------------------------------------------
 pkgs=(slurmctld slurmd slurm-client munge)

@@ -9,7 +9,7 @@ import (
 // HostThreads is how many threads FillHost and the host checks use. They
 // re-establish and verify state outside the measurements, and managed pages
 // fault back to the CPU several times faster from several threads.
-var HostThreads = min(runtime.NumCPU(), 8)
+var HostThreads = min(runtime.NumCPU(), 16)
 
 // parallel runs f over [0, n) split into HostThreads contiguous ranges of
 // whole 2 MiB blocks, each on its own OS thread (a cgo call holds one).

@@ -27,14 +27,18 @@ type hkey struct {
 
 // handoff holds the medians of the handoff rows' total_ms, by configuration.
 type handoff struct {
-	med      map[hkey]float64
-	vals     map[hkey][]float64 // every trial's total_ms (results.Grouped.Values), for the bootstrap
-	n        map[hkey]int
-	useful   map[hkey]int64 // useful_bytes of the configuration, when recorded
-	policies []string       // Table III order
-	sizes    []int64        // ascending
-	rs       []int64        // alternating R values, ascending
-	platform string
+	med    map[hkey]float64
+	vals   map[hkey][]float64 // every trial's total_ms (results.Grouped.Values), for the bootstrap
+	n      map[hkey]int
+	useful map[hkey]int64 // useful_bytes of the configuration, when recorded
+	parts  map[hkey]parts // alternating configurations' trial parts (misses.go)
+	// sequential: some rows were measured in sequential order (or before
+	// the order was recorded), so drift can land on whole configurations.
+	sequential bool
+	policies   []string // Table III order
+	sizes      []int64  // ascending
+	rs         []int64  // alternating R values, ascending
+	platform   string
 }
 
 // collect reads the handoff rows (group "handoff"; other groups are ignored)
@@ -79,6 +83,7 @@ func collect(rows []results.Row) (*handoff, error) {
 			platforms = append(platforms, r.Platform)
 		}
 		trials = append(trials, trial{k, r.TotalMs})
+		h.sequential = h.sequential || r.Order != "interleaved"
 		if r.UsefulBytes > 0 {
 			h.useful[k] = r.UsefulBytes
 		}
@@ -106,6 +111,7 @@ func collect(rows []results.Row) (*handoff, error) {
 			h.rs = append(h.rs, k.r)
 		}
 	}
+	h.parts = collectParts(rows)
 	sort.Slice(h.policies, func(i, j int) bool { return policyLess(h.policies[i], h.policies[j]) })
 	slices.Sort(h.sizes)
 	slices.Sort(h.rs)

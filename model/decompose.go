@@ -159,7 +159,15 @@ func Decompose(rows []results.Row) ([]Decomposition, error) { return DecomposeCo
 type Counted struct {
 	Config         results.Row
 	HtoDBytes      float64 // Unified Memory bytes migrated host to device
+	DtoHBytes      float64 // and device to host
+	CPUPageFaults  float64 // CPU page faults on managed memory
 	GPUFaultGroups float64 // GPU page fault groups
+	Source         string  // where the passes come from, when not the measured rows' own run
+}
+
+// CountedOf returns what a collected counter pass counted.
+func CountedOf(c results.CounterRow) Counted {
+	return Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, DtoHBytes: c.DtoHBytes, CPUPageFaults: c.CPUPageFaults, GPUFaultGroups: c.GPUFaultGroups}
 }
 
 // DecomposeCounted is Decompose with counter passes. Where a cold (or

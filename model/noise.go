@@ -240,12 +240,7 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 // intervals are apart and F moves by more than 2 %, at sizes counted in
 // the aggregate.
 func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, counted []Counted) {
-	counts := map[hkey]Counted{}
-	for _, c := range counted {
-		if r := c.Config; r.Group == groupHandoff && r.Phase == phaseAlt {
-			counts[hkey{r.Policy, phaseAlt, r.SizeBytes, r.ReusePasses}] = c
-		}
-	}
+	counts := countedAlt(counted)
 	evidence := func(p string, s int64) string {
 		var parts []string
 		for _, r := range []int64{rep.RMin, rep.RMax} {
@@ -274,9 +269,12 @@ func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, cou
 		l1, h1 := stats.Percentiles(f1, stats.DefaultLevel)
 		lN, hN := stats.Percentiles(fN, stats.DefaultLevel)
 		if (h1 < lN || hN < l1) && math.Abs(eN-e1) > 0.02*math.Abs(e1) {
-			why := "no fault or migration to vary: the CPU update drifting between configurations (measured in sequential order, drift lands on whole R values), or passes inside the loop that cost more or less than the GPU-only pass G"
+			why := "no fault or migration to vary: the CPU update's speed varying from one block of trials to the next, or passes inside the loop that cost more or less than the GPU-only pass G"
+			if h.sequential {
+				why = "no fault or migration to vary: the CPU update drifting between configurations (measured in sequential order, drift lands on whole R values), or passes inside the loop that cost more or less than the GPU-only pass G"
+			}
 			if p == Managed || p == ManagedPrefetch {
-				why = "the driver's fault and migration cost changes with R; " + evidence(p, s)
+				why = "the managed handoff's cost (CPU-side page work, migration, faults) changes with R; " + evidence(p, s)
 			}
 			rep.Notes = append(rep.Notes, fmt.Sprintf(
 				"%s %s: F depends on R beyond noise: T(R) − R·G = %.3g ms at R = %d (95 %% CI %.3g to %.3g) but %.3g ms at R = %d (%.3g to %.3g); "+

@@ -26,10 +26,11 @@ type Options struct {
 	Resamples int
 	// Seed seeds the bootstrap; 0 means 1.
 	Seed uint64
-	// Counted are counter passes of the same run (umbench run --counters):
-	// where the model's constant F fails, the note quotes the migrated bytes
-	// and GPU fault groups of one alternating iteration at each end of the
-	// R range.
+	// Counted are counter passes of the same run (umbench run --counters)
+	// or of another run on the same machine (Counted.Source names it):
+	// where the model's constant F fails, and where a policy's median APE
+	// exceeds MissAPE, the notes quote the migrated bytes and faults of one
+	// alternating iteration at each end of the R range.
 	Counted []Counted
 	// Require lists policies that Fit and Validate need at every measured
 	// size, for example all four handoff policies; a policy or size without
@@ -255,6 +256,7 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 	rep.RMin, rep.RMax = h.rs[0], h.rs[len(h.rs)-1]
 	rep.finish()
 	h.noise(m, rep, o)
+	h.explainMisses(rep, o.Counted)
 	return rep, nil
 }
 

@@ -134,7 +134,7 @@ func TestManagedStateMachine(t *testing.T) {
 		"explicit":             {"StartTimer", "Copy", "StopTimer"},
 		"managed_cold":         {"Prefetch", "Sync", "FillHost"},
 		"managed_prefetch":     {"Prefetch", "Sync", "FillHost", "StartTimer", "Prefetch", "StopTimer"},
-		"managed_reuse":        {"Prefetch", "Sync", "FillHost", "Launch", "Sync"},
+		"managed_reuse":        {"Fill", "Launch", "Sync"}, // on the GPU: the kernel touches every page
 		"advise_preferred_gpu": {"Prefetch", "Sync", "FillHost"},
 		"advise_accessed_by":   {"Prefetch", "Sync", "FillHost"},
 		"advise_preferred_cpu": {"Prefetch", "Sync", "FillHost"},
@@ -166,6 +166,29 @@ func TestManagedStateMachine(t *testing.T) {
 		}
 		if dev.Live() != 0 {
 			t.Errorf("%s: %d buffers leaked", mode, dev.Live())
+		}
+	}
+}
+
+// TestReuseStateSetUp: the reused state is re-established on the GPU only
+// where the kernel touches every 4 KiB page (stride 512 elements and below);
+// a sparser kernel keeps the CPU write and the migrating untimed pass, so
+// that only its pages are resident.
+func TestReuseStateSetUp(t *testing.T) {
+	for _, tc := range []struct {
+		stride int64
+		onGPU  bool
+	}{{1, true}, {512, true}, {1024, false}} {
+		dev := fakegpu.New()
+		_, err := umkit.Patterns(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 8 << 20,
+			Benchmarks: []string{"strided"}, Strides: []int64{tc.stride}, Modes: []string{"managed_reuse"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls := names(dev.Calls)
+		fills, hostFills := slices.Index(calls, "Fill"), slices.Index(calls, "FillHost")
+		if got := fills >= 0 && hostFills < 0; got != tc.onGPU {
+			t.Errorf("stride %d: first Fill at %d, first FillHost at %d: set up on the GPU = %v, want %v", tc.stride, fills, hostFills, got, tc.onGPU)
 		}
 	}
 }

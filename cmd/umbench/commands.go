@@ -637,6 +637,8 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	wide := fs.Bool("wide", false, "table: lines as long as they come (by default prose is broken to fit 120 columns)")
 	points := fs.Bool("points", false, "table: also each validation point, its measured median time with a 95% bootstrap interval, "+
 		"the model's prediction and the error with its interval")
+	countersFrom := fs.String("counters", "", "counter passes from another handoff run of the same machine (a dataset or results directory "+
+		"written with umbench run --counters), quoted where F depends on R or a policy misses by more than 2 %")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -659,9 +661,16 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	if counters, err := counterSource(*data, *dataset, fs.Args()); err == nil {
 		for _, c := range counters {
 			if c.Collected {
-				opts.Counted = append(opts.Counted, model.Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, GPUFaultGroups: c.GPUFaultGroups})
+				opts.Counted = append(opts.Counted, model.CountedOf(c))
 			}
 		}
+	}
+	if *countersFrom != "" {
+		more, err := countersOf(*countersFrom, rows)
+		if err != nil {
+			return err
+		}
+		opts.Counted = append(opts.Counted, more...)
 	}
 	var reports []*model.Report
 	var titles []string
@@ -719,6 +728,38 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	return nil
+}
+
+// countersOf loads the collected counter passes of the run named (for
+// umbench model --counters) and checks that they come from the platform
+// the rows were measured on.
+func countersOf(name string, rows []results.Row) ([]model.Counted, error) {
+	counters, err := datasets.Counters(name)
+	if err != nil {
+		return nil, fmt.Errorf("--counters %s: %w", name, err)
+	}
+	platform := ""
+	for _, r := range rows {
+		if r.Platform != "" {
+			platform = r.Platform
+			break
+		}
+	}
+	var out []model.Counted
+	for _, c := range counters {
+		if p := c.Config.Platform; platform != "" && p != "" && p != platform {
+			return nil, usagef("--counters %s: its passes were measured on %s, the rows on %s: counters only explain a run of the same machine", name, p, platform)
+		}
+		if c.Collected {
+			k := model.CountedOf(c)
+			k.Source = name
+			out = append(out, k)
+		}
+	}
+	if len(out) == 0 {
+		return nil, usagef("--counters %s: no collected counter passes in it (measure with umbench run --counters)", name)
+	}
+	return out, nil
 }
 
 // writePoints prints a model's validation points with their intervals.

@@ -189,7 +189,7 @@ func cmdDecompose(args []string, stdout, stderr io.Writer) error {
 	counted := make([]model.Counted, 0, len(counters))
 	for _, c := range counters {
 		if c.Collected {
-			counted = append(counted, model.Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, GPUFaultGroups: c.GPUFaultGroups})
+			counted = append(counted, model.CountedOf(c))
 		}
 	}
 	ds, err := model.DecomposeCounted(rows, counted)

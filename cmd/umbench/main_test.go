@@ -547,6 +547,39 @@ func TestModelWithoutCPUAndStrayArgs(t *testing.T) {
 	}
 }
 
+// TestModelCountersFrom: counter passes of another run of the same machine
+// explain the policies the model misses; passes of another platform, or a
+// run without passes, are refused with the reason.
+func TestModelCountersFrom(t *testing.T) {
+	args := []string{"model", "--dataset", "h200-2026-12-01-handoff-interleaved", "--counters", "h200counters-2026-12-01-handoff", "--wide"}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "model --counters", out, "managed: median APE", "Counter passes (h200counters-2026-12-01-handoff), one iteration at 1 GiB: R = 1:",
+		"CPU page faults")
+	dir := t.TempDir()
+	for _, f := range []string{"results.csv", "meta.json", "counters.csv"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "datasets", "h200counters-2026-12-01-handoff", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f == "counters.csv" {
+			b = bytes.ReplaceAll(b, []byte(",H200,"), []byte(",GB200,"))
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, bad := range []struct{ from, want string }{
+		{dir, "measured on GB200, the rows on H200"},
+		{"paper-gb200", "no collected counter passes"},
+	} {
+		args := []string{"model", "--dataset", "h200-2026-12-01-handoff-interleaved", "--counters", bad.from}
+		code, out, errs := umbench(t, args...)
+		wantCode(t, args, 2, code, out, errs)
+		contains(t, "model --counters "+bad.from, errs, bad.want)
+	}
+}
+
 func TestCountersAndDecompose(t *testing.T) {
 	args := []string{"counters", "--dataset", "h200-2026-11-29-counters"}
 	code, out, errs := umbench(t, args...)

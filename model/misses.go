@@ -1,0 +1,277 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
+)
+
+// MissAPE is the median APE (percent, over the counted sizes) above which a
+// policy's misses are explained in a note: where in the trial they sit and
+// what the counter passes saw.
+const MissAPE = 2.0
+
+// Parts of an alternating trial, as the handoff group writes them.
+const (
+	partCPU    = "the CPU update (cpu_ms)"
+	partMove   = "the movement"
+	partKernel = "the GPU passes beyond R·G (kernel_ms)"
+	partSync   = "the rest (sync_ms)"
+)
+
+// partNamesOf lists the parts a policy's trials have, with the movement
+// named after the column that holds it (managed and host-mapped memory
+// move inside the update and the passes).
+func partNamesOf(policy string) ([]string, map[string]string) {
+	label := map[string]string{partCPU: partCPU, partKernel: partKernel, partSync: partSync}
+	switch policy {
+	case ManagedPrefetch:
+		label[partMove] = "the prefetches (prefetch_ms)"
+	case ExplicitCopy:
+		label[partMove] = "the copies (transfer_ms)"
+	default:
+		return []string{partCPU, partKernel, partSync}, label
+	}
+	return []string{partCPU, partMove, partKernel, partSync}, label
+}
+
+// parts are the medians of one alternating configuration's trial parts;
+// NaN where the rows do not carry one.
+type parts struct{ cpu, move, kernel, sync float64 }
+
+func (p parts) of(name string) float64 {
+	switch name {
+	case partCPU:
+		return p.cpu
+	case partMove:
+		return p.move
+	case partKernel:
+		return p.kernel
+	}
+	return p.sync
+}
+
+// collectParts takes, per alternating configuration, the median of each
+// part over its trials. Movement is prefetch_ms or transfer_ms, whichever
+// the policy writes; a policy that moves nothing explicitly counts 0.
+func collectParts(rows []results.Row) map[hkey]parts {
+	type acc struct{ cpu, move, kernel, sync []float64 }
+	accs := map[hkey]*acc{}
+	for _, r := range rows {
+		if r.Group != groupHandoff || r.Phase != phaseAlt || r.Waived || math.IsNaN(r.TotalMs) {
+			continue
+		}
+		k := hkey{r.Policy, phaseAlt, r.SizeBytes, r.ReusePasses}
+		a := accs[k]
+		if a == nil {
+			a = &acc{}
+			accs[k] = a
+		}
+		move := 0.0
+		switch {
+		case !math.IsNaN(r.PrefetchMs):
+			move = r.PrefetchMs
+		case !math.IsNaN(r.TransferMs):
+			move = r.TransferMs
+		}
+		a.cpu, a.move = append(a.cpu, r.CPUMs), append(a.move, move)
+		a.kernel, a.sync = append(a.kernel, r.KernelMs), append(a.sync, r.SyncMs)
+	}
+	out := make(map[hkey]parts, len(accs))
+	for k, a := range accs {
+		out[k] = parts{stats.Median(a.cpu), stats.Median(a.move), stats.Median(a.kernel), stats.Median(a.sync)}
+	}
+	return out
+}
+
+// explainMisses adds a note for every policy whose median APE over the
+// counted sizes exceeds MissAPE. The model takes F from the R = 1
+// configuration, so a validation point's miss is how far the other
+// configuration's trial moved away from it: T(R) − F − R·G equals the sum
+// over the parts of part(R) − part(1), with R·G − G taken from the passes.
+// The note gives each part's share of those deviations (relative to T(R),
+// pooled over the counted sizes and R), the range of the leading part at
+// the largest size next to the CPU-only update there, and what the counter
+// passes saw at both ends of the R range.
+func (h *handoff) explainMisses(rep *Report, counted []Counted) {
+	if h.parts == nil {
+		return
+	}
+	counts := countedAlt(counted)
+	for _, p := range h.policies {
+		var apes []float64
+		var sizes []int64
+		for _, pt := range rep.Points {
+			if pt.Policy == p && pt.SizeBytes >= rep.MinSizeBytes {
+				apes = append(apes, pt.APE)
+				if !slices.Contains(sizes, pt.SizeBytes) {
+					sizes = append(sizes, pt.SizeBytes)
+				}
+			}
+		}
+		med := stats.Median(apes)
+		if len(apes) == 0 || !(med > MissAPE) {
+			continue
+		}
+		slices.Sort(sizes)
+		over := "at " + formatSize(sizes[0])
+		if len(sizes) > 1 {
+			over = "over " + formatSize(sizes[0]) + "–" + formatSize(sizes[len(sizes)-1])
+		}
+		note := fmt.Sprintf("%s: median APE %.2f %% %s, above %.0f %%. ", p, med, over, MissAPE)
+		names, label := partNamesOf(p)
+		share, ok := h.missShares(rep, p, sizes, names)
+		if !ok {
+			rep.Notes = append(rep.Notes, note+"These rows carry no trial parts (cpu_ms, kernel_ms, …) to say where the misses sit.")
+			continue
+		}
+		var split []string
+		lead := names[0]
+		for _, name := range names {
+			split = append(split, fmt.Sprintf("%s %.0f %%", label[name], share[name]))
+			if share[name] > share[lead] {
+				lead = name
+			}
+		}
+		note += "F is the R = 1 configuration's handoff; the other R configurations' parts differ from it, and the misses split: " +
+			strings.Join(split, ", ") + ". " + h.leadRange(p, sizes[len(sizes)-1], lead, label[lead])
+		if ev := missEvidence(counts, p, sizes[len(sizes)-1], rep.RMin, rep.RMax); ev != "" {
+			note += " " + ev
+		}
+		rep.Notes = append(rep.Notes, note)
+	}
+}
+
+// missShares returns each part's share (percent) of the absolute
+// deviations from the R = 1 configuration, each divided by T(R), over the
+// given sizes and the validation R values; false when the parts are not
+// recorded.
+func (h *handoff) missShares(rep *Report, p string, sizes []int64, names []string) (map[string]float64, bool) {
+	sum := map[string]float64{}
+	total := 0.0
+	for _, s := range sizes {
+		e, err := rep.Model.At(p, s)
+		base, ok1 := h.parts[hkey{p, phaseAlt, s, 1}]
+		if err != nil || !ok1 {
+			continue
+		}
+		for _, r := range h.rs {
+			if r == 1 {
+				continue
+			}
+			at, ok := h.parts[hkey{p, phaseAlt, s, r}]
+			t, okT := h.get(p, phaseAlt, s, r)
+			if !ok || !okT || t <= 0 {
+				continue
+			}
+			for _, name := range names {
+				d := at.of(name) - base.of(name)
+				if name == partKernel {
+					d -= float64(r-1) * e.G
+				}
+				if math.IsNaN(d) {
+					return nil, false
+				}
+				sum[name] += math.Abs(d) / t
+				total += math.Abs(d) / t
+			}
+		}
+	}
+	if total == 0 {
+		return nil, false
+	}
+	for k := range sum {
+		sum[k] *= 100 / total
+	}
+	return sum, true
+}
+
+// leadRange describes the leading part across R at one size, next to the
+// CPU-only update when the lead is the CPU update.
+func (h *handoff) leadRange(p string, s int64, lead, label string) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	var rLo, rHi int64
+	for _, r := range h.rs {
+		at, ok := h.parts[hkey{p, phaseAlt, s, r}]
+		if !ok {
+			continue
+		}
+		v := at.of(lead)
+		if lead == partKernel {
+			if e, err := h.gpuPass(p, s); err == nil {
+				v -= float64(r) * e
+			}
+		}
+		if v < lo {
+			lo, rLo = v, r
+		}
+		if v > hi {
+			hi, rHi = v, r
+		}
+	}
+	if math.IsInf(lo, 0) {
+		return ""
+	}
+	out := fmt.Sprintf("At %s the median of %s runs from %.3g ms (R = %d) to %.3g ms (R = %d)", formatSize(s), label, lo, rLo, hi, rHi)
+	if c, ok := h.get(p, phaseCPU, s, 0); ok && lead == partCPU {
+		out += fmt.Sprintf("; the same update alone (cpu_only) takes %.3g ms", c)
+	}
+	return out + "."
+}
+
+// gpuPass returns the calibrated GPU-only pass time G of a policy at a size.
+func (h *handoff) gpuPass(p string, s int64) (float64, error) {
+	g, ok := h.get(p, phaseGPU, s, 0)
+	if !ok {
+		return 0, fmt.Errorf("no gpu_only rows")
+	}
+	return g, nil
+}
+
+// countedAlt indexes the alternating counter passes by configuration.
+func countedAlt(counted []Counted) map[hkey]Counted {
+	out := map[hkey]Counted{}
+	for _, c := range counted {
+		if r := c.Config; r.Group == groupHandoff && r.Phase == phaseAlt {
+			out[hkey{r.Policy, phaseAlt, r.SizeBytes, r.ReusePasses}] = c
+		}
+	}
+	return out
+}
+
+// missEvidence quotes the counter passes of one iteration at both ends of
+// the R range: bytes migrated each way and page faults on each side.
+func missEvidence(counts map[hkey]Counted, p string, s, rMin, rMax int64) string {
+	var parts []string
+	for _, r := range []int64{rMin, rMax} {
+		c, ok := counts[hkey{p, phaseAlt, s, r}]
+		if !ok {
+			return "No counter passes at " + formatSize(s) + " for it (umbench run --counters, or umbench model --counters DATASET)."
+		}
+		parts = append(parts, fmt.Sprintf("R = %d: %s host to device, %s device to host, %s CPU page faults, %s GPU fault groups",
+			r, countBytes(c.HtoDBytes), countBytes(c.DtoHBytes), count(c.CPUPageFaults), count(c.GPUFaultGroups)))
+	}
+	src := ""
+	if c := counts[hkey{p, phaseAlt, s, rMin}]; c.Source != "" {
+		src = " (" + c.Source + ")"
+	}
+	return "Counter passes" + src + ", one iteration at " + formatSize(s) + ": " + strings.Join(parts, "; ") + "."
+}
+
+func countBytes(b float64) string {
+	if math.IsNaN(b) {
+		return "? B"
+	}
+	return formatSize(int64(b))
+}
+
+func count(x float64) string {
+	if math.IsNaN(x) {
+		return "?"
+	}
+	return fmt.Sprintf("%.0f", x)
+}

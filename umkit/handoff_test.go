@@ -167,8 +167,23 @@ func TestHandoffResumeRepetitions(t *testing.T) {
 		os.WriteFile(filepath.Join(part, results.MetaName), b, 0o644)
 	}
 	o.Out, o.Resume, o.Device = part, true, fakegpu.New()
+	var earlier int
+	o.Progress = func(p umkit.Progress) {
+		if strings.HasSuffix(p.Config, "(done earlier)") {
+			earlier++
+		}
+	}
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
+	}
+	// The finished repetitions are kept, not set aside and measured again
+	// (on the H200 a bug here re-measured every finished block of a resumed
+	// full suite).
+	if _, err := os.Stat(filepath.Join(part, "results.partial.csv")); err == nil {
+		t.Error("finished repetitions were set aside as partial")
+	}
+	if earlier != 4*8 {
+		t.Errorf("%d blocks reported as done earlier, want the %d of repetition 0", earlier, 4*8)
 	}
 	got, _, err := results.LoadDir(part)
 	if err != nil {

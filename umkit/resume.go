@@ -160,16 +160,13 @@ func show(v any) string {
 // completeFor returns the test SetAsidePartial applies on resume: a
 // configuration is finished when all its trials are on disk, each once, or
 // it is one waived row. Handoff configurations are emitted a repetition at
-// a time, so for them the unit is one repetition (key). Groups the plan
-// does not have are left as they are.
+// a time, so for them the unit is one repetition (key), and the plan lists
+// one entry per repetition, whose Rows are that block's trials. Groups the
+// plan does not have are left as they are.
 func completeFor(p Plan) (key func(results.Row) string, complete func(rows []results.Row) bool) {
 	want := map[string]int{}
 	for _, c := range p.Configs() {
 		want[c.Group] = max(want[c.Group], c.Rows)
-	}
-	reps := 1
-	if h, ok := p.Definition("handoff").(HandoffConfig); ok && h.Repetitions > 0 {
-		reps = h.Repetitions
 	}
 	key = func(r results.Row) string {
 		if r.Group == "handoff" {
@@ -184,9 +181,6 @@ func completeFor(p Plan) (key func(results.Row) string, complete func(rows []res
 		n, ok := want[rows[0].Group]
 		if !ok {
 			return true
-		}
-		if rows[0].Group == "handoff" {
-			n /= reps
 		}
 		seen := map[[2]int64]bool{}
 		for _, r := range rows {

@@ -35,10 +35,10 @@ import (
 // tens of percent over minutes on shared x86 hosts) lands on all policies
 // alike, and each repetition's CPU-only baseline is measured among the
 // alternating runs it is compared with. A configuration's first block
-// starts with the warm-ups; a later block whose buffers another
-// configuration used in between starts with one untimed settling iteration
-// that re-establishes the phase's state (pages where the phase leaves
-// them). Sequential order runs all repetitions of a configuration back to
+// starts with the warm-ups; a later block whose buffers another phase
+// used in between starts with one untimed settling iteration that
+// re-establishes the phase's state (pages where the phase leaves them;
+// needsSettling). Sequential order runs all repetitions of a configuration back to
 // back, policy by policy and size by size.
 //
 // Parts of an alternating trial (as far as the policy allows): cpu_ms is
@@ -384,7 +384,7 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 	switch {
 	case !c.warmed:
 		warm, c.warmed = cfg.Warmups.Int(), true
-	case c.h.last != c && cfg.Warmups.Int() > 0:
+	case needsSettling(c.h.last, c) && cfg.Warmups.Int() > 0:
 		warm = 1
 	}
 	c.h.last = c
@@ -436,6 +436,16 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 	}
 	r.step(label)
 	return nil
+}
+
+// needsSettling reports whether a block of c must start with a settling
+// iteration because prev, the configuration that used the same buffers
+// last, left them in another state. Alternating iterations leave the data
+// where the next one starts from (on the GPU after its passes, or in the
+// host array for explicit_copy) whatever R, so an alternating block after
+// another R's needs none; after a CPU-only or GPU-only block it does.
+func needsSettling(prev, c *handoffConf) bool {
+	return prev != nil && prev != c && !(prev.phase == "alternating" && c.phase == "alternating")
 }
 
 // Marks of an alternating trial (Marker).

@@ -48,3 +48,29 @@ func TestHandoffOrder(t *testing.T) {
 		t.Error("interleaved order is the sequential one")
 	}
 }
+
+// TestNeedsSettling: a block starts with a settling iteration only when
+// another phase used its buffers since its last block; alternating blocks
+// at other R leave the data where an alternating iteration starts from.
+func TestNeedsSettling(t *testing.T) {
+	h := &handoffData{}
+	alt1, alt32 := h.conf("alternating", 1), h.conf("alternating", 32)
+	cpu, gpu := h.conf("cpu_only", 0), h.conf("gpu_only", 0)
+	for _, tc := range []struct {
+		prev, c *handoffConf
+		want    bool
+	}{
+		{nil, alt1, false}, {alt1, alt1, false}, {alt32, alt1, false},
+		{cpu, alt1, true}, {gpu, alt1, true}, {alt1, cpu, true}, {alt1, gpu, true}, {cpu, gpu, true}, {gpu, gpu, false},
+	} {
+		if got := needsSettling(tc.prev, tc.c); got != tc.want {
+			name := func(c *handoffConf) string {
+				if c == nil {
+					return "none"
+				}
+				return c.label
+			}
+			t.Errorf("after %s, %s: settle %v, want %v", name(tc.prev), name(tc.c), got, tc.want)
+		}
+	}
+}

@@ -9,7 +9,8 @@ import (
 // Managed runs one streaming read-modify-write kernel (x = x + 1, 16 bytes
 // moved per element) under each memory state of the paper (Section IV-C):
 // explicit device memory, managed memory initialised by the CPU before every
-// trial (cold), prefetched, reused after an untimed GPU pass, and with the
+// trial (cold), prefetched, reused after an untimed GPU pass (the data
+// migrated once, then rewritten in place: stateTrial), and with the
 // advice preferred-GPU, accessed-by-GPU and preferred-CPU. The observed
 // range attributes are recorded with every trial.
 func Managed(ctx context.Context, dev Device, cfg ManagedConfig) (dataframe.DataFrame, error) {

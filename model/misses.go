@@ -98,7 +98,7 @@ func collectParts(rows []results.Row) map[hkey]parts {
 // the largest size next to the CPU-only update there, and what the counter
 // passes saw at both ends of the R range.
 func (h *handoff) explainMisses(rep *Report, counted []Counted) {
-	if h.parts == nil {
+	if h.parts == nil || !rep.Model.fitted { // published parameters: F is not the R = 1 configuration's
 		return
 	}
 	counts := countedAlt(counted)

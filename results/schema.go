@@ -50,6 +50,7 @@ const (
 	ColOrderSeed         = "order_seed"          // handoff: seed of the interleaved order
 	ColOrderIndex        = "order_index"         // handoff: position of the configuration's block within its repetition
 	ColSimulated         = "simulated"           // true: made up by the simulated GPU (umbench run --simulate), never a measurement
+	ColRoundPosition     = "round_position"      // handoff interleaved alternating: the trial's place in its round of every R (1 = first); 0 elsewhere
 )
 
 // Kind is the type of a column.
@@ -126,6 +127,7 @@ var Columns = []Column{
 	{ColOrderSeed, Int, "", "handoff: seed of the interleaved order"},
 	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
 	{ColSimulated, Bool, "", "true: made up by the simulated GPU (umbench run --simulate), never a measurement"},
+	{ColRoundPosition, Int, "", "handoff, interleaved alternating trials: the trial's place in its round (1 = first), a round running every R of one policy and size once, in a shuffled order; 0 elsewhere"},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
@@ -160,6 +162,7 @@ type Row struct {
 	Order                                   string
 	OrderSeed, OrderIndex                   int64
 	Simulated                               bool
+	RoundPosition                           int64
 }
 
 // NewRow returns a row whose float fields are NaN (not measured).
@@ -252,6 +255,8 @@ func (r *Row) Value(col string) (any, error) {
 		return r.OrderIndex, nil
 	case ColSimulated:
 		return r.Simulated, nil
+	case ColRoundPosition:
+		return r.RoundPosition, nil
 	}
 	return nil, fmt.Errorf("results: unknown column %q", col)
 }
@@ -343,6 +348,8 @@ func (r *Row) set(col string, v any) error {
 		r.OrderIndex = i
 	case ColSimulated:
 		r.Simulated = b
+	case ColRoundPosition:
+		r.RoundPosition = i
 	default:
 		return fmt.Errorf("results: unknown column %q", col)
 	}

@@ -11,8 +11,9 @@ import (
 const KindSimulated = "simulated"
 
 // Optional are the columns a results file may lack: files written before
-// the column was added read it as its empty value (simulated: false).
-var Optional = map[string]bool{ColSimulated: true}
+// the column was added read it as its empty value (simulated: false,
+// round_position: 0).
+var Optional = map[string]bool{ColSimulated: true, ColRoundPosition: true}
 
 // SimulatedBanner heads every table made from simulated rows.
 const SimulatedBanner = "SIMULATED DATA: made up by the simulated GPU (umbench run --simulate), not measurements"

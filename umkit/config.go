@@ -354,15 +354,18 @@ type HandoffConfig struct {
 	// first core of the GPU's NUMA-local set, -2 leaves the thread unpinned.
 	CPU int
 	// Order is the measurement order: "interleaved" (default) runs, within
-	// each repetition, every configuration (policy × size × phase × R) as one
-	// block of trials, in an order shuffled with OrderSeed, so that slow
-	// drift of the host falls on all policies alike and each CPU-only
-	// baseline is measured among the alternating runs it is compared with;
-	// "sequential" runs policy by policy, size by size, all repetitions of a
-	// configuration back to back (the layout before interleaving).
+	// each repetition, the blocks of every policy and size (CPU-only,
+	// GPU-only, and the alternating sweep, whose trials alternate every R
+	// round by round in a shuffled order) in an order shuffled with
+	// OrderSeed, so that slow drift of the host falls on all policies and
+	// every R alike and each CPU-only baseline is measured among the
+	// alternating runs it is compared with; "sequential" runs policy by
+	// policy, size by size, R by R, all repetitions of a configuration back
+	// to back (the layout before interleaving).
 	Order string
 	// OrderSeed seeds the interleaved order; default 1. It is recorded in
-	// every row (order_seed) with the block's position (order_index).
+	// every row (order_seed) with the block's position (order_index) and,
+	// for sweep trials, the place in the round (round_position).
 	OrderSeed uint64
 	// CPUThreads is how many threads run the CPU update; default 1, the
 	// paper's single-threaded update. Threads after the first are pinned to

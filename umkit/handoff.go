@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/go-gota/gota/dataframe"
@@ -28,18 +29,24 @@ import (
 // time from the start of the update until the GPU work is done). Defaults:
 // 5 warm-ups, then 3 repetitions of 20 trials.
 //
-// Order (HandoffConfig.Order): interleaved by default. Every configuration
-// (policy × size × phase × R) is measured in blocks of Trials trials, one
-// block per repetition; within a repetition the blocks run in an order
-// shuffled with OrderSeed, so host drift (the CPU update's speed moves by
-// tens of percent over minutes on shared x86 hosts) lands on all policies
-// alike, and each repetition's CPU-only baseline is measured among the
-// alternating runs it is compared with. A configuration's first block
-// starts with the warm-ups; a later block whose buffers another phase
-// used in between starts with one untimed settling iteration that
-// re-establishes the phase's state (pages where the phase leaves them;
-// needsSettling). Sequential order runs all repetitions of a configuration back to
-// back, policy by policy and size by size.
+// Order (HandoffConfig.Order): interleaved by default. Each repetition
+// runs, per policy and size, three blocks of Trials trials: CPU-only,
+// GPU-only and the alternating sweep; within the repetition the blocks run
+// in an order shuffled with OrderSeed, so host drift (the CPU update's
+// speed moves by tens of percent over minutes on shared x86 hosts) lands
+// on all policies alike, and each repetition's CPU-only baseline is
+// measured among the alternating runs it is compared with. A sweep runs
+// its trials in rounds, one trial of every R per round in a shuffled
+// order (roundOrder, recorded as round_position), so the R = 1 point the
+// model calibrates on and the R > 1 points it is validated on share the
+// host's state second by second: on the H200 the managed CPU update sat
+// 20–30 % slower for stretches of several trials, which whole blocks of
+// one R caught and others missed. A unit's first block starts with the
+// warm-ups (a sweep's: warm-up rounds); a later block whose buffers
+// another phase used in between starts with one untimed settling
+// iteration that re-establishes the phase's state (pages where the phase
+// leaves them; needsSettling). Sequential order runs all repetitions of a
+// configuration back to back, policy by policy, size by size and R by R.
 //
 // Parts of an alternating trial (as far as the policy allows): cpu_ms is
 // the CPU update (wall; for managed memory it includes the CPU-side page
@@ -135,29 +142,92 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 			h.free()
 		}
 	}()
-	var confs []*handoffConf
-	for _, policy := range cfg.Policies {
-		for _, size := range cfg.Sizes {
-			h, waived, err := r.handoffSetup(cfg, policy, size, cpu)
-			if err != nil {
+	// The units in sequential layout, as cfg.units lists them, so the
+	// order is the one Configs lists; a waived policy's units stay empty
+	// (handoffSetup wrote its waived row).
+	specs := cfg.units()
+	units := make([]handoffUnit, len(specs))
+	var h *handoffData
+	waived := false
+	for i, u := range specs {
+		if h == nil || h.policy != u.policy || h.size != u.size {
+			if h, waived, err = r.handoffSetup(cfg, u.policy, u.size, cpu); err != nil {
 				return err
 			}
 			if waived {
+				h = &handoffData{policy: u.policy, size: u.size}
 				continue
 			}
 			data = append(data, h)
-			confs = append(confs, h.conf("cpu_only", 0), h.conf("gpu_only", 0))
-			for _, reuse := range cfg.Reuse {
-				confs = append(confs, h.conf("alternating", reuse))
-			}
 		}
+		if waived {
+			continue
+		}
+		for _, reuse := range u.reuse {
+			units[i].confs = append(units[i].confs, h.conf(u.phase, reuse))
+		}
+		units[i].sweep = u.sweep
 	}
-	for _, b := range handoffOrder(len(confs), cfg.Repetitions, cfg.Order, cfg.OrderSeed) {
-		if err := r.handoffBlock(ctx, cfg, confs[b.conf], b); err != nil {
+	for _, b := range handoffOrder(len(units), cfg.Repetitions, cfg.Order, cfg.OrderSeed) {
+		if len(units[b.conf].confs) == 0 {
+			continue
+		}
+		if err := r.handoffBlock(ctx, cfg, units[b.conf], b); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// handoffUnit is what one block of trials measures: one configuration (the
+// CPU-only or GPU-only phase, or in sequential order one alternating R), or
+// in interleaved order a sweep: the alternating phase at every R of one
+// policy and size, run in rounds, each round one trial of every R in a
+// shuffled order (roundOrder), so the R = 1 trials the model calibrates on
+// and the R > 1 trials it is validated on are measured in the same seconds.
+type handoffUnit struct {
+	confs []*handoffConf // ascending R for a sweep
+	sweep bool
+}
+
+// unitSpec is one unit of the group's layout (HandoffConfig.units).
+type unitSpec struct {
+	policy string
+	size   int64
+	phase  string
+	reuse  []int // the R of each configuration; 0 for cpu_only and gpu_only
+	sweep  bool
+}
+
+// units lists the group's units in sequential layout: per policy and size,
+// cpu_only, gpu_only, then the alternating phase as one sweep of every R
+// (interleaved order) or one unit per R (sequential order). Configs and
+// the measurement derive their order from this one list.
+func (c HandoffConfig) units() []unitSpec {
+	c = c.Defaults()
+	var out []unitSpec
+	for _, policy := range c.Policies {
+		for _, size := range c.Sizes {
+			out = append(out, unitSpec{policy, size, "cpu_only", []int{0}, false}, unitSpec{policy, size, "gpu_only", []int{0}, false})
+			rs := slices.Sorted(slices.Values(c.Reuse))
+			if c.Order == "interleaved" {
+				out = append(out, unitSpec{policy, size, "alternating", rs, true})
+				continue
+			}
+			for _, reuse := range c.Reuse {
+				out = append(out, unitSpec{policy, size, "alternating", []int{reuse}, false})
+			}
+		}
+	}
+	return out
+}
+
+// roundOrder is the order of round i of unit u's sweep of k configurations
+// in repetition rep: a permutation drawn from a PCG seeded with the run's
+// order seed and (rep, u, i), so it depends on nothing measured before it
+// (a resumed run measures a unit in the same order).
+func roundOrder(seed uint64, rep, u, i, k int) []int {
+	return rand.New(rand.NewPCG(seed, uint64(rep)<<40|uint64(u)<<20|uint64(i))).Perm(k)
 }
 
 // handoffFits checks, before anything is allocated, that every policy's
@@ -361,72 +431,114 @@ func (c *handoffConf) leave() error {
 	return nil
 }
 
-// handoffBlock measures one block: the warm-ups (first block of the
-// configuration) or a settling iteration (when another configuration used
-// the buffers since), then cfg.Trials trials of repetition b.rep, emitted
-// as they finish; after the configuration's last block, its counter pass.
-// Each block is one progress step (HandoffConfig.Configs lists the blocks).
-func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoffConf, b handoffBlock) error {
-	base := c.base
-	base.Warmups, base.Repetition, base.OrderIndex = int64(cfg.Warmups.Int()), int64(b.rep), int64(b.index)
-	last := c.blocks+1 == cfg.Repetitions
-	label := fmt.Sprintf("%s (repetition %d)", c.label, b.rep)
-	if r.skipRep(base) {
-		c.blocks++
-		r.step(label + " (done earlier)")
+// handoffBlock measures one block: the warm-ups (first block of the unit)
+// or a settling iteration (when another configuration used the buffers
+// since), then cfg.Trials trials of repetition b.rep of each of the unit's
+// configurations (a sweep's in rounds), emitted together once the block
+// is done; after the unit's last block, a counter pass per configuration.
+// Each configuration is one progress step (HandoffConfig.Configs lists
+// them), taken when its block is done.
+func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, u handoffUnit, b handoffBlock) error {
+	lead := u.confs[0]
+	bases := make([]results.Row, len(u.confs))
+	labels := make([]string, len(u.confs))
+	trials := make([]trial, len(u.confs))
+	for i, c := range u.confs {
+		bases[i] = c.base
+		bases[i].Warmups, bases[i].Repetition, bases[i].OrderIndex = int64(cfg.Warmups.Int()), int64(b.rep), int64(b.index)
+		labels[i] = fmt.Sprintf("%s (repetition %d)", c.label, b.rep)
+		trials[i] = c.trial()
+	}
+	last := lead.blocks+1 == cfg.Repetitions
+	steps := func(suffix string) {
+		for i, c := range u.confs {
+			c.blocks++
+			r.step(labels[i] + suffix)
+		}
+	}
+	block := labels[0]
+	if u.sweep {
+		block = fmt.Sprintf("%s alternating R sweep (repetition %d)", lead.h.label, b.rep)
+		for i := range bases {
+			bases[i].RoundPosition = 1 // marks the rows as a sweep's for skipRep; set per trial below
+		}
+	}
+	if r.skipRep(bases[0]) {
+		steps(" (done earlier)")
 		return nil
 	}
-	if err := c.enter(); err != nil {
-		return fmt.Errorf("umkit: %s: %w", label, err)
+	if err := lead.enter(); err != nil {
+		return fmt.Errorf("umkit: %s: %w", block, err)
 	}
-	t := c.trial()
-	warm := 0
+	// One round: every configuration once, in the round's order.
+	round := func(i int, keep func(j, pos int, row results.Row)) error {
+		order := []int{0}
+		if u.sweep {
+			order = roundOrder(cfg.OrderSeed, b.rep, b.conf, i, len(u.confs))
+		}
+		for pos, j := range order {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			c, row := u.confs[j], bases[j]
+			if err := trials[j](c.iter, &row); err != nil {
+				return err
+			}
+			c.iter++
+			if keep != nil {
+				keep(j, pos, row)
+			}
+		}
+		return nil
+	}
 	switch {
-	case !c.warmed:
-		warm, c.warmed = cfg.Warmups.Int(), true
-	case needsSettling(c.h.last, c) && cfg.Warmups.Int() > 0:
-		warm = 1
-	}
-	c.h.last = c
-	for w := 0; w < warm; w++ {
-		if err := ctx.Err(); err != nil {
-			return err
+	case !lead.warmed:
+		for w := 0; w < cfg.Warmups.Int(); w++ {
+			if err := round(cfg.Trials.Int()+w, nil); err != nil { // rounds past the trials' own
+				return fmt.Errorf("umkit: %s: warm-up %d: %w", block, w, err)
+			}
 		}
-		row := base
-		if err := t(c.iter, &row); err != nil {
-			return fmt.Errorf("umkit: %s: warm-up %d: %w", label, w, err)
+		for _, c := range u.confs {
+			c.warmed = true
 		}
-		c.iter++
+	case needsSettling(lead.h.last, lead) && cfg.Warmups.Int() > 0:
+		// One iteration re-establishes where the phase leaves the data;
+		// for a sweep the smallest R's, any R's ends the same way.
+		row := bases[0]
+		if err := trials[0](lead.iter, &row); err != nil {
+			return fmt.Errorf("umkit: %s: settling: %w", block, err)
+		}
+		lead.iter++
 	}
-	rows := make([]results.Row, 0, cfg.Trials.Int())
+	lead.h.last = lead
+	rows := make([]results.Row, 0, cfg.Trials.Int()*len(u.confs))
 	for i := 0; i < cfg.Trials.Int(); i++ {
-		if err := ctx.Err(); err != nil {
-			return err
+		err := round(i, func(j, pos int, row results.Row) {
+			row.Trial, row.Verified = int64(i), true
+			if u.sweep {
+				row.RoundPosition = int64(pos + 1)
+			}
+			rows = append(rows, row)
+		})
+		if err != nil {
+			return fmt.Errorf("umkit: %s: trial %d: %w", block, i, err)
 		}
-		row := base
-		if err := t(c.iter, &row); err != nil {
-			return fmt.Errorf("umkit: %s: trial %d: %w", label, i, err)
-		}
-		row.Trial, row.Verified = int64(i), true
-		rows = append(rows, row)
-		c.iter++
 	}
-	if err := c.leave(); err != nil {
-		return fmt.Errorf("umkit: %s: %w", label, err)
+	if err := lead.leave(); err != nil {
+		return fmt.Errorf("umkit: %s: %w", block, err)
 	}
 	if err := r.emit(rows); err != nil {
 		return err
 	}
-	c.blocks++
-	if !last {
-		r.step(label)
+	if !last || r.counters == nil {
+		steps("")
 		return nil
 	}
-	if r.counters != nil {
+	for j, c := range u.confs {
 		if err := c.enter(); err != nil {
 			return err
 		}
-		if err := r.counterPass(ctx, r.counters, base, c.label, c.iter, t); err != nil {
+		if err := r.counterPass(ctx, r.counters, bases[j], c.label, c.iter, trials[j]); err != nil {
 			return err
 		}
 		c.iter++
@@ -434,7 +546,7 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, c *handoff
 			return err
 		}
 	}
-	r.step(label)
+	steps("")
 	return nil
 }
 

@@ -28,37 +28,32 @@ func (c HandoffConfig) configure(s Selection) Definition {
 func (c HandoffConfig) defaults() Definition { return c.Defaults() }
 
 // Configs lists what the group measures, in run order: one entry per
-// block of trials, i.e. per configuration (policy and size; the CPU-only
-// and GPU-only phases and the alternating phase at each reuse count) and
-// repetition, labelled "… (repetition N)". Sequential order runs a
-// configuration's repetitions back to back; interleaved order (the
-// default) shuffles the configurations within each repetition (see
+// configuration (policy and size; the CPU-only and GPU-only phases and the
+// alternating phase at each reuse count) and repetition, labelled "…
+// (repetition N)". Sequential order runs a configuration's repetitions
+// back to back; interleaved order (the default) shuffles, within each
+// repetition, the blocks of every policy and size (CPU-only, GPU-only and
+// the sweep of every R, whose trials alternate R round by round) and lists
+// a sweep's configurations together, in ascending R (see
 // HandoffConfig.Order). The group is measured by one run (r.handoff: the
 // phases share buffers and the cumulative check), so every entry but the
 // first follows it.
 func (c HandoffConfig) Configs() []Config {
 	c = c.Defaults()
-	var confs []Config
-	for _, policy := range c.Policies {
-		for _, size := range c.Sizes {
-			l := fmt.Sprintf("handoff %s %s", policy, fmtBytes(size))
-			k := Config{Definition: "handoff", Entry: "handoff", Group: "handoff", Benchmark: "handoff", SizeBytes: size, Follows: true}
-			cpu, gpu := k, k
-			cpu.Label, cpu.BytesPerIteration = l+" cpu_only", 2*size
-			gpu.Label, gpu.BytesPerIteration = l+" gpu_only", 2*size
-			confs = append(confs, cpu, gpu)
-			for _, reuse := range c.Reuse {
-				a := k
-				a.Label, a.BytesPerIteration = fmt.Sprintf("%s alternating R=%d", l, reuse), 2*size*int64(1+reuse)
-				confs = append(confs, a)
-			}
-		}
-	}
+	specs := c.units()
 	var out []Config
-	for _, b := range handoffOrder(len(confs), c.Repetitions, c.Order, c.OrderSeed) {
-		x := confs[b.conf]
-		x.Label = fmt.Sprintf("%s (repetition %d)", x.Label, b.rep)
-		out = append(out, x)
+	for _, b := range handoffOrder(len(specs), c.Repetitions, c.Order, c.OrderSeed) {
+		u := specs[b.conf]
+		l := fmt.Sprintf("handoff %s %s %s", u.policy, fmtBytes(u.size), u.phase)
+		for _, reuse := range u.reuse {
+			k := Config{Definition: "handoff", Entry: "handoff", Group: "handoff", Benchmark: "handoff", SizeBytes: u.size, Follows: true,
+				Label: l, BytesPerIteration: 2 * u.size}
+			if u.phase == "alternating" {
+				k.Label, k.BytesPerIteration = fmt.Sprintf("%s R=%d", l, reuse), 2*u.size*int64(1+reuse)
+			}
+			k.Label = fmt.Sprintf("%s (repetition %d)", k.Label, b.rep)
+			out = append(out, k)
+		}
 	}
 	if len(out) > 0 {
 		out[0].Follows = false

@@ -1,6 +1,8 @@
 package umkit_test
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,8 +20,10 @@ func handoffSmall() umkit.HandoffConfig {
 		Reuse: []int{1, 4}, CPU: -2}
 }
 
-// TestHandoffInterleaved: the default order interleaves configurations
-// within each repetition, records order, seed and position, and fills the
+// TestHandoffInterleaved: the default order interleaves blocks within each
+// repetition (CPU-only, GPU-only and the alternating sweep of each policy
+// and size), records order, seed and position, runs a sweep's R round by
+// round in a seeded shuffled order (every R once a round), and fills the
 // alternating trial's parts; sequential keeps the old layout.
 func TestHandoffInterleaved(t *testing.T) {
 	dev := fakegpu.New()
@@ -29,6 +33,7 @@ func TestHandoffInterleaved(t *testing.T) {
 	}
 	rows, _ := results.Rows(df)
 	const configs = 4 * 2 * 4 // policies × sizes × (cpu, gpu, R=1, R=4)
+	const blocks = 4 * 2 * 3  // policies × sizes × (cpu, gpu, sweep)
 	if len(rows) != configs*2*3 {
 		t.Fatalf("%d rows, want %d", len(rows), configs*2*3)
 	}
@@ -36,14 +41,25 @@ func TestHandoffInterleaved(t *testing.T) {
 		key string
 		rep int64
 	}
+	blockOf := func(r results.Row) blk {
+		if r.Phase == "alternating" {
+			r.ReusePasses = 0
+		}
+		return blk{results.ConfigKey(r), r.Repetition}
+	}
 	index := map[blk]int64{}
 	var order []blk
 	policyOf := map[blk]string{}
+	type round struct {
+		b     blk
+		trial int64
+	}
+	rounds := map[round][]int64{} // R in measurement order
 	for _, r := range rows {
 		if r.Order != "interleaved" || r.OrderSeed != 1 || r.CPUThreads != 1 {
 			t.Fatalf("row order %q seed %d threads %d", r.Order, r.OrderSeed, r.CPUThreads)
 		}
-		b := blk{results.ConfigKey(r), r.Repetition}
+		b := blockOf(r)
 		if i, ok := index[b]; ok && i != r.OrderIndex {
 			t.Fatalf("block %v has two positions", b)
 		}
@@ -52,7 +68,15 @@ func TestHandoffInterleaved(t *testing.T) {
 			policyOf[b] = r.Policy
 		}
 		index[b] = r.OrderIndex
+		if (r.Phase == "alternating") != (r.RoundPosition > 0) {
+			t.Fatalf("%s R=%d: round position %d", r.Phase, r.ReusePasses, r.RoundPosition)
+		}
 		if r.Phase == "alternating" {
+			k := round{b, r.Trial}
+			rounds[k] = append(rounds[k], r.ReusePasses)
+			if int64(len(rounds[k])) != r.RoundPosition {
+				t.Fatalf("%s R=%d trial %d: round position %d, measured %d. in its round", r.Policy, r.ReusePasses, r.Trial, r.RoundPosition, len(rounds[k]))
+			}
 			parts := r.CPUMs + r.KernelMs + nz(r.PrefetchMs) + nz(r.TransferMs) + r.SyncMs
 			if math.IsNaN(r.KernelMs) || math.IsNaN(r.SyncMs) || math.Abs(parts-r.TotalMs) > 1e-9 {
 				t.Errorf("%s R=%d: parts %v (cpu %v kernel %v prefetch %v transfer %v sync %v) do not add up to total %v",
@@ -67,7 +91,7 @@ func TestHandoffInterleaved(t *testing.T) {
 	// positions 0, 1, 2, ... within each; policies are mixed.
 	var policies []string
 	for i, b := range order {
-		if b.rep != int64(i/configs) || index[b] != int64(i%configs) {
+		if b.rep != int64(i/blocks) || index[b] != int64(i%blocks) {
 			t.Fatalf("block %d: repetition %d position %d", i, b.rep, index[b])
 		}
 		if i < 8 {
@@ -78,9 +102,45 @@ func TestHandoffInterleaved(t *testing.T) {
 	if len(slices.Compact(policies)) < 3 {
 		t.Errorf("first blocks come from too few policies: %v", policies)
 	}
-	// A different seed gives a different order; sequential the old layout.
+	// Every round runs each R once; the rounds do not all share one order.
+	firsts := map[int64]int{}
+	for k, rs := range rounds {
+		if s := slices.Sorted(slices.Values(rs)); !slices.Equal(s, []int64{1, 4}) {
+			t.Fatalf("round %v ran R %v", k, rs)
+		}
+		firsts[rs[0]]++
+	}
+	if len(rounds) != 4*2*2*3 || len(firsts) != 2 {
+		t.Errorf("%d rounds (want %d), first R of a round: %v", len(rounds), 4*2*2*3, firsts)
+	}
+	// The same seed measures in the same order; a different seed in another;
+	// sequential keeps the old layout.
+	again, err := umkit.Handoff(ctx, fakegpu.New(), handoffSmall())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows2, _ := results.Rows(again)
+	layout := func(rows []results.Row) []string {
+		var out []string
+		for _, r := range rows {
+			out = append(out, fmt.Sprintf("%s/%s/%d/%d/%d/%d", r.Policy, r.Phase, r.ReusePasses, r.Repetition, r.OrderIndex, r.RoundPosition))
+		}
+		return out
+	}
+	if !slices.Equal(layout(rows), layout(rows2)) {
+		t.Error("the same seed measured in another order")
+	}
 	cfg := handoffSmall()
-	cfg.OrderSeed, cfg.Order = 7, "sequential"
+	cfg.OrderSeed = 7
+	other, err := umkit.Handoff(ctx, fakegpu.New(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows3, _ := results.Rows(other)
+	if slices.Equal(layout(rows), layout(rows3)) {
+		t.Error("seeds 1 and 7 measured in the same order")
+	}
+	cfg.Order = "sequential"
 	df, err = umkit.Handoff(ctx, fakegpu.New(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -88,6 +148,9 @@ func TestHandoffInterleaved(t *testing.T) {
 	rows, _ = results.Rows(df)
 	for i := 1; i < len(rows); i++ {
 		a, b := rows[i-1], rows[i]
+		if b.RoundPosition != 0 {
+			t.Fatalf("sequential row with round position %d", b.RoundPosition)
+		}
 		if results.ConfigKey(a) != results.ConfigKey(b) && a.Repetition != 1 {
 			t.Fatalf("sequential: configuration changed after repetition %d", a.Repetition)
 		}
@@ -251,5 +314,81 @@ func TestRunHandoffBehindWatchdog(t *testing.T) {
 	}
 	if alt == 0 {
 		t.Fatal("no alternating rows")
+	}
+}
+
+// TestHandoffResumeTornSweep: a sweep block cut short on disk (some of its
+// R's rows missing, as a kill in the middle of its append leaves it) is set
+// aside whole and measured again whole; every other block is kept.
+func TestHandoffResumeTornSweep(t *testing.T) {
+	full := t.TempDir()
+	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: umkit.N(2), Warmups: umkit.N(1), Out: full,
+		Device: fakegpu.New(), Quick: true, Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := results.LoadDir(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Keep every row but those of the managed sweep after its first R = 32
+	// row, and put the managed sweep last, as a torn append leaves it.
+	var kept, sweep []results.Row
+	cut := false
+	for _, r := range all {
+		switch {
+		case r.Policy == "managed" && r.Phase == "alternating":
+			cut = cut || r.ReusePasses == 32
+			if !cut {
+				sweep = append(sweep, r)
+			}
+		default:
+			kept = append(kept, r)
+		}
+	}
+	if len(sweep) == 0 || len(sweep) == 2*3 {
+		t.Fatalf("%d managed sweep rows kept: the cut must leave part of it", len(sweep))
+	}
+	part := t.TempDir()
+	f, err := os.Create(filepath.Join(part, results.CSVName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	results.WriteCSV(f, append(kept, sweep...))
+	f.Close()
+	b, err := os.ReadFile(filepath.Join(full, results.MetaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(part, results.MetaName), b, 0o644)
+	var measured []string
+	o.Out, o.Resume, o.Device = part, true, fakegpu.New()
+	o.Progress = func(p umkit.Progress) {
+		if !strings.HasSuffix(p.Config, "(done earlier)") {
+			measured = append(measured, p.Config)
+		}
+	}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"handoff managed 1 MiB alternating R=1 (repetition 0)", "handoff managed 1 MiB alternating R=4 (repetition 0)",
+		"handoff managed 1 MiB alternating R=32 (repetition 0)"}
+	if !slices.Equal(measured, want) {
+		t.Errorf("measured again %q, want the managed sweep %q", measured, want)
+	}
+	pb, err := os.ReadFile(filepath.Join(part, results.PartialName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	aside, err := results.ReadCSV(bytes.NewReader(pb), results.PartialName)
+	if err != nil || len(aside) != len(sweep) {
+		t.Errorf("set aside %d rows (%v), want the torn sweep's %d", len(aside), err, len(sweep))
+	}
+	got, _, err := results.LoadDir(part) // refuses duplicated trials
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(all) {
+		t.Errorf("resumed run has %d rows, the whole one %d", len(got), len(all))
 	}
 }

@@ -159,17 +159,22 @@ func show(v any) string {
 
 // completeFor returns the test SetAsidePartial applies on resume: a
 // configuration is finished when all its trials are on disk, each once, or
-// it is one waived row. Handoff configurations are emitted a repetition at
-// a time, so for them the unit is one repetition (key), and the plan lists
-// one entry per repetition, whose Rows are that block's trials. Groups the
-// plan does not have are left as they are.
+// it is one waived row. Handoff configurations are emitted a block at a
+// time, so for them the unit is one block (repKey): a repetition of one
+// configuration, whose rows are that block's trials, or of a sweep, whose
+// rows are that many trials of every R. Groups the plan does not have are
+// left as they are.
 func completeFor(p Plan) (key func(results.Row) string, complete func(rows []results.Row) bool) {
 	want := map[string]int{}
 	for _, c := range p.Configs() {
 		want[c.Group] = max(want[c.Group], c.Rows)
 	}
+	sweep := 0 // configurations in a handoff sweep
+	if h, ok := p.Definition("handoff").(HandoffConfig); ok {
+		sweep = len(h.Defaults().Reuse)
+	}
 	key = func(r results.Row) string {
-		if r.Group == "handoff" {
+		if r.Group == results.GroupHandoff {
 			return repKey(r)
 		}
 		return results.ConfigKey(r)
@@ -182,16 +187,29 @@ func completeFor(p Plan) (key func(results.Row) string, complete func(rows []res
 		if !ok {
 			return true
 		}
-		seen := map[[2]int64]bool{}
+		if inSweep(rows[0]) {
+			n *= sweep
+		}
+		seen := map[[3]int64]bool{}
 		for _, r := range rows {
 			if r.Waived {
 				return false
 			}
-			seen[[2]int64{r.Repetition, r.Trial}] = true
+			seen[[3]int64{r.ReusePasses, r.Repetition, r.Trial}] = true
 		}
 		return len(rows) == n && len(seen) == n
 	}
 	return key, complete
+}
+
+// describeBlock names a block of trials for messages: a configuration, or
+// a handoff sweep (every R of one policy and size).
+func describeBlock(r results.Row) string {
+	if inSweep(r) {
+		r.ReusePasses = 0
+		return describeRow(r) + " R sweep"
+	}
+	return describeRow(r)
 }
 
 // describeRow names a configuration for messages.

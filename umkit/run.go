@@ -60,9 +60,21 @@ type Progress struct {
 	ETA         time.Duration // 0 when unknown
 }
 
-// repKey identifies one repetition of a configuration.
+// repKey identifies one block of handoff trials: one repetition of a
+// configuration, or of a sweep (interleaved alternating rows, which carry
+// a round position), which holds every R of its policy and size.
 func repKey(r results.Row) string {
+	if inSweep(r) {
+		r.ReusePasses = 0
+		return fmt.Sprintf("%s|sweep|rep=%d", results.ConfigKey(r), r.Repetition)
+	}
 	return fmt.Sprintf("%s|rep=%d", results.ConfigKey(r), r.Repetition)
+}
+
+// inSweep reports whether a handoff row was measured in an alternating
+// sweep (interleaved order: its round position is set).
+func inSweep(r results.Row) bool {
+	return r.Group == results.GroupHandoff && r.Phase == results.PhaseAlternating && r.RoundPosition > 0
 }
 
 // resumeNote starts the metadata note for each earlier segment of a resumed run.
@@ -172,7 +184,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 			return true
 		}
 		if wd != nil {
-			wd.setConfig(describeRow(row))
+			wd.setConfig(describeBlock(row))
 		}
 		return false
 	}

@@ -169,8 +169,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	counters := fs.Bool("counters", false, "after each configuration's timed trials, run it once more, untimed, with CUPTI's "+
 		"Unified Memory counters (page faults, migrated bytes) and NVML's PCIe byte counters on; rows go to counters.csv. "+
 		"Needs libcupti (CUDA toolkit, or pip nvidia-cuda-cupti); UMLAB_CUPTI=/path/libcupti.so.N points at one")
-	order := fs.String("order", "interleaved", "handoff measurement order: interleaved (each repetition's configurations in a shuffled order, "+
-		"so host drift falls on all policies alike) or sequential (policy by policy); other groups always run configuration by configuration")
+	order := fs.String("order", "interleaved", "handoff measurement order: interleaved (each repetition's blocks in a shuffled order, "+
+		"the alternating trials of every R of a policy and size round by round, so host drift falls on all policies and R alike) "+
+		"or sequential (policy by policy, R by R); other groups always run configuration by configuration")
 	orderSeed := fs.Uint64("order-seed", 1, "seed of the interleaved handoff order (recorded in the rows)")
 	cpuThreads := fs.Int("cpu-threads", 1, "threads of the handoff CPU update (default 1, the paper's single-threaded update); recorded in the rows")
 	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")

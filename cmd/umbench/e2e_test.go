@@ -330,3 +330,59 @@ func TestE2ERiskySweepInChild(t *testing.T) {
 		t.Fatalf("exit %d after SIGTERM, want 130\n%s", code, p.errText())
 	}
 }
+
+// The handoff group killed in the middle of its sweeps (SIGKILL: nothing
+// runs on the way out), then resumed: every block finished before the kill
+// is kept, the one in flight is measured again whole, and each sweep round
+// ends up holding every R once.
+func TestE2EHandoffKilledMidSweep(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--quick", "--groups", "handoff", "--sizes", "1MiB", "--trials", "3", "--warmups", "1", "--out", dir}
+	p := start(t, []string{"UMLAB_SIM_KERNEL_DELAY=2ms"}, args...)
+	p.waitFor(t, "[8/20]") // 4 policies × (cpu_only, gpu_only, R = 1, 4, 32): 20 configurations
+	p.cmd.Process.Signal(syscall.SIGKILL)
+	if code := p.wait(t); code != -1 {
+		t.Fatalf("exit %d after SIGKILL\n%s", code, p.errText())
+	}
+	before, _, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(before) < 8*3 || len(before) >= 20*3 {
+		t.Fatalf("%d rows after the kill, want the finished blocks' (24 to 57)", len(before))
+	}
+	r := start(t, nil, append(args, "--resume")...)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, r.errText())
+	}
+	rows, _, err := results.LoadDir(dir) // refuses duplicated trials
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 20*3 {
+		t.Fatalf("after resuming: %d rows, want exactly 60", len(rows))
+	}
+	run := map[string]string{} // configuration and trial → the run that measured it
+	rounds := map[string][]int64{}
+	for _, row := range rows {
+		run[fmt.Sprintf("%s|%d", results.ConfigKey(row), row.Trial)] = row.RunID
+		if row.Phase == "alternating" {
+			rk := fmt.Sprintf("%s|%s|%d", row.Policy, row.RunID, row.Trial)
+			rounds[rk] = append(rounds[rk], row.ReusePasses)
+		}
+	}
+	for _, b := range before {
+		if got := run[fmt.Sprintf("%s|%d", results.ConfigKey(b), b.Trial)]; got != b.RunID {
+			t.Errorf("%s trial %d: finished before the kill, but the resumed run holds run %q's", describe(b), b.Trial, got)
+		}
+	}
+	for k, rs := range rounds {
+		if len(rs) != 3 {
+			t.Errorf("round %s ran R %v, want 1, 4 and 32 once each", k, rs)
+		}
+	}
+}
+
+func describe(r results.Row) string {
+	return fmt.Sprintf("%s %s R=%d", r.Policy, r.Phase, r.ReusePasses)
+}

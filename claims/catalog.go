@@ -473,7 +473,8 @@ func build() []*Claim {
 			q := ratioOf(e, b, "%")
 			q.Text = fmt.Sprintf("extra %s / baseline %s", e, b)
 			return q, nil
-		}})
+		},
+		Explain: copyLeg})
 	add(&Claim{ID: "VII-B.host-fastest-r1", Section: "VII-B",
 		Statement: "At R = 1 host-mapped memory is (slightly) the fastest policy: 60.2 against 60.5 ms for explicit copy",
 		Reference: GB200, Relation: Relation{Kind: Same},

@@ -199,6 +199,35 @@ func TestPlantedVerdicts(t *testing.T) {
 	if x.Verdict != claims.Reproduces || !strings.Contains(x.Measured.Text, "sparse random, density 1/16") {
 		t.Errorf("sparse random: %s (%s)", x.Verdict, x.Measured.Text)
 	}
+	// Explicit copy's extra cost six times the paper's: known where the
+	// run's own copies (here slow pinned copies, 40 GB/s) take most of it,
+	// unexplained where they are as fast as GB200's.
+	extraRun := func(copyGBps float64) *claims.Run {
+		var rows []results.Row
+		for _, r := range ref0.Rows {
+			switch {
+			case r.Group == "handoff" && r.Policy == "explicit_copy" && r.Phase == "extra":
+				r.TotalMs = 33
+			case r.Group == "transfer" && r.Benchmark == "copy" && copyGBps > 0:
+				r.GBps = copyGBps
+			}
+			rows = append(rows, r)
+		}
+		m := ref0.Meta
+		m.RunID = "extra"
+		run, err := claims.NewRun("extra", rows, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	x = verdictOf(t, extraRun(40), "VII-B.explicit-small-extra")
+	if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "pinned copy rates (40.0 GB/s to the GPU") {
+		t.Errorf("explicit extra with slow copies: %s (%s), want a known reason quoting the copy rates", x.Verdict, x.Reason)
+	}
+	if x = verdictOf(t, extraRun(0), "VII-B.explicit-small-extra"); x.Verdict != claims.Unexplained {
+		t.Errorf("explicit extra with GB200's copies: %s (%s), want unexplained", x.Verdict, x.Reason)
+	}
 	// An unchanged copy under another name reproduces.
 	x = verdictOf(t, planted(t, nil, nil), "V-C.cold-fraction")
 	if x.Verdict != claims.Reproduces {
@@ -259,6 +288,22 @@ func TestH200Verdicts(t *testing.T) {
 	}
 	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
 		t.Errorf("oversubscription reason does not name the opt-in: %s", r)
+	}
+	// The full default suite of 2026-12-01, with its sweeps' counter passes:
+	// nothing is left unexplained, and explicit copy's extra cost is put on
+	// the copies measured in the loop.
+	full := load(t, "h200-2026-12-01-full", "h200counters-2026-12-01-sweep")
+	xs, err = claims.Evaluate(full, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range xs {
+		if x.Verdict == claims.Unexplained {
+			t.Errorf("%s on the full suite: unexplained (%s)", x.Claim.ID, x.Measured)
+		}
+		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "transfer_ms")) {
+			t.Errorf("explicit extra on the full suite: %s (%s), want a known reason from the copies in the loop", x.Verdict, x.Reason)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
 )
 
 // The reasons below explain differences from a run's device facts and its
@@ -166,6 +167,50 @@ func returnLeg(x *Check) string {
 			out += fmt.Sprintf(", so the transfers, which prefetching cannot avoid, are %s %% of demand paging's extra cost here (%s ms of %s) against %s %% on %s (%s ms of %s): prefetch can save only what the faults cost beyond them",
 				num(100*ms/m.v), num(ms), m, num(100*rms/rm.v), x.Ref.Meta.Platform, num(rms), rm)
 		}
+	}
+	return out
+}
+
+// copyLeg: explicit copy moves the whole array to the GPU and back in
+// every iteration, so its extra cost over the CPU-only plus GPU-only
+// baseline is at least the two copies; over a PCIe link they are most of
+// it. Empty when the copies are less than half the extra.
+func copyLeg(x *Check) string {
+	run := x.Run
+	e, err := extra(run, model.ExplicitCopy)
+	if err != nil || e.v <= 0 {
+		return ""
+	}
+	size := int64(gib)
+	if e.at != 0 {
+		size = e.at
+	}
+	var tr []float64
+	for _, r := range run.Rows {
+		if r.Group == "handoff" && r.Policy == model.ExplicitCopy && r.Phase == "alternating" && r.ReusePasses == 1 && r.SizeBytes == size && !math.IsNaN(r.TransferMs) {
+			tr = append(tr, r.TransferMs)
+		}
+	}
+	var ms float64
+	var how string
+	if len(tr) > 0 {
+		ms, how = results.Describe(tr).Median, "in the loop (transfer_ms, the median at R = 1)"
+	} else {
+		h2d, err1 := get(run, copyDir("h2d"))
+		d2h, err2 := get(run, copyDir("d2h"))
+		if err1 != nil || err2 != nil {
+			return ""
+		}
+		ms = float64(size)/h2d.v/1e6 + float64(size)/d2h.v/1e6
+		how = fmt.Sprintf("at this machine's pinned copy rates (%s to the GPU, %s back)", h2d, d2h)
+	}
+	if ms < 0.5*e.v {
+		return ""
+	}
+	out := fmt.Sprintf("explicit copy moves the whole array to the GPU and back in every iteration: the two copies of %s take %s ms %s, %s %% of its %s extra",
+		bytesText(size), num(ms), how, num(100*ms/e.v), e)
+	if l := link(x); l != "" {
+		out += "; " + l
 	}
 	return out
 }

@@ -29,6 +29,7 @@ type hkey struct {
 type handoff struct {
 	med    map[hkey]float64
 	vals   map[hkey][]float64 // every trial's total_ms (results.Grouped.Values), for the bootstrap
+	rounds map[hkey][]round   // for sweep trials, the round each of vals was measured in (noise.go pairs them)
 	n      map[hkey]int
 	useful map[hkey]int64 // useful_bytes of the configuration, when recorded
 	parts  map[hkey]parts // alternating configurations' trial parts (misses.go)
@@ -51,9 +52,10 @@ func collect(rows []results.Row) (*handoff, error) {
 	type trial struct {
 		k  hkey
 		ms float64
+		rd round
 	}
 	var trials []trial
-	h := &handoff{n: map[hkey]int{}, useful: map[hkey]int64{}, med: map[hkey]float64{}, vals: map[hkey][]float64{}}
+	h := &handoff{n: map[hkey]int{}, useful: map[hkey]int64{}, med: map[hkey]float64{}, vals: map[hkey][]float64{}, rounds: map[hkey][]round{}}
 	var platforms []string
 	for _, r := range rows {
 		if r.Group != groupHandoff || r.Waived || math.IsNaN(r.TotalMs) {
@@ -82,7 +84,11 @@ func collect(rows []results.Row) (*handoff, error) {
 		if r.Platform != "" && !slices.Contains(platforms, r.Platform) {
 			platforms = append(platforms, r.Platform)
 		}
-		trials = append(trials, trial{k, r.TotalMs})
+		t := trial{k: k, ms: r.TotalMs}
+		if r.Phase == phaseAlt && r.RoundPosition > 0 {
+			t.rd = round{run: r.RunID, rep: r.Repetition, trial: r.Trial}
+		}
+		trials = append(trials, t)
 		h.sequential = h.sequential || r.Order != "interleaved"
 		if r.UsefulBytes > 0 {
 			h.useful[k] = r.UsefulBytes
@@ -97,6 +103,9 @@ func collect(rows []results.Row) (*handoff, error) {
 	}
 	if len(platforms) == 1 {
 		h.platform = platforms[0]
+	}
+	for _, t := range trials {
+		h.rounds[t.k] = append(h.rounds[t.k], t.rd) // in the order GroupStats keeps the values
 	}
 	for _, g := range results.GroupStats(trials, func(t *trial) hkey { return t.k }, func(t *trial) float64 { return t.ms }) {
 		k := g.Key
@@ -116,6 +125,15 @@ func collect(rows []results.Row) (*handoff, error) {
 	slices.Sort(h.sizes)
 	slices.Sort(h.rs)
 	return h, nil
+}
+
+// round identifies a round of an alternating sweep: the trials of every R
+// of one policy and size with the same run, repetition and trial index
+// were measured one after another (umkit's interleaved order). The zero
+// round is no round (a trial measured in a block of one R).
+type round struct {
+	run        string
+	rep, trial int64
 }
 
 // get returns the median of a configuration and whether it was measured.

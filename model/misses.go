@@ -3,16 +3,15 @@ package model
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
 )
 
-// MissAPE is the median APE (percent, over the counted sizes) above which a
-// policy's misses are explained in a note: where in the trial they sit and
-// what the counter passes saw.
+// MissAPE is the median APE (percent, over a calibration's validation
+// points) above which a policy's misses at a size are explained in a
+// note: where in the trial they sit and what the counter passes saw.
 const MissAPE = 2.0
 
 // Parts of an alternating trial, as the handoff group writes them.
@@ -88,43 +87,38 @@ func collectParts(rows []results.Row) map[hkey]parts {
 	return out
 }
 
-// explainMisses adds a note for every policy whose median APE over the
-// counted sizes exceeds MissAPE. The model takes F from the R = 1
-// configuration, so a validation point's miss is how far the other
-// configuration's trial moved away from it: T(R) − F − R·G equals the sum
-// over the parts of part(R) − part(1), with R·G − G taken from the passes.
-// The note gives each part's share of those deviations (relative to T(R),
-// pooled over the counted sizes and R), the range of the leading part at
-// the largest size next to the CPU-only update there, and what the counter
-// passes saw at both ends of the R range.
+// explainMisses adds a note for every calibrated policy and size (a row of
+// Table III; sizes counted in the aggregate) whose median APE exceeds
+// MissAPE. The model takes F from the R = 1 configuration, so a
+// validation point's miss is how far the other configuration's trial moved
+// away from it: T(R) − F − R·G equals the sum over the parts of part(R) −
+// part(1), with R·G − G taken from the passes. The note gives the median
+// APE's interval (and says when it reaches below MissAPE: misses within
+// the noise of the medians), each part's share of those deviations
+// (relative to T(R), over the validation R values), the range of the
+// leading part next to the CPU-only update, and what the counter passes
+// saw at both ends of the R range.
 func (h *handoff) explainMisses(rep *Report, counted []Counted) {
 	if h.parts == nil || !rep.Model.fitted { // published parameters: F is not the R = 1 configuration's
 		return
 	}
 	counts := countedAlt(counted)
-	for _, p := range h.policies {
-		var apes []float64
-		var sizes []int64
-		for _, pt := range rep.Points {
-			if pt.Policy == p && pt.SizeBytes >= rep.MinSizeBytes {
-				apes = append(apes, pt.APE)
-				if !slices.Contains(sizes, pt.SizeBytes) {
-					sizes = append(sizes, pt.SizeBytes)
-				}
-			}
-		}
-		med := stats.Median(apes)
-		if len(apes) == 0 || !(med > MissAPE) {
+	for _, c := range rep.Calibration {
+		p, s := c.Policy, c.SizeBytes
+		if s < rep.MinSizeBytes || c.Points == 0 || !(c.MedianAPE > MissAPE) {
 			continue
 		}
-		slices.Sort(sizes)
-		over := "at " + formatSize(sizes[0])
-		if len(sizes) > 1 {
-			over = "over " + formatSize(sizes[0]) + "–" + formatSize(sizes[len(sizes)-1])
+		note := fmt.Sprintf("%s %s: median APE %.2f %%, above %.0f %%", p, formatSize(s), c.MedianAPE, MissAPE)
+		if ci := c.MedianAPECI; !math.IsNaN(ci.Lo) {
+			note += fmt.Sprintf(" (95 %% CI %.2f–%.2f %%", ci.Lo, ci.Hi)
+			if ci.Lo <= MissAPE {
+				note += ": within the noise of its medians"
+			}
+			note += ")"
 		}
-		note := fmt.Sprintf("%s: median APE %.2f %% %s, above %.0f %%. ", p, med, over, MissAPE)
+		note += ". "
 		names, label := partNamesOf(p)
-		share, ok := h.missShares(rep, p, sizes, names)
+		share, ok := h.missShares(rep, p, []int64{s}, names)
 		if !ok {
 			rep.Notes = append(rep.Notes, note+"These rows carry no trial parts (cpu_ms, kernel_ms, …) to say where the misses sit.")
 			continue
@@ -138,8 +132,8 @@ func (h *handoff) explainMisses(rep *Report, counted []Counted) {
 			}
 		}
 		note += "F is the R = 1 configuration's handoff; the other R configurations' parts differ from it, and the misses split: " +
-			strings.Join(split, ", ") + ". " + h.leadRange(p, sizes[len(sizes)-1], lead, label[lead])
-		if ev := missEvidence(counts, p, sizes[len(sizes)-1], rep.RMin, rep.RMax); ev != "" {
+			strings.Join(split, ", ") + ". " + h.leadRange(p, s, lead, label[lead])
+		if ev := missEvidence(counts, p, s, rep.RMin, rep.RMax); ev != "" {
 			note += " " + ev
 		}
 		rep.Notes = append(rep.Notes, note)

@@ -55,7 +55,7 @@ func TestMissesExplained(t *testing.T) {
 	}
 	notes := strings.Join(rep.Notes, "\n")
 	for _, want := range []string{
-		"managed_prefetch: median APE 5.", "at 1 GiB, above 2 %",
+		"managed_prefetch 1 GiB: median APE 5.", ", above 2 % (95 % CI",
 		"the CPU update (cpu_ms) 100 %, the prefetches (prefetch_ms) 0 %",
 		"At 1 GiB the median of the CPU update (cpu_ms) runs from 230 ms (R = 1) to 248 ms (R = 2); the same update alone (cpu_only) takes 160 ms",
 		"Counter passes (h200counters-x), one iteration at 1 GiB: R = 1: 1 GiB host to device, 1 GiB device to host, 0 CPU page faults, 0 GPU fault groups",
@@ -64,7 +64,10 @@ func TestMissesExplained(t *testing.T) {
 			t.Errorf("notes lack %q:\n%s", want, notes)
 		}
 	}
-	if strings.Contains(notes, "explicit_copy: median APE") {
+	if strings.Contains(notes, "within the noise") {
+		t.Errorf("a 7.8 %% jump of the CPU update under ±0.5 %% jitter called noise:\n%s", notes)
+	}
+	if strings.Contains(notes, "explicit_copy 1 GiB: median APE") {
 		t.Errorf("explicit_copy follows the model exactly but got a note:\n%s", notes)
 	}
 	// The same sweep without parts (a device without events).
@@ -75,7 +78,7 @@ func TestMissesExplained(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "managed_prefetch: median APE") || !strings.Contains(notes, "carry no trial parts") {
+	if notes := strings.Join(rep.Notes, "\n"); !strings.Contains(notes, "managed_prefetch 1 GiB: median APE") || !strings.Contains(notes, "carry no trial parts") {
 		t.Errorf("without parts:\n%s", notes)
 	}
 }

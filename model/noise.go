@@ -19,8 +19,9 @@ const minTrialsForCI = 5
 // replicates resamples every configuration's trials with replacement and
 // takes the medians; a fitted model is recalibrated on each replicate, so
 // the intervals carry the calibration's noise as well as the validation
-// point's. From the replicates: every point's measured median and APE, the
-// aggregate median APE, each calibration's median APE, whether each
+// point's. From the replicates: every point's measured median and signed
+// error, whose interval gives the APE's (absInterval), and from those the
+// aggregate and each calibration's median APE; whether each
 // fastest-policy check is decisive, the crossovers' verdicts and the check
 // that F does not depend on R.
 func (h *handoff) noise(m *Model, rep *Report, o Options) {
@@ -49,7 +50,26 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	})
 	rs := stats.NewResampler(seed)
 	med := map[hkey][]float64{}
+	paired := h.pairedSweeps()
 	for _, k := range keys {
+		if med[k] != nil {
+			continue
+		}
+		if sweep, ok := paired[hkey{policy: k.policy, phase: phaseAlt, size: k.size}]; ok && k.phase == phaseAlt {
+			// A sweep's rounds are resampled whole: every R of a round
+			// shares the host's state of those seconds, as measured.
+			for _, kk := range sweep.keys {
+				med[kk] = make([]float64, B)
+			}
+			for b := range B {
+				idx := rs.Indices(sweep.rounds)
+				for j, kk := range sweep.keys {
+					med[kk][b] = rs.MedianAt(sweep.vals[j], idx)
+				}
+			}
+			rep.PairedSweeps++
+			continue
+		}
 		v := make([]float64, B)
 		for b := range v {
 			v[b] = rs.Median(h.vals[k])
@@ -74,38 +94,42 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		}
 		return e.F, e.G
 	}
-	apes := make([][]float64, len(rep.Points))
+	// Each point's error, replicate by replicate, signed: (predicted −
+	// measured)/measured. Its APE interval is the signed interval's image
+	// under |·| (from 0 when the signed interval holds 0). Resampling the
+	// absolute error itself would not do: noise only adds to an absolute
+	// value, so where the model's miss is as small as the noise every
+	// replicate's APE lies above the measured one, and the interval would
+	// exclude both it and a true error of 0.
 	for i := range rep.Points {
 		pt := &rep.Points[i]
 		meas := med[hkey{pt.Policy, phaseAlt, pt.SizeBytes, pt.R}]
-		a := make([]float64, B)
-		for b := range a {
+		e := make([]float64, B)
+		for b := range e {
 			f, g := param(pt.Policy, pt.SizeBytes, b)
-			a[b] = 100 * math.Abs(f+float64(pt.R)*g-meas[b]) / meas[b]
+			e[b] = 100 * (f + float64(pt.R)*g - meas[b]) / meas[b]
 		}
-		apes[i] = a
-		pt.MeasuredCI, pt.APECI = ci(pt.MeasuredMs, meas), ci(pt.APE, a)
+		lo, hi := stats.Percentiles(e, stats.DefaultLevel)
+		pt.MeasuredCI, pt.APECI = ci(pt.MeasuredMs, meas), absInterval(pt.APE, lo, hi)
 	}
-	// Aggregate and per-calibration median APE, replicate by replicate.
-	medianOver := func(keep func(Point) bool) []float64 {
-		out := make([]float64, B)
-		x := make([]float64, 0, len(rep.Points))
-		for b := range out {
-			x = x[:0]
-			for i, pt := range rep.Points {
-				if keep(pt) {
-					x = append(x, apes[i][b])
-				}
+	// The aggregate and per-calibration median APE lie between the medians
+	// of their points' interval ends: the median is monotone in every
+	// point, so when each point's APE is inside its interval, the median
+	// is inside this one.
+	medianOver := func(est float64, keep func(Point) bool) stats.Interval {
+		var lo, hi []float64
+		for _, pt := range rep.Points {
+			if keep(pt) {
+				lo, hi = append(lo, pt.APECI.Lo), append(hi, pt.APECI.Hi)
 			}
-			out[b] = stats.Median(x)
 		}
-		return out
+		return stats.Interval{Est: est, Lo: stats.Median(lo), Hi: stats.Median(hi)}
 	}
-	rep.MedianAPECI = ci(rep.MedianAPE, medianOver(func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes }))
+	rep.MedianAPECI = medianOver(rep.MedianAPE, func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes })
 	for i := range rep.Calibration {
 		c := &rep.Calibration[i]
 		if c.Points > 0 {
-			c.MedianAPECI = ci(c.MedianAPE, medianOver(func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes }))
+			c.MedianAPECI = medianOver(c.MedianAPE, func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes })
 		}
 	}
 	// Fastest-policy checks: decisive when the two best measured policies'
@@ -132,7 +156,77 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	}
 	rep.countDecisive()
 	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
-	h.checkFConstant(rep, med, B, o.Counted)
+	h.checkFConstant(rep, med, B, o.Counted, paired)
+}
+
+// sweep is one policy and size's alternating configurations measured in
+// the same rounds: vals[j] holds keys[j]'s trials in round order, so index
+// i is one round in every R.
+type sweep struct {
+	keys   []hkey
+	vals   [][]float64
+	rounds int
+}
+
+// pairedSweeps finds the policies and sizes whose alternating trials were
+// all measured in sweeps, every R in the same rounds (the interleaved
+// order), keyed by policy and size (phase alternating, r 0). Rows measured
+// otherwise, or sweeps that lack a round at some R, are resampled
+// configuration by configuration.
+func (h *handoff) pairedSweeps() map[hkey]sweep {
+	groups := map[hkey][]hkey{}
+	for k := range h.vals {
+		if k.phase == phaseAlt {
+			g := hkey{policy: k.policy, phase: phaseAlt, size: k.size}
+			groups[g] = append(groups[g], k)
+		}
+	}
+	out := map[hkey]sweep{}
+	for g, keys := range groups {
+		slices.SortFunc(keys, func(a, b hkey) int { return cmp.Compare(a.r, b.r) })
+		var want []round
+		sw := sweep{keys: keys}
+		ok := true
+		for _, k := range keys {
+			rd, vals := h.rounds[k], h.vals[k]
+			order := make([]int, len(rd))
+			for i := range order {
+				order[i] = i
+				ok = ok && rd[i] != round{}
+			}
+			slices.SortFunc(order, func(a, b int) int {
+				x, y := rd[a], rd[b]
+				return cmp.Or(strings.Compare(x.run, y.run), cmp.Compare(x.rep, y.rep), cmp.Compare(x.trial, y.trial))
+			})
+			got := make([]round, len(order))
+			v := make([]float64, len(order))
+			for i, j := range order {
+				got[i], v[i] = rd[j], vals[j]
+			}
+			if want == nil {
+				want = got
+			}
+			ok = ok && len(rd) == len(vals) && slices.Equal(got, want)
+			sw.vals = append(sw.vals, v)
+		}
+		if ok && len(want) > 0 {
+			sw.rounds = len(want)
+			out[g] = sw
+		}
+	}
+	return out
+}
+
+// absInterval is the image of the signed interval [lo, hi] under |·|, an
+// interval of the absolute value est.
+func absInterval(est, lo, hi float64) stats.Interval {
+	switch {
+	case lo > 0:
+		return stats.Interval{Est: est, Lo: lo, Hi: hi}
+	case hi < 0:
+		return stats.Interval{Est: est, Lo: -hi, Hi: -lo}
+	}
+	return stats.Interval{Est: est, Lo: 0, Hi: max(-lo, hi)}
 }
 
 // countDecisive counts the decisive fastest-policy checks and scores the
@@ -239,7 +333,7 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 // F(R) = T(R) − R·G at R = RMin and RMax and adds a note where their 95 %
 // intervals are apart and F moves by more than 2 %, at sizes counted in
 // the aggregate.
-func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, counted []Counted) {
+func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, counted []Counted, paired map[hkey]sweep) {
 	counts := countedAlt(counted)
 	evidence := func(p string, s int64) string {
 		var parts []string
@@ -259,17 +353,22 @@ func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, cou
 		if g == nil || t1 == nil || tN == nil || rep.RMin == rep.RMax || s < rep.MinSizeBytes {
 			continue
 		}
-		f1, fN := make([]float64, B), make([]float64, B)
+		f1, fN, d := make([]float64, B), make([]float64, B), make([]float64, B)
 		for b := range f1 {
 			f1[b] = t1[b] - float64(rep.RMin)*g[b]
 			fN[b] = tN[b] - float64(rep.RMax)*g[b]
+			d[b] = fN[b] - f1[b] // paired where the rounds were (a sweep's R share each replicate's rounds)
 		}
 		e1 := h.med[hkey{p, phaseAlt, s, rep.RMin}] - float64(rep.RMin)*h.med[hkey{p, phaseGPU, s, 0}]
 		eN := h.med[hkey{p, phaseAlt, s, rep.RMax}] - float64(rep.RMax)*h.med[hkey{p, phaseGPU, s, 0}]
 		l1, h1 := stats.Percentiles(f1, stats.DefaultLevel)
 		lN, hN := stats.Percentiles(fN, stats.DefaultLevel)
-		if (h1 < lN || hN < l1) && math.Abs(eN-e1) > 0.02*math.Abs(e1) {
+		dl, dh := stats.Percentiles(d, stats.DefaultLevel)
+		if (dl > 0 || dh < 0) && math.Abs(eN-e1) > 0.02*math.Abs(e1) {
 			why := "no fault or migration to vary: the CPU update's speed varying from one block of trials to the next, or passes inside the loop that cost more or less than the GPU-only pass G"
+			if _, ok := paired[hkey{policy: p, phase: phaseAlt, size: s}]; ok {
+				why = "no fault or migration to vary, and every R measured in the same rounds: passes inside the loop that cost more or less than the GPU-only pass G, or a CPU update whose speed depends on what ran before it"
+			}
 			if h.sequential {
 				why = "no fault or migration to vary: the CPU update drifting between configurations (measured in sequential order, drift lands on whole R values), or passes inside the loop that cost more or less than the GPU-only pass G"
 			}
@@ -277,9 +376,9 @@ func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, cou
 				why = "the managed handoff's cost (CPU-side page work, migration, faults) changes with R; " + evidence(p, s)
 			}
 			rep.Notes = append(rep.Notes, fmt.Sprintf(
-				"%s %s: F depends on R beyond noise: T(R) − R·G = %.3g ms at R = %d (95 %% CI %.3g to %.3g) but %.3g ms at R = %d (%.3g to %.3g); "+
-					"the model's constant F does not hold here (%s)",
-				p, formatSize(s), e1, rep.RMin, l1, h1, eN, rep.RMax, lN, hN, why))
+				"%s %s: F depends on R beyond noise: T(R) − R·G = %.3g ms at R = %d (95 %% CI %.3g to %.3g) but %.3g ms at R = %d (%.3g to %.3g), "+
+					"a difference of %.3g ms (%.3g to %.3g); the model's constant F does not hold here (%s)",
+				p, formatSize(s), e1, rep.RMin, l1, h1, eN, rep.RMax, lN, hN, eN-e1, dl, dh, why))
 		}
 	}
 }

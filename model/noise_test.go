@@ -124,3 +124,113 @@ func TestFDependsOnR(t *testing.T) {
 		t.Errorf("managed note lacks the counter evidence:\n%s", notes)
 	}
 }
+
+// TestAPEIntervalCoversNoiseOnlyError: when the model is exact and the
+// points miss it only by measurement noise, the APE intervals contain both
+// the measured APE and the true one, 0. (Absolute errors resampled from
+// noisy data sit above the measured ones: percentile intervals of the APE
+// itself exclude both; the intervals come from the signed errors.)
+func TestAPEIntervalCoversNoiseOnlyError(t *testing.T) {
+	for seed := uint64(1); seed <= 5; seed++ {
+		rows := noisySweep(map[string][2]float64{"a": {100, 1}, "b": {50, 3}}, 1, seed)
+		rep, err := model.Fit(rows, model.Options{Resamples: 400, MinSizeBytes: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ci := rep.MedianAPECI; !ci.Contains(rep.MedianAPE) || !ci.Contains(0) {
+			t.Errorf("seed %d: median APE %.3f %%, interval %v: want both it and 0 inside", seed, rep.MedianAPE, ci)
+		}
+		holds := 0
+		for _, p := range rep.Points {
+			if !p.APECI.Contains(p.APE) {
+				t.Errorf("seed %d: %s R=%d: APE %.3f %% outside its interval %v", seed, p.Policy, p.R, p.APE, p.APECI)
+			}
+			if p.APECI.Contains(0) {
+				holds++
+			}
+		}
+		if holds < len(rep.Points)*3/4 {
+			t.Errorf("seed %d: the true APE, 0, is inside %d of %d point intervals", seed, holds, len(rep.Points))
+		}
+		for _, c := range rep.Calibration {
+			if !c.MedianAPECI.Contains(c.MedianAPE) {
+				t.Errorf("seed %d: %s: median APE %.3f %% outside %v", seed, c.Policy, c.MedianAPE, c.MedianAPECI)
+			}
+		}
+	}
+}
+
+// sweepRows returns 40 rounds of an exact F + R·G sweep (R = 1…32) whose
+// rounds share a common term of sd ms (the host's state of those seconds)
+// on top of 0.05 ms of noise per trial, with 40 GPU-only trials. round
+// says whether the rows carry their rounds, as umkit's sweeps write them.
+func sweepRows(policy string, f, g, sd float64, round bool, seed uint64) []results.Row {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	var rows []results.Row
+	for i := 0; i < 40; i++ {
+		rows = append(rows, handoffRow(policy, "gpu_only", gib, 1, g))
+		common := sd * rng.NormFloat64()
+		for pos, r := range []int64{1, 2, 4, 8, 16, 32} {
+			row := handoffRow(policy, "alternating", gib, r, f+float64(r)*g+common+0.05*rng.NormFloat64())
+			row.Trial, row.Repetition, row.RunID = int64(i%20), int64(i/20), "run"
+			if round {
+				row.Order, row.RoundPosition = "interleaved", int64(pos+1)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// TestPairedSweepIntervals: trials measured in rounds are resampled round
+// by round, so a host state common to a round, which moves every R alike,
+// does not widen the intervals of the model's errors; the same values
+// without rounds are resampled R by R and their intervals carry it.
+func TestPairedSweepIntervals(t *testing.T) {
+	fit := func(round bool) *model.Report {
+		rows := append(sweepRows(model.ExplicitCopy, 200, 0.5, 10, round, 1), sweepRows(model.HostMapped, 150, 26, 10, round, 2)...)
+		rep, err := model.Fit(rows, model.Options{Resamples: 400})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep
+	}
+	p, u := fit(true), fit(false)
+	if p.PairedSweeps != 2 || u.PairedSweeps != 0 {
+		t.Errorf("paired sweeps: %d with rounds, %d without; want 2 and 0", p.PairedSweeps, u.PairedSweeps)
+	}
+	if !(p.MedianAPECI.Hi < 0.5 && u.MedianAPECI.Hi > 2*p.MedianAPECI.Hi) {
+		t.Errorf("median APE interval with rounds %v, without %v: want the first under 0.5 %% and far narrower", p.MedianAPECI, u.MedianAPECI)
+	}
+	var out strings.Builder
+	if err := p.WriteTable(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "sweeps of 2 policy–size pairs resampled round by round") {
+		t.Errorf("the table does not say how it resampled:\n%s", out.String())
+	}
+}
+
+// TestMissWithinNoise: a policy missing by more than 2 % only because its
+// medians are noisy is noted as within noise.
+func TestMissWithinNoise(t *testing.T) {
+	rows := noisySweep(map[string][2]float64{"a": {100, 1}, "b": {50, 3}}, 6, 3)
+	for i := range rows { // parts, so the note can split the misses
+		if rows[i].Phase == "alternating" {
+			rows[i].CPUMs, rows[i].KernelMs, rows[i].SyncMs = rows[i].TotalMs-float64(rows[i].ReusePasses), float64(rows[i].ReusePasses), 0
+		}
+	}
+	rep, err := model.Fit(rows, model.Options{Resamples: 400, MinSizeBytes: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := strings.Join(rep.Notes, "\n")
+	for _, c := range rep.Calibration {
+		if c.MedianAPE > model.MissAPE && !strings.Contains(notes, c.Policy+" 1 GiB: median APE") {
+			t.Errorf("%s misses by %.2f %% without a note:\n%s", c.Policy, c.MedianAPE, notes)
+		}
+	}
+	if !strings.Contains(notes, "within the noise of its medians") {
+		t.Errorf("misses from noise alone not called noise:\n%s", notes)
+	}
+}

@@ -170,6 +170,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.printf("No validation measurements (published parameters).\n")
 	} else {
 		ew.printf("Aggregate median APE over sizes ≥ %s: %s %% (95 %% CI %s)\n", formatSize(r.MinSizeBytes), pct(r.MedianAPE), pctCI(r.MedianAPECI))
+		if !math.IsNaN(r.MedianAPECI.Lo) {
+			ew.printf("  %s\n", r.intervalMethod())
+		}
 		ew.printf("Fastest policy predicted: %d of %d validation size–reuse points (sizes ≥ %s)\n", r.Matches, r.Compared, formatSize(r.MinSizeBytes))
 		if !math.IsNaN(r.MedianAPECI.Lo) {
 			ew.printf("  at the %d points whose two fastest measured policies differ beyond their 95 %% intervals: %d of %d", r.Decisive, r.DecisiveMatches, r.Decisive)
@@ -205,6 +208,15 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.printf("Note: %s\n", n)
 	}
 	return ew.err
+}
+
+// intervalMethod says how the report's intervals were resampled.
+func (r *Report) intervalMethod() string {
+	s := "intervals: trials resampled with replacement; an APE's from its signed error's, a median APE's from its points'"
+	if r.PairedSweeps > 0 {
+		s += fmt.Sprintf("; the alternating sweeps of %d policy–size pairs resampled round by round (every R of a round together, as measured)", r.PairedSweeps)
+	}
+	return s
 }
 
 // pctCI writes an interval's bounds as "lo–hi", or "-" without one.

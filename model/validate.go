@@ -100,7 +100,11 @@ type Report struct {
 	// MinSizeBytes, pooled over policies, sizes and R; NaN when there are none.
 	MedianAPE   float64
 	MedianAPECI stats.Interval // 95 % bootstrap interval of MedianAPE
-	Fastest     []FastestCheck
+	// PairedSweeps counts the policies and sizes whose alternating trials
+	// the bootstrap resampled round by round (measured in sweeps, every R
+	// of a round together) rather than R by R.
+	PairedSweeps int
+	Fastest      []FastestCheck
 	// Matches of Compared fastest-policy checks with SizeBytes ≥ MinSizeBytes
 	// predicted the measured fastest policy.
 	Matches, Compared int

@@ -80,6 +80,7 @@ func Percentiles(x []float64, level float64) (lo, hi float64) {
 type Resampler struct {
 	rng *rand.Rand
 	buf []float64
+	idx []int
 }
 
 // NewResampler returns a resampler seeded with seed.
@@ -96,6 +97,31 @@ func (r *Resampler) Median(x []float64) float64 {
 	r.buf = r.buf[:0]
 	for range x {
 		r.buf = append(r.buf, x[r.rng.IntN(len(x))])
+	}
+	return Median(r.buf)
+}
+
+// Indices returns one resample of the indices 0…n−1 (n draws with
+// replacement), for resampling paired data alike: values measured
+// together keep the same index in every series. The slice is reused by
+// the next call.
+func (r *Resampler) Indices(n int) []int {
+	r.idx = r.idx[:0]
+	for range n {
+		r.idx = append(r.idx, r.rng.IntN(n))
+	}
+	return r.idx
+}
+
+// MedianAt returns the median of x at the indices idx (a resample from
+// Indices(len(x))); NaN for no indices.
+func (r *Resampler) MedianAt(x []float64, idx []int) float64 {
+	if len(idx) == 0 {
+		return math.NaN()
+	}
+	r.buf = r.buf[:0]
+	for _, i := range idx {
+		r.buf = append(r.buf, x[i])
 	}
 	return Median(r.buf)
 }

@@ -94,3 +94,37 @@ func TestMedianCIEdges(t *testing.T) {
 		t.Error("Overlaps")
 	}
 }
+
+// TestPairedResampling: two series measured in pairs, sharing a large
+// common term, keep their pairs under Indices and MedianAt, so the
+// interval of the difference of their medians is as narrow as the
+// difference's own noise; resampled independently it carries the common
+// term's spread too.
+func TestPairedResampling(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n, B = 60, 1000
+	a, b := make([]float64, n), make([]float64, n)
+	for i := range a {
+		common := 20 * rng.NormFloat64()
+		a[i] = 100 + common + 0.1*rng.NormFloat64()
+		b[i] = 103 + common + 0.1*rng.NormFloat64()
+	}
+	paired, indep := make([]float64, B), make([]float64, B)
+	r := NewResampler(1)
+	for k := range paired {
+		idx := r.Indices(n)
+		paired[k] = r.MedianAt(b, idx) - r.MedianAt(a, idx)
+		indep[k] = r.Median(b) - r.Median(a)
+	}
+	plo, phi := Percentiles(paired, 0.95)
+	ilo, ihi := Percentiles(indep, 0.95)
+	if !(plo > 0 && phi-plo < 0.25*(ihi-ilo)) {
+		t.Errorf("paired interval of the difference [%.3f, %.3f], independent [%.3f, %.3f]: want the paired one above 0 and far narrower", plo, phi, ilo, ihi)
+	}
+	if ilo > 0 {
+		t.Errorf("independent interval [%.3f, %.3f] should not resolve a 3-unit difference under a 20-unit common spread", ilo, ihi)
+	}
+	if m := r.MedianAt(a, nil); !math.IsNaN(m) {
+		t.Errorf("no indices: %v", m)
+	}
+}

@@ -554,7 +554,7 @@ func TestModelCountersFrom(t *testing.T) {
 	args := []string{"model", "--dataset", "h200-2026-12-01-handoff-interleaved", "--counters", "h200counters-2026-12-01-handoff", "--wide"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "model --counters", out, "managed: median APE", "Counter passes (h200counters-2026-12-01-handoff), one iteration at 1 GiB: R = 1:",
+	contains(t, "model --counters", out, "managed 1 GiB: median APE", "Counter passes (h200counters-2026-12-01-handoff), one iteration at 1 GiB: R = 1:",
 		"CPU page faults")
 	dir := t.TempDir()
 	for _, f := range []string{"results.csv", "meta.json", "counters.csv"} {

@@ -313,8 +313,11 @@ func (run *Run) ModelStory() string {
 	if err != nil {
 		return ""
 	}
-	s := fmt.Sprintf("On %s the reuse model's median APE over sizes of 16 MiB and up is %s %% and it names the measured fastest policy in %d of %d size–reuse cases",
-		run.Describe(), num(rep.MedianAPE), rep.Matches, rep.Compared)
+	s := fmt.Sprintf("On %s the reuse model's median APE over sizes of 16 MiB and up is %s %%", run.Describe(), num(rep.MedianAPE))
+	if ci := rep.MedianAPECI; !math.IsNaN(ci.Lo) {
+		s += fmt.Sprintf(" (95 %% CI %s–%s %%)", num(ci.Lo), num(ci.Hi))
+	}
+	s += fmt.Sprintf(" and it names the measured fastest policy in %d of %d size–reuse cases", rep.Matches, rep.Compared)
 	if alt, err := NewRun(run.Name, model.WithoutCPU(handoffRows(run.Rows)), run.Meta); err == nil {
 		if r2, err := alt.fit(); err == nil && !math.IsNaN(r2.MedianAPE) {
 			s += fmt.Sprintf(" (with each trial's measured CPU time taken out: %s %%, %d of %d)", num(r2.MedianAPE), r2.Matches, r2.Compared)

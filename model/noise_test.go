@@ -209,6 +209,17 @@ func TestPairedSweepIntervals(t *testing.T) {
 	if !strings.Contains(out.String(), "sweeps of 2 policy–size pairs resampled round by round") {
 		t.Errorf("the table does not say how it resampled:\n%s", out.String())
 	}
+	if h := p.Headline(); !strings.HasPrefix(h, "median APE ") || !strings.Contains(h, "% (95 % CI 0.00–") || !strings.Contains(h, "beyond noise)") {
+		t.Errorf("headline %q: want the median APE with its interval and the count beyond noise", h)
+	}
+	rows := sweepRows(model.ExplicitCopy, 200, 0.5, 10, true, 1)
+	rep, err := model.Fit(append(rows, sweepRows(model.HostMapped, 150, 26, 10, true, 2)...), model.Options{Resamples: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := rep.Headline(); strings.Contains(h, "CI") || strings.Contains(h, "noise") || !strings.Contains(h, "fastest policy named at 5 of 5 points") {
+		t.Errorf("headline without intervals %q", h)
+	}
 }
 
 // TestMissWithinNoise: a policy missing by more than 2 % only because its

@@ -117,14 +117,11 @@ func slowCPU(x *Check) string {
 // prefetching to save over demand paging.
 func returnLeg(x *Check) string {
 	run := x.Run
-	e, err := extra(run, model.ManagedPrefetch)
-	if err != nil || e.v <= 0 {
+	e, at, ok := extraAt(run, model.ManagedPrefetch)
+	if !ok {
 		return ""
 	}
-	size := float64(gib)
-	if e.at != 0 {
-		size = float64(e.at)
-	}
+	size := float64(at)
 	move := func(r *Run) (h2d, d2h fig, ms float64, ok bool) {
 		var err1, err2 error
 		h2d, err1 = get(r, prefetchDir("h2d"))
@@ -171,19 +168,29 @@ func returnLeg(x *Check) string {
 	return out
 }
 
+// extraAt is a policy's extra cost of alternating execution at R = 1 and
+// the size it was found at (1 GiB, or the nearest measured); false when
+// there is none or it is not positive.
+func extraAt(run *Run, policy string) (fig, int64, bool) {
+	e, err := extra(run, policy)
+	if err != nil || e.v <= 0 {
+		return fig{}, 0, false
+	}
+	if e.at != 0 {
+		return e, e.at, true
+	}
+	return e, gib, true
+}
+
 // copyLeg: explicit copy moves the whole array to the GPU and back in
 // every iteration, so its extra cost over the CPU-only plus GPU-only
 // baseline is at least the two copies; over a PCIe link they are most of
 // it. Empty when the copies are less than half the extra.
 func copyLeg(x *Check) string {
 	run := x.Run
-	e, err := extra(run, model.ExplicitCopy)
-	if err != nil || e.v <= 0 {
+	e, size, ok := extraAt(run, model.ExplicitCopy)
+	if !ok {
 		return ""
-	}
-	size := int64(gib)
-	if e.at != 0 {
-		size = e.at
 	}
 	var tr []float64
 	for _, r := range run.Rows {

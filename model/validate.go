@@ -29,8 +29,8 @@ type Options struct {
 	// Counted are counter passes of the same run (umbench run --counters)
 	// or of another run on the same machine (Counted.Source names it):
 	// where the model's constant F fails, and where a policy's median APE
-	// exceeds MissAPE, the notes quote the migrated bytes and faults of one
-	// alternating iteration at each end of the R range.
+	// at a size exceeds MissAPE, the notes quote the migrated bytes and
+	// faults of one alternating iteration at each end of the R range.
 	Counted []Counted
 	// Require lists policies that Fit and Validate need at every measured
 	// size, for example all four handoff policies; a policy or size without

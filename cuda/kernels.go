@@ -53,6 +53,8 @@ const (
 	vecPerThread = 4
 	// triadVecPerThread is the triad's (TRIAD_VEC in umlab.cu).
 	triadVecPerThread = 1
+	// copyVecPerThread is the copy's (COPY_VEC in umlab.cu).
+	copyVecPerThread = 1
 )
 
 // Launch queues kernel k with the given grid and block on s. args are the
@@ -135,7 +137,7 @@ func (c *Context) StreamCopy(dst, src *Buffer, n uint64, s *Stream) error {
 	if err := need(KernelCopy, src, n); err != nil {
 		return err
 	}
-	return c.Launch(KernelCopy, vectorGrid(n), block1D, s, src.dptr, dst.dptr, n)
+	return c.Launch(KernelCopy, vectorGridOf(n, copyVecPerThread), block1D, s, src.dptr, dst.dptr, n)
 }
 
 // StreamScale is STREAM scale: b = scalar*cc.

@@ -33,6 +33,12 @@ __device__ __forceinline__ u64 grid_size() { return (u64)gridDim.x * blockDim.x;
 // H200, 1 GiB per array, median of 25, three runs each (2026-12-01):
 // TRIAD_VEC 1: 4375–4380 GB/s; 2: 4348–4352; 4 (VEC): 4309–4312.
 #define TRIAD_VEC 1
+// The copy, likewise, moves COPY_VEC vectors per thread: one 16-byte load
+// and one store. H200, 1 GiB per array, 256 threads per block, medians of
+// 25 in three interleaved rounds (2026-12-01, GPU-51b44cf0): COPY_VEC 1:
+// 4240–4248 GB/s; 2: 4103–4109; 4 (VEC): 4041–4046; 8: 4014–4024. Plain
+// loads and stores instead of the streaming hints: within 0.3 %.
+#define COPY_VEC 1
 
 // stream applies op to element i of every array: each thread loads VEC
 // double2 vectors per input with the streaming cache hint (__ldcs), all
@@ -124,7 +130,7 @@ struct RMWOp {
 };
 
 extern "C" __global__ void umlab_copy(const double *__restrict__ a, double *__restrict__ c, u64 n) {
-  stream(CopyOp{a, c}, n);
+  stream<CopyOp, COPY_VEC>(CopyOp{a, c}, n);
 }
 
 extern "C" __global__ void umlab_scale(double *__restrict__ b, const double *__restrict__ c, double s, u64 n) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/umlab/umlab/results"
 )
@@ -439,5 +440,58 @@ func TestGPUGuardsAndArguments(t *testing.T) {
 	}
 	if err := FillHost(b, 8, 1); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("CPU fill of device memory: %v", err)
+	}
+}
+
+// HomeFillHost leaves the data as a prefetch home and FillHost would: on
+// the CPU, holding the seed values (beyond n: what the GPU left), and the
+// write time it reports is at most the call's own.
+func TestGPUHomeFillHost(t *testing.T) {
+	c := gpuContext(t)
+	if !c.Attributes().ConcurrentManagedAccess {
+		t.Skip("no concurrent managed access: prefetch is unsupported")
+	}
+	const total = 100<<20/8 + 3 // 100 MiB and a bit: four pieces, the last one short
+	m, err := c.AllocManaged(total * 8)
+	must(t, err)
+	defer m.Free()
+	s, err := c.NewStream()
+	must(t, err)
+	defer s.Destroy()
+	old, seed := freshSeed(), freshSeed()
+	for _, n := range []uint64{total, total - 5<<20} {
+		must(t, FillHost(m, total, old))
+		must(t, c.Prefetch(m, GPU(c.Device().Ordinal), s))
+		must(t, c.RMW(m, 1, 1, total, s)) // resident on the GPU, old + 1
+		must(t, c.SyncStream(s))
+		t0 := time.Now()
+		ms, err := c.HomeFillHost(m, n, seed, s, nil)
+		must(t, err)
+		wall := time.Since(t0)
+		if ms <= 0 || ms > float64(wall)/float64(time.Millisecond) {
+			t.Errorf("n = %d: write time %.3f ms, call %v", n, ms, wall)
+		}
+		ra, err := c.RangeAttributes(m)
+		must(t, err)
+		if ra.LastPrefetch != CPU {
+			t.Errorf("n = %d: after HomeFillHost: %v", n, ra)
+		}
+		x, err := m.Float64s()
+		must(t, err)
+		for _, i := range []uint64{0, 1, n / 2, n - 1, n, total - 1} {
+			want := SeedValue(seed, i)
+			if i >= n {
+				want = SeedValue(old, i) + 1
+			}
+			if i < total && x[i] != want {
+				t.Errorf("n = %d: x[%d] = %v, want %v", n, i, x[i], want)
+			}
+		}
+		if mm, _ := CheckAffineHost(m, n, seed, 1, 0, 1, n); !mm.OK() {
+			t.Errorf("n = %d: %v", n, mm)
+		}
+	}
+	if _, err := c.HomeFillHost(m, total+1, seed, s, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("n beyond the buffer: %v", err)
 	}
 }

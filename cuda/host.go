@@ -13,21 +13,25 @@ var HostThreads = min(runtime.NumCPU(), 16)
 
 // parallel runs f over [0, n) split into HostThreads contiguous ranges of
 // whole 2 MiB blocks, each on its own OS thread (a cgo call holds one).
-func parallel(n uint64, f func(lo, hi uint64)) {
+func parallel(n uint64, f func(lo, hi uint64)) { parallelRange(0, n, f) }
+
+// parallelRange is parallel over [from, to).
+func parallelRange(from, to uint64, f func(lo, hi uint64)) {
 	const block = 2 << 20 / 8
 	parts := uint64(max(HostThreads, 1))
+	n := to - from
 	if n < parts*block {
-		f(0, n)
+		f(from, to)
 		return
 	}
 	chunk := (n/parts + block - 1) / block * block
 	var wg sync.WaitGroup
-	for lo := uint64(0); lo < n; lo += chunk {
+	for lo := from; lo < to; lo += chunk {
 		wg.Add(1)
 		go func(lo, hi uint64) {
 			defer wg.Done()
 			f(lo, hi)
-		}(lo, min(lo+chunk, n))
+		}(lo, min(lo+chunk, to))
 	}
 	wg.Wait()
 }

@@ -30,6 +30,16 @@ type UpdateThreader interface {
 	SetUpdateCPUs(cpus []int) error
 }
 
+// HomeFiller is implemented by devices that can bring a managed buffer
+// home to the CPU and rewrite its first n elements there as FillHost does,
+// overlapping the two (cuda.Context.HomeFillHost): the state that
+// Prefetch(b, ToCPU), Sync and FillHost(b, n, seed) leave, in less time.
+// It returns the CPU's write time in ms, without the waits for data still
+// in flight.
+type HomeFiller interface {
+	HomeFillHost(b Buffer, n, seed uint64) (writeMs float64, err error)
+}
+
 // optional returns d as the optional interface T when d offers it all the
 // way down: a wrapper (the watchdog's device) implements T by passing calls
 // through, so T counts only where the device underneath implements it too.

@@ -114,7 +114,7 @@ type watchedDevice struct {
 }
 
 // Unwrap returns the device underneath: optional interfaces (Marker,
-// UpdateThreader) are the underlying device's to offer (see optional).
+// UpdateThreader, HomeFiller) are the underlying device's to offer (see optional).
 func (d watchedDevice) Unwrap() Device { return d.Device }
 
 // Mark, MarkedMs and SetUpdateCPUs pass the optional interfaces through, the
@@ -132,6 +132,14 @@ func (d watchedDevice) MarkedMs(i, j int) (ms float64, err error) {
 		return 0, errNotOffered("MarkedMs")
 	}
 	err = d.do("MarkedMs (event wait)", func() error { ms, err = m.MarkedMs(i, j); return err })
+	return ms, err
+}
+func (d watchedDevice) HomeFillHost(b Buffer, n, seed uint64) (ms float64, err error) {
+	h, ok := d.Device.(HomeFiller)
+	if !ok {
+		return 0, errNotOffered("HomeFillHost")
+	}
+	err = d.do("HomeFillHost", func() error { ms, err = h.HomeFillHost(b, n, seed); return err })
 	return ms, err
 }
 func (d watchedDevice) SetUpdateCPUs(cpus []int) error {

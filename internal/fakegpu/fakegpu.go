@@ -206,6 +206,30 @@ func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
 	return nil
 }
 
+// HomeFillHost is Prefetch(b, ToCPU) and FillHost overlapped: the
+// simulated clock advances by the slower of the two; it returns the write.
+func (d *Device) HomeFillHost(b umkit.Buffer, n, seed uint64) (float64, error) {
+	x := fb(b)
+	if x.kind != umkit.ManagedMem {
+		return 0, fmt.Errorf("fakegpu: HomeFillHost of %s memory: %w", x.kind, cuda.ErrInvalidArgument)
+	}
+	if !d.info.ConcurrentManagedAccess {
+		return 0, fmt.Errorf("fakegpu: HomeFillHost: %w", cuda.ErrUnsupported)
+	}
+	d.log("HomeFillHost(%s)", x)
+	move := 0.0
+	if x.onGPU {
+		move = float64(x.bytes) / (d.LinkGBps * 0.5 * 1e6)
+	}
+	write := float64(n*16) / (d.CPUGBps * 1e6)
+	x.onGPU = false
+	d.clock += time.Duration(max(move, write) * float64(time.Millisecond))
+	for i := range x.data[:min(n, uint64(len(x.data)))] {
+		x.data[i] = seedValue(seed, uint64(i))
+	}
+	return write, nil
+}
+
 func (d *Device) UpdateHost(b umkit.Buffer, n uint64, mul, add float64) error {
 	x := fb(b)
 	d.log("UpdateHost(%s)", x)

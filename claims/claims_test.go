@@ -289,10 +289,10 @@ func TestH200Verdicts(t *testing.T) {
 	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
 		t.Errorf("oversubscription reason does not name the opt-in: %s", r)
 	}
-	// The full default suite of 2026-12-01, with its sweeps' counter passes:
+	// The full default suite of 2026-12-01, with counter passes of its sweeps (an earlier commit, another H200):
 	// nothing is left unexplained, and explicit copy's extra cost is put on
 	// the copies measured in the loop.
-	full := load(t, "h200-2026-12-01-full", "h200counters-2026-12-01-sweep")
+	full := load(t, "h200-2026-12-01-uninterrupted", "h200counters-2026-12-01-sweep")
 	xs, err = claims.Evaluate(full, claims.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -301,8 +301,11 @@ func TestH200Verdicts(t *testing.T) {
 		if x.Verdict == claims.Unexplained {
 			t.Errorf("%s on the full suite: unexplained (%s)", x.Claim.ID, x.Measured)
 		}
-		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "transfer_ms")) {
-			t.Errorf("explicit extra on the full suite: %s (%s), want a known reason from the copies in the loop", x.Verdict, x.Reason)
+		// On this run the extra (23 % of the baseline) falls under the
+		// claim's bound, unlike the earlier run's: either way the reason
+		// puts it on the copies measured in the loop.
+		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict == claims.Reproduces || !strings.Contains(x.Reason, "transfer_ms")) {
+			t.Errorf("explicit extra on the full suite: %s (%s), want its reason from the copies in the loop", x.Verdict, x.Reason)
 		}
 	}
 }

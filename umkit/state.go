@@ -133,7 +133,7 @@ func (r *runner) homeFill(x Buffer, n, seed uint64) (float64, error) {
 // the kernel, and verifies the data afterwards:
 //
 //	explicit          copy the data in (transfer_ms), time the kernel
-//	managed_cold      data home to the CPU, CPU writes it (cpu_ms), time the kernel: faults and migration included
+//	managed_cold      data home to the CPU, CPU writes it (cpu_ms; overlapped where the device offers HomeFiller), time the kernel: faults and migration included
 //	managed_prefetch  CPU writes, prefetch to the GPU (prefetch_ms), time the kernel
 //	managed_reuse     data written, one untimed GPU pass, time the next pass
 //	advise_*          (advice set once at allocation) CPU writes, time the kernel

@@ -163,3 +163,86 @@ func TestResidentBetweenStates(t *testing.T) {
 		dev.Free()
 	}
 }
+
+// TestDiagHomeFillCold compares, on one machine, the two ways of bringing
+// GPU-resident managed data home before a cold trial: a whole-buffer
+// prefetch to the CPU followed by FillHost, and HomeFillHost's overlapped
+// pieces. It interleaves them trial by trial and prints, per way, the
+// set-up time and the cold kernel that follows (GPU-side faults and
+// migration, after settling passes on a scratch buffer), so that a
+// difference in the measured cold state shows beside the host's noise.
+// Both must leave data the cold kernel finds intact. UMLAB_PERF=2 only.
+func TestDiagHomeFillCold(t *testing.T) {
+	if os.Getenv("UMLAB_PERF") != "2" {
+		t.Skip("set UMLAB_PERF=2 (GPU node)")
+	}
+	c := gpuContext(t)
+	if !c.Attributes().ConcurrentManagedAccess {
+		t.Skip("no concurrent managed access")
+	}
+	s, _ := c.NewStream()
+	defer s.Destroy()
+	e1, _ := c.NewEvent()
+	e2, _ := c.NewEvent()
+	const bytes = 1 << 30
+	const n = bytes / 8
+	man, err := c.AllocManaged(bytes)
+	must(t, err)
+	defer man.Free()
+	scratch, err := c.AllocDevice(256 << 20)
+	must(t, err)
+	defer scratch.Free()
+	must(t, FillHost(man, n, 1))
+	must(t, c.RMW(man, 1, 1, n, s)) // GPU-resident from here on
+	must(t, c.SyncStream(s))
+	ways := []struct {
+		name string
+		home func(seed uint64) float64 // returns the set-up's wall ms
+	}{
+		{"prefetch home, then FillHost", func(seed uint64) float64 {
+			t0 := time.Now()
+			must(t, c.Prefetch(man, CPU, s))
+			must(t, c.SyncStream(s))
+			must(t, FillHost(man, n, seed))
+			return float64(time.Since(t0)) / float64(time.Millisecond)
+		}},
+		{"HomeFillHost, overlapped", func(seed uint64) float64 {
+			t0 := time.Now()
+			_, err := c.HomeFillHost(man, n, seed, s, nil)
+			must(t, err)
+			return float64(time.Since(t0)) / float64(time.Millisecond)
+		}},
+	}
+	const trials = 25
+	setup := make([][]float64, len(ways))
+	cold := make([][]float64, len(ways))
+	for i := 0; i < trials+3; i++ {
+		for w, way := range ways {
+			seed := uint64(100*i + w)
+			ms := way.home(seed)
+			for k := 0; k < 8; k++ {
+				must(t, c.RMW(scratch, 1, 0, 256<<20/8, s))
+			}
+			must(t, e1.Record(s))
+			must(t, c.RMW(man, 1, 1, n, s))
+			must(t, e2.Record(s))
+			k, err := ElapsedMs(e1, e2)
+			must(t, err)
+			if m, err := c.CheckAffine(man, n, seed, 1, 1, 1, n, s); err != nil || !m.OK() {
+				t.Fatalf("%s: data after the cold kernel: %v %v", way.name, m, err)
+			}
+			if i >= 3 { // the first rounds warm up
+				setup[w], cold[w] = append(setup[w], ms), append(cold[w], k)
+			}
+		}
+	}
+	for w, way := range ways {
+		q := func(x []float64, p float64) float64 {
+			y := append([]float64(nil), x...)
+			sort.Float64s(y)
+			return y[int(p*float64(len(y)-1))]
+		}
+		fmt.Printf("HOMEFILL %-30s set-up median %.1f ms; cold kernel median %.2f ms (10th–90th %.2f–%.2f), %.1f GB/s\n",
+			way.name, q(setup[w], 0.5), q(cold[w], 0.5), q(cold[w], 0.1), q(cold[w], 0.9), 16*float64(n)/q(cold[w], 0.5)/1e6)
+	}
+}

@@ -96,12 +96,13 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (x, idx, stag
 // rewrites it, so that every cold trial starts from data that left the GPU
 // the same way, whatever the previous trial's kernel touched. The CPU write
 // alone would pull the pages back through CPU page faults into the same
-// residency (on the CPU, unmapped from the GPU). It is not faster: on the
-// H200 (2026-11-29) the GPU→CPU prefetch ran at 9.8–14.9 GB/s, about the
-// rate of the fault-driven rewrite, and the full suite's oversubscription
-// group took 343 s with it against 258 s without it (and without settling).
-// Devices without concurrent managed access cannot prefetch and use the
-// faults.
+// residency (on the CPU, unmapped from the GPU), but by another path: on
+// the H200 (2026-12-01, 1 GiB, 16 threads) the fault-driven rewrite took
+// 74 ms against 61 ms of prefetch and 39 ms of writing, and the cold kernel
+// after it ran at a median of 106 ms against 95 ms (10 trials each), too
+// close to call and so not taken. homeFill overlaps the
+// prefetch and the write instead. Devices without concurrent managed
+// access cannot prefetch and use the faults.
 func (r *runner) home(x Buffer) error {
 	if !r.info.ConcurrentManagedAccess {
 		return nil

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -249,5 +251,65 @@ func TestRunFailingAllocation(t *testing.T) {
 	}
 	if n := len(loadRows(t, dir)); n != 3 {
 		t.Errorf("%d rows kept, want the first configuration's 3", n)
+	}
+}
+
+// TestRunTimeLimit: a run with a time limit stops before a configuration
+// or handoff block, never inside one, returns ErrTimeLimit, and resumed
+// runs under the same limit finish the suite with every row of an
+// uninterrupted run and nothing set aside as partial.
+func TestRunTimeLimit(t *testing.T) {
+	opts := func(dir string, dev *fakegpu.Device) umkit.Options {
+		return umkit.Options{Device: dev, Out: dir, Groups: []string{"managed", "handoff"}, Trials: umkit.N(2), Warmups: umkit.N(1),
+			Sizes: []int64{1 << 20, 2 << 20}, Warn: func(string) {}}
+	}
+	dev := fakegpu.New()
+	if _, err := umkit.Run(ctx, opts(t.TempDir(), dev)); err != nil {
+		t.Fatal(err)
+	}
+	whole := dev.Now() // the uninterrupted run on the simulated clock
+	wholeRows := 0
+	dir := t.TempDir()
+	o := opts(dir, fakegpu.New())
+	o.TimeLimit = whole / 4
+	segments := 0
+	for ; segments < 12; segments++ {
+		_, err := umkit.Run(ctx, o)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, umkit.ErrTimeLimit) {
+			t.Fatalf("segment %d: %v, want ErrTimeLimit", segments, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, results.PartialName)); err == nil {
+			t.Fatalf("segment %d left rows set aside as partial", segments)
+		}
+		rows := loadRows(t, dir)
+		if len(rows) <= wholeRows {
+			t.Fatalf("segment %d measured nothing (%d rows)", segments, len(rows))
+		}
+		wholeRows = len(rows)
+		o.Resume, o.Device = true, fakegpu.New()
+	}
+	if segments < 2 || segments >= 12 {
+		t.Fatalf("%d segments stopped at the limit of a quarter of the run, want a few", segments)
+	}
+	if _, err := os.Stat(filepath.Join(dir, results.PartialName)); err == nil {
+		t.Error("resuming set rows aside as partial: a segment stopped inside a configuration")
+	}
+	ref := t.TempDir()
+	if _, err := umkit.Run(ctx, opts(ref, fakegpu.New())); err != nil {
+		t.Fatal(err)
+	}
+	got, want := loadRows(t, dir), loadRows(t, ref)
+	keys := func(rows []results.Row) map[string]int {
+		m := map[string]int{}
+		for _, r := range rows {
+			m[fmt.Sprintf("%s|%d|%d", results.ConfigKey(r), r.Repetition, r.Trial)]++
+		}
+		return m
+	}
+	if g, w := keys(got), keys(want); len(got) != len(want) || !maps.Equal(g, w) {
+		t.Errorf("after %d segments: %d rows, want the uninterrupted run's %d, the same trials", segments+1, len(got), len(want))
 	}
 }

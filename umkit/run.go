@@ -50,7 +50,19 @@ type Options struct {
 	// KernelTimeout is the hang watchdog's limit on one device wait:
 	// 0 takes DefaultKernelTimeout, a negative value turns it off.
 	KernelTimeout time.Duration
+	// TimeLimit, when positive, makes the run start no configuration and
+	// no handoff block once this much time has passed on the device's
+	// clock (Device.Now: the wall clock on a GPU, the simulated clock on
+	// the simulated one) since Run began. Run then returns ErrTimeLimit
+	// with every finished configuration kept and nothing measured in part,
+	// so that a job with a wall-time limit stops cleanly and continues
+	// with Resume (an interruption instead loses the configuration in
+	// flight, which is measured again whole).
+	TimeLimit time.Duration
 }
+
+// ErrTimeLimit is returned by Run when it stopped at Options.TimeLimit.
+var ErrTimeLimit = errors.New("umkit: the run reached its time limit")
 
 // Progress reports a finished configuration.
 type Progress struct {
@@ -165,10 +177,23 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		}
 		r.dev = watchedDevice{Device: dev, w: wd}
 	}
+	// The time limit is looked at where a configuration or a handoff block
+	// is about to start: past it, soft is cancelled, and the run stops
+	// before anything of that one is measured.
+	soft, cancelSoft := context.WithCancel(ctx)
+	defer cancelSoft()
+	t0, limited := r.dev.Now(), false
+	overTime := func() {
+		if o.TimeLimit > 0 && !limited && r.dev.Now()-t0 >= o.TimeLimit {
+			limited = true
+			cancelSoft()
+		}
+	}
 	r.skip = func(row results.Row) bool {
 		if app.Done(row) {
 			return true
 		}
+		overTime()
 		if wd != nil {
 			wd.setConfig(describeRow(row))
 		}
@@ -183,6 +208,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		if doneReps[repKey(row)] {
 			return true
 		}
+		overTime()
 		if wd != nil {
 			wd.setConfig(describeBlock(row))
 		}
@@ -211,7 +237,10 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		}
 		o.Progress(Progress{Done: done, Total: total, Config: label, Elapsed: el, ETA: eta})
 	}
-	err = runWatched(ctx, r, plan, wd)
+	err = runWatched(soft, r, plan, wd)
+	if limited && ctx.Err() == nil && errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("%w (%s) with %d of %d configurations done", ErrTimeLimit, o.TimeLimit, done, total)
+	}
 	hung = errors.Is(err, ErrHung)
 	if hung {
 		app.Abandon() // the run goroutine may still be blocked in the device

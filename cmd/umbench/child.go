@@ -125,6 +125,8 @@ func childFate(err error, pid int, stalled bool, dir string) error {
 		return fmt.Errorf("the child process (PID %d) hung in the driver and was killed: check the GPU (nvidia-smi) before resuming; %s", pid, kept)
 	case ws.Signaled():
 		return fmt.Errorf("the child process (PID %d) was killed by %v; %s", pid, ws.Signal(), kept)
+	case ws.ExitStatus() == 3:
+		return fmt.Errorf("%w: the child process (PID %d) stopped before its next configuration; %s", errTimeLimit, pid, kept)
 	case ws.ExitStatus() == 130:
 		return fmt.Errorf("%w: the child process (PID %d) stopped; %s", errInterrupted, pid, kept)
 	case ws.ExitStatus() == 2:

@@ -181,6 +181,8 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	sim := fs.Bool("simulate", false, "run on the simulated GPU (made-up numbers, marked simulated; no driver needed); "+EnvSimulate+"=1 does the same")
 	kernelTimeout := fs.Duration("kernel-timeout", umkit.DefaultKernelTimeout, "declare the GPU hung when one device wait takes longer "+
 		"(or 20 times the slowest wait of the same configuration, if larger); the run stops, keeps what finished and exits non-zero (0: never)")
+	timeLimit := fs.Duration("time-limit", 0, "start no configuration (and no handoff block) once the run has taken this long, e.g. 9m30s; "+
+		"the run then exits with status 3, every finished configuration kept and none cut short, to be continued with --resume (default: no limit)")
 	dryRun := fs.Bool("dry-run", false, "print what the run would measure (groups, configurations, trials) and a rough time estimate, and touch no GPU")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -197,6 +199,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	if *gpus == "" && (*concurrent || isSet(fs, "worker-timeout") || isSet(fs, "worker-stall")) {
 		return usagef("--concurrent, --worker-timeout and --worker-stall go with --gpus")
+	}
+	if *gpus != "" && isSet(fs, "time-limit") {
+		return usagef("--time-limit measures one GPU's run; with --gpus use --worker-timeout (a worker past it is stopped) and --resume")
 	}
 	sz, err := sizeList(*sizes)
 	if err != nil {
@@ -232,6 +237,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err.Error()}
 	}
+	opts.TimeLimit = *timeLimit
 	opts.KernelTimeout = *kernelTimeout
 	if *kernelTimeout == 0 {
 		opts.KernelTimeout = -1 // never
@@ -289,6 +295,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if ctx.Err() != nil {
 		return fmt.Errorf("%w after %s: every finished configuration is in %s; continue with: umbench run --out %s --resume",
 			errInterrupted, time.Since(start).Round(time.Second), dir, dir)
+	}
+	if errors.Is(err, umkit.ErrTimeLimit) {
+		return fmt.Errorf("%w; every finished configuration is in %s; continue with: umbench run --out %s --resume", err, dir, dir)
 	}
 	if err != nil {
 		if errors.Is(err, results.ErrResultsExist) || errors.Is(err, results.ErrLocked) || errors.Is(err, umkit.ErrNotSameRun) {

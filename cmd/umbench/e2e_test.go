@@ -386,3 +386,59 @@ func TestE2EHandoffKilledMidSweep(t *testing.T) {
 func describe(r results.Row) string {
 	return fmt.Sprintf("%s %s R=%d", r.Policy, r.Phase, r.ReusePasses)
 }
+
+// A run with --time-limit stops before its next configuration or handoff
+// block, exits with status 3 and says how to continue; runs resumed under
+// the same limit finish the suite with the rows of an uninterrupted run and
+// nothing set aside. In a child process (a risky sweep) the parent reports
+// the same status.
+func TestE2ETimeLimit(t *testing.T) {
+	args := func(dir string, more ...string) []string {
+		return append([]string{"run", "--quick", "--groups", "managed,handoff", "--trials", "2", "--warmups", "1", "--out", dir}, more...)
+	}
+	ref := filepath.Join(t.TempDir(), "ref")
+	if p := start(t, nil, args(ref)...); p.wait(t) != 0 {
+		t.Fatalf("reference run failed:\n%s", p.errText())
+	}
+	want, _, err := results.LoadDir(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	segments := 0
+	for more := []string{"--time-limit", "2s"}; ; segments++ {
+		if segments == 15 {
+			t.Fatal("15 segments under a 2 s limit did not finish the run")
+		}
+		p := start(t, nil, args(dir, more...)...)
+		code := p.wait(t)
+		if code == 0 {
+			break
+		}
+		if code != 3 || !strings.Contains(p.errText(), "time limit") || !strings.Contains(p.errText(), "--resume") {
+			t.Fatalf("segment %d: exit %d, want 3 with how to continue\n%s", segments, code, p.errText())
+		}
+		more = []string{"--time-limit", "2s", "--resume"}
+	}
+	if segments == 0 {
+		t.Fatal("the run under a 2 s limit (simulated clock) never stopped at it")
+	}
+	if _, err := os.Stat(filepath.Join(dir, results.PartialName)); err == nil {
+		t.Error("a segment stopped inside a configuration: rows were set aside as partial")
+	}
+	got, _, err := results.LoadDir(dir) // refuses duplicated trials
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Errorf("after %d segments: %d rows, want the uninterrupted run's %d", segments+1, len(got), len(want))
+	}
+	// In a child process.
+	child := filepath.Join(t.TempDir(), "child")
+	p := start(t, nil, "run", "--quick", "--groups", "oversub", "--trials", "2", "--warmups", "1",
+		"--allow-oversubscription", "--oversub-pcts", "50,95", "--time-limit", "1ns", "--out", child)
+	if code := p.wait(t); code != 3 || !strings.Contains(p.errText(), "measuring in a child process") ||
+		!strings.Contains(p.errText(), "stopped at the time limit") {
+		t.Errorf("risky sweep under a time limit: exit %d, want 3 from the child\n%s", code, p.errText())
+	}
+}

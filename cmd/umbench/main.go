@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/umlab/umlab/umkit"
 )
 
 // usageError marks a command-line mistake (exit code 2).
@@ -80,6 +82,10 @@ func commandNames() string {
 // errInterrupted is returned when a run was stopped by a signal.
 var errInterrupted = errors.New("interrupted")
 
+// errTimeLimit is returned when a child process stopped at its
+// --time-limit; like umkit.ErrTimeLimit, it exits with status 3.
+var errTimeLimit = errors.New("stopped at the time limit")
+
 func exitCode(err error, stderr io.Writer) int {
 	var ue usageError
 	switch {
@@ -93,6 +99,9 @@ func exitCode(err error, stderr io.Writer) int {
 	case errors.Is(err, errInterrupted):
 		fmt.Fprintln(stderr, "umbench:", err)
 		return 130
+	case errors.Is(err, errTimeLimit), errors.Is(err, umkit.ErrTimeLimit):
+		fmt.Fprintln(stderr, "umbench:", err)
+		return 3
 	default:
 		fmt.Fprintln(stderr, "umbench:", err)
 		return 1

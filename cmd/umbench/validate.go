@@ -66,7 +66,7 @@ func checkRunFlags(fs *flag.FlagSet, gpu int, kernelTimeout time.Duration) error
 	if kernelTimeout < 0 {
 		return usagef("--kernel-timeout %s: want a duration ≥ 0 (0: never time out)", kernelTimeout)
 	}
-	for _, name := range []string{"worker-timeout", "worker-stall"} {
+	for _, name := range []string{"worker-timeout", "worker-stall", "time-limit"} {
 		if d, ok := fs.Lookup(name).Value.(flag.Getter).Get().(time.Duration); ok && d < 0 {
 			return usagef("--%s %s: want a duration ≥ 0", name, d)
 		}

@@ -59,7 +59,7 @@ func (c *Context) HomeFillHost(x *Buffer, n, seed uint64, s *Stream, stop func()
 	go func() {
 		defer close(done)
 		for i, p := range pieces {
-			err := check("cuMemPrefetchAsync", cPrefetch(c.h, x.dptr+p.off, p.bytes, CPU.kind, CPU.Device, s.handle()))
+			err := c.prefetchRange(x, p.off, p.bytes, CPU, s)
 			if err == nil {
 				err = events[i].Record(s)
 			}
@@ -86,7 +86,7 @@ func (c *Context) HomeFillHost(x *Buffer, n, seed uint64, s *Stream, stop func()
 			continue // beyond the n elements to write: brought home only
 		}
 		t0 := time.Now()
-		parallelRange(lo, hi, func(a, b uint64) { cFillHost(x.host, a, b, seed) })
+		fillRange(x, lo, hi, seed)
 		write += time.Since(t0)
 	}
 	return float64(write) / float64(time.Millisecond), nil

@@ -79,8 +79,13 @@ func FillHost(x *Buffer, n, seed uint64) error {
 	if err := hostNeed("FillHost", x, n); err != nil {
 		return err
 	}
-	parallel(n, func(lo, hi uint64) { cFillHost(x.host, lo, hi, seed) })
+	fillRange(x, 0, n, seed)
 	return nil
+}
+
+// fillRange is FillHost's write of elements [from, to), unchecked.
+func fillRange(x *Buffer, from, to, seed uint64) {
+	parallelRange(from, to, func(lo, hi uint64) { cFillHost(x.host, lo, hi, seed) })
 }
 
 // UpdateHost applies x = x*mul + add to n elements from the CPU: the CPU

@@ -76,7 +76,12 @@ func (c *Context) Prefetch(b *Buffer, loc Location, s *Stream) error {
 	if loc.kind == 0 {
 		return argError("Prefetch", "no destination: use cuda.CPU or cuda.GPU(n)")
 	}
-	return check("cuMemPrefetchAsync", cPrefetch(c.h, b.dptr, b.bytes, loc.kind, loc.Device, s.handle()))
+	return c.prefetchRange(b, 0, b.bytes, loc, s)
+}
+
+// prefetchRange is Prefetch of bytes [off, off+bytes) of b, unchecked.
+func (c *Context) prefetchRange(b *Buffer, off, bytes uint64, loc Location, s *Stream) error {
+	return check("cuMemPrefetchAsync", cPrefetch(c.h, b.dptr+off, bytes, loc.kind, loc.Device, s.handle()))
 }
 
 // Advice is a cuMemAdvise hint.

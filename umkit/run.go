@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/umlab/umlab/cuda"
@@ -182,10 +183,13 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	// before anything of that one is measured.
 	soft, cancelSoft := context.WithCancel(ctx)
 	defer cancelSoft()
-	t0, limited := r.dev.Now(), false
+	// limited is set on the run's goroutine, which a declared hang leaves
+	// running when Run returns.
+	t0 := r.dev.Now()
+	var limited atomic.Bool
 	overTime := func() {
-		if o.TimeLimit > 0 && !limited && r.dev.Now()-t0 >= o.TimeLimit {
-			limited = true
+		if o.TimeLimit > 0 && !limited.Load() && r.dev.Now()-t0 >= o.TimeLimit {
+			limited.Store(true)
 			cancelSoft()
 		}
 	}
@@ -238,7 +242,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		o.Progress(Progress{Done: done, Total: total, Config: label, Elapsed: el, ETA: eta})
 	}
 	err = runWatched(soft, r, plan, wd)
-	if limited && ctx.Err() == nil && errors.Is(err, context.Canceled) {
+	if limited.Load() && ctx.Err() == nil && errors.Is(err, context.Canceled) {
 		err = fmt.Errorf("%w (%s) with %d of %d configurations done", ErrTimeLimit, o.TimeLimit, done, total)
 	}
 	hung = errors.Is(err, ErrHung)

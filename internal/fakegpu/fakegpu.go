@@ -182,6 +182,14 @@ func (d *Device) Free(b umkit.Buffer) error {
 	return nil
 }
 
+// fillSeed writes seedValue(seed, i) to the first n elements (those the
+// buffer holds).
+func (x *Buffer) fillSeed(n, seed uint64) {
+	for i := range x.data[:min(n, uint64(len(x.data)))] {
+		x.data[i] = seedValue(seed, uint64(i))
+	}
+}
+
 // cpuTouch models the CPU reading and writing a buffer: managed pages come
 // back to the CPU first.
 func (d *Device) cpuTouch(b *Buffer, n uint64) {
@@ -200,9 +208,7 @@ func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
 	}
 	d.log("FillHost(%s)", x)
 	d.cpuTouch(x, n)
-	for i := range x.data[:min(n, uint64(len(x.data)))] {
-		x.data[i] = seedValue(seed, uint64(i))
-	}
+	x.fillSeed(n, seed)
 	return nil
 }
 
@@ -224,9 +230,7 @@ func (d *Device) HomeFillHost(b umkit.Buffer, n, seed uint64) (float64, error) {
 	write := float64(n*16) / (d.CPUGBps * 1e6)
 	x.onGPU = false
 	d.clock += time.Duration(max(move, write) * float64(time.Millisecond))
-	for i := range x.data[:min(n, uint64(len(x.data)))] {
-		x.data[i] = seedValue(seed, uint64(i))
-	}
+	x.fillSeed(n, seed)
 	return write, nil
 }
 
@@ -281,9 +285,7 @@ func (d *Device) Fill(b umkit.Buffer, n, seed uint64) error {
 	x := fb(b)
 	d.log("Fill(%s)", x)
 	d.queue(d.gpuTouch(x, n*8))
-	for i := range x.data[:min(n, uint64(len(x.data)))] {
-		x.data[i] = seedValue(seed, uint64(i))
-	}
+	x.fillSeed(n, seed)
 	return nil
 }
 

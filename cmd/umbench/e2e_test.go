@@ -237,6 +237,66 @@ func TestE2EHungKernel(t *testing.T) {
 	resumeToEnd(t, dir)
 }
 
+// A hang while managed data are brought home before a cold trial, outside
+// every timed region (the third HomeFillHost never returns): the watchdog
+// names the call and the managed configuration, the finished configurations
+// are kept whole, and --resume finishes the group with the configurations
+// and row count of a run that never hung.
+func TestE2EHungHome(t *testing.T) {
+	args := func(dir string, more ...string) []string {
+		return append([]string{"run", "--quick", "--groups", "managed", "--trials", "3", "--warmups", "1", "--out", dir}, more...)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	p := start(t, []string{"UMLAB_SIM_HANG_HOME_AFTER=2"}, args(dir, "--kernel-timeout", "300ms")...)
+	if code := p.wait(t); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, p.errText())
+	}
+	for _, want := range []string{"did not return within", "HomeFillHost in configuration \"managed stream managed_cold", "is kept in"} {
+		if !strings.Contains(p.errText(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, p.errText())
+		}
+	}
+	kept := checkWhole(t, dir)
+	if kept == 0 {
+		t.Error("no configuration kept before the hang")
+	}
+	m, err := results.ReadMetadata(filepath.Join(dir, results.MetaName))
+	if err != nil || !strings.Contains(strings.Join(m.Notes, "\n"), "HomeFillHost") {
+		t.Errorf("meta.json: %v %q", err, m.Notes)
+	}
+	if p := start(t, nil, args(dir, "--resume")...); p.wait(t) != 0 {
+		t.Fatalf("resume: %s", p.errText())
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if p := start(t, nil, args(whole)...); p.wait(t) != 0 {
+		t.Fatalf("uninterrupted run: %s", p.errText())
+	}
+	got, want := checkWhole(t, dir), checkWhole(t, whole)
+	if got != want || got <= kept {
+		t.Errorf("after the resume: %d rows (%d kept before the hang), want the uninterrupted run's %d", got, kept, want)
+	}
+	keys := func(dir string) map[string]bool {
+		rows, _, err := results.LoadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k := map[string]bool{}
+		for _, r := range rows {
+			k[results.ConfigKey(r)] = true
+		}
+		return k
+	}
+	a, b := keys(dir), keys(whole)
+	for k := range b {
+		if !a[k] {
+			t.Errorf("after the resume: configuration %s missing", k)
+		}
+	}
+	if len(a) != len(b) {
+		t.Errorf("after the resume: %d configurations, want %d", len(a), len(b))
+	}
+}
+
 // Two runs on one directory: the second is refused with the first's PID.
 func TestE2ETwoRunsOneDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")

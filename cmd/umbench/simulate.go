@@ -25,14 +25,15 @@ const (
 	EnvSimMemory      = "UMLAB_SIM_MEMORY"           // device memory, e.g. 8GiB (default 80GiB)
 	EnvSimKernelDelay = "UMLAB_SIM_KERNEL_DELAY"     // real time each kernel takes, e.g. 50ms
 	EnvSimHangAfter   = "UMLAB_SIM_HANG_AFTER"       // the launch after this many never returns
+	EnvSimHangHome    = "UMLAB_SIM_HANG_HOME_AFTER"  // the home-and-fill set-up after this many never returns
 	EnvSimFailAlloc   = "UMLAB_SIM_FAIL_ALLOC_AFTER" // allocations after this many fail
 )
 
 // simKnobs are the fault knobs read from the environment.
 type simKnobs struct {
-	gpus, hangAfter, failAllocAfter int
-	memory                          int64
-	delay                           time.Duration
+	gpus, hangAfter, hangHome, failAllocAfter int
+	memory                                    int64
+	delay                                     time.Duration
 }
 
 // simulating reports whether the command runs on the simulated GPU: flag
@@ -71,7 +72,7 @@ func readKnobs() (simKnobs, error) {
 		env string
 		dst *int
 		min int
-	}{{EnvSimGPUs, &k.gpus, 1}, {EnvSimHangAfter, &k.hangAfter, 1}, {EnvSimFailAlloc, &k.failAllocAfter, 0}}
+	}{{EnvSimGPUs, &k.gpus, 1}, {EnvSimHangAfter, &k.hangAfter, 1}, {EnvSimHangHome, &k.hangHome, 1}, {EnvSimFailAlloc, &k.failAllocAfter, 0}}
 	for _, e := range ints {
 		if v := os.Getenv(e.env); v != "" {
 			n, err := strconv.Atoi(v)
@@ -112,7 +113,7 @@ func openSimulated(ordinal int) (umkit.Device, error) {
 	if k.memory > 0 {
 		d.SetMemory(uint64(k.memory))
 	}
-	d.KernelDelay, d.HangAfter, d.FailAllocAfter = k.delay, k.hangAfter, k.failAllocAfter
+	d.KernelDelay, d.HangAfter, d.HangHomeAfter, d.FailAllocAfter = k.delay, k.hangAfter, k.hangHome, k.failAllocAfter
 	return d, nil
 }
 

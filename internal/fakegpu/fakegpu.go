@@ -30,6 +30,10 @@ type Device struct {
 	// HangAfter > 0: the launch after the first HangAfter never returns
 	// (until Release), as a hung GPU's wait never does.
 	HangAfter int
+	// HangHomeAfter > 0: the HomeFillHost after the first HangHomeAfter
+	// never returns (until Release): a hang while managed data are brought
+	// home before a cold or prefetched trial, outside every timed region.
+	HangHomeAfter int
 	// DriverManagedBytes models the device memory a real driver takes for
 	// its managed-memory machinery on the first prefetch to the GPU (about
 	// 100-odd MiB seen on an H200): free memory drops by this much then, once.
@@ -48,6 +52,7 @@ type Device struct {
 	buffers   map[*Buffer]bool
 	allocs    int                           // successful allocations
 	launches  int                           // kernel launches
+	homes     int                           // HomeFillHost calls
 	hang      chan struct{}                 // closed by Release
 	marks     [umkit.MaxMarks]time.Duration // Mark: the simulated clock
 	threads   int                           // SetUpdateCPUs: UpdateHost's CPU time is divided by this
@@ -104,7 +109,8 @@ func (d *Device) SetMemory(bytes uint64) {
 // real one's polling waits give up): here it releases hung launches.
 func (d *Device) Abort() { d.Release() }
 
-// Release lets every hung launch (HangAfter) return, with an error.
+// Release lets every hung launch (HangAfter) and set-up (HangHomeAfter)
+// return, with an error.
 func (d *Device) Release() {
 	select {
 	case <-d.hang:
@@ -223,6 +229,11 @@ func (d *Device) HomeFillHost(b umkit.Buffer, n, seed uint64) (float64, error) {
 		return 0, fmt.Errorf("fakegpu: HomeFillHost: %w", cuda.ErrUnsupported)
 	}
 	d.log("HomeFillHost(%s)", x)
+	d.homes++
+	if d.HangHomeAfter > 0 && d.homes > d.HangHomeAfter {
+		<-d.hang
+		return 0, fmt.Errorf("fakegpu: HomeFillHost %d hung (injected after %d) and was released", d.homes, d.HangHomeAfter)
+	}
 	move := 0.0
 	if x.onGPU {
 		move = float64(x.bytes) / (d.LinkGBps * 0.5 * 1e6)

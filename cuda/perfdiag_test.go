@@ -164,71 +164,51 @@ func TestResidentBetweenStates(t *testing.T) {
 	}
 }
 
-// TestDiagHomeFillCold compares, on one machine, the two ways of bringing
-// GPU-resident managed data home before a cold trial: a whole-buffer
-// prefetch to the CPU followed by FillHost, and HomeFillHost's overlapped
-// pieces. It interleaves them trial by trial and prints, per way, the
-// set-up time and the cold kernel that follows (GPU-side faults and
-// migration, after settling passes on a scratch buffer), so that a
-// difference in the measured cold state shows beside the host's noise.
-// Both must leave data the cold kernel finds intact. UMLAB_PERF=2 only.
-func TestDiagHomeFillCold(t *testing.T) {
-	if os.Getenv("UMLAB_PERF") != "2" {
-		t.Skip("set UMLAB_PERF=2 (GPU node)")
-	}
-	c := gpuContext(t)
-	if !c.Attributes().ConcurrentManagedAccess {
-		t.Skip("no concurrent managed access")
-	}
-	s, _ := c.NewStream()
-	defer s.Destroy()
+// coldWay is one way of reaching the cold state for the diagnostics below:
+// it returns the set-up's wall ms.
+type coldWay struct {
+	name string
+	cold func(seed uint64) float64
+}
+
+// wallMs runs f and returns its wall time in ms.
+func wallMs(t *testing.T, f func() error) float64 {
+	t0 := time.Now()
+	must(t, f())
+	return float64(time.Since(t0)) / float64(time.Millisecond)
+}
+
+// compareCold interleaves ways trial by trial on the managed 1 GiB buffer
+// *man (GPU-resident at the start; a way may replace it), times the cold
+// kernel after each way's set-up (behind settling passes on a scratch
+// buffer), checks the data the kernel leaves and prints, per way, the
+// set-up and cold-kernel medians under tag.
+func compareCold(t *testing.T, c *Context, s *Stream, man **Buffer, tag string, ways []coldWay) {
 	e1, _ := c.NewEvent()
 	e2, _ := c.NewEvent()
-	const bytes = 1 << 30
-	const n = bytes / 8
-	man, err := c.AllocManaged(bytes)
-	must(t, err)
-	defer man.Free()
+	n := (*man).Bytes() / 8
 	scratch, err := c.AllocDevice(256 << 20)
 	must(t, err)
 	defer scratch.Free()
-	must(t, FillHost(man, n, 1))
-	must(t, c.RMW(man, 1, 1, n, s)) // GPU-resident from here on
+	must(t, FillHost(*man, n, 1))
+	must(t, c.RMW(*man, 1, 1, n, s)) // GPU-resident from here on
 	must(t, c.SyncStream(s))
-	ways := []struct {
-		name string
-		home func(seed uint64) float64 // returns the set-up's wall ms
-	}{
-		{"prefetch home, then FillHost", func(seed uint64) float64 {
-			t0 := time.Now()
-			must(t, c.Prefetch(man, CPU, s))
-			must(t, c.SyncStream(s))
-			must(t, FillHost(man, n, seed))
-			return float64(time.Since(t0)) / float64(time.Millisecond)
-		}},
-		{"HomeFillHost, overlapped", func(seed uint64) float64 {
-			t0 := time.Now()
-			_, err := c.HomeFillHost(man, n, seed, s, nil)
-			must(t, err)
-			return float64(time.Since(t0)) / float64(time.Millisecond)
-		}},
-	}
 	const trials = 25
 	setup := make([][]float64, len(ways))
 	cold := make([][]float64, len(ways))
 	for i := 0; i < trials+3; i++ {
 		for w, way := range ways {
 			seed := uint64(100*i + w)
-			ms := way.home(seed)
+			ms := way.cold(seed)
 			for k := 0; k < 8; k++ {
 				must(t, c.RMW(scratch, 1, 0, 256<<20/8, s))
 			}
 			must(t, e1.Record(s))
-			must(t, c.RMW(man, 1, 1, n, s))
+			must(t, c.RMW(*man, 1, 1, n, s))
 			must(t, e2.Record(s))
 			k, err := ElapsedMs(e1, e2)
 			must(t, err)
-			if m, err := c.CheckAffine(man, n, seed, 1, 1, 1, n, s); err != nil || !m.OK() {
+			if m, err := c.CheckAffine(*man, n, seed, 1, 1, 1, n, s); err != nil || !m.OK() {
 				t.Fatalf("%s: data after the cold kernel: %v %v", way.name, m, err)
 			}
 			if i >= 3 { // the first rounds warm up
@@ -236,13 +216,86 @@ func TestDiagHomeFillCold(t *testing.T) {
 			}
 		}
 	}
-	for w, way := range ways {
-		q := func(x []float64, p float64) float64 {
-			y := append([]float64(nil), x...)
-			sort.Float64s(y)
-			return y[int(p*float64(len(y)-1))]
-		}
-		fmt.Printf("HOMEFILL %-30s set-up median %.1f ms; cold kernel median %.2f ms (10th–90th %.2f–%.2f), %.1f GB/s\n",
-			way.name, q(setup[w], 0.5), q(cold[w], 0.5), q(cold[w], 0.1), q(cold[w], 0.9), 16*float64(n)/q(cold[w], 0.5)/1e6)
+	q := func(x []float64, p float64) float64 {
+		y := append([]float64(nil), x...)
+		sort.Float64s(y)
+		return y[int(p*float64(len(y)-1))]
 	}
+	for w, way := range ways {
+		fmt.Printf("%s %-30s set-up median %.1f ms; cold kernel median %.2f ms (10th–90th %.2f–%.2f), %.1f GB/s\n",
+			tag, way.name, q(setup[w], 0.5), q(cold[w], 0.5), q(cold[w], 0.1), q(cold[w], 0.9), 16*float64(n)/q(cold[w], 0.5)/1e6)
+	}
+}
+
+// coldContext opens the GPU for the cold-state diagnostics (UMLAB_PERF=2
+// only) with a stream and a managed 1 GiB buffer that the caller frees.
+func coldContext(t *testing.T) (*Context, *Stream, *Buffer) {
+	if os.Getenv("UMLAB_PERF") != "2" {
+		t.Skip("set UMLAB_PERF=2 (GPU node)")
+	}
+	c := gpuContext(t)
+	if !c.Attributes().ConcurrentManagedAccess {
+		t.Skip("no concurrent managed access")
+	}
+	s, err := c.NewStream()
+	must(t, err)
+	t.Cleanup(func() { s.Destroy() })
+	man, err := c.AllocManaged(1 << 30)
+	must(t, err)
+	return c, s, man
+}
+
+// TestDiagHomeFillCold compares, on one machine, the two ways of bringing
+// GPU-resident managed data home before a cold trial: a whole-buffer
+// prefetch to the CPU followed by FillHost, and HomeFillHost's overlapped
+// pieces, so that a difference in the measured cold state shows beside the
+// host's noise. UMLAB_PERF=2 only.
+func TestDiagHomeFillCold(t *testing.T) {
+	c, s, man := coldContext(t)
+	defer man.Free()
+	n := man.Bytes() / 8
+	compareCold(t, c, s, &man, "HOMEFILL", []coldWay{
+		{"prefetch home, then FillHost", func(seed uint64) float64 {
+			return wallMs(t, func() error {
+				if err := c.Prefetch(man, CPU, s); err != nil {
+					return err
+				}
+				if err := c.SyncStream(s); err != nil {
+					return err
+				}
+				return FillHost(man, n, seed)
+			})
+		}},
+		{"HomeFillHost, overlapped", func(seed uint64) float64 {
+			return wallMs(t, func() error { _, err := c.HomeFillHost(man, n, seed, s, nil); return err })
+		}},
+	})
+}
+
+// TestDiagColdRealloc measures, on one machine, a cheaper way to reach the
+// cold state than bringing GPU-resident data home: free the managed buffer,
+// allocate it again and write it on the CPU (first touch, nothing to
+// migrate back), interleaved with HomeFillHost, so that a later change of
+// umkit's set-up rests on a measured equal cold state. UMLAB_PERF=2 only.
+func TestDiagColdRealloc(t *testing.T) {
+	c, s, man := coldContext(t)
+	defer func() { man.Free() }() // the second way replaces man
+	n := man.Bytes() / 8
+	compareCold(t, c, s, &man, "REALLOC", []coldWay{
+		{"HomeFillHost", func(seed uint64) float64 {
+			return wallMs(t, func() error { _, err := c.HomeFillHost(man, n, seed, s, nil); return err })
+		}},
+		{"free, allocate, FillHost", func(seed uint64) float64 {
+			return wallMs(t, func() error {
+				if err := man.Free(); err != nil {
+					return err
+				}
+				var err error
+				if man, err = c.AllocManaged(n * 8); err != nil {
+					return err
+				}
+				return FillHost(man, n, seed)
+			})
+		}},
+	})
 }

@@ -1,0 +1,147 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/umlab/umlab/datasets"
+)
+
+// readmeCell names a row of the README's H200 results table by its first
+// cell and the summary configurations (group and configuration, as
+// `umbench summary` prints them) whose medians and intervals its second
+// cell gives, joined by " / ".
+type readmeCell struct {
+	label   string
+	configs []string
+}
+
+var readmeTable = []readmeCell{
+	{"triad, 1 GiB per array (HBM), median of 25", []string{"hbm triad explicit 1 GiB"}},
+	{"copy, 1 GiB", []string{"hbm copy explicit 1 GiB"}},
+	{"pinned copy h2d / d2h, 1 GiB", []string{"transfer copy pinned h2d 1 GiB", "transfer copy pinned d2h 1 GiB"}},
+	{"host-mapped triad, 1 GiB", []string{"host triad host_mapped 1 GiB"}},
+	{"managed prefetch CPU→GPU / GPU→CPU, 1 GiB", []string{"transfer prefetch managed h2d 1 GiB", "transfer prefetch managed d2h 1 GiB"}},
+	{"streaming kernel, 256 MiB: explicit / cold / prefetched / reused", []string{
+		"managed stream explicit 256 MiB", "managed stream managed_cold 256 MiB", "managed stream managed_prefetch 256 MiB", "managed stream managed_reuse 256 MiB"}},
+	{"streaming kernel, 1 GiB: explicit / prefetched / reused", []string{
+		"managed stream explicit 1 GiB", "managed stream managed_prefetch 1 GiB", "managed stream managed_reuse 1 GiB"}},
+	{"oversubscription 90 % (capacity 2 GiB), streaming: cold / prefetched / reused", []string{
+		"oversub streaming managed_cold 1.8 GiB 90%", "oversub streaming managed_prefetch 1.8 GiB 90%", "oversub streaming managed_reuse 1.8 GiB 90%"}},
+}
+
+// summaryLine is one configuration of `umbench summary`'s table: group,
+// configuration, n, median [lo, hi].
+var summaryLine = regexp.MustCompile(`^(\S+)\s+(\S.*?)\s{2,}\d+\s+(\S+) \[(\S+), (\S+)\]`)
+
+// TestReadmeFiguresFromData checks the figures of the README's H200
+// results and model sections against the dataset they cite, so that no
+// sentence there outlives its data: every cell of the results table is the
+// summary's median and interval, the model row and paragraph are `umbench
+// model`'s aggregate, fastest-policy counts and per-policy APEs at 1 GiB,
+// and the commit and wall time are the dataset's metadata.
+func TestReadmeFiguresFromData(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	m := regexp.MustCompile("\\| measurement \\(`([^`]+)`\\) \\|").FindStringSubmatch(readme)
+	if m == nil {
+		t.Fatal("README: no results table headed | measurement (`DATASET`) |")
+	}
+	name := m[1]
+	cited := readme[strings.Index(readme, "## Results on an H200"):]
+	cited = cited[:strings.Index(cited, "## The paper's claims")]
+	for _, other := range regexp.MustCompile("h200-\\d{4}-\\d\\d-\\d\\d-[a-z]+").FindAllString(cited, -1) {
+		if other != name && strings.Contains(cited, "--dataset "+other) {
+			t.Errorf("README: the results and model sections run commands on %s, but the table cites %s", other, name)
+		}
+	}
+
+	code, sum, stderr := umbench(t, "summary", "--dataset", name)
+	wantCode(t, []string{"summary", "--dataset", name}, 0, code, sum, stderr)
+	medians := map[string]string{}
+	for _, l := range strings.Split(sum, "\n") {
+		if s := summaryLine.FindStringSubmatch(l); s != nil {
+			medians[s[1]+" "+s[2]] = fmt.Sprintf("%s (%s–%s)", s[3], s[4], s[5])
+		}
+	}
+	row := func(label string) []string {
+		for _, l := range strings.Split(readme, "\n") {
+			if strings.HasPrefix(l, "| "+label+" | ") {
+				return strings.Split(strings.Trim(l, "| "), " | ")
+			}
+		}
+		t.Errorf("README: no table row %q", label)
+		return nil
+	}
+	for _, c := range readmeTable {
+		var parts []string
+		for _, k := range c.configs {
+			v, ok := medians[k]
+			if !ok {
+				t.Fatalf("summary of %s has no configuration %q", name, k)
+			}
+			parts = append(parts, v)
+		}
+		want := strings.Join(parts, " / ") + " GB/s"
+		if r := row(c.label); len(r) > 1 && r[1] != want {
+			t.Errorf("README row %q: %q, but the summary of %s gives %q", c.label, r[1], name, want)
+		}
+	}
+
+	code, mod, stderr := umbench(t, "model", "--dataset", name)
+	wantCode(t, []string{"model", "--dataset", name}, 0, code, mod, stderr)
+	modFlat := strings.Join(strings.Fields(mod), " ") // the output wraps its sentences
+	find := func(re string) []string {
+		s := regexp.MustCompile(re).FindStringSubmatch(mod)
+		if s == nil {
+			s = regexp.MustCompile(re).FindStringSubmatch(modFlat)
+		}
+		if s == nil {
+			t.Fatalf("umbench model --dataset %s: no match for %s:\n%s", name, re, mod)
+		}
+		return s
+	}
+	agg := find(`Aggregate median APE over sizes ≥ 16 MiB: (\S+) % \(95 % CI (\S+)\)`)
+	fast := find(`Fastest policy predicted: (\d+ of \d+) validation`)
+	noise := find(`differ beyond their 95 % intervals: (\d+ of \d+); always naming (\S+) would score (\d+ of \d+)`)
+	modelRow := fmt.Sprintf("%s %% (95 %% CI %s), %s (%s beyond noise; always naming %s would score %s)", agg[1], agg[2], fast[1], noise[1], noise[2], noise[3])
+	if r := row("model T = F + R·G (≥ 16 MiB): median APE, fastest policy"); len(r) > 1 && r[1] != modelRow {
+		t.Errorf("README model row: %q, but umbench model gives %q", r[1], modelRow)
+	}
+	paragraph := []string{
+		fmt.Sprintf("median APE\n%s %% (95 %% CI %s %%), fastest policy %s, %s at the\npoints beyond noise", agg[1], agg[2], fast[1], noise[1]),
+	}
+	var perPolicy []string
+	for _, p := range []string{"explicit_copy", "host_mapped", "managed", "managed_prefetch"} {
+		s := find(`(?m)^` + p + `\s+1 GiB\s+\S+\s+\S+\s+(\S+)\s+\S+\s+(\S+)\s+\d+$`)
+		perPolicy = append(perPolicy, fmt.Sprintf("%s %s / %s %%", p, s[1], s[2]))
+	}
+	paragraph = append(paragraph, strings.Join(perPolicy, ", "))
+	flat := strings.Join(strings.Fields(cited), " ")
+	for _, p := range paragraph {
+		if !strings.Contains(flat, strings.Join(strings.Fields(p), " ")) {
+			t.Errorf("README model paragraph does not say %q (from umbench model --dataset %s)", p, name)
+		}
+	}
+
+	_, meta, err := datasets.Load(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wall := meta.End.Sub(meta.Start).Round(time.Second)
+	for _, want := range []string{
+		fmt.Sprintf("at one commit, `%s`", meta.Commit[:7]),
+		fmt.Sprintf("in one process, %d m %d s", int(wall.Minutes()), int(wall.Seconds())%60),
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("README results section does not say %q (from %s's meta.json)", want, name)
+		}
+	}
+}

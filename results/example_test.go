@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/umlab/umlab/results"
 )
@@ -171,4 +172,17 @@ func ExampleWriteDir() {
 func ExampleMostCommon() {
 	fmt.Println(results.MostCommon(map[int]int{5: 12, 10: 3, 3: 12}))
 	// Output: 3
+}
+
+// FormatGroupWall adds up each group's spans over a run's segments: here
+// handoff ran in two processes, the first stopped inside it.
+func ExampleFormatGroupWall() {
+	at := func(m, s int) time.Time { return time.Date(2026, 12, 1, 18, m, s, 0, time.UTC) }
+	ts := []results.GroupTime{
+		{Group: "hbm", Segment: "a", Start: at(45, 7), End: at(45, 10)},
+		{Group: "handoff", Segment: "a", Start: at(45, 10), End: at(50, 0), Stopped: true},
+		{Group: "handoff", Segment: "b", Start: at(51, 0), End: at(56, 30)},
+	}
+	fmt.Println(results.FormatGroupWall(ts))
+	// Output: hbm 3s, handoff 10m20s (10m23s in groups)
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -22,6 +23,51 @@ type Metadata struct {
 	UVMParams map[string]string `json:"uvm_module_parameters,omitempty"`
 	Source    string            `json:"source,omitempty"` // published data: the paper
 	Notes     []string          `json:"notes,omitempty"`
+	// GroupTimes is where the wall time went: one span per benchmark group
+	// and process, every earlier segment's first when the run was resumed.
+	GroupTimes []GroupTime `json:"group_times,omitempty"`
+}
+
+// GroupTime is the wall-clock span of one benchmark group in one process
+// (segment) of a run, from its first configuration (measured or found done)
+// to its last.
+type GroupTime struct {
+	Group   string    `json:"group"`
+	Segment string    `json:"segment"` // the run ID of the process
+	Start   time.Time `json:"start"`
+	End     time.Time `json:"end"`
+	// Stopped: the process ended inside the group (interrupted, hung, out
+	// of time or failed); End is when it stopped.
+	Stopped bool `json:"stopped,omitempty"`
+}
+
+// GroupWall adds up each group's spans over segments, the groups in the
+// order they first ran.
+func GroupWall(ts []GroupTime) (groups []string, wall map[string]time.Duration) {
+	wall = map[string]time.Duration{}
+	for _, t := range ts {
+		if _, ok := wall[t.Group]; !ok {
+			groups = append(groups, t.Group)
+		}
+		wall[t.Group] += t.End.Sub(t.Start)
+	}
+	return groups, wall
+}
+
+// FormatGroupWall says where a run's wall time went, e.g. "hbm 3s, host 7s,
+// handoff 16m6s (22m9s in groups)"; empty when ts is.
+func FormatGroupWall(ts []GroupTime) string {
+	groups, wall := GroupWall(ts)
+	if len(groups) == 0 {
+		return ""
+	}
+	var parts []string
+	var sum time.Duration
+	for _, g := range groups {
+		parts = append(parts, fmt.Sprintf("%s %s", g, wall[g].Round(time.Second)))
+		sum += wall[g]
+	}
+	return fmt.Sprintf("%s (%s in groups)", strings.Join(parts, ", "), sum.Round(time.Second))
 }
 
 // Device holds the facts of the GPU a run measured.

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -293,6 +294,37 @@ func TestRunTimeLimit(t *testing.T) {
 	}
 	if segments < 2 || segments >= 12 {
 		t.Fatalf("%d segments stopped at the limit of a quarter of the run, want a few", segments)
+	}
+	// meta.json says where the wall time went, segment by segment, oldest
+	// first: each segment that hit the limit stopped inside its last group.
+	meta, err := results.ReadMetadata(filepath.Join(dir, results.MetaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var segs []string
+	last := map[string]results.GroupTime{}
+	for i, g := range meta.GroupTimes {
+		if i > 0 && g.Start.Before(meta.GroupTimes[i-1].End) {
+			t.Errorf("group time %d (%s) starts before the one before it ends", i, g.Group)
+		}
+		if g.End.Before(g.Start) || (g.Group != "managed" && g.Group != "handoff") {
+			t.Errorf("group time %+v", g)
+		}
+		if len(segs) == 0 || segs[len(segs)-1] != g.Segment {
+			segs = append(segs, g.Segment)
+		}
+		last[g.Segment] = g
+	}
+	if len(segs) != segments+1 || segs[len(segs)-1] != meta.RunID {
+		t.Errorf("group times of %d segments (%v), want %d ending with this run's %s", len(segs), segs, segments+1, meta.RunID)
+	}
+	for i, s := range segs {
+		if stopped := last[s].Stopped; stopped != (i < len(segs)-1) {
+			t.Errorf("segment %d (%s) of %d: last group %s stopped=%v", i, s, len(segs), last[s].Group, stopped)
+		}
+	}
+	if groups, _ := results.GroupWall(meta.GroupTimes); !slices.Equal(groups, []string{"managed", "handoff"}) {
+		t.Errorf("groups with wall time: %v", groups)
 	}
 	if _, err := os.Stat(filepath.Join(dir, results.PartialName)); err == nil {
 		t.Error("resuming set rows aside as partial: a segment stopped inside a configuration")

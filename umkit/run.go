@@ -140,8 +140,11 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		return meta, err
 	}
 	defer app.Close()
+	r.groups = &groupClock{segment: r.runID}
+	var earlier []results.GroupTime // the group times of earlier segments
 	if o.Resume {
 		if old, err := results.ReadMetadata(filepath.Join(o.Out, results.MetaName)); err == nil {
+			earlier = old.GroupTimes
 			// Keep the whole chain: every earlier segment of the run, oldest first.
 			for _, n := range old.Notes {
 				if strings.HasPrefix(n, resumeNote) {
@@ -250,6 +253,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		app.Abandon() // the run goroutine may still be blocked in the device
 	}
 	meta.End = time.Now().UTC()
+	meta.GroupTimes = append(earlier, r.groups.snapshot(meta.End)...)
 	if err != nil {
 		meta.Notes = append(meta.Notes, "stopped early: "+err.Error())
 	}
@@ -268,9 +272,11 @@ func (r *runner) runPlan(ctx context.Context, p Plan) error {
 		}
 	}
 	for _, d := range p.Groups {
+		r.groups.start(d.Name())
 		if err := r.runDefinition(ctx, d); err != nil {
 			return err
 		}
+		r.groups.end()
 	}
 	return nil
 }

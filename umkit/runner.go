@@ -17,6 +17,7 @@ import (
 // runner carries what every group needs: the device, the identity stamped on
 // every row, and where finished configurations go.
 type runner struct {
+	groups   *groupClock // nil outside Run
 	dev      Device
 	info     DeviceInfo
 	runID    string

@@ -285,7 +285,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	bar := newProgress(stderr)
 	opts.Progress = bar.update
 	start := time.Now()
-	_, err = umkit.Run(ctx, opts)
+	meta, err := umkit.Run(ctx, opts)
 	bar.finish()
 	annotate(dir)
 	if hung = errors.Is(err, umkit.ErrHung); hung {
@@ -306,7 +306,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
 	}
 	self := selfCommand()
-	fmt.Fprintf(stdout, "done in %s; results in %s\nnext: %s summary %s\n", time.Since(start).Round(time.Second), dir, self, dir)
+	fmt.Fprintf(stdout, "done in %s; results in %s\n", time.Since(start).Round(time.Second), dir)
+	if w := results.FormatGroupWall(meta.GroupTimes); w != "" {
+		fmt.Fprintf(stdout, "wall time by group: %s\n", w)
+	}
+	fmt.Fprintf(stdout, "next: %s summary %s\n", self, dir)
 	if self != "umbench" {
 		fmt.Fprintln(stdout, "(to type umbench instead: go install ./cmd/umbench, with $(go env GOPATH)/bin on your PATH)")
 	}
@@ -454,6 +458,9 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, ", run %s", meta.RunID)
 		}
 		fmt.Fprintln(stdout)
+		if w := results.FormatGroupWall(meta.GroupTimes); w != "" {
+			fmt.Fprintf(stdout, "wall time by group: %s\n", w)
+		}
 	}
 	for i, m := range modes {
 		if len(modes) > 1 {

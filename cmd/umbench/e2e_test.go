@@ -264,6 +264,9 @@ func TestE2EHungHome(t *testing.T) {
 	if err != nil || !strings.Contains(strings.Join(m.Notes, "\n"), "HomeFillHost") {
 		t.Errorf("meta.json: %v %q", err, m.Notes)
 	}
+	if n := len(m.GroupTimes); n != 1 || m.GroupTimes[0].Group != "managed" || !m.GroupTimes[0].Stopped {
+		t.Errorf("meta.json group times %+v, want managed's, stopped inside it", m.GroupTimes)
+	}
 	if p := start(t, nil, args(dir, "--resume")...); p.wait(t) != 0 {
 		t.Fatalf("resume: %s", p.errText())
 	}

@@ -570,7 +570,7 @@ func build() []*Claim {
 		Explain: fastestMiss})
 	add(&Claim{ID: "VIII-C.crossover", Section: "VIII-C",
 		Statement: "Host-mapped and explicit placement cross at R* = (F_explicit − F_host)/(G_host − G_explicit) ≈ 1.06 passes (1 GiB)",
-		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Direction: func(q float64) bool { return q > 0 && q < 4 }, DirectionText: "a crossover within a few passes",
+		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Direction: func(q float64) bool { return q >= 1 && q < 4 }, DirectionText: "a crossover within the first few passes (1 ≤ R* < 4)",
 		Measure: func(a, _ *Run) (Quantity, error) {
 			ps, err := params(a, model.ExplicitCopy, model.HostMapped)
 			if err != nil {

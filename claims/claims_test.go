@@ -305,6 +305,13 @@ func TestH200Verdicts(t *testing.T) {
 		// On this run the extra is below the copies measured in the loop
 		// (negative, in fact): a known reason that says it is the CPU
 		// update's variation, quoting the copies.
+		// Explicit copy and host-mapped lines meet below one pass here
+		// (R* = 0.098 at 1 GiB): no crossover within the reuse counts, so
+		// not the paper's direction, and the smaller sizes' R* below 1 are
+		// not called crossovers either.
+		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "meet below R = 1") || strings.Contains(x.Reason, "does appear")) {
+			t.Errorf("crossover on the full suite: %s (%s), want a known reason, the smaller sizes' lines meeting below one pass", x.Verdict, x.Reason)
+		}
 		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "transfer_ms") || !strings.Contains(x.Reason, "does not measure")) {
 			t.Errorf("explicit extra on the full suite: %s (%s), want a known reason from the copies in the loop", x.Verdict, x.Reason)
 		}
@@ -394,8 +401,9 @@ func TestNarrative(t *testing.T) {
 	for _, tc := range []struct{ got, want string }{
 		{h.SizeTrend("managed", "stream", "managed_cold"), "managed_cold stream rises from 1.48 GB/s at 64 KiB"},
 		{c.Amplification(), "(256 at 4 KiB, 4096 at 64 KiB, 4096 at 2 MiB)"},
-		{h.HandoffStory(), "managed falls from 447 ms at R = 1"},
-		{h.HandoffStory(), "not monotonically"},
+		// 447 ms at R = 1, down to 392 and back to 441: variation, not a fall.
+		{h.HandoffStory(), "managed varies within 392–447 ms from R = 1 to R = 32 (447 at R = 1, 411 at R = 2, 392 at R = 4"},
+		{h.HandoffStory(), "host_mapped rises from 246 ms at R = 1 to 1029 ms at R = 32"},
 		{h.HandoffStory(), "at R = 1 the policies order explicit_copy 214 ms < host_mapped"},
 		{g.HandoffStory(), "at R = 1 the policies order host_mapped 60.2 ms < explicit_copy 60.5 ms"},
 		{h.PctBasis(), "shrunk to 2 GiB"},

@@ -132,6 +132,11 @@ func trend(what string, pts []point, unit string) string {
 		}
 		k--
 	}
+	if k > 0 && math.Max(first.v, pts[k].v) <= 1.10*math.Min(first.v, pts[k].v) {
+		// The plateau starts within the plateau's own tolerance of the
+		// first point: no rise or fall to speak of, only variation.
+		return fmt.Sprintf("%s varies within %s from %s to %s (%s)", what, rangeText(lo, hi, unit), first.label, last.label, seriesText(pts, unit))
+	}
 	verb := "rises"
 	if pts[k].v < first.v {
 		verb = "falls"

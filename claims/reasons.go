@@ -256,17 +256,27 @@ func hostVsExplicit(x *Check) string {
 			num(e.F), num(h.F), num(math.Abs(e.F-h.F)), num(lo), num(hi)))
 	}
 	if rep, err := x.Run.fit(); err == nil {
-		var other []string
+		// Other sizes: a crossover only where the model states one (inside
+		// the measured R range, beyond noise); lines that meet below the
+		// first pass mean explicit copy wins at every R there too.
+		var crosses, below []string
 		for _, c := range rep.Crossovers {
 			if c.SizeBytes == e.SizeBytes || c.A != model.ExplicitCopy || c.B != model.HostMapped || c.SizeBytes < 16*mib {
 				continue
 			}
-			if c.Kind == model.Crosses && c.R > 0 {
-				other = append(other, fmt.Sprintf("R* = %s at %s", num(c.R), bytesText(c.SizeBytes)))
+			at := fmt.Sprintf("R* = %s at %s", num(c.R), bytesText(c.SizeBytes))
+			switch {
+			case c.Stated:
+				crosses = append(crosses, at)
+			case c.Kind == model.Crosses && c.R < float64(rep.RMin) && strings.HasPrefix(c.Verdict, "no crossover within") && strings.Contains(c.Verdict, model.ExplicitCopy+" faster throughout"):
+				below = append(below, at)
 			}
 		}
-		if len(other) > 0 {
-			parts = append(parts, "at smaller working sets the crossover does appear ("+strings.Join(other, ", ")+")")
+		if len(crosses) > 0 {
+			parts = append(parts, "at smaller working sets the crossover does appear within the measured reuse counts ("+strings.Join(crosses, ", ")+")")
+		}
+		if len(below) > 0 {
+			parts = append(parts, fmt.Sprintf("at smaller working sets the lines meet below R = %d as well (%s), so explicit copy is faster at every measured R there", rep.RMin, strings.Join(below, ", ")))
 		}
 	}
 	if h.G > 0 && e.G > 0 && x.Run.Facts.Link == LinkPCIe {

@@ -55,6 +55,9 @@ type Crossover struct {
 	// otherwise it says "no crossover within R = …" and why. Empty for
 	// published parameters without measurements.
 	Verdict string
+	// Stated is true where Verdict states the crossover: R* inside the
+	// measured R range and the order at both ends beyond noise.
+	Stated bool
 	// RCI is R* with its 95 % bootstrap interval (NaN when not judged).
 	RCI stats.Interval
 }

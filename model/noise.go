@@ -308,6 +308,7 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 				ci = fmt.Sprintf(" (95 %% CI %s to %s)", fmtR(c.RCI.Lo), fmtR(c.RCI.Hi))
 			}
 			c.Verdict = fmt.Sprintf("%s faster below R* = %s%s, %s above", faster(sLo), fmtR(c.R), ci, faster(sHi))
+			c.Stated = true
 		case sLo != 0 && sLo == sHi:
 			why := "parallel lines"
 			if !c.Parallel {

@@ -29,10 +29,15 @@ func noisySweep(params map[string][2]float64, sd float64, seed uint64) []results
 	return rows
 }
 
+// crossoverVerdict returns the verdict on a and b's crossover and checks
+// that Stated agrees with it: true exactly where a crossover is stated.
 func crossoverVerdict(t *testing.T, rep *model.Report, a, b string) string {
 	t.Helper()
 	for _, c := range rep.Crossovers {
 		if (c.A == a && c.B == b) || (c.A == b && c.B == a) {
+			if stated := strings.Contains(c.Verdict, "faster below R* ="); c.Stated != stated {
+				t.Errorf("%s/%s: Stated %v for %q", a, b, c.Stated, c.Verdict)
+			}
 			return c.Verdict
 		}
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"regexp"
 	"strings"
@@ -43,7 +44,8 @@ var summaryLine = regexp.MustCompile(`^(\S+)\s+(\S.*?)\s{2,}\d+\s+(\S+) \[(\S+),
 // sentence there outlives its data: every cell of the results table is the
 // summary's median and interval, the model row and paragraph are `umbench
 // model`'s aggregate, fastest-policy counts and per-policy APEs at 1 GiB,
-// and the commit and wall time are the dataset's metadata.
+// and the commit, wall time and handoff trial time are the dataset's metadata
+// and rows.
 func TestReadmeFiguresFromData(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -131,17 +133,43 @@ func TestReadmeFiguresFromData(t *testing.T) {
 		}
 	}
 
-	_, meta, err := datasets.Load(name)
+	rows, meta, err := datasets.Load(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wall := meta.End.Sub(meta.Start).Round(time.Second)
-	for _, want := range []string{
-		fmt.Sprintf("at one commit, `%s`", meta.Commit[:7]),
-		fmt.Sprintf("in one process, %d m %d s", int(wall.Minutes()), int(wall.Seconds())%60),
-	} {
-		if !strings.Contains(flat, want) {
-			t.Errorf("README results section does not say %q (from %s's meta.json)", want, name)
+	minSec := func(d time.Duration) string {
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%d m %d s", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	var trials int
+	var totalMs, cpuMs float64
+	for _, r := range rows {
+		if r.Group == "handoff" {
+			trials++
+			totalMs += r.TotalMs
+			if !math.IsNaN(r.CPUMs) {
+				cpuMs += r.CPUMs
+			}
 		}
 	}
+	ms := func(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+	for _, want := range []string{
+		fmt.Sprintf("at one commit, `%s`", meta.Commit[:7]),
+		"in one process, " + minSec(meta.End.Sub(meta.Start)),
+		fmt.Sprintf("its %s timed trials add up to %s", thousands(trials), minSec(ms(totalMs))),
+		fmt.Sprintf("their single-threaded CPU update (`cpu_ms`) %s", minSec(ms(cpuMs))),
+	} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("README results section does not say %q (from %s's rows and meta.json)", want, name)
+		}
+	}
+}
+
+// thousands writes n with a comma between thousands, as the README does.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

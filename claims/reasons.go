@@ -268,7 +268,7 @@ func hostVsExplicit(x *Check) string {
 			switch {
 			case c.Stated:
 				crosses = append(crosses, at)
-			case c.Kind == model.Crosses && c.R < float64(rep.RMin) && strings.HasPrefix(c.Verdict, "no crossover within") && strings.Contains(c.Verdict, model.ExplicitCopy+" faster throughout"):
+			case c.Kind == model.Crosses && c.R < float64(rep.RMin) && c.Throughout == model.ExplicitCopy:
 				below = append(below, at)
 			}
 		}

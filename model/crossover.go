@@ -58,6 +58,9 @@ type Crossover struct {
 	// Stated is true where Verdict states the crossover: R* inside the
 	// measured R range and the order at both ends beyond noise.
 	Stated bool
+	// Throughout is the policy faster at both ends of the measured R range,
+	// beyond noise, where the order does not change; empty otherwise.
+	Throughout string
 	// RCI is R* with its 95 % bootstrap interval (NaN when not judged).
 	RCI stats.Interval
 }

@@ -318,6 +318,7 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 				}
 			}
 			c.Verdict = fmt.Sprintf("no crossover within %s: %s faster throughout (%s)", rng, faster(sLo), why)
+			c.Throughout = faster(sLo)
 		default:
 			at, d := lo, dLo
 			if sLo != 0 {

@@ -38,6 +38,10 @@ func crossoverVerdict(t *testing.T, rep *model.Report, a, b string) string {
 			if stated := strings.Contains(c.Verdict, "faster below R* ="); c.Stated != stated {
 				t.Errorf("%s/%s: Stated %v for %q", a, b, c.Stated, c.Verdict)
 			}
+			// Throughout names the policy the verdict says is faster throughout, or is empty.
+			if said := strings.Contains(c.Verdict, c.Throughout+" faster throughout"); (c.Throughout != "") != said {
+				t.Errorf("%s/%s: Throughout %q for %q", a, b, c.Throughout, c.Verdict)
+			}
 			return c.Verdict
 		}
 	}

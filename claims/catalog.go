@@ -460,7 +460,7 @@ func build() []*Claim {
 		Explain: returnLeg})
 	add(&Claim{ID: "VII-B.explicit-small-extra", Section: "VII-B",
 		Statement: "Explicit copy adds only 5.4 ms over its baseline (about 10 % of it)",
-		Reference: GB200, Relation: Relation{Kind: NearAbs, Tol: 5}, Direction: within(0, 25), DirectionText: "positive and below a quarter of the baseline",
+		Reference: GB200, Relation: Relation{Kind: NearAbs, Tol: 5}, Direction: within(0, 25), DirectionText: "positive and below a quarter of the baseline", // an added cost must be positive to share the paper's direction
 		Measure: func(a, _ *Run) (Quantity, error) {
 			e, err := extra(a, model.ExplicitCopy)
 			if err != nil {
@@ -474,7 +474,7 @@ func build() []*Claim {
 			q.Text = fmt.Sprintf("extra %s / baseline %s", e, b)
 			return q, nil
 		},
-		Explain: copyLeg})
+		Explain: copyLeg, Unresolved: copiesExceedExtra})
 	add(&Claim{ID: "VII-B.host-fastest-r1", Section: "VII-B",
 		Statement: "At R = 1 host-mapped memory is (slightly) the fastest policy: 60.2 against 60.5 ms for explicit copy",
 		Reference: GB200, Relation: Relation{Kind: Same},

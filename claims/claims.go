@@ -133,6 +133,12 @@ type Claim struct {
 	// Explain gives the reason a run differs, from its facts and data, or
 	// "" when none is known.
 	Explain func(x *Check) string
+	// Unresolved, when set, says why the run's own data show that its
+	// figure cannot measure the claimed quantity (an added cost smaller than
+	// the work the run timed inside it), or "". A reason makes the verdict
+	// KnownReason whatever the figure: such a figure neither reproduces nor
+	// differs.
+	Unresolved func(x *Check) string
 }
 
 // ErrNotMeasured is wrapped by Measure errors for data a run lacks.
@@ -247,6 +253,12 @@ func evaluate(c *Claim, run *Run, o Options) (Check, error) {
 	}
 	if err != nil {
 		return x, err
+	}
+	if c.Unresolved != nil {
+		if why := c.Unresolved(&x); why != "" {
+			x.Verdict, x.Reason = KnownReason, why
+			return x, nil
+		}
 	}
 	switch {
 	case c.Relation.Holds(x.Paper.Value, x.Measured.Value):

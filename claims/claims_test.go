@@ -302,9 +302,6 @@ func TestH200Verdicts(t *testing.T) {
 		if x.Verdict == claims.Unexplained {
 			t.Errorf("%s on the full suite: unexplained (%s)", x.Claim.ID, x.Measured)
 		}
-		// On this run the extra is below the copies measured in the loop
-		// (negative, in fact): a known reason that says it is the CPU
-		// update's variation, quoting the copies.
 		// Explicit copy and host-mapped lines meet below one pass here
 		// (R* = 0.098 at 1 GiB): no crossover within the reuse counts, so
 		// not the paper's direction, and the smaller sizes' R* below 1 are
@@ -312,6 +309,8 @@ func TestH200Verdicts(t *testing.T) {
 		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "meet below R = 1") || strings.Contains(x.Reason, "does appear")) {
 			t.Errorf("crossover on the full suite: %s (%s), want a known reason, the smaller sizes' lines meeting below one pass", x.Verdict, x.Reason)
 		}
+		// On this run the extra is below the copies measured in the loop
+		// (negative, in fact): a known reason quoting the copies.
 		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "transfer_ms") || !strings.Contains(x.Reason, "does not measure")) {
 			t.Errorf("explicit extra on the full suite: %s (%s), want a known reason from the copies in the loop", x.Verdict, x.Reason)
 		}
@@ -320,10 +319,10 @@ func TestH200Verdicts(t *testing.T) {
 
 // TestExplicitExtraAndItsCopies: explicit copy's extra cost is compared
 // with the copies the loop measured itself. An extra above them shares the
-// paper's direction and is put on the copies; one below them (the same
-// run with the alternating R = 1 trials made faster) cannot measure the
-// handoff and is named as the CPU update's variation; a negative extra
-// never reproduces, even qualitatively.
+// paper's direction and is put on the copies; one below them, positive or
+// negative (the same run with its alternating R = 1 trials made slower or
+// faster), cannot measure the handoff and never reproduces, even where it
+// falls within the paper's tolerance.
 func TestExplicitExtraAndItsCopies(t *testing.T) {
 	base := load(t, "h200-2026-12-01-default")
 	shifted := func(ms float64) *claims.Run {
@@ -347,13 +346,13 @@ func TestExplicitExtraAndItsCopies(t *testing.T) {
 	if x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "transfer_ms") || strings.Contains(x.Reason, "does not measure") {
 		t.Errorf("extra above the loop's copies: %s (%s), want qualitative, put on the copies", x.Verdict, x.Reason)
 	}
-	for _, ms := range []float64{0, -30} {
+	// +20 ms: an extra of 18.8 ms, positive, within the paper's ±5 points,
+	// but below the loop's 38.9 ms of copies; 0 and −30 ms: negative.
+	for _, ms := range []float64{20, 0, -30} {
 		x = verdictOf(t, shifted(ms), id)
-		if x.Measured.Value >= 0 {
-			t.Fatalf("shift %g ms: extra %s, want it negative for this test", ms, x.Measured)
-		}
-		if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "more than the whole extra") || !strings.Contains(x.Reason, "inside the loop") {
-			t.Errorf("shift %g ms, extra %s: %s (%s), want a known reason naming the CPU update's variation", ms, x.Measured, x.Verdict, x.Reason)
+		if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "more than the whole extra") || !strings.Contains(x.Reason, "inside the loop") ||
+			!strings.Contains(x.Reason, "does not measure the handoff's cost") {
+			t.Errorf("shift %g ms, extra %s: %s (%s), want a known reason: the copies exceed the extra", ms, x.Measured, x.Verdict, x.Reason)
 		}
 	}
 }

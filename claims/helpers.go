@@ -229,8 +229,7 @@ func truth(ok bool, text string) Quantity {
 func below(x float64) func(float64) bool { return func(q float64) bool { return q < x } }
 func above(x float64) func(float64) bool { return func(q float64) bool { return q > x } }
 
-// within holds strictly between lo and hi: an added cost must be positive
-// to share the paper's direction.
+// within holds strictly between lo and hi.
 func within(lo, hi float64) func(float64) bool {
 	return func(q float64) bool { return q > lo && q < hi }
 }

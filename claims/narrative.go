@@ -102,8 +102,12 @@ type point struct {
 	v     float64
 }
 
-// trend describes a series in words: where it rises or falls and where it
-// levels off (within 15 % of its last value from some point on).
+// trend describes a series in words. A series whose largest value is within
+// 10 % of its smallest "stays within" their range. Otherwise it rises or
+// falls from its first point to where it levels off (the longest tail whose
+// largest value is within 10 % of its smallest), or to its last point when it
+// does not; where that point is itself within 10 % of the first, the series
+// only "varies within" its range, and the sentence gives every point.
 func trend(what string, pts []point, unit string) string {
 	if len(pts) == 0 {
 		return ""
@@ -119,7 +123,8 @@ func trend(what string, pts []point, unit string) string {
 	if hi <= lo*1.10 {
 		return fmt.Sprintf("%s stays within %s from %s to %s", what, rangeText(lo, hi, unit), first.label, last.label)
 	}
-	// The plateau: the longest tail within 15 % of the tail's median.
+	// The plateau: the longest tail whose largest value is within 10 % of
+	// its smallest.
 	k := len(pts) - 1
 	for k > 0 {
 		tail := pts[k-1:]
@@ -133,8 +138,9 @@ func trend(what string, pts []point, unit string) string {
 		k--
 	}
 	if k > 0 && math.Max(first.v, pts[k].v) <= 1.10*math.Min(first.v, pts[k].v) {
-		// The plateau starts within the plateau's own tolerance of the
-		// first point: no rise or fall to speak of, only variation.
+		// The plateau's start (or, without a plateau, the last point) is
+		// within the same tolerance of the first point: no rise or fall
+		// to speak of, only variation.
 		return fmt.Sprintf("%s varies within %s from %s to %s (%s)", what, rangeText(lo, hi, unit), first.label, last.label, seriesText(pts, unit))
 	}
 	verb := "rises"

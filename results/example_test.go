@@ -184,5 +184,5 @@ func ExampleFormatGroupWall() {
 		{Group: "handoff", Segment: "b", Start: at(51, 0), End: at(56, 30)},
 	}
 	fmt.Println(results.FormatGroupWall(ts))
-	// Output: hbm 3s, handoff 10m20s (10m23s in groups)
+	// Output: hbm 3s, handoff 10m20s (10m23s in groups over 2 segments, 1 stopped inside a group)
 }

@@ -29,8 +29,9 @@ type Metadata struct {
 }
 
 // GroupTime is the wall-clock span of one benchmark group in one process
-// (segment) of a run, from its first configuration (measured or found done)
-// to its last.
+// (segment) of a run, from the group's set-up to its teardown. Time a
+// stopped segment spent on configurations measured again on resume counts
+// in both segments: the spans say where the wall time went.
 type GroupTime struct {
 	Group   string    `json:"group"`
 	Segment string    `json:"segment"` // the run ID of the process
@@ -54,20 +55,39 @@ func GroupWall(ts []GroupTime) (groups []string, wall map[string]time.Duration) 
 	return groups, wall
 }
 
-// FormatGroupWall says where a run's wall time went, e.g. "hbm 3s, host 7s,
-// handoff 16m6s (22m9s in groups)"; empty when ts is.
+// FormatGroupWall says where a run's wall time went, e.g. "hbm 3s,
+// handoff 16m6s (16m9s in groups)", and over how many segments when there
+// were several; empty when ts is.
 func FormatGroupWall(ts []GroupTime) string {
 	groups, wall := GroupWall(ts)
 	if len(groups) == 0 {
 		return ""
 	}
+	round := func(d time.Duration) time.Duration {
+		if d < 10*time.Second {
+			return d.Round(100 * time.Millisecond)
+		}
+		return d.Round(time.Second)
+	}
 	var parts []string
 	var sum time.Duration
 	for _, g := range groups {
-		parts = append(parts, fmt.Sprintf("%s %s", g, wall[g].Round(time.Second)))
+		parts = append(parts, fmt.Sprintf("%s %s", g, round(wall[g])))
 		sum += wall[g]
 	}
-	return fmt.Sprintf("%s (%s in groups)", strings.Join(parts, ", "), sum.Round(time.Second))
+	segments := map[string]bool{}
+	stopped := 0
+	for _, t := range ts {
+		segments[t.Segment] = true
+		if t.Stopped {
+			stopped++
+		}
+	}
+	over := ""
+	if len(segments) > 1 {
+		over = fmt.Sprintf(" over %d segments, %d stopped inside a group", len(segments), stopped)
+	}
+	return fmt.Sprintf("%s (%s in groups%s)", strings.Join(parts, ", "), round(sum), over)
 }
 
 // Device holds the facts of the GPU a run measured.

@@ -15,7 +15,7 @@ type groupClock struct {
 	mu      sync.Mutex
 	segment string
 	spans   []results.GroupTime
-	open    bool
+	open    bool // the last span has not ended
 }
 
 // start opens the span of group, closing any open one.
@@ -49,6 +49,9 @@ func (c *groupClock) end() {
 // snapshot returns the spans so far; one still open ends at now, marked
 // Stopped.
 func (c *groupClock) snapshot(now time.Time) []results.GroupTime {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	out := append([]results.GroupTime(nil), c.spans...)

@@ -166,6 +166,9 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 			r.warn(msg)
 		}
 	}
+	// The earlier segments' group times go into the first write too, so a
+	// process killed before its last write keeps them for the next resume.
+	meta.GroupTimes = earlier
 	metaPath := filepath.Join(o.Out, results.MetaName)
 	if err := results.WriteMetadata(metaPath, meta); err != nil {
 		return meta, err

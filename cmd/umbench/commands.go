@@ -430,6 +430,13 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("no rows of group %q", *group)
 		}
 		rows = keep
+		var times []results.GroupTime
+		for _, g := range meta.GroupTimes {
+			if g.Group == *group || strings.HasPrefix(g.Group, *group+".") { // a set of extra benchmarks: group.set
+				times = append(times, g)
+			}
+		}
+		meta.GroupTimes = times
 	}
 	sopts := results.SummaryOptions{
 		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,

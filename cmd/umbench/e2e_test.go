@@ -267,8 +267,20 @@ func TestE2EHungHome(t *testing.T) {
 	if n := len(m.GroupTimes); n != 1 || m.GroupTimes[0].Group != "managed" || !m.GroupTimes[0].Stopped {
 		t.Errorf("meta.json group times %+v, want managed's, stopped inside it", m.GroupTimes)
 	}
+	hungSpan := m.GroupTimes[0]
+	// A resumed process killed outright (no last write of meta.json) still
+	// leaves the first segment's group time for the next resume.
+	killed := start(t, []string{"UMLAB_SIM_KERNEL_DELAY=20ms"}, args(dir, "--resume")...)
+	killed.waitFor(t, "managed managed_cold 1 MiB")
+	killed.cmd.Process.Signal(syscall.SIGKILL)
+	killed.wait(t)
 	if p := start(t, nil, args(dir, "--resume")...); p.wait(t) != 0 {
 		t.Fatalf("resume: %s", p.errText())
+	}
+	if m, err = results.ReadMetadata(filepath.Join(dir, results.MetaName)); err != nil {
+		t.Fatal(err)
+	} else if len(m.GroupTimes) < 2 || m.GroupTimes[0] != hungSpan || m.GroupTimes[len(m.GroupTimes)-1].Segment != m.RunID || m.GroupTimes[len(m.GroupTimes)-1].Stopped {
+		t.Errorf("after a killed segment and a resume: group times %+v, want the hung segment's span first and this run's, whole, last", m.GroupTimes)
 	}
 	whole := filepath.Join(t.TempDir(), "whole")
 	if p := start(t, nil, args(whole)...); p.wait(t) != 0 {

@@ -40,12 +40,13 @@ var readmeTable = []readmeCell{
 var summaryLine = regexp.MustCompile(`^(\S+)\s+(\S.*?)\s{2,}\d+\s+(\S+) \[(\S+), (\S+)\]`)
 
 // TestReadmeFiguresFromData checks the figures of the README's H200
-// results and model sections against the dataset they cite, so that no
-// sentence there outlives its data: every cell of the results table is the
-// summary's median and interval, the model row and paragraph are `umbench
-// model`'s aggregate, fastest-policy counts and per-policy APEs at 1 GiB,
-// and the commit, wall time and handoff trial time are the dataset's metadata
-// and rows.
+// results and model sections against the dataset they cite: every cell of
+// the results table is the summary's median and interval, the model row and
+// paragraph are `umbench model`'s aggregate, fastest-policy counts and
+// per-policy APEs at 1 GiB, and the commit, the one uninterrupted process,
+// its wall time and the handoff trials' count and times are the dataset's
+// metadata and rows. (The per-group times come from the run's log; runs
+// since group_times was added record them in meta.json.)
 func TestReadmeFiguresFromData(t *testing.T) {
 	b, err := os.ReadFile("../../README.md")
 	if err != nil {
@@ -57,8 +58,11 @@ func TestReadmeFiguresFromData(t *testing.T) {
 		t.Fatal("README: no results table headed | measurement (`DATASET`) |")
 	}
 	name := m[1]
-	cited := readme[strings.Index(readme, "## Results on an H200"):]
-	cited = cited[:strings.Index(cited, "## The paper's claims")]
+	from, to := strings.Index(readme, "## Results on an H200"), strings.Index(readme, "## The paper's claims")
+	if from < 0 || to < from {
+		t.Fatal(`README: no "## Results on an H200" section before "## The paper's claims"`)
+	}
+	cited := readme[from:to]
 	for _, other := range regexp.MustCompile("h200-\\d{4}-\\d\\d-\\d\\d-[a-z]+").FindAllString(cited, -1) {
 		if other != name && strings.Contains(cited, "--dataset "+other) {
 			t.Errorf("README: the results and model sections run commands on %s, but the table cites %s", other, name)
@@ -92,8 +96,8 @@ func TestReadmeFiguresFromData(t *testing.T) {
 			parts = append(parts, v)
 		}
 		want := strings.Join(parts, " / ") + " GB/s"
-		if r := row(c.label); len(r) > 1 && r[1] != want {
-			t.Errorf("README row %q: %q, but the summary of %s gives %q", c.label, r[1], name, want)
+		if r := row(c.label); r != nil && (len(r) < 2 || r[1] != want) {
+			t.Errorf("README row %q: %q, but the summary of %s gives %q", c.label, r, name, want)
 		}
 	}
 
@@ -114,8 +118,8 @@ func TestReadmeFiguresFromData(t *testing.T) {
 	fast := find(`Fastest policy predicted: (\d+ of \d+) validation`)
 	noise := find(`differ beyond their 95 % intervals: (\d+ of \d+); always naming (\S+) would score (\d+ of \d+)`)
 	modelRow := fmt.Sprintf("%s %% (95 %% CI %s), %s (%s beyond noise; always naming %s would score %s)", agg[1], agg[2], fast[1], noise[1], noise[2], noise[3])
-	if r := row("model T = F + R·G (≥ 16 MiB): median APE, fastest policy"); len(r) > 1 && r[1] != modelRow {
-		t.Errorf("README model row: %q, but umbench model gives %q", r[1], modelRow)
+	if r := row("model T = F + R·G (≥ 16 MiB): median APE, fastest policy"); r != nil && (len(r) < 2 || r[1] != modelRow) {
+		t.Errorf("README model row: %q, but umbench model gives %q", r, modelRow)
 	}
 	paragraph := []string{
 		fmt.Sprintf("median APE\n%s %% (95 %% CI %s %%), fastest policy %s, %s at the\npoints beyond noise", agg[1], agg[2], fast[1], noise[1]),
@@ -136,6 +140,14 @@ func TestReadmeFiguresFromData(t *testing.T) {
 	rows, meta, err := datasets.Load(name)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(meta.Commit) < 7 {
+		t.Fatalf("%s's meta.json records no commit (%q)", name, meta.Commit)
+	}
+	for _, n := range meta.Notes {
+		if strings.HasPrefix(n, "resumes run ") {
+			t.Errorf("README calls %s one uninterrupted process, but its meta.json notes a resume: %s", name, n)
+		}
 	}
 	minSec := func(d time.Duration) string {
 		d = d.Round(time.Second)

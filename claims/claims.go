@@ -261,7 +261,9 @@ func evaluate(c *Claim, run *Run, o Options) (Check, error) {
 		}
 	}
 	switch {
-	case c.Relation.Holds(x.Paper.Value, x.Measured.Value):
+	// A figure near the paper's but against its direction (R* = 0.97
+	// against 1.06: no crossover at any R ≥ 1) does not reproduce it.
+	case c.Relation.Holds(x.Paper.Value, x.Measured.Value) && (c.Direction == nil || c.Direction(x.Measured.Value)):
 		x.Verdict = Reproduces
 	case c.Direction != nil && c.Direction(x.Measured.Value):
 		x.Verdict = Qualitative

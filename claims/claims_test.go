@@ -425,3 +425,30 @@ func TestNarrative(t *testing.T) {
 		t.Error("unknown id accepted")
 	}
 }
+
+// TestReproducesNeedsDirection: a figure within the paper's tolerance but
+// against the claim's direction does not reproduce it (R* = 0.97 against
+// the paper's 1.06: no crossover at any R ≥ 1).
+func TestReproducesNeedsDirection(t *testing.T) {
+	fixed := func(v float64) func(a, _ *claims.Run) (claims.Quantity, error) {
+		return func(a, _ *claims.Run) (claims.Quantity, error) { return claims.Quantity{Value: v}, nil }
+	}
+	c := &claims.Claim{ID: "test.direction", Section: "test", Statement: "crosses at 1.06", Reference: claims.GB200,
+		Relation:  claims.Relation{Kind: claims.Near, Tol: 0.1},
+		Direction: func(q float64) bool { return q >= 1 }, DirectionText: "R* ≥ 1",
+		Paper: fixed(1.06)}
+	run := load(t, claims.GB200)
+	for _, tc := range []struct {
+		got  float64
+		want claims.Verdict
+	}{{1.0, claims.Reproduces}, {0.97, claims.Unexplained}, {1.5, claims.Qualitative}} {
+		c.Measure = fixed(tc.got)
+		xs, err := claims.EvaluateClaims([]*claims.Claim{c}, run, claims.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if xs[0].Verdict != tc.want {
+			t.Errorf("figure %g against 1.06: %s, want %s", tc.got, xs[0].Verdict, tc.want)
+		}
+	}
+}

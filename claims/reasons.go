@@ -225,16 +225,12 @@ func copiesExceedExtra(x *Check) string {
 	}
 	out := fmt.Sprintf("explicit copy moves the whole array to the GPU and back in every iteration, and the two copies of %s take %s ms in the loop (transfer_ms, the median at R = 1), more than the whole extra (%s), so the rest of the loop took less time than the baseline's phases alone",
 		bytesText(size), num(ms), e)
-	var alone []float64
-	for _, r := range x.Run.Rows {
-		if r.Group == "handoff" && r.Policy == model.ExplicitCopy && r.Phase == "cpu_only" && r.SizeBytes == size && !math.IsNaN(r.TotalMs) {
-			alone = append(alone, r.TotalMs)
-		}
-	}
-	if len(cpu) > 0 && len(alone) > 0 {
-		in, by := results.Describe(cpu).Median, results.Describe(alone).Median
-		out += fmt.Sprintf(": the CPU update's median is %s ms inside the loop (cpu_ms) against %s ms alone", num(in), num(by))
-		if in < by {
+	alone := handoff(model.ExplicitCopy, "cpu_only", 0)
+	alone.size, alone.near = size, false // the CPU update alone at the extra's size
+	if by, err := get(x.Run, alone); err == nil && len(cpu) > 0 {
+		in := results.Describe(cpu).Median
+		out += fmt.Sprintf(": the CPU update's median is %s ms inside the loop (cpu_ms) against %s alone", num(in), by)
+		if in < by.v {
 			out += ", within the CPU update's variation"
 		}
 	}

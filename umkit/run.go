@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -256,7 +257,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		app.Abandon() // the run goroutine may still be blocked in the device
 	}
 	meta.End = time.Now().UTC()
-	meta.GroupTimes = append(earlier, r.groups.snapshot(meta.End)...)
+	meta.GroupTimes = slices.Concat(earlier, r.groups.snapshot(meta.End))
 	if err != nil {
 		meta.Notes = append(meta.Notes, "stopped early: "+err.Error())
 	}

@@ -100,9 +100,9 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (x, idx, stag
 // the H200 (2026-12-01, 1 GiB, 16 threads) the fault-driven rewrite took
 // 74 ms against 61 ms of prefetch and 39 ms of writing, and the cold kernel
 // after it ran at a median of 106 ms against 95 ms (10 trials each), too
-// close to call and so not taken. homeFill overlaps the
-// prefetch and the write instead. Devices without concurrent managed
-// access cannot prefetch and use the faults.
+// close to call and so not taken; homeFill overlaps the prefetch and the
+// write instead. Devices without concurrent managed access cannot prefetch
+// and use the faults.
 func (r *runner) home(x Buffer) error {
 	if !r.info.ConcurrentManagedAccess {
 		return nil

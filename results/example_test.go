@@ -186,3 +186,18 @@ func ExampleFormatGroupWall() {
 	fmt.Println(results.FormatGroupWall(ts))
 	// Output: hbm 3s, handoff 10m20s (10m23s in groups over 2 segments, 1 stopped inside a group)
 }
+
+// FormatGroupParts says what each group's wall time went on; the parts of a
+// group's segments add up, and what no part accounts for is "other".
+func ExampleFormatGroupParts() {
+	at := func(m, s int) time.Time { return time.Date(2026, 12, 1, 18, m, s, 0, time.UTC) }
+	ts := []results.GroupTime{
+		{Group: "hbm", Segment: "a", Start: at(45, 7), End: at(45, 10)}, // from before parts were recorded
+		{Group: "oversub", Segment: "a", Start: at(45, 10), End: at(46, 40), Stopped: true,
+			Parts: &results.GroupParts{TimedS: 30, RewriteS: 40, SettleS: 2.5, VerifyS: 1.5}},
+		{Group: "oversub", Segment: "b", Start: at(50, 0), End: at(51, 19),
+			Parts: &results.GroupParts{TimedS: 26, RewriteS: 33, SettleS: 2.5, VerifyS: 1.5}},
+	}
+	fmt.Println(results.FormatGroupParts(ts))
+	// Output: oversub 2m49s: timed 56s, rewrite 1m13s, settle 5s, verify 3s, other 32s
+}

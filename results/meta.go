@@ -40,6 +40,34 @@ type GroupTime struct {
 	// Stopped: the process ended inside the group (interrupted, hung, out
 	// of time or failed); End is when it stopped.
 	Stopped bool `json:"stopped,omitempty"`
+	// Parts splits the span by what the process was doing; nil in runs
+	// from before it was recorded.
+	Parts *GroupParts `json:"parts,omitempty"`
+}
+
+// GroupParts is the wall time, in seconds, a group spent on each kind of
+// work, warm-ups and trials together. The parts do not overlap; the rest of
+// the span (GroupParts.Other) is allocation, initialisation, copies that
+// set a state up, and the group's own set-up and teardown.
+type GroupParts struct {
+	// TimedS: the timed regions themselves: kernels, copies and prefetches
+	// timed with events, the CPU loops and alternating iterations of
+	// handoff.
+	TimedS float64 `json:"timed_s"`
+	// RewriteS: re-establishing the CPU-written state before each cold,
+	// prefetched or advised trial: bringing managed data home (or
+	// allocating it again) and writing it on the CPU.
+	RewriteS float64 `json:"rewrite_s"`
+	// SettleS: the untimed passes that bring the GPU to steady clocks
+	// before a timed kernel.
+	SettleS float64 `json:"settle_s"`
+	// VerifyS: checking results, outside the timed regions.
+	VerifyS float64 `json:"verify_s"`
+}
+
+// Other is the part of a span of wall seconds that no part accounts for.
+func (p GroupParts) Other(wall float64) float64 {
+	return wall - p.TimedS - p.RewriteS - p.SettleS - p.VerifyS
 }
 
 // GroupWall adds up each group's spans over segments, the groups in the
@@ -63,12 +91,7 @@ func FormatGroupWall(ts []GroupTime) string {
 	if len(groups) == 0 {
 		return ""
 	}
-	round := func(d time.Duration) time.Duration {
-		if d < 10*time.Second {
-			return d.Round(100 * time.Millisecond)
-		}
-		return d.Round(time.Second)
-	}
+	round := roundWall
 	var parts []string
 	var sum time.Duration
 	for _, g := range groups {
@@ -89,6 +112,51 @@ func FormatGroupWall(ts []GroupTime) string {
 	}
 	return fmt.Sprintf("%s (%s in groups%s)", strings.Join(parts, ", "), round(sum), over)
 }
+
+// FormatGroupParts says what each group's wall time went on, one line per
+// group that recorded its parts, e.g. "oversub 2m49s: timed 56s, home
+// 1m13s, settle 5s, verify 3s, other 32s"; spans over segments add up.
+// Empty when no span recorded parts.
+func FormatGroupParts(ts []GroupTime) string {
+	groups, wall := GroupWall(ts)
+	sum := map[string]*GroupParts{}
+	for _, t := range ts {
+		if t.Parts == nil {
+			continue
+		}
+		p := sum[t.Group]
+		if p == nil {
+			p = &GroupParts{}
+			sum[t.Group] = p
+		}
+		p.TimedS += t.Parts.TimedS
+		p.RewriteS += t.Parts.RewriteS
+		p.SettleS += t.Parts.SettleS
+		p.VerifyS += t.Parts.VerifyS
+	}
+	var lines []string
+	for _, g := range groups {
+		p := sum[g]
+		if p == nil {
+			continue
+		}
+		w := wall[g].Seconds()
+		lines = append(lines, fmt.Sprintf("%s %s: timed %s, rewrite %s, settle %s, verify %s, other %s", g, roundWall(wall[g]),
+			seconds(p.TimedS), seconds(p.RewriteS), seconds(p.SettleS), seconds(p.VerifyS), seconds(p.Other(w))))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// roundWall rounds a wall time for display: to the second, or to a tenth
+// below 10 s.
+func roundWall(d time.Duration) time.Duration {
+	if d < 10*time.Second && d > -10*time.Second {
+		return d.Round(100 * time.Millisecond)
+	}
+	return d.Round(time.Second)
+}
+
+func seconds(s float64) time.Duration { return roundWall(time.Duration(s * float64(time.Second))) }
 
 // Device holds the facts of the GPU a run measured.
 type Device struct {

@@ -175,6 +175,7 @@ var ManagedModes = []string{
 // read-modify-write kernel under each memory state.
 type ManagedConfig struct {
 	Common
+	StateSetup
 	Sizes []int64 // default 64 KiB to 1 GiB in steps of 4
 	Modes []string
 }
@@ -182,6 +183,7 @@ type ManagedConfig struct {
 // Defaults returns c with every zero field set to its default.
 func (c ManagedConfig) Defaults() ManagedConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
+	c.StateSetup = c.StateSetup.withDefaults()
 	if c.Sizes == nil {
 		c.Sizes = pow4(64*KiB, GiB)
 	}
@@ -195,6 +197,9 @@ func (c ManagedConfig) Defaults() ManagedConfig {
 func (c ManagedConfig) Validate() error {
 	c = c.Defaults()
 	if err := c.Common.validate("managed"); err != nil {
+		return err
+	}
+	if err := c.StateSetup.validate("managed"); err != nil {
 		return err
 	}
 	if err := validateSizes("managed", "size", c.Sizes, 16, 64*GiB); err != nil {
@@ -212,6 +217,7 @@ var PatternBenchmarks = []string{"streaming", "strided", "random", "page_touch"}
 // PatternConfig configures the access-pattern group over a fixed footprint.
 type PatternConfig struct {
 	Common
+	StateSetup
 	FootprintBytes int64    // data allocation; default 256 MiB (paper VI-B)
 	Strides        []int64  // elements; default 1, 2, 4, ..., 1024
 	PageIntervals  []int64  // bytes; default 4 KiB, 64 KiB, 2 MiB
@@ -222,6 +228,7 @@ type PatternConfig struct {
 // Defaults returns c with every zero field set to its default.
 func (c PatternConfig) Defaults() PatternConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
+	c.StateSetup = c.StateSetup.withDefaults()
 	if c.FootprintBytes == 0 {
 		c.FootprintBytes = 256 * MiB
 	}
@@ -246,6 +253,9 @@ func (c PatternConfig) Defaults() PatternConfig {
 func (c PatternConfig) Validate() error {
 	c = c.Defaults()
 	if err := c.Common.validate("pattern"); err != nil {
+		return err
+	}
+	if err := c.StateSetup.validate("pattern"); err != nil {
 		return err
 	}
 	if err := validateSizes("pattern", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB); err != nil {
@@ -277,6 +287,7 @@ var OversubPatterns = []string{"streaming", "strided", "random"}
 // as a percentage of free device memory.
 type OversubConfig struct {
 	Common
+	StateSetup
 	Percents []float64 // of free device memory; default 25, 50, 75, 90
 	// CapacityBytes shrinks free device memory to this much (plus the safety
 	// margin) with a plain device allocation first, so that a sweep takes
@@ -294,6 +305,7 @@ type OversubConfig struct {
 // Defaults returns c with every zero field set to its default.
 func (c OversubConfig) Defaults() OversubConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
+	c.StateSetup = c.StateSetup.withDefaults()
 	if c.Percents == nil {
 		c.Percents = []float64{25, 50, 75, 90}
 	}
@@ -316,6 +328,9 @@ func (c OversubConfig) Defaults() OversubConfig {
 func (c OversubConfig) Validate() error {
 	c = c.Defaults()
 	if err := c.Common.validate("oversub"); err != nil {
+		return err
+	}
+	if err := c.StateSetup.validate("oversub"); err != nil {
 		return err
 	}
 	for _, p := range c.Percents {

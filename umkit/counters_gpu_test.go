@@ -50,11 +50,11 @@ func TestGPUCounterPass(t *testing.T) {
 		base.SizeBytes, base.FootprintBytes, base.UsefulBytes = size, size, 2*size
 		base.ActiveElements, base.StrideElements = int64(n), 1
 		w := workload{n: n, kernel: Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}, stride: 1, active: n}
-		x, idx, staging, free, err := r.modeBuffers(mode, w, 42)
+		b, err := r.modeBuffers(mode, w, 42)
 		if err != nil {
 			t.Fatal(err)
 		}
-		tr := r.stateTrial(mode, w, x, idx, staging, 42)
+		tr := r.stateTrial(mode, w, b, 42, StateSetup{})
 		row := base
 		if err := tr(0, &row); err != nil { // a timed trial first, as in a run
 			t.Fatal(err)
@@ -62,7 +62,7 @@ func TestGPUCounterPass(t *testing.T) {
 		if err := r.counterPass(context.Background(), c, base, mode, 1, tr); err != nil {
 			t.Fatal(err)
 		}
-		free()
+		b.free(r.dev)
 	}
 	rows := c.Rows()
 	if len(rows) != len(modes) {

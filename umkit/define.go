@@ -47,6 +47,9 @@ type Selection struct {
 	Common     Common
 }
 
+// StateSetup is the selection's way of re-establishing memory states.
+func (s Selection) StateSetup() StateSetup { return StateSetup{Rewrite: s.Rewrite} }
+
 // Config is one configuration a definition runs: one set of trial rows (or
 // one waived row), one step of progress.
 type Config struct {

@@ -372,6 +372,7 @@ func (c *handoffConf) trial() trial {
 	switch c.phase {
 	case "cpu_only":
 		return func(_ int, row *results.Row) error {
+			defer r.groups.spend(partTimed)()
 			ms, err := r.cpuTimed(func() error { return r.dev.UpdateHost(h.host, h.n, 1, 1) })
 			h.adds++
 			row.CPUMs, row.TotalMs = ms, ms
@@ -380,7 +381,7 @@ func (c *handoffConf) trial() trial {
 		}
 	case "gpu_only":
 		return func(_ int, row *results.Row) error {
-			ms, err := r.dev.TimeKernel(h.kernel())
+			ms, err := r.timeKernel(h.kernel())
 			if err != nil {
 				return err
 			}
@@ -579,6 +580,7 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 		}
 		return mk.Mark(i)
 	}
+	stop := h.r.groups.spend(partTimed)
 	t0 := d.Now()
 	var cpuMs, toCPUMs float64
 	err := func() error {
@@ -630,10 +632,11 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 		}
 		return d.Sync()
 	}()
+	total := ms(d.Now() - t0)
+	stop()
 	if err != nil {
 		return err
 	}
-	total := ms(d.Now() - t0)
 	h.adds += float64(1 + reuse)
 	row.TotalMs, row.CPUMs = total, cpuMs
 	row.GBps = gbps(row.UsefulBytes, total)

@@ -106,7 +106,7 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 			return err
 		}
 		k, want := rotate(bench, bufs, n, it)
-		ms, err := r.dev.TimeKernel(k)
+		ms, err := r.timeKernel(k)
 		if err != nil {
 			return err
 		}

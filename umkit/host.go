@@ -126,7 +126,7 @@ func (r *runner) hostOne(ctx context.Context, cfg HostConfig, mode string, size 
 	}
 	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
 		k, want := rotate("triad", bufs, n, it) // a new scalar each trial
-		ms, err := r.dev.TimeKernel(k)
+		ms, err := r.timeKernel(k)
 		if err != nil {
 			return err
 		}

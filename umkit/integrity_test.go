@@ -345,3 +345,43 @@ func TestRunTimeLimit(t *testing.T) {
 		t.Errorf("after %d segments: %d rows, want the uninterrupted run's %d, the same trials", segments+1, len(got), len(want))
 	}
 }
+
+// meta.json splits each group's wall time into its parts: on the simulated
+// GPU every kernel takes 2 ms of real time, so the timed kernels and the
+// settling passes before them (at least 4 each) can be counted from below.
+func TestRunGroupParts(t *testing.T) {
+	const delay = 2 * time.Millisecond
+	dev := fakegpu.New()
+	dev.KernelDelay = delay
+	dir := t.TempDir()
+	o := umkit.Options{Device: dev, Out: dir, Groups: []string{"managed"}, Trials: umkit.N(2), Warmups: umkit.N(1),
+		Sizes: []int64{1 << 20}, Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	meta, err := results.ReadMetadata(filepath.Join(dir, results.MetaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meta.GroupTimes) != 1 || meta.GroupTimes[0].Parts == nil {
+		t.Fatalf("group times %+v, want managed's with its parts", meta.GroupTimes)
+	}
+	g := meta.GroupTimes[0]
+	p := *g.Parts
+	kernels := float64(len(umkit.ManagedModes) * 3) // warm-up and trials of each mode, one size
+	if min := kernels * delay.Seconds(); p.TimedS < min {
+		t.Errorf("timed %.3f s, want ≥ %.3f s for %g kernels of %s", p.TimedS, min, kernels, delay)
+	}
+	if min := 4 * kernels * delay.Seconds(); p.SettleS < min {
+		t.Errorf("settle %.3f s, want ≥ %.3f s (4 passes before each timed kernel)", p.SettleS, min)
+	}
+	if p.RewriteS <= 0 || p.VerifyS <= 0 {
+		t.Errorf("rewrite %g s, verify %g s: want both counted", p.RewriteS, p.VerifyS)
+	}
+	if wall := g.End.Sub(g.Start).Seconds(); p.Other(wall) < 0 {
+		t.Errorf("parts %+v add up to more than the span's %.3f s", p, wall)
+	}
+	if s := results.FormatGroupParts(meta.GroupTimes); !strings.HasPrefix(s, "managed ") || !strings.Contains(s, ": timed ") {
+		t.Errorf("FormatGroupParts = %q", s)
+	}
+}

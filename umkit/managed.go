@@ -30,7 +30,7 @@ func (ManagedConfig) Entries() []Benchmark {
 }
 
 func (c ManagedConfig) configure(s Selection) Definition {
-	c.Common, c.Sizes = s.Common, s.sizesOr([]int64{MiB, 256 * MiB})
+	c.Common, c.StateSetup, c.Sizes = s.Common, s.StateSetup(), s.sizesOr([]int64{MiB, 256 * MiB})
 	return c
 }
 
@@ -59,5 +59,5 @@ func (r *runner) managedOne(ctx context.Context, cfg ManagedConfig, mode string,
 	base.SizeBytes, base.FootprintBytes, base.UsefulBytes = size, size, 2*size
 	base.ActiveElements, base.StrideElements = int64(n), 1
 	w := workload{n: n, kernel: Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}, stride: 1, active: n}
-	return r.runState(ctx, base, label, mode, w, cfg.Common)
+	return r.runState(ctx, base, label, mode, w, cfg.Common, cfg.StateSetup)
 }

@@ -35,7 +35,7 @@ func (OversubConfig) Entries() []Benchmark {
 }
 
 func (c OversubConfig) configure(s Selection) Definition {
-	c.Common, c.Patterns, c.Percents, c.AllowOversubscription = s.Common, s.Benchmarks, s.OversubPercents, s.AllowOversubscription
+	c.Common, c.StateSetup, c.Patterns, c.Percents, c.AllowOversubscription = s.Common, s.StateSetup(), s.Benchmarks, s.OversubPercents, s.AllowOversubscription
 	if s.Quick {
 		c.CapacityBytes = GiB
 		if c.Percents == nil {
@@ -175,5 +175,5 @@ func (r *runner) oversubOne(ctx context.Context, cfg OversubConfig, capacity uin
 		r.dev.AllowOversubscription(true)
 		defer r.dev.AllowOversubscription(false)
 	}
-	return r.runState(ctx, base, label, mode, w, cfg.Common)
+	return r.runState(ctx, base, label, mode, w, cfg.Common, cfg.StateSetup)
 }

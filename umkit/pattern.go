@@ -40,7 +40,7 @@ func (PatternConfig) Entries() []Benchmark {
 }
 
 func (c PatternConfig) configure(s Selection) Definition {
-	c.Common, c.Benchmarks = s.Common, s.Benchmarks
+	c.Common, c.StateSetup, c.Benchmarks = s.Common, s.StateSetup(), s.Benchmarks
 	if s.Quick {
 		c.FootprintBytes, c.Strides = 64*MiB, []int64{1, 16, 1024}
 	}
@@ -69,7 +69,7 @@ func (c PatternConfig) start(r *runner) (func(context.Context, Config) error, fu
 	return noStart(func(ctx context.Context, k Config) error {
 		base := rows[k.arg.(int)]
 		base.Mode = k.Mode
-		return r.runState(ctx, base, k.Label, k.Mode, ws[k.arg.(int)], c.Common)
+		return r.runState(ctx, base, k.Label, k.Mode, ws[k.arg.(int)], c.Common, c.StateSetup)
 	})
 }
 

@@ -40,8 +40,12 @@ type Options struct {
 	HandoffOrder string
 	OrderSeed    uint64
 	CPUThreads   int
-	Progress     func(Progress)
-	Warn         func(string) // default: stderr
+	// Rewrite says how the managed, pattern and oversub groups
+	// re-establish the CPU-written state before each cold, prefetched or
+	// advised trial (StateSetup); empty takes RewriteHome.
+	Rewrite  string
+	Progress func(Progress)
+	Warn     func(string) // default: stderr
 	// Device runs on this device instead of opening GPU Ordinal (tests).
 	Device Device
 	// Counters, when set, runs every configuration once more after its

@@ -159,6 +159,7 @@ func errVerify(what string, m Mismatch) error {
 
 // check verifies b on the device.
 func (r *runner) check(b Buffer, e Expect, what string) error {
+	defer r.groups.spend(partVerify)()
 	m, err := r.dev.Check(b, e)
 	if err != nil {
 		return err
@@ -171,6 +172,7 @@ func (r *runner) check(b Buffer, e Expect, what string) error {
 
 // checkHost verifies b on the CPU.
 func (r *runner) checkHost(b Buffer, e Expect, what string) error {
+	defer r.groups.spend(partVerify)()
 	m, err := r.dev.CheckHost(b, e)
 	if err != nil {
 		return err
@@ -182,7 +184,16 @@ func (r *runner) checkHost(b Buffer, e Expect, what string) error {
 }
 
 // timed returns the GPU time of the work op queues, measured with events.
-func (r *runner) timed(op func() error) (float64, error) { return timedOn(r.dev, op) }
+func (r *runner) timed(op func() error) (float64, error) {
+	defer r.groups.spend(partTimed)()
+	return timedOn(r.dev, op)
+}
+
+// timeKernel is the device's TimeKernel, counted as a timed region.
+func (r *runner) timeKernel(k Kernel) (float64, error) {
+	defer r.groups.spend(partTimed)()
+	return r.dev.TimeKernel(k)
+}
 
 // timedOn is timed on a given device.
 func timedOn(dev Device, op func() error) (float64, error) {
@@ -195,7 +206,8 @@ func timedOn(dev Device, op func() error) (float64, error) {
 	return dev.StopTimer()
 }
 
-// cpuTimed returns the wall time of a CPU loop in ms.
+// cpuTimed returns the wall time of a CPU loop in ms. Its caller says
+// whether that is a timed region (handoff's CPU-only phase) or set-up.
 func (r *runner) cpuTimed(op func() error) (float64, error) {
 	t0 := r.dev.Now()
 	err := op()

@@ -45,6 +45,7 @@ func (r *runner) scratch() Buffer {
 // settleTolerance faster than the fastest before it; at most
 // settleMaxPasses. It returns the number of passes.
 func (r *runner) settle() (int, error) {
+	defer r.groups.spend(partSettle)()
 	b := r.scratch()
 	if b == nil {
 		return 0, nil

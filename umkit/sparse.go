@@ -26,6 +26,7 @@ import (
 // elements, each by exactly the number of passes.
 type SparseConfig struct {
 	Common
+	StateSetup
 	FootprintBytes int64     // data allocation; default 256 MiB (paper VI-B)
 	Densities      []float64 // fractions of the elements touched, each 1/k for a whole k; default 1/16, 1/256
 	Modes          []string  // default explicit, cold, prefetch, reuse (PatternModes)
@@ -46,6 +47,7 @@ func (SparseConfig) Entries() []Benchmark {
 // Defaults returns c with every unset field set to its default.
 func (c SparseConfig) Defaults() SparseConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
+	c.StateSetup = c.StateSetup.withDefaults()
 	if c.FootprintBytes == 0 {
 		c.FootprintBytes = 256 * MiB
 	}
@@ -62,6 +64,9 @@ func (c SparseConfig) Defaults() SparseConfig {
 func (c SparseConfig) Validate() error {
 	c = c.Defaults()
 	if err := c.Common.validate("pattern.sparse"); err != nil {
+		return err
+	}
+	if err := c.StateSetup.validate("pattern.sparse"); err != nil {
 		return err
 	}
 	if err := validateSizes("pattern.sparse", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB); err != nil {
@@ -97,7 +102,7 @@ func Sparse(ctx context.Context, dev Device, cfg SparseConfig) (dataframe.DataFr
 }
 
 func (c SparseConfig) configure(s Selection) Definition {
-	c.Common = s.Common
+	c.Common, c.StateSetup = s.Common, s.StateSetup()
 	if s.Quick {
 		c.FootprintBytes = 64 * MiB
 	}
@@ -140,7 +145,7 @@ func (r *runner) sparseOne(ctx context.Context, c SparseConfig, mode string, k i
 		passes = 2
 	}
 	w.reference = func(idx Buffer) (Buffer, error) { return r.sparseReference(w, idx, c.Seed, passes) }
-	return r.runState(ctx, base, label, mode, w, c.Common)
+	return r.runState(ctx, base, label, mode, w, c.Common, c.StateSetup)
 }
 
 // sparseReference makes the expected data after a trial on a device

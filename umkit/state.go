@@ -32,64 +32,143 @@ func (w workload) reuseOnGPU() bool {
 	return w.ref == nil && w.stride >= 1 && w.stride <= page && w.active*w.stride >= w.n
 }
 
+// stateBuffers are the buffers of one memory-state configuration: the data
+// buffer, the index array of a random workload, and the pinned staging
+// copy of the explicit mode.
+type stateBuffers struct {
+	x, idx, staging Buffer
+	advice          []Advice // the mode's advice on x, applied again when x is reallocated
+}
+
 // modeBuffers allocates the data buffer (and the index array of a random
-// workload) for a memory mode, applies the mode's advice, and returns a
-// function that frees them.
-func (r *runner) modeBuffers(mode string, w workload, seed uint64) (x, idx, staging Buffer, free func(), err error) {
+// workload) for a memory mode and applies the mode's advice; free releases
+// them.
+func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuffers, err error) {
 	kind := ManagedMem
 	if mode == "explicit" {
 		kind = DeviceMem
 	}
-	var bufs []Buffer
-	free = func() {
-		for _, b := range bufs {
-			r.dev.Free(b)
-		}
+	b = &stateBuffers{}
+	fail := func(e error) (*stateBuffers, error) {
+		b.free(r.dev)
+		return nil, e
 	}
-	alloc := func(k MemKind, bytes uint64) (Buffer, error) {
-		b, err := r.dev.Alloc(k, bytes)
-		if err == nil {
-			bufs = append(bufs, b)
-		}
-		return b, err
-	}
-	fail := func(e error) (Buffer, Buffer, Buffer, func(), error) {
-		free()
-		return nil, nil, nil, nil, e
-	}
-	if x, err = alloc(kind, w.n*8); err != nil {
+	if b.x, err = r.dev.Alloc(kind, w.n*8); err != nil {
 		return fail(err)
 	}
 	if w.random {
-		if idx, err = alloc(kind, w.n*8); err != nil {
+		if b.idx, err = r.dev.Alloc(kind, w.n*8); err != nil {
 			return fail(err)
 		}
 		// The permutation is made on the device once; it stays GPU-resident.
-		if err = r.dev.PermFill(idx, w.n, seed^0x5eed); err != nil {
+		if err = r.dev.PermFill(b.idx, w.n, seed^0x5eed); err != nil {
 			return fail(err)
 		}
 	}
 	if mode == "explicit" {
 		// The explicit state is re-established by a copy from pinned memory.
-		if staging, err = alloc(PinnedMem, w.n*8); err != nil {
+		if b.staging, err = r.dev.Alloc(PinnedMem, w.n*8); err != nil {
 			return fail(err)
 		}
-		if err = r.dev.FillHost(staging, w.n, seed); err != nil {
+		if err = r.dev.FillHost(b.staging, w.n, seed); err != nil {
 			return fail(err)
 		}
 	}
 	switch mode {
 	case "advise_preferred_gpu":
-		err = r.dev.Advise(x, PreferGPU)
+		b.advice = []Advice{PreferGPU}
 	case "advise_preferred_cpu":
-		err = r.dev.Advise(x, PreferCPU)
+		b.advice = []Advice{PreferCPU}
 	case "advise_accessed_by":
-		err = r.dev.Advise(x, AccessedBy)
+		b.advice = []Advice{AccessedBy}
 	}
-	if err != nil {
+	for _, a := range b.advice {
+		if err = r.dev.Advise(b.x, a); err != nil {
+			return fail(err)
+		}
+	}
+	if err = r.dev.Sync(); err != nil {
 		return fail(err)
 	}
-	return x, idx, staging, free, r.dev.Sync()
+	return b, nil
+}
+
+// free releases the buffers that exist.
+func (b *stateBuffers) free(dev Device) {
+	for _, x := range []Buffer{b.x, b.idx, b.staging} {
+		if x != nil {
+			dev.Free(x)
+		}
+	}
+	b.x, b.idx, b.staging = nil, nil, nil
+}
+
+// reallocate replaces the managed data buffer with a fresh allocation of n
+// elements that carries the mode's advice: nothing of it is resident
+// anywhere until it is written.
+func (r *runner) reallocate(b *stateBuffers, n uint64) error {
+	if err := r.dev.Free(b.x); err != nil {
+		return err
+	}
+	b.x = nil
+	x, err := r.dev.Alloc(ManagedMem, n*8)
+	if err != nil {
+		return err
+	}
+	b.x = x
+	for _, a := range b.advice {
+		if err := r.dev.Advise(x, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Ways of re-establishing the CPU-written state before a cold, prefetched
+// or advised trial (StateSetup.Rewrite).
+const (
+	// RewriteHome brings the data home to the CPU (a prefetch, overlapped
+	// with the write where the device can) and rewrites it there.
+	RewriteHome = "home"
+	// RewriteReallocate frees the data, allocates it again and writes it
+	// on the CPU: the paper's cold start (cudaMallocManaged, CPU
+	// initialisation, first GPU access) before every trial.
+	RewriteReallocate = "reallocate"
+)
+
+// Rewrites are the allowed StateSetup.Rewrite values, the default first.
+var Rewrites = []string{RewriteHome, RewriteReallocate}
+
+// StateSetup says how the memory-state groups (managed, pattern, oversub)
+// re-establish a CPU-written state before each trial. Both ways end with
+// the data written by the CPU, resident there and not mapped on the GPU;
+// the timed regions are the same.
+type StateSetup struct {
+	Rewrite string // RewriteHome (default) or RewriteReallocate
+}
+
+func (s StateSetup) withDefaults() StateSetup {
+	if s.Rewrite == "" {
+		s.Rewrite = RewriteHome
+	}
+	return s
+}
+
+func (s StateSetup) validate(group string) error {
+	return validateChoice(group, "rewrite", []string{s.withDefaults().Rewrite}, Rewrites)
+}
+
+// rewrite re-establishes the CPU-written state of b's data as setup says
+// and returns the CPU's write time in ms.
+func (r *runner) rewrite(setup StateSetup, b *stateBuffers, n, seed uint64) (float64, error) {
+	if setup.withDefaults().Rewrite == RewriteReallocate && b.x.Kind() == ManagedMem {
+		defer r.groups.spend(partRewrite)()
+		if err := r.reallocate(b, n); err != nil {
+			return 0, err
+		}
+		return r.cpuTimed(func() error { return r.dev.FillHost(b.x, n, seed) })
+	}
+	return r.homeFill(b.x, n, seed)
 }
 
 // home brings managed data back to the CPU with a prefetch before the CPU
@@ -121,6 +200,7 @@ func (r *runner) home(x Buffer) error {
 // oversubscription group outside its measurements. The state reached is
 // the same, and no timed region changes.
 func (r *runner) homeFill(x Buffer, n, seed uint64) (float64, error) {
+	defer r.groups.spend(partRewrite)()
 	if h, ok := optional[HomeFiller](r.dev); ok && r.info.ConcurrentManagedAccess && x.Kind() == ManagedMem {
 		return h.HomeFillHost(x, n, seed)
 	}
@@ -134,10 +214,14 @@ func (r *runner) homeFill(x Buffer, n, seed uint64) (float64, error) {
 // the kernel, and verifies the data afterwards:
 //
 //	explicit          copy the data in (transfer_ms), time the kernel
-//	managed_cold      data home to the CPU, CPU writes it (cpu_ms; overlapped where the device offers HomeFiller), time the kernel: faults and migration included
+//	managed_cold      CPU writes (cpu_ms), time the kernel: faults and migration included
 //	managed_prefetch  CPU writes, prefetch to the GPU (prefetch_ms), time the kernel
 //	managed_reuse     data written, one untimed GPU pass, time the next pass
-//	advise_*          (advice set once at allocation) CPU writes, time the kernel
+//	advise_*          (advice set at allocation) CPU writes, time the kernel
+//
+// "CPU writes" is the rewrite setup names: the data brought home and
+// rewritten (overlapped where the device offers HomeFiller), or freed,
+// allocated again (with the mode's advice) and written.
 //
 // Between re-establishing the state and the timed kernel, untimed passes
 // over a scratch buffer bring the GPU to steady clocks (settle.go).
@@ -152,9 +236,9 @@ func (r *runner) homeFill(x Buffer, n, seed uint64) (float64, error) {
 // stride 2–3 % slower on the H200, 2026-12-01.) Sparser kernels (large
 // strides, page touches, sparse random subsets) keep the CPU write every
 // time, so that only the pages they touch are resident.
-func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, seed uint64) trial {
+func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint64, setup StateSetup) trial {
 	k := w.kernel
-	k.X, k.Idx = x, idx
+	k.Idx = b.idx
 	passes := 1.0
 	if mode == "managed_reuse" {
 		passes = 2
@@ -167,18 +251,20 @@ func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, see
 		var err error
 		switch {
 		case mode == "explicit":
-			if row.TransferMs, err = r.timed(func() error { return r.dev.Copy(x, staging, w.n*8) }); err != nil {
+			if row.TransferMs, err = r.timed(func() error { return r.dev.Copy(b.x, b.staging, w.n*8) }); err != nil {
 				return err
 			}
 		case mode == "managed_reuse" && w.reuseOnGPU() && it > 0:
-			if err := r.dev.Fill(x, w.n, seed); err != nil {
+			if err := r.dev.Fill(b.x, w.n, seed); err != nil {
 				return err
 			}
 		default:
-			if row.CPUMs, err = r.homeFill(x, w.n, seed); err != nil {
+			if row.CPUMs, err = r.rewrite(setup, b, w.n, seed); err != nil {
 				return err
 			}
 		}
+		x := b.x // after a reallocation, the new buffer
+		k.X = x
 		switch mode {
 		case "managed_prefetch":
 			if row.PrefetchMs, err = r.timed(func() error { return r.dev.Prefetch(x, ToGPU) }); err != nil {
@@ -198,7 +284,7 @@ func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, see
 		if _, err := r.settle(); err != nil {
 			return err
 		}
-		ms, err := r.dev.TimeKernel(k)
+		ms, err := r.timeKernel(k)
 		if err != nil {
 			return err
 		}
@@ -212,7 +298,7 @@ func (r *runner) stateTrial(mode string, w workload, x, idx, staging Buffer, see
 }
 
 // runState measures one workload under one memory mode.
-func (r *runner) runState(ctx context.Context, base results.Row, label, mode string, w workload, c Common) error {
+func (r *runner) runState(ctx context.Context, base results.Row, label, mode string, w workload, c Common, setup StateSetup) error {
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
 		return nil
@@ -220,18 +306,18 @@ func (r *runner) runState(ctx context.Context, base results.Row, label, mode str
 	if mode == "managed_prefetch" && !r.info.ConcurrentManagedAccess {
 		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
 	}
-	x, idx, staging, free, err := r.modeBuffers(mode, w, c.Seed)
+	b, err := r.modeBuffers(mode, w, c.Seed)
 	if err != nil {
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
-	defer free()
+	defer b.free(r.dev)
 	if w.reference != nil {
-		ref, err := w.reference(idx)
+		ref, err := w.reference(b.idx)
 		if err != nil {
 			return fmt.Errorf("umkit: %s: %w", label, err)
 		}
 		defer r.dev.Free(ref)
 		w.ref = ref
 	}
-	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, x, idx, staging, c.Seed))
+	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, b, c.Seed, setup))
 }

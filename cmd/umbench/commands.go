@@ -174,6 +174,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		"or sequential (policy by policy, R by R); other groups always run configuration by configuration")
 	orderSeed := fs.Uint64("order-seed", 1, "seed of the interleaved handoff order (recorded in the rows)")
 	cpuThreads := fs.Int("cpu-threads", 1, "threads of the handoff CPU update (default 1, the paper's single-threaded update); recorded in the rows")
+	rewrite := fs.String("rewrite", umkit.RewriteHome, "how managed, pattern and oversub re-establish the CPU-written state before each cold, "+
+		"prefetched or advised trial: home (bring the data home, overlapped with the CPU's rewrite) or reallocate (free, allocate again "+
+		"and write on the CPU: the paper's cold start before every trial); recorded in meta.json")
 	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
@@ -226,7 +229,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		Groups: groupList, Benchmarks: benchList, Quick: *quick, Trials: count(fs, "trials", *trials),
 		Warmups: count(fs, "warmups", *warmups),
 		Sizes:   sz, Out: dir, Resume: *resume, Ordinal: *gpu, AllowOversubscription: *allow, OversubPercents: pc,
-		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads,
+		HandoffOrder: *order, OrderSeed: *orderSeed, CPUThreads: *cpuThreads, Rewrite: *rewrite,
 		Command: "umbench " + strings.Join(append([]string{"run"}, args...), " "),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 	}
@@ -307,9 +310,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	}
 	self := selfCommand()
 	fmt.Fprintf(stdout, "done in %s; results in %s\n", time.Since(start).Round(time.Second), dir)
-	if w := results.FormatGroupWall(meta.GroupTimes); w != "" {
-		fmt.Fprintf(stdout, "wall time by group: %s\n", w)
-	}
+	printGroupTimes(stdout, meta.GroupTimes)
 	fmt.Fprintf(stdout, "next: %s summary %s\n", self, dir)
 	if self != "umbench" {
 		fmt.Fprintln(stdout, "(to type umbench instead: go install ./cmd/umbench, with $(go env GOPATH)/bin on your PATH)")
@@ -465,9 +466,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, ", run %s", meta.RunID)
 		}
 		fmt.Fprintln(stdout)
-		if w := results.FormatGroupWall(meta.GroupTimes); w != "" {
-			fmt.Fprintf(stdout, "wall time by group: %s\n", w)
-		}
+		printGroupTimes(stdout, meta.GroupTimes)
 	}
 	for i, m := range modes {
 		if len(modes) > 1 {
@@ -1048,4 +1047,18 @@ func benchNames() string {
 		names[i] = b.Name
 	}
 	return strings.Join(names, ", ")
+}
+
+// printGroupTimes says where a run's wall time went: each group's span and,
+// where recorded, what it was spent on.
+func printGroupTimes(w io.Writer, ts []results.GroupTime) {
+	if s := results.FormatGroupWall(ts); s != "" {
+		fmt.Fprintf(w, "wall time by group: %s\n", s)
+	}
+	if s := results.FormatGroupParts(ts); s != "" {
+		fmt.Fprintln(w, "spent on:")
+		for _, l := range strings.Split(s, "\n") {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
 }

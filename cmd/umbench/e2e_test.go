@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"syscall"
@@ -268,6 +269,9 @@ func TestE2EHungHome(t *testing.T) {
 		t.Errorf("meta.json group times %+v, want managed's, stopped inside it", m.GroupTimes)
 	}
 	hungSpan := m.GroupTimes[0]
+	if hungSpan.Parts == nil {
+		t.Error("the hung segment's span has no parts")
+	}
 	// A resumed process killed outright (no last write of meta.json) still
 	// leaves the first segment's group time for the next resume.
 	killed := start(t, []string{"UMLAB_SIM_KERNEL_DELAY=20ms"}, args(dir, "--resume")...)
@@ -279,7 +283,7 @@ func TestE2EHungHome(t *testing.T) {
 	}
 	if m, err = results.ReadMetadata(filepath.Join(dir, results.MetaName)); err != nil {
 		t.Fatal(err)
-	} else if len(m.GroupTimes) < 2 || m.GroupTimes[0] != hungSpan || m.GroupTimes[len(m.GroupTimes)-1].Segment != m.RunID || m.GroupTimes[len(m.GroupTimes)-1].Stopped {
+	} else if len(m.GroupTimes) < 2 || !reflect.DeepEqual(m.GroupTimes[0], hungSpan) || m.GroupTimes[len(m.GroupTimes)-1].Segment != m.RunID || m.GroupTimes[len(m.GroupTimes)-1].Stopped {
 		t.Errorf("after a killed segment and a resume: group times %+v, want the hung segment's span first and this run's, whole, last", m.GroupTimes)
 	}
 	whole := filepath.Join(t.TempDir(), "whole")

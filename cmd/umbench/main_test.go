@@ -136,7 +136,8 @@ func TestRunSummaryResume(t *testing.T) {
 	args := []string{"run", "--quick", "--groups", "hbm,managed", "--out", dir}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "stdout", out, "results in "+dir, "umbench summary "+dir, "wall time by group: hbm ", ", managed ")
+	contains(t, "stdout", out, "results in "+dir, "umbench summary "+dir, "wall time by group: hbm ", ", managed ",
+		"spent on:\n  hbm ", "\n  managed ", ": timed ", ", rewrite ", ", settle ", ", verify ", ", other ")
 	contains(t, "progress", errs, "[1/")
 	for _, f := range []string{results.CSVName, results.MetaName} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
@@ -168,7 +169,7 @@ func TestRunSummaryResume(t *testing.T) {
 	// summary DIR: a table with both groups.
 	code, out, errs = umbench(t, "summary", dir)
 	wantCode(t, []string{"summary", dir}, 0, code, out, errs)
-	contains(t, "summary", out, "Fake GPU", "group", "median_gbps", "flags", "wall time by group: hbm ")
+	contains(t, "summary", out, "Fake GPU", "group", "median_gbps", "flags", "wall time by group: hbm ", "spent on:\n  hbm ")
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	var hbm, managed int
 	for _, l := range lines {

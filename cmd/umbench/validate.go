@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
 )
 
 // flagAsValue catches a flag that took the next flag as its value because
@@ -70,6 +72,9 @@ func checkRunFlags(fs *flag.FlagSet, gpu int, kernelTimeout time.Duration) error
 		if d, ok := fs.Lookup(name).Value.(flag.Getter).Get().(time.Duration); ok && d < 0 {
 			return usagef("--%s %s: want a duration ≥ 0", name, d)
 		}
+	}
+	if v := fs.Lookup("rewrite").Value.String(); !slices.Contains(umkit.Rewrites, v) {
+		return usagef("--rewrite %q: allowed %s", v, strings.Join(umkit.Rewrites, " or "))
 	}
 	for _, name := range []string{"trials", "warmups"} {
 		if n, ok := fs.Lookup(name).Value.(flag.Getter).Get().(int); ok && (n < 0 || n > 100000) {

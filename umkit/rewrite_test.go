@@ -1,0 +1,120 @@
+package umkit_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/umlab/umlab/internal/fakegpu"
+	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/umkit"
+)
+
+// rewriteRun runs the memory-state groups with one way of re-establishing
+// the CPU-written state and returns the device and the rows.
+func rewriteRun(t *testing.T, rewrite string) (*fakegpu.Device, string, []results.Row) {
+	t.Helper()
+	dev := fakegpu.New()
+	dir := t.TempDir()
+	o := umkit.Options{Device: dev, Out: dir, Groups: []string{"managed", "pattern", "oversub"}, Quick: true,
+		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: rewrite, Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatalf("rewrite %s: %v", rewrite, err)
+	}
+	return dev, dir, loadRows(t, dir)
+}
+
+// Reallocating before each trial reaches the state bringing the data home
+// does: on the simulated GPU, whose cold kernels pay for pages not on the
+// GPU, every row's times and placement are the same, and only the calls
+// that made the state differ.
+func TestRewriteReallocate(t *testing.T) {
+	homeDev, _, home := rewriteRun(t, "")
+	reDev, dir, re := rewriteRun(t, umkit.RewriteReallocate)
+	if len(re) != len(home) || len(re) == 0 {
+		t.Fatalf("%d rows reallocating, %d bringing home", len(re), len(home))
+	}
+	for i := range re {
+		a, b := re[i], home[i]
+		if a.Group != b.Group || a.Mode != b.Mode || a.Pattern != b.Pattern || a.SizeBytes != b.SizeBytes || a.Trial != b.Trial {
+			t.Fatalf("row %d: %s %s %s %d #%d, home has %s %s %s %d #%d", i, a.Group, a.Mode, a.Pattern, a.SizeBytes, a.Trial,
+				b.Group, b.Mode, b.Pattern, b.SizeBytes, b.Trial)
+		}
+		if a.KernelMs != b.KernelMs || a.Placement != b.Placement || !a.Verified {
+			t.Errorf("row %d (%s %s %s %d): kernel %g ms placement %q verified %t, home: %g ms %q", i, a.Group, a.Mode, a.Pattern,
+				a.SizeBytes, a.KernelMs, a.Placement, a.Verified, b.KernelMs, b.Placement)
+		}
+	}
+	count := func(d *fakegpu.Device, prefix string) int {
+		n := 0
+		for _, c := range d.Calls {
+			if strings.HasPrefix(c, prefix) {
+				n++
+			}
+		}
+		return n
+	}
+	if n := count(reDev, "HomeFillHost"); n != 0 {
+		t.Errorf("%d HomeFillHost calls reallocating", n)
+	}
+	if n := count(homeDev, "HomeFillHost"); n == 0 {
+		t.Error("no HomeFillHost bringing home")
+	}
+	// One more managed allocation per rewritten trial; the advice follows it.
+	if a, h := count(reDev, "Alloc(managed"), count(homeDev, "Alloc(managed"); a <= h+count(homeDev, "HomeFillHost")/2 {
+		t.Errorf("%d managed allocations reallocating, %d bringing home (%d homes)", a, h, count(homeDev, "HomeFillHost"))
+	}
+	if a, h := count(reDev, "Advise("), count(homeDev, "Advise("); a <= h {
+		t.Errorf("%d Advise calls reallocating, %d bringing home: advice is not applied again", a, h)
+	}
+	if reDev.Live() != 0 {
+		t.Errorf("%d buffers left allocated", reDev.Live())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, results.MetaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(b), `"Rewrite": "reallocate"`); n != 4 { // managed, pattern, pattern.sparse, oversub
+		t.Errorf("meta.json records the rewrite %d times, want 4", n)
+	}
+}
+
+// An allocation that fails while reallocating stops the run with its
+// reason, keeps the configurations that finished, and leaks nothing.
+func TestRewriteReallocateFails(t *testing.T) {
+	dev := fakegpu.New()
+	dev.FailAllocAfter = 20
+	dir := t.TempDir()
+	o := umkit.Options{Device: dev, Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
+		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: umkit.RewriteReallocate, Warn: func(string) {}}
+	_, err := umkit.Run(ctx, o)
+	if err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.Contains(err.Error(), "trial") && !strings.Contains(err.Error(), "warm-up") {
+		t.Fatalf("err = %v, want the injected allocation failure inside a trial's reallocation", err)
+	}
+	t.Log(err)
+	if dev.Live() != 0 {
+		t.Errorf("%d buffers left allocated after the failure", dev.Live())
+	}
+	rows := loadRows(t, dir)
+	if len(rows) == 0 || len(rows)%2 != 0 {
+		t.Errorf("%d rows kept, want whole configurations of 2 trials", len(rows))
+	}
+}
+
+// A run measured one way does not resume the other way.
+func TestRewriteResumeRefused(t *testing.T) {
+	dir := t.TempDir()
+	o := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
+		Trials: umkit.N(2), Warmups: umkit.N(1), Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, umkit.RewriteReallocate
+	_, err := umkit.Run(ctx, o)
+	if !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite") {
+		t.Fatalf("got %v, want ErrNotSameRun naming plan.managed.Rewrite", err)
+	}
+	t.Log(err)
+}

@@ -48,6 +48,28 @@ func must(t *testing.T, err error) {
 	}
 }
 
+// newStream returns a stream of c, destroyed when the test ends.
+func newStream(t *testing.T, c *Context) *Stream {
+	t.Helper()
+	s, err := c.NewStream()
+	must(t, err)
+	t.Cleanup(func() { s.Destroy() })
+	return s
+}
+
+// newEvents returns a start and an end event of c, destroyed when the test
+// ends.
+func newEvents(t *testing.T, c *Context) (start, end *Event) {
+	t.Helper()
+	start, err := c.NewEvent()
+	must(t, err)
+	t.Cleanup(func() { start.Destroy() })
+	end, err = c.NewEvent()
+	must(t, err)
+	t.Cleanup(func() { end.Destroy() })
+	return start, end
+}
+
 func TestGPUDeviceAndAttributes(t *testing.T) {
 	c := gpuContext(t)
 	a := c.Attributes()
@@ -88,9 +110,7 @@ func TestGPUDeviceAndAttributes(t *testing.T) {
 
 func TestGPUKernelsAgainstCPUReference(t *testing.T) {
 	c := gpuContext(t)
-	s, err := c.NewStream()
-	must(t, err)
-	defer s.Destroy()
+	s := newStream(t, c)
 	// An odd size exercises the vector kernels' tail; it spans many blocks.
 	const n = 3<<20 + 5
 	alloc := func() *Buffer {
@@ -258,9 +278,7 @@ func TestGPUCopiesEveryDirection(t *testing.T) {
 		"mapped":   func() (*Buffer, error) { return c.AllocHost(n*8, true) },
 		"pageable": func() (*Buffer, error) { return c.AllocPageable(n * 8) },
 	}
-	s, err := c.NewStream()
-	must(t, err)
-	defer s.Destroy()
+	s := newStream(t, c)
 	for name, alloc := range kinds {
 		src, err := alloc()
 		must(t, err)
@@ -379,13 +397,8 @@ func TestGPUEventsTime(t *testing.T) {
 	b, err := c.AllocDevice(n * 8)
 	must(t, err)
 	defer b.Free()
-	s, _ := c.NewStream()
-	defer s.Destroy()
-	e1, err := c.NewEvent()
-	must(t, err)
-	defer e1.Destroy()
-	e2, _ := c.NewEvent()
-	defer e2.Destroy()
+	s := newStream(t, c)
+	e1, e2 := newEvents(t, c)
 	must(t, e1.Record(s))
 	must(t, c.RMW(b, 1, 1, n, s))
 	must(t, e2.Record(s))
@@ -455,9 +468,7 @@ func TestGPUHomeFillHost(t *testing.T) {
 	m, err := c.AllocManaged(total * 8)
 	must(t, err)
 	defer m.Free()
-	s, err := c.NewStream()
-	must(t, err)
-	defer s.Destroy()
+	s := newStream(t, c)
 	old, seed := freshSeed(), freshSeed()
 	for _, n := range []uint64{total, total - 5<<20} {
 		must(t, FillHost(m, total, old))

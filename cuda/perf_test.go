@@ -22,13 +22,8 @@ func TestPerformance(t *testing.T) {
 	const n = 1 << 27 // 1 GiB of float64 per array
 	const bytes = n * 8
 	const warmups, trials = 5, 25
-	s, err := c.NewStream()
-	must(t, err)
-	defer s.Destroy()
-	e1, _ := c.NewEvent()
-	e2, _ := c.NewEvent()
-	defer e1.Destroy()
-	defer e2.Destroy()
+	s := newStream(t, c)
+	e1, e2 := newEvents(t, c)
 	// Each timed launch is queued right behind an untimed one, so the GPU
 	// is not idle when the start event is taken (the host's wait for the
 	// previous trial leaves it idle otherwise, which costs about 0.5 %).

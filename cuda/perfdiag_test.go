@@ -20,10 +20,8 @@ func TestTriadBetweenTrials(t *testing.T) {
 	}
 	c := gpuContext(t)
 	const n = 1 << 27
-	s, _ := c.NewStream()
-	defer s.Destroy()
-	e1, _ := c.NewEvent()
-	e2, _ := c.NewEvent()
+	s := newStream(t, c)
+	e1, e2 := newEvents(t, c)
 	bufs := make([]*Buffer, 3)
 	for i := range bufs {
 		b, err := c.AllocDevice(n * 8)
@@ -76,10 +74,8 @@ func TestResidentBetweenStates(t *testing.T) {
 		t.Skip("set UMLAB_PERF=2 (GPU node)")
 	}
 	c := gpuContext(t)
-	s, _ := c.NewStream()
-	defer s.Destroy()
-	e1, _ := c.NewEvent()
-	e2, _ := c.NewEvent()
+	s := newStream(t, c)
+	e1, e2 := newEvents(t, c)
 	for _, bytes := range []uint64{256 << 20, 1 << 30} {
 		n := bytes / 8
 		dev, err := c.AllocDevice(bytes)
@@ -184,8 +180,7 @@ func wallMs(t *testing.T, f func() error) float64 {
 // buffer), checks the data the kernel leaves and prints, per way, the
 // set-up and cold-kernel medians under tag.
 func compareCold(t *testing.T, c *Context, s *Stream, man **Buffer, tag string, ways []coldWay) {
-	e1, _ := c.NewEvent()
-	e2, _ := c.NewEvent()
+	e1, e2 := newEvents(t, c)
 	n := (*man).Bytes() / 8
 	scratch, err := c.AllocDevice(256 << 20)
 	must(t, err)
@@ -239,9 +234,7 @@ func coldContext(t *testing.T) (*Context, *Stream, *Buffer) {
 	if !c.Attributes().ConcurrentManagedAccess {
 		t.Skip("no concurrent managed access")
 	}
-	s, err := c.NewStream()
-	must(t, err)
-	t.Cleanup(func() { s.Destroy() })
+	s := newStream(t, c)
 	man, err := c.AllocManaged(1 << 30)
 	must(t, err)
 	return c, s, man

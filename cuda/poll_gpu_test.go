@@ -13,15 +13,8 @@ import (
 // polled event time agrees with the blocking one.
 func TestGPUPollingWaits(t *testing.T) {
 	c := gpuContext(t)
-	s, err := c.NewStream()
-	must(t, err)
-	defer s.Destroy()
-	start, err := c.NewEvent()
-	must(t, err)
-	defer start.Destroy()
-	end, err := c.NewEvent()
-	must(t, err)
-	defer end.Destroy()
+	s := newStream(t, c)
+	start, end := newEvents(t, c)
 	l, err := c.NewLatch()
 	must(t, err)
 	defer l.Free()

@@ -192,7 +192,8 @@ func ExampleFormatGroupWall() {
 func ExampleFormatGroupParts() {
 	at := func(m, s int) time.Time { return time.Date(2026, 12, 1, 18, m, s, 0, time.UTC) }
 	ts := []results.GroupTime{
-		{Group: "hbm", Segment: "a", Start: at(45, 7), End: at(45, 10)}, // from before parts were recorded
+		{Group: "hbm", Segment: "a", Start: at(45, 7), End: at(45, 10)},    // from before parts were recorded
+		{Group: "oversub", Segment: "o", Start: at(40, 0), End: at(44, 0)}, // the same: left out
 		{Group: "oversub", Segment: "a", Start: at(45, 10), End: at(46, 40), Stopped: true,
 			Parts: &results.GroupParts{TimedS: 30, RewriteS: 40, SettleS: 2.5, VerifyS: 1.5}},
 		{Group: "oversub", Segment: "b", Start: at(50, 0), End: at(51, 19),

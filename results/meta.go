@@ -114,16 +114,20 @@ func FormatGroupWall(ts []GroupTime) string {
 }
 
 // FormatGroupParts says what each group's wall time went on, one line per
-// group that recorded its parts, e.g. "oversub 2m49s: timed 56s, home
-// 1m13s, settle 5s, verify 3s, other 32s"; spans over segments add up.
-// Empty when no span recorded parts.
+// group that recorded its parts, e.g. "oversub 2m49s: timed 56s, rewrite
+// 1m13s, settle 5s, verify 3s, other 32s". A group's spans over segments
+// add up; spans from before parts were recorded are left out, wall time
+// and parts alike. Empty when no span recorded parts.
 func FormatGroupParts(ts []GroupTime) string {
-	groups, wall := GroupWall(ts)
-	sum := map[string]*GroupParts{}
+	var recorded []GroupTime
 	for _, t := range ts {
-		if t.Parts == nil {
-			continue
+		if t.Parts != nil {
+			recorded = append(recorded, t)
 		}
+	}
+	groups, wall := GroupWall(recorded)
+	sum := map[string]*GroupParts{}
+	for _, t := range recorded {
 		p := sum[t.Group]
 		if p == nil {
 			p = &GroupParts{}
@@ -137,12 +141,8 @@ func FormatGroupParts(ts []GroupTime) string {
 	var lines []string
 	for _, g := range groups {
 		p := sum[g]
-		if p == nil {
-			continue
-		}
-		w := wall[g].Seconds()
 		lines = append(lines, fmt.Sprintf("%s %s: timed %s, rewrite %s, settle %s, verify %s, other %s", g, roundWall(wall[g]),
-			seconds(p.TimedS), seconds(p.RewriteS), seconds(p.SettleS), seconds(p.VerifyS), seconds(p.Other(w))))
+			seconds(p.TimedS), seconds(p.RewriteS), seconds(p.SettleS), seconds(p.VerifyS), seconds(p.Other(wall[g].Seconds()))))
 	}
 	return strings.Join(lines, "\n")
 }

@@ -62,7 +62,9 @@ func TestGPUCounterPass(t *testing.T) {
 		if err := r.counterPass(context.Background(), c, base, mode, 1, tr); err != nil {
 			t.Fatal(err)
 		}
-		b.free(r.dev)
+		if err := b.free(r.dev); err != nil {
+			t.Fatal(err)
+		}
 	}
 	rows := c.Rows()
 	if len(rows) != len(modes) {

@@ -8,16 +8,21 @@ import (
 )
 
 // groupClock records the wall-clock span of each group a run's process goes
-// through, for meta.json's group_times. It is safe for concurrent use: a
-// declared hang leaves the run goroutine inside a group while Run reads the
-// spans.
+// through, for meta.json's group_times, and what each span was spent on. It
+// is safe for concurrent use: a declared hang leaves the run goroutine
+// inside a group while Run reads the spans.
 type groupClock struct {
 	mu      sync.Mutex
 	segment string
 	spans   []results.GroupTime
-	open    bool // the last span has not ended
+	open    bool      // the last span has not ended
+	base    time.Time // the first start: span times are it plus monotonic time since
+	gen     int       // counts spans, so that a part's stop knows its own
 	parts   results.GroupParts
-	inPart  bool // a part is being timed: parts inside it belong to it
+	// The part being timed, if any: parts inside it belong to it.
+	inPart    bool
+	partKind  part
+	partStart time.Time
 }
 
 // Parts of a group's wall time (results.GroupParts).
@@ -30,10 +35,24 @@ const (
 	partVerify
 )
 
+// add counts s seconds of part p in parts.
+func add(parts *results.GroupParts, p part, s float64) {
+	switch p {
+	case partTimed:
+		parts.TimedS += s
+	case partRewrite:
+		parts.RewriteS += s
+	case partSettle:
+		parts.SettleS += s
+	case partVerify:
+		parts.VerifyS += s
+	}
+}
+
 // spend starts timing p in the open span and returns the function that
 // stops it. A part started inside another counts as the outer one (the CPU
 // write that a rewrite times is rewrite, not a timed region), so the parts
-// never overlap.
+// never overlap; a stop after its span ended counts nothing.
 func (c *groupClock) spend(p part) func() {
 	if c == nil {
 		return func() {}
@@ -43,23 +62,16 @@ func (c *groupClock) spend(p part) func() {
 	if c.inPart || !c.open {
 		return func() {}
 	}
-	c.inPart = true
-	t0 := time.Now()
+	c.inPart, c.partKind, c.partStart = true, p, time.Now()
+	gen := c.gen
 	return func() {
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.inPart = false
-		s := time.Since(t0).Seconds()
-		switch p {
-		case partTimed:
-			c.parts.TimedS += s
-		case partRewrite:
-			c.parts.RewriteS += s
-		case partSettle:
-			c.parts.SettleS += s
-		case partVerify:
-			c.parts.VerifyS += s
+		if c.gen != gen || !c.inPart {
+			return
 		}
+		c.inPart = false
+		add(&c.parts, p, time.Since(c.partStart).Seconds())
 	}
 }
 
@@ -70,7 +82,8 @@ func (c *groupClock) start(group string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.spans = append(c.spans, results.GroupTime{Group: group, Segment: c.segment, Start: time.Now().UTC()})
+	c.spans = append(c.spans, results.GroupTime{Group: group, Segment: c.segment, Start: c.wall(time.Now())})
+	c.gen++
 	c.open, c.parts, c.inPart = true, results.GroupParts{}, false
 }
 
@@ -83,16 +96,36 @@ func (c *groupClock) end() {
 	defer c.mu.Unlock()
 	if c.open {
 		last := &c.spans[len(c.spans)-1]
-		last.End = time.Now().UTC()
-		p := c.parts
-		last.Parts = &p
+		last.End, last.Parts = c.close(time.Now())
 		c.open = false
+		c.gen++
 	}
 }
 
-// snapshot returns the spans so far; one still open ends at now, marked
+// wall returns t as a UTC time on the clock's monotonic scale: the first
+// start's wall time plus the monotonic time since, so that a step of the
+// system clock can neither reorder spans nor make parts (timed on the
+// monotonic clock) exceed their span.
+func (c *groupClock) wall(t time.Time) time.Time {
+	if c.base.IsZero() {
+		c.base = t
+	}
+	return c.base.UTC().Add(t.Sub(c.base))
+}
+
+// close returns the open span's end and its parts at now, a part still
+// being timed (a call that never returned) counted up to now.
+func (c *groupClock) close(now time.Time) (time.Time, *results.GroupParts) {
+	p := c.parts
+	if c.inPart {
+		add(&p, c.partKind, now.Sub(c.partStart).Seconds())
+	}
+	return c.wall(now), &p
+}
+
+// snapshot returns the spans so far; one still open ends now, marked
 // Stopped.
-func (c *groupClock) snapshot(now time.Time) []results.GroupTime {
+func (c *groupClock) snapshot() []results.GroupTime {
 	if c == nil {
 		return nil
 	}
@@ -100,8 +133,9 @@ func (c *groupClock) snapshot(now time.Time) []results.GroupTime {
 	defer c.mu.Unlock()
 	out := append([]results.GroupTime(nil), c.spans...)
 	if c.open {
-		p := c.parts
-		out[len(out)-1].End, out[len(out)-1].Stopped, out[len(out)-1].Parts = now, true, &p
+		last := &out[len(out)-1]
+		last.End, last.Parts = c.close(time.Now())
+		last.Stopped = true
 	}
 	return out
 }

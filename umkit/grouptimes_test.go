@@ -21,29 +21,53 @@ func TestGroupPartsNest(t *testing.T) {
 	time.Sleep(10 * time.Millisecond)
 	stop()
 	c.end()
-	c.start("handoff")
-	stop = c.spend(partVerify)
-	time.Sleep(5 * time.Millisecond)
-	snap := c.snapshot(time.Now().UTC()) // a part still open is not counted yet
-	stop()
-	if p := snap[1].Parts; p == nil || p.VerifyS != 0 {
-		t.Errorf("open verify counted in the snapshot: %+v", p)
-	}
-	p := c.snapshot(time.Now().UTC())[0].Parts
+	p := c.snapshot()[0].Parts
 	if p == nil {
 		t.Fatal("ended span has no parts")
 	}
 	if p.TimedS != 0 || p.VerifyS != 0 {
-		t.Errorf("timed %g s, verify %g s inside rewrite or after the span: want 0", p.TimedS, p.VerifyS)
+		t.Errorf("timed %g s, verify %g s inside rewrite: want 0", p.TimedS, p.VerifyS)
 	}
 	if p.RewriteS < 0.030 || p.SettleS < 0.010 {
 		t.Errorf("rewrite %g s (slept 30 ms), settle %g s (slept 10 ms)", p.RewriteS, p.SettleS)
 	}
-	wall := c.spans[0].End.Sub(c.spans[0].Start).Seconds()
-	if o := p.Other(wall); o < 0 {
-		t.Errorf("parts %+v add up to more than the span's %g s", p, wall)
+	g := c.snapshot()[0]
+	if o := p.Other(g.End.Sub(g.Start).Seconds()); o < 0 {
+		t.Errorf("parts %+v add up to more than the span's %s", p, g.End.Sub(g.Start))
 	}
-	if v := c.snapshot(time.Now().UTC())[1].Parts.VerifyS; v < 0.005 {
-		t.Errorf("handoff verify %g s after it stopped, want ≥ 5 ms", v)
+}
+
+// A part that never ends (a hung call) counts up to the snapshot of a
+// stopped span, once; a stop arriving after its span ended counts nowhere.
+func TestGroupPartsOpenAndLate(t *testing.T) {
+	c := &groupClock{segment: "s"}
+	c.start("managed")
+	hung := c.spend(partRewrite)
+	time.Sleep(10 * time.Millisecond)
+	snap := c.snapshot()
+	if g := snap[0]; !g.Stopped || g.Parts == nil || g.Parts.RewriteS < 0.010 {
+		t.Fatalf("stopped span %+v parts %+v: want the open rewrite counted, ≥ 10 ms", g, g.Parts)
+	}
+	if g := snap[0]; g.Parts.Other(g.End.Sub(g.Start).Seconds()) < 0 {
+		t.Errorf("parts %+v exceed the span %s", g.Parts, g.End.Sub(g.Start))
+	}
+	c.end()
+	c.start("handoff")
+	inner := c.spend(partVerify)
+	hung() // the abandoned call returns at last, in the next span
+	if nested := c.spend(partTimed); nested == nil {
+		t.Fatal("nil stop")
+	} else {
+		nested() // inside verify: counts nothing, and must not end verify
+	}
+	time.Sleep(5 * time.Millisecond)
+	inner()
+	c.end()
+	s := c.snapshot()
+	if p := s[1].Parts; p.RewriteS != 0 || p.TimedS != 0 || p.VerifyS < 0.005 {
+		t.Errorf("handoff parts %+v: want only its verify, ≥ 5 ms", p)
+	}
+	if !s[1].Start.After(s[0].End) && !s[1].Start.Equal(s[0].End) {
+		t.Errorf("spans out of order: %v then %v", s[0].End, s[1].Start)
 	}
 }

@@ -115,6 +115,11 @@ func jsonValue(v any) (any, error) {
 	return out, err
 }
 
+// impliedBefore holds the plan settings added after runs were already
+// recorded, with the value those runs measured with: a run on disk without
+// the key resumes when this run has that value.
+var impliedBefore = map[string]any{"Rewrite": RewriteHome}
+
 // diffJSON lists the paths where two generic JSON values differ.
 func diffJSON(path string, a, b any) []string {
 	am, aok := a.(map[string]any)
@@ -132,6 +137,7 @@ func diffJSON(path string, a, b any) []string {
 			av, ain := am[k]
 			bv, bin := bm[k]
 			switch {
+			case !ain && reflect.DeepEqual(impliedBefore[k], bv):
 			case !ain:
 				out = append(out, fmt.Sprintf("%s.%s: not in the run on disk, now %s", path, k, show(bv)))
 			case !bin:

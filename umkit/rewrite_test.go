@@ -62,12 +62,26 @@ func TestRewriteReallocate(t *testing.T) {
 	if n := count(homeDev, "HomeFillHost"); n == 0 {
 		t.Error("no HomeFillHost bringing home")
 	}
-	// One more managed allocation per rewritten trial; the advice follows it.
-	if a, h := count(reDev, "Alloc(managed"), count(homeDev, "Alloc(managed"); a <= h+count(homeDev, "HomeFillHost")/2 {
-		t.Errorf("%d managed allocations reallocating, %d bringing home (%d homes)", a, h, count(homeDev, "HomeFillHost"))
+	// Each home becomes one more managed allocation, and the home of an
+	// advised buffer one more Advise.
+	homes := count(homeDev, "HomeFillHost")
+	if a, h := count(reDev, "Alloc(managed"), count(homeDev, "Alloc(managed"); a != h+homes {
+		t.Errorf("%d managed allocations reallocating, want %d bringing home + %d homes", a, h, homes)
 	}
-	if a, h := count(reDev, "Advise("), count(homeDev, "Advise("); a <= h {
-		t.Errorf("%d Advise calls reallocating, %d bringing home: advice is not applied again", a, h)
+	advised := map[string]bool{} // buffers bringing home advised, e.g. "managed#7"
+	for _, c := range homeDev.Calls {
+		if rest, ok := strings.CutPrefix(c, "Advise("); ok {
+			advised[strings.Split(rest, ",")[0]] = true
+		}
+	}
+	advisedHomes := 0
+	for _, c := range homeDev.Calls {
+		if rest, ok := strings.CutPrefix(c, "HomeFillHost("); ok && advised[strings.TrimSuffix(rest, ")")] {
+			advisedHomes++
+		}
+	}
+	if a, h := count(reDev, "Advise("), count(homeDev, "Advise("); advisedHomes == 0 || a != h+advisedHomes {
+		t.Errorf("%d Advise calls reallocating, want %d bringing home + %d homes of advised buffers", a, h, advisedHomes)
 	}
 	if reDev.Live() != 0 {
 		t.Errorf("%d buffers left allocated", reDev.Live())
@@ -93,7 +107,9 @@ func TestRewriteReallocateFails(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.Contains(err.Error(), "trial") && !strings.Contains(err.Error(), "warm-up") {
 		t.Fatalf("err = %v, want the injected allocation failure inside a trial's reallocation", err)
 	}
-	t.Log(err)
+	if strings.Contains(err.Error(), "double free") {
+		t.Errorf("the failed reallocation freed a buffer twice: %v", err)
+	}
 	if dev.Live() != 0 {
 		t.Errorf("%d buffers left allocated after the failure", dev.Live())
 	}
@@ -117,4 +133,35 @@ func TestRewriteResumeRefused(t *testing.T) {
 		t.Fatalf("got %v, want ErrNotSameRun naming plan.managed.Rewrite", err)
 	}
 	t.Log(err)
+}
+
+// A run recorded before the plans named their rewrite was measured bringing
+// data home: it resumes that way, and only that way.
+func TestRewriteResumeOlderRun(t *testing.T) {
+	dir := t.TempDir()
+	o := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
+		Trials: umkit.N(2), Warmups: umkit.N(1), Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, results.MetaName)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := strings.ReplaceAll(string(b), `"Rewrite": "home",`, "")
+	if old == string(b) {
+		t.Fatal("meta.json records no rewrite")
+	}
+	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, umkit.RewriteReallocate
+	if _, err := umkit.Run(ctx, o); !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite: not in the run on disk") {
+		t.Fatalf("reallocating: got %v, want ErrNotSameRun", err)
+	}
+	o.Device, o.Rewrite = fakegpu.New(), ""
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatalf("resuming the older run the home way: %v", err)
+	}
 }

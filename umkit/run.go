@@ -261,7 +261,7 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		app.Abandon() // the run goroutine may still be blocked in the device
 	}
 	meta.End = time.Now().UTC()
-	meta.GroupTimes = slices.Concat(earlier, r.groups.snapshot(meta.End))
+	meta.GroupTimes = slices.Concat(earlier, r.groups.snapshot())
 	if err != nil {
 		meta.Notes = append(meta.Notes, "stopped early: "+err.Error())
 	}

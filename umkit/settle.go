@@ -45,11 +45,11 @@ func (r *runner) scratch() Buffer {
 // settleTolerance faster than the fastest before it; at most
 // settleMaxPasses. It returns the number of passes.
 func (r *runner) settle() (int, error) {
-	defer r.groups.spend(partSettle)()
 	b := r.scratch()
 	if b == nil {
 		return 0, nil
 	}
+	defer r.groups.spend(partSettle)()
 	// Settling is not a measurement: during a counter pass its passes time
 	// on the device underneath, so they open no counting window.
 	dev := r.dev

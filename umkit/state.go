@@ -2,6 +2,7 @@ package umkit
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -50,8 +51,7 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuff
 	}
 	b = &stateBuffers{}
 	fail := func(e error) (*stateBuffers, error) {
-		b.free(r.dev)
-		return nil, e
+		return nil, errors.Join(e, b.free(r.dev))
 	}
 	if b.x, err = r.dev.Alloc(kind, w.n*8); err != nil {
 		return fail(err)
@@ -94,23 +94,27 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuff
 }
 
 // free releases the buffers that exist.
-func (b *stateBuffers) free(dev Device) {
+func (b *stateBuffers) free(dev Device) error {
+	var errs []error
 	for _, x := range []Buffer{b.x, b.idx, b.staging} {
 		if x != nil {
-			dev.Free(x)
+			errs = append(errs, dev.Free(x))
 		}
 	}
 	b.x, b.idx, b.staging = nil, nil, nil
+	return errors.Join(errs...)
 }
 
 // reallocate replaces the managed data buffer with a fresh allocation of n
 // elements that carries the mode's advice: nothing of it is resident
 // anywhere until it is written.
 func (r *runner) reallocate(b *stateBuffers, n uint64) error {
-	if err := r.dev.Free(b.x); err != nil {
-		return err
+	if b.x != nil {
+		if err := r.dev.Free(b.x); err != nil {
+			return err
+		}
+		b.x = nil
 	}
-	b.x = nil
 	x, err := r.dev.Alloc(ManagedMem, n*8)
 	if err != nil {
 		return err
@@ -298,7 +302,7 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 }
 
 // runState measures one workload under one memory mode.
-func (r *runner) runState(ctx context.Context, base results.Row, label, mode string, w workload, c Common, setup StateSetup) error {
+func (r *runner) runState(ctx context.Context, base results.Row, label, mode string, w workload, c Common, setup StateSetup) (err error) {
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
 		return nil
@@ -310,7 +314,11 @@ func (r *runner) runState(ctx context.Context, base results.Row, label, mode str
 	if err != nil {
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
-	defer b.free(r.dev)
+	defer func() {
+		if ferr := b.free(r.dev); ferr != nil {
+			err = errors.Join(err, fmt.Errorf("umkit: %s: freeing its buffers: %w", label, ferr))
+		}
+	}()
 	if w.reference != nil {
 		ref, err := w.reference(b.idx)
 		if err != nil {

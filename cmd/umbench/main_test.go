@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -670,4 +671,29 @@ func TestRunWarmupsZeroAndDefinitions(t *testing.T) {
 	if w := maxWidth(out); w > 120 {
 		t.Errorf("list is %d columns wide", w)
 	}
+}
+
+// --rewrite reallocate reaches the CLI's plan and meta.json, and summary
+// reads the run like any other.
+func TestRunRewriteReallocate(t *testing.T) {
+	fake(t)
+	dir := filepath.Join(t.TempDir(), "out")
+	args := []string{"run", "--quick", "--groups", "managed", "--rewrite", "reallocate", "--out", dir}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "stdout", out, "spent on:\n  managed ", ", rewrite ")
+	meta, err := results.ReadMetadata(filepath.Join(dir, results.MetaName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(meta.Config)
+	if !strings.Contains(string(b), `"Rewrite":"reallocate"`) || !strings.Contains(meta.Command, "--rewrite reallocate") {
+		t.Errorf("meta.json: command %q, plan %s", meta.Command, b)
+	}
+	if n := len(readRows(t, dir)); n == 0 {
+		t.Error("no rows")
+	}
+	code, out, errs = umbench(t, "summary", dir)
+	wantCode(t, []string{"summary", dir}, 0, code, out, errs)
+	contains(t, "summary", out, "managed_cold")
 }

@@ -29,10 +29,10 @@
 // queued ([Device.TimeKernel], cuda.Latch), so they run back to back and
 // neither launch latency nor a delayed host thread is counted: on the H200
 // that took resident 256 MiB trials from 1–7 % variation to 0.6 %. Before every trial the memory state
-// is re-established (explicit: copy in; cold: data home to the CPU and CPU
-// writes, or with [StateSetup] RewriteReallocate a fresh allocation that
-// the CPU writes; prefetched: the same and a prefetch; reused: the same and
-// one untimed GPU pass, then, where the kernel touches every page, the data
+// is re-established (explicit: copy in; cold: a fresh allocation that the
+// CPU writes, or with [StateSetup] RewriteHome the data brought home and
+// rewritten; prefetched: the same and a prefetch; reused: the same and one
+// untimed GPU pass, then, where the kernel touches every page, the data
 // rewritten in place on the GPU and one untimed pass; advised: advice at
 // allocation and CPU writes), then
 // untimed passes over a scratch buffer bring the GPU back to steady clocks

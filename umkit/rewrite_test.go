@@ -31,8 +31,8 @@ func rewriteRun(t *testing.T, rewrite string) (*fakegpu.Device, string, []result
 // GPU, every row's times and placement are the same, and only the calls
 // that made the state differ.
 func TestRewriteReallocate(t *testing.T) {
-	homeDev, _, home := rewriteRun(t, "")
-	reDev, dir, re := rewriteRun(t, umkit.RewriteReallocate)
+	homeDev, _, home := rewriteRun(t, umkit.RewriteHome)
+	reDev, dir, re := rewriteRun(t, "") // the default
 	if len(re) != len(home) || len(re) == 0 {
 		t.Fatalf("%d rows reallocating, %d bringing home", len(re), len(home))
 	}
@@ -102,7 +102,7 @@ func TestRewriteReallocateFails(t *testing.T) {
 	dev.FailAllocAfter = 20
 	dir := t.TempDir()
 	o := umkit.Options{Device: dev, Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
-		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: umkit.RewriteReallocate, Warn: func(string) {}}
+		Trials: umkit.N(2), Warmups: umkit.N(1), Warn: func(string) {}} // reallocating, the default
 	_, err := umkit.Run(ctx, o)
 	if err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.Contains(err.Error(), "trial") && !strings.Contains(err.Error(), "warm-up") {
 		t.Fatalf("err = %v, want the injected allocation failure inside a trial's reallocation", err)
@@ -123,11 +123,11 @@ func TestRewriteReallocateFails(t *testing.T) {
 func TestRewriteResumeRefused(t *testing.T) {
 	dir := t.TempDir()
 	o := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
-		Trials: umkit.N(2), Warmups: umkit.N(1), Warn: func(string) {}}
+		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: umkit.RewriteHome, Warn: func(string) {}}
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, umkit.RewriteReallocate
+	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, "" // the default: reallocate
 	_, err := umkit.Run(ctx, o)
 	if !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite") {
 		t.Fatalf("got %v, want ErrNotSameRun naming plan.managed.Rewrite", err)
@@ -140,7 +140,7 @@ func TestRewriteResumeRefused(t *testing.T) {
 func TestRewriteResumeOlderRun(t *testing.T) {
 	dir := t.TempDir()
 	o := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
-		Trials: umkit.N(2), Warmups: umkit.N(1), Warn: func(string) {}}
+		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: umkit.RewriteHome, Warn: func(string) {}}
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
@@ -156,11 +156,11 @@ func TestRewriteResumeOlderRun(t *testing.T) {
 	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, umkit.RewriteReallocate
+	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, "" // the default: reallocate
 	if _, err := umkit.Run(ctx, o); !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite: not in the run on disk") {
 		t.Fatalf("reallocating: got %v, want ErrNotSameRun", err)
 	}
-	o.Device, o.Rewrite = fakegpu.New(), ""
+	o.Device, o.Rewrite = fakegpu.New(), umkit.RewriteHome
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatalf("resuming the older run the home way: %v", err)
 	}

@@ -42,7 +42,7 @@ type Options struct {
 	CPUThreads   int
 	// Rewrite says how the managed, pattern and oversub groups
 	// re-establish the CPU-written state before each cold, prefetched or
-	// advised trial (StateSetup); empty takes RewriteHome.
+	// advised trial (StateSetup); empty takes RewriteReallocate.
 	Rewrite  string
 	Progress func(Progress)
 	Warn     func(string) // default: stderr

@@ -130,24 +130,42 @@ func TestManagedStateMachine(t *testing.T) {
 		tail = append(tail, "StartTimer", "Launch", "StopTimer")
 	}
 	tail = append(tail, "Hold", "StartTimer", "Launch", "StopTimer", "Check")
-	// Managed data come home and are rewritten on the CPU in one overlapped
-	// call where the device offers it (HomeFiller), else by a prefetch and
-	// the CPU fill; the state is the same.
-	home := []string{"HomeFillHost"}
+	// By default the data are freed, allocated again (with the mode's
+	// advice) and written on the CPU, with or without HomeFiller.
+	fresh, advised := []string{"Free", "Alloc", "FillHost"}, []string{"Free", "Alloc", "Advise", "FillHost"}
 	want := map[string][]string{
+		"explicit":             {"StartTimer", "Copy", "StopTimer"},
+		"managed_cold":         fresh,
+		"managed_prefetch":     append(slices.Clone(fresh), "StartTimer", "Prefetch", "StopTimer"),
+		"managed_reuse":        {"Fill", "Launch", "Sync"}, // on the GPU: the kernel touches every page
+		"advise_preferred_gpu": advised,
+		"advise_accessed_by":   advised,
+		"advise_preferred_cpu": advised,
+	}
+	for mode, head := range want {
+		for _, hide := range []bool{false, true} {
+			testStateCalls(t, mode, fakegpu.New(), hide, umkit.StateSetup{}, append(slices.Clone(head), tail...))
+		}
+	}
+	// With RewriteHome managed data come home and are rewritten on the CPU
+	// in one overlapped call where the device offers it (HomeFiller), else
+	// by a prefetch and the CPU fill; the state is the same.
+	home := []string{"HomeFillHost"}
+	want = map[string][]string{
 		"explicit":             {"StartTimer", "Copy", "StopTimer"},
 		"managed_cold":         home,
 		"managed_prefetch":     append(slices.Clone(home), "StartTimer", "Prefetch", "StopTimer"),
-		"managed_reuse":        {"Fill", "Launch", "Sync"}, // on the GPU: the kernel touches every page
+		"managed_reuse":        {"Fill", "Launch", "Sync"},
 		"advise_preferred_gpu": home,
 		"advise_accessed_by":   home,
 		"advise_preferred_cpu": home,
 	}
+	setup := umkit.StateSetup{Rewrite: umkit.RewriteHome}
 	for mode, head := range want {
-		testStateCalls(t, mode, fakegpu.New(), false, append(slices.Clone(head), tail...))
+		testStateCalls(t, mode, fakegpu.New(), false, setup, append(slices.Clone(head), tail...))
 		if len(head) > 0 && head[0] == "HomeFillHost" {
 			fallback := slices.Replace(slices.Clone(head), 0, 1, "Prefetch", "Sync", "FillHost")
-			testStateCalls(t, mode, fakegpu.New(), true, append(fallback, tail...))
+			testStateCalls(t, mode, fakegpu.New(), true, setup, append(fallback, tail...))
 		}
 	}
 }
@@ -157,14 +175,14 @@ type noHomeFill struct{ umkit.Device }
 
 // testStateCalls checks the calls of the last trial of mode on fake (behind
 // noHomeFill when hide is set).
-func testStateCalls(t *testing.T, mode string, fake *fakegpu.Device, hide bool, seq []string) {
+func testStateCalls(t *testing.T, mode string, fake *fakegpu.Device, hide bool, setup umkit.StateSetup, seq []string) {
 	t.Helper()
 	var dev umkit.Device = fake
-	what := mode
+	what := mode + " " + setup.Rewrite
 	if hide {
-		dev, what = noHomeFill{fake}, mode+" without HomeFiller"
+		dev, what = noHomeFill{fake}, what+" without HomeFiller"
 	}
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20}, Modes: []string{mode}})
+	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), StateSetup: setup, Sizes: []int64{1 << 20}, Modes: []string{mode}})
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}

@@ -174,9 +174,10 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		"or sequential (policy by policy, R by R); other groups always run configuration by configuration")
 	orderSeed := fs.Uint64("order-seed", 1, "seed of the interleaved handoff order (recorded in the rows)")
 	cpuThreads := fs.Int("cpu-threads", 1, "threads of the handoff CPU update (default 1, the paper's single-threaded update); recorded in the rows")
-	rewrite := fs.String("rewrite", umkit.RewriteHome, "how managed, pattern and oversub re-establish the CPU-written state before each cold, "+
-		"prefetched or advised trial: home (bring the data home, overlapped with the CPU's rewrite) or reallocate (free, allocate again "+
-		"and write on the CPU: the paper's cold start before every trial); recorded in meta.json")
+	rewrite := fs.String("rewrite", umkit.RewriteReallocate, "how managed, pattern and oversub re-establish the CPU-written state before each cold, "+
+		"prefetched or advised trial: reallocate (free, allocate again and write on the CPU: the paper's cold start before every trial) "+
+		"or home (bring the data home, overlapped with the CPU's rewrite; under preferred location CPU the GPU keeps its mappings "+
+		"from the trial before); recorded in meta.json")
 	gpus := fs.String("gpus", "", "measure several GPUs of this node, one worker process each: all, or ordinals such as 0,1 or 0-3; results in --out/<host>/gpu<N>")
 	concurrent := fs.Bool("concurrent", false, "with --gpus: run the workers all at once (shows contention for host memory and PCIe) instead of one at a time")
 	workerTimeout := fs.Duration("worker-timeout", 0, "with --gpus: stop a worker that runs longer than this, e.g. 6h (default: no limit)")
@@ -1050,15 +1051,19 @@ func benchNames() string {
 }
 
 // printGroupTimes says where a run's wall time went: each group's span and,
-// where recorded, what it was spent on.
+// where recorded, what it was spent on, in lines of at most 120 columns.
 func printGroupTimes(w io.Writer, ts []results.GroupTime) {
 	if s := results.FormatGroupWall(ts); s != "" {
-		fmt.Fprintf(w, "wall time by group: %s\n", s)
+		for _, l := range wrap("wall time by group: "+s, 120, "  ") {
+			fmt.Fprintln(w, l)
+		}
 	}
 	if s := results.FormatGroupParts(ts); s != "" {
 		fmt.Fprintln(w, "spent on:")
 		for _, l := range strings.Split(s, "\n") {
-			fmt.Fprintf(w, "  %s\n", l)
+			for _, p := range wrap("  "+l, 120, "    ") {
+				fmt.Fprintln(w, p)
+			}
 		}
 	}
 }

@@ -245,7 +245,7 @@ func TestE2EHungKernel(t *testing.T) {
 // and row count of a run that never hung.
 func TestE2EHungHome(t *testing.T) {
 	args := func(dir string, more ...string) []string {
-		return append([]string{"run", "--quick", "--groups", "managed", "--trials", "3", "--warmups", "1", "--out", dir}, more...)
+		return append([]string{"run", "--quick", "--groups", "managed", "--rewrite", "home", "--trials", "3", "--warmups", "1", "--out", dir}, more...)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
 	p := start(t, []string{"UMLAB_SIM_HANG_HOME_AFTER=2"}, args(dir, "--kernel-timeout", "300ms")...)

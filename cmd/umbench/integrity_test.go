@@ -41,7 +41,7 @@ func TestRunBadInputRejectedEarly(t *testing.T) {
 		{[]string{"--kernel-timeout", "soon"}, "-kernel-timeout"},
 		{[]string{"--gpus", "0", "--worker-timeout", "-1s"}, "--worker-timeout"},
 		{[]string{"--gpus", "0", "--worker-stall", "-5m"}, "--worker-stall"},
-		{[]string{"--rewrite", "fresh"}, `--rewrite "fresh": allowed home or reallocate`},
+		{[]string{"--rewrite", "fresh"}, `--rewrite "fresh": allowed reallocate or home`},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -673,27 +673,32 @@ func TestRunWarmupsZeroAndDefinitions(t *testing.T) {
 	}
 }
 
-// --rewrite reallocate reaches the CLI's plan and meta.json, and summary
-// reads the run like any other.
-func TestRunRewriteReallocate(t *testing.T) {
+// --rewrite reaches the CLI's plan and meta.json (reallocate by default,
+// home when asked), and summary reads the run like any other.
+func TestRunRewrite(t *testing.T) {
 	fake(t)
-	dir := filepath.Join(t.TempDir(), "out")
-	args := []string{"run", "--quick", "--groups", "managed", "--rewrite", "reallocate", "--out", dir}
-	code, out, errs := umbench(t, args...)
-	wantCode(t, args, 0, code, out, errs)
-	contains(t, "stdout", out, "spent on:\n  managed ", ", rewrite ")
-	meta, err := results.ReadMetadata(filepath.Join(dir, results.MetaName))
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct{ flag, want string }{{"", "reallocate"}, {"home", "home"}} {
+		dir := filepath.Join(t.TempDir(), "out")
+		args := []string{"run", "--quick", "--groups", "managed", "--out", dir}
+		if c.flag != "" {
+			args = append(args, "--rewrite", c.flag)
+		}
+		code, out, errs := umbench(t, args...)
+		wantCode(t, args, 0, code, out, errs)
+		contains(t, "stdout", out, "spent on:\n  managed ", ", rewrite ")
+		meta, err := results.ReadMetadata(filepath.Join(dir, results.MetaName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := json.Marshal(meta.Config)
+		if !strings.Contains(string(b), `"Rewrite":"`+c.want+`"`) {
+			t.Errorf("%v: meta.json plan %s, want Rewrite %s", args, b, c.want)
+		}
+		if n := len(readRows(t, dir)); n == 0 {
+			t.Errorf("%v: no rows", args)
+		}
+		code, out, errs = umbench(t, "summary", dir)
+		wantCode(t, []string{"summary", dir}, 0, code, out, errs)
+		contains(t, "summary", out, "managed_cold")
 	}
-	b, _ := json.Marshal(meta.Config)
-	if !strings.Contains(string(b), `"Rewrite":"reallocate"`) || !strings.Contains(meta.Command, "--rewrite reallocate") {
-		t.Errorf("meta.json: command %q, plan %s", meta.Command, b)
-	}
-	if n := len(readRows(t, dir)); n == 0 {
-		t.Error("no rows")
-	}
-	code, out, errs = umbench(t, "summary", dir)
-	wantCode(t, []string{"summary", dir}, 0, code, out, errs)
-	contains(t, "summary", out, "managed_cold")
 }

@@ -168,12 +168,21 @@ func TestReadmeFiguresFromData(t *testing.T) {
 	for _, want := range []string{
 		fmt.Sprintf("at one commit, `%s`", meta.Commit[:7]),
 		"in one process, " + minSec(meta.End.Sub(meta.Start)),
-		fmt.Sprintf("its %s timed trials add up to %s", thousands(trials), minSec(ms(totalMs))),
+		fmt.Sprintf("%s timed trials add up to %s", thousands(trials), minSec(ms(totalMs))),
 		fmt.Sprintf("their single-threaded CPU update (`cpu_ms`) %s", minSec(ms(cpuMs))),
 	} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("README results section does not say %q (from %s's rows and meta.json)", want, name)
 		}
+	}
+	// The wall time by group and its parts, as summary prints them.
+	if len(meta.GroupTimes) == 0 {
+		t.Errorf("%s's meta.json records no group times", name)
+	}
+	var printed strings.Builder
+	printGroupTimes(&printed, meta.GroupTimes)
+	if block := "```\n" + printed.String() + "```"; !strings.Contains(cited, block) {
+		t.Errorf("README results section lacks the group times of %s's meta.json:\n%s", name, block)
 	}
 }
 

@@ -45,6 +45,23 @@ func TestDecomposeRemoteAccess(t *testing.T) {
 			t.Errorf("%s: fault listed as measured", mode)
 		}
 	}
+	// Preferred-CPU far below the host's bandwidth (a fresh allocation mapped
+	// through faults): the rest beyond remote access is inferred fault.
+	slow := slices.Clone(rows)
+	slow[5] = gbRow("managed", "stream", "advise_preferred_cpu", s, u, 3)
+	dss, err := model.Decompose(slow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := find(t, dss, func(d model.Decomposition) bool { return d.Mode == "advise_preferred_cpu" })
+	if access := float64(u) / 50e6; d.MigrationMs != 0 || math.Abs(d.AccessCPUMs-access) > 1e-9 || !(d.FaultMs > 10*access) ||
+		math.Abs(d.ResidualMs) > 1e-6*d.TotalMs || !strings.Contains(strings.Join(d.Notes, ";"), "mapping CPU pages") {
+		t.Errorf("slow preferred_cpu: fault %g migration %g access CPU %g residual %g of %g ms, notes %v",
+			d.FaultMs, d.MigrationMs, d.AccessCPUMs, d.ResidualMs, d.TotalMs, d.Notes)
+	}
+	if slices.Contains(d.Measured, model.TermFault) {
+		t.Error("slow preferred_cpu: an inferred fault listed as measured")
+	}
 	// Preferred-GPU migrates: fault and migration as for first touch.
 	if d := find(t, ds, func(d model.Decomposition) bool { return d.Mode == "advise_preferred_gpu" }); d.MigrationMs != 5 || !(d.FaultMs > 0) {
 		t.Errorf("preferred_gpu: migration %g fault %g", d.MigrationMs, d.FaultMs)

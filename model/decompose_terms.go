@@ -155,16 +155,30 @@ func (x *decomposer) managed(c *conf) Decomposition {
 			d.note("%s: the counter pass saw %s migrate host to device: treated as first touch", c.mode, formatSize(int64(htod)))
 		} else {
 			remote = true
-			what := "no counter pass"
-			if !math.IsNaN(htod) {
-				what = fmt.Sprintf("counter pass: %s migrated", formatSize(int64(htod)))
-			}
-			d.note("%s is remote access: the GPU reads CPU memory in place, no fault or migration (%s); access_cpu inferred from the host triad bandwidth", c.mode, what)
 		}
 	}
 	d.serve(c.useful, remote)
 	if c.useful > 0 {
 		d.ComputeMs = ref - access(c.useful, d.HBMGBps)
+	}
+	// A remote-access kernel that takes longer than twice its access spends
+	// the rest mapping pages: a fresh allocation's CPU pages are mapped for
+	// the GPU through faults at its first touch (the H200 with
+	// --rewrite reallocate: preferred CPU at 2.9 GB/s, host triad 74).
+	mapping := math.NaN()
+	if remote && remoteAdvice(c.mode) {
+		what := "no counter pass"
+		if !math.IsNaN(htod) {
+			what = fmt.Sprintf("counter pass: %s migrated", formatSize(int64(htod)))
+		}
+		if excess := c.kernel - nz(d.ComputeMs) - d.AccessCPUMs; excess > d.AccessCPUMs {
+			mapping = excess
+			d.note("%s is remote access but ran %.3g× slower than CPU memory's bandwidth allows: fault inferred as the rest, "+
+				"the GPU mapping CPU pages at first touch, nothing migrated (%s); access_cpu inferred from the host triad bandwidth",
+				c.mode, c.kernel/d.AccessCPUMs, what)
+		} else {
+			d.note("%s is remote access: the GPU reads CPU memory in place, no fault or migration (%s); access_cpu inferred from the host triad bandwidth", c.mode, what)
+		}
 	}
 	d.FaultMs, d.MigrationMs, d.EvictionMs, d.SyncMs = 0, 0, 0, 0
 	switch {
@@ -175,6 +189,9 @@ func (x *decomposer) managed(c *conf) Decomposition {
 		d.MigrationMs = nz(c.prefetch)
 		d.Measured = append(d.Measured, TermMigration)
 	case c.mode == "managed_reuse" || remote:
+		if !math.IsNaN(mapping) {
+			d.FaultMs = mapping
+		}
 	case c.mode == "managed_cold" || strings.HasPrefix(c.mode, "advise_"):
 		if c.mode != "managed_cold" {
 			d.note("advice mode treated like first touch")

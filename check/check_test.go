@@ -254,3 +254,36 @@ func TestRatioIntervalCovers(t *testing.T) {
 		t.Fatalf("interval [%v, %v]", lo, hi)
 	}
 }
+
+// A run and a baseline whose memory states were rewritten in different
+// ways say so: the states that depend on it differ by method.
+func TestRewriteNoted(t *testing.T) {
+	plan := func(rewrite string) any {
+		c := map[string]any{"Trials": 25}
+		if rewrite != "" {
+			c["Rewrite"] = rewrite
+		}
+		return map[string]any{"hbm": map[string]any{"Trials": 25}, "managed": c}
+	}
+	rows := synth(1, "H200", "GPU-a", 25, 0.01, nil)
+	run, base := side("run", "H200", rows), side("base", "H200", rows)
+	note := func(run, base Side) string {
+		rep, err := Compare(run, base, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(rep.Notes, "; ")
+	}
+	run.Meta.Config, base.Meta.Config = plan("reallocate"), plan("") // a baseline from before the setting
+	if n := note(run, base); !strings.Contains(n, "rewritten by reallocate (run), home (baseline)") {
+		t.Errorf("notes %q, want the two rewrites named", n)
+	}
+	base.Meta.Config = plan("reallocate")
+	if n := note(run, base); strings.Contains(n, "rewritten by") {
+		t.Errorf("notes %q for the same rewrite", n)
+	}
+	base.Meta.Config = map[string]any{"hbm": map[string]any{"Trials": 25}} // no memory-state group
+	if n := note(run, base); strings.Contains(n, "rewritten by") {
+		t.Errorf("notes %q without memory-state groups in the baseline", n)
+	}
+}

@@ -62,6 +62,23 @@ func TestDecomposeRemoteAccess(t *testing.T) {
 	if slices.Contains(d.Measured, model.TermFault) {
 		t.Error("slow preferred_cpu: an inferred fault listed as measured")
 	}
+	// A counter pass that saw no GPU faults rules the faults out; without the
+	// host triad's bandwidth nothing is separated.
+	dss, err = model.DecomposeCounted(slow, []model.Counted{{Config: slow[5], HtoDBytes: 0, GPUFaultGroups: 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := find(t, dss, func(d model.Decomposition) bool { return d.Mode == "advise_preferred_cpu" }); d.FaultMs != 0 || !(d.ResidualMs > 0) {
+		t.Errorf("slow preferred_cpu, no faults counted: fault %g residual %g", d.FaultMs, d.ResidualMs)
+	}
+	dss, err = model.Decompose(slices.Delete(slices.Clone(slow), 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := find(t, dss, func(d model.Decomposition) bool { return d.Mode == "advise_preferred_cpu" }); !math.IsNaN(d.FaultMs) ||
+		strings.Contains(strings.Join(d.Notes, ";"), "no fault") {
+		t.Errorf("slow preferred_cpu without host rows: fault %g, notes %v", d.FaultMs, d.Notes)
+	}
 	// Preferred-GPU migrates: fault and migration as for first touch.
 	if d := find(t, ds, func(d model.Decomposition) bool { return d.Mode == "advise_preferred_gpu" }); d.MigrationMs != 5 || !(d.FaultMs > 0) {
 		t.Errorf("preferred_gpu: migration %g fault %g", d.MigrationMs, d.FaultMs)

@@ -149,8 +149,9 @@ func (x *decomposer) managed(c *conf) Decomposition {
 	if remoteAdvice(c.mode) {
 		// Accessed-by and preferred-CPU map the pages for the GPU where they
 		// are: the GPU reads and writes CPU memory over the link, nothing
-		// migrates (the H200 counter passes count 0 bytes host to device).
-		// A counter pass that saw a migration overrules that.
+		// migrates (the H200 counter passes, of data brought home, count 0
+		// bytes host to device). A counter pass that saw a migration
+		// overrules that.
 		if !math.IsNaN(htod) && htod > 0.01*float64(c.size) {
 			d.note("%s: the counter pass saw %s migrate host to device: treated as first touch", c.mode, formatSize(int64(htod)))
 		} else {
@@ -165,18 +166,24 @@ func (x *decomposer) managed(c *conf) Decomposition {
 	// the rest mapping pages: a fresh allocation's CPU pages are mapped for
 	// the GPU through faults at its first touch (the H200 with
 	// --rewrite reallocate: preferred CPU at 2.9 GB/s, host triad 74).
-	mapping := math.NaN()
+	mapping := 0.0
 	if remote && remoteAdvice(c.mode) {
-		what := "no counter pass"
+		what := "no counter pass: no migration assumed"
 		if !math.IsNaN(htod) {
 			what = fmt.Sprintf("counter pass: %s migrated", formatSize(int64(htod)))
 		}
-		if excess := c.kernel - nz(d.ComputeMs) - d.AccessCPUMs; excess > d.AccessCPUMs {
+		faulted := !(d.CountedGPUFaultGroups == 0) // NaN without a pass: not ruled out
+		excess := c.kernel - d.ComputeMs - d.AccessCPUMs
+		switch {
+		case math.IsNaN(excess):
+			mapping = math.NaN()
+			d.note("%s is remote access (%s); without CPU-memory bandwidth or a reference kernel, fault is not separated from access", c.mode, what)
+		case excess > d.AccessCPUMs && faulted:
 			mapping = excess
-			d.note("%s is remote access but ran %.3g× slower than CPU memory's bandwidth allows: fault inferred as the rest, "+
-				"the GPU mapping CPU pages at first touch, nothing migrated (%s); access_cpu inferred from the host triad bandwidth",
+			d.note("%s is remote access but took %.3g× as long as CPU memory's bandwidth allows: fault inferred as the rest, "+
+				"the GPU mapping CPU pages at its first touch (%s); access_cpu inferred from the host triad bandwidth",
 				c.mode, c.kernel/d.AccessCPUMs, what)
-		} else {
+		default:
 			d.note("%s is remote access: the GPU reads CPU memory in place, no fault or migration (%s); access_cpu inferred from the host triad bandwidth", c.mode, what)
 		}
 	}
@@ -189,7 +196,7 @@ func (x *decomposer) managed(c *conf) Decomposition {
 		d.MigrationMs = nz(c.prefetch)
 		d.Measured = append(d.Measured, TermMigration)
 	case c.mode == "managed_reuse" || remote:
-		if !math.IsNaN(mapping) {
+		if remote && remoteAdvice(c.mode) {
 			d.FaultMs = mapping
 		}
 	case c.mode == "managed_cold" || strings.HasPrefix(c.mode, "advise_"):

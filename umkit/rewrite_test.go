@@ -129,8 +129,9 @@ func TestRewriteResumeRefused(t *testing.T) {
 	}
 	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, "" // the default: reallocate
 	_, err := umkit.Run(ctx, o)
-	if !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite") {
-		t.Fatalf("got %v, want ErrNotSameRun naming plan.managed.Rewrite", err)
+	if !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite") ||
+		!strings.Contains(err.Error(), "resume it with --rewrite home") {
+		t.Fatalf("got %v, want ErrNotSameRun naming plan.managed.Rewrite and how to resume", err)
 	}
 	t.Log(err)
 }
@@ -157,7 +158,8 @@ func TestRewriteResumeOlderRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, "" // the default: reallocate
-	if _, err := umkit.Run(ctx, o); !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite: not in the run on disk") {
+	if _, err := umkit.Run(ctx, o); !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite: not in the run on disk") ||
+		!strings.Contains(err.Error(), "resume it with --rewrite home") {
 		t.Fatalf("reallocating: got %v, want ErrNotSameRun", err)
 	}
 	o.Device, o.Rewrite = fakegpu.New(), umkit.RewriteHome

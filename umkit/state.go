@@ -146,13 +146,14 @@ var Rewrites = []string{RewriteReallocate, RewriteHome}
 // StateSetup says how the memory-state groups (managed, pattern, oversub)
 // re-establish a CPU-written state before each trial. Both ways end with
 // the data written by the CPU and resident there, and time the same
-// regions. They differ where advice keeps the GPU's mappings of
-// CPU-resident pages: data brought home under preferred location CPU stay
-// mapped from the trial before, so the kernel reads them remotely at once,
-// while a fresh allocation is mapped at the kernel's first touch, through
-// GPU faults, as in the paper's cold start. On the H200 (PCIe, 2026-12-01,
-// 256 MiB) that is 79 GB/s brought home against 2.9 GB/s reallocated; the
-// paper's GB200 has 10.6 GB/s, below its cold case, as reallocated here.
+// regions. They differ under preferred location CPU: data brought home stay
+// mapped for the GPU from the trial before, so the kernel reads them
+// remotely at once, while a fresh allocation is mapped at the kernel's
+// first touch, through GPU faults, as in the paper's cold start. Two full
+// runs on two H200s (PCIe, 2026-12-01, 256 MiB) measured 79 GB/s brought
+// home and 2.9 GB/s reallocated; the paper's GB200 has 10.6 GB/s, below its
+// cold case, as reallocated here. (Accessed-by, mapped at advice time,
+// measured 79.5 GB/s both ways.)
 // Reallocating is the default: it is the paper's method, and it set up a
 // cold 1 GiB trial in 107 ms against 134 ms, the cold kernel's medians
 // (112 and 104 ms) each inside the other's 10th–90th percentile range

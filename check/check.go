@@ -2,7 +2,6 @@ package check
 
 import (
 	"cmp"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -462,7 +461,7 @@ func notes(run, base Side, missing map[string]int) []string {
 	if rm.Commit != "" && bm.Commit != "" && rm.Commit != bm.Commit {
 		out = append(out, fmt.Sprintf("umlab commit %.12s (run), %.12s (baseline): method changes show as differences", rm.Commit, bm.Commit))
 	}
-	if r, b := rewriteOf(rm), rewriteOf(bm); r != "" && b != "" && r != b {
+	if r, b := results.PlanRewrite(rm.Config), results.PlanRewrite(bm.Config); r != "" && b != "" && r != b {
 		out = append(out, fmt.Sprintf("memory states rewritten by %s (run), %s (baseline) before cold, prefetched and advised trials: "+
 			"states that depend on it (preferred location CPU above all) differ by method, not health", r, b))
 	}
@@ -478,36 +477,6 @@ func notes(run, base Side, missing map[string]int) []string {
 		out = append(out, "not in the baseline, not judged: "+strings.Join(g, ", "))
 	}
 	return out
-}
-
-// rewriteOf is how a run's plan re-established the CPU-written memory
-// states (umkit's StateSetup.Rewrite): the value of its memory-state
-// groups, "home" where a plan from before the setting names none, "" where
-// the plan has none of those groups or is not recorded.
-func rewriteOf(m results.Metadata) string {
-	b, err := json.Marshal(m.Config)
-	if err != nil {
-		return ""
-	}
-	var plan map[string]map[string]any
-	if json.Unmarshal(b, &plan) != nil {
-		return ""
-	}
-	var ways []string
-	for _, g := range []string{"managed", "pattern", "pattern.sparse", "oversub"} {
-		c, ok := plan[g]
-		if !ok {
-			continue
-		}
-		w, _ := c["Rewrite"].(string)
-		if w == "" {
-			w = "home"
-		}
-		if !slices.Contains(ways, w) {
-			ways = append(ways, w)
-		}
-	}
-	return strings.Join(ways, "+")
 }
 
 // trialsWarmups describes the most common trial count and warm-up count.

@@ -202,3 +202,15 @@ func ExampleFormatGroupParts() {
 	fmt.Println(results.FormatGroupParts(ts))
 	// Output: oversub 2m49s: timed 56s, rewrite 1m13s, settle 5s, verify 3s, other 32s
 }
+
+// PlanRewrite reads how a run's plan re-established its memory states; a
+// plan from before the setting brought data home.
+func ExamplePlanRewrite() {
+	fmt.Println(results.PlanRewrite(map[string]any{"managed": map[string]any{"Rewrite": "reallocate"}}))
+	fmt.Println(results.PlanRewrite(map[string]any{"managed": map[string]any{"Trials": 25}}))
+	fmt.Printf("%q\n", results.PlanRewrite(map[string]any{"hbm": map[string]any{"Trials": 25}}))
+	// Output:
+	// reallocate
+	// home
+	// ""
+}

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 )
@@ -65,6 +66,10 @@ type GroupParts struct {
 	VerifyS float64 `json:"verify_s"`
 }
 
+func (p GroupParts) plus(q GroupParts) GroupParts {
+	return GroupParts{p.TimedS + q.TimedS, p.RewriteS + q.RewriteS, p.SettleS + q.SettleS, p.VerifyS + q.VerifyS}
+}
+
 // Other is the part of a span of wall seconds that no part accounts for.
 func (p GroupParts) Other(wall float64) float64 {
 	return wall - p.TimedS - p.RewriteS - p.SettleS - p.VerifyS
@@ -91,11 +96,10 @@ func FormatGroupWall(ts []GroupTime) string {
 	if len(groups) == 0 {
 		return ""
 	}
-	round := roundWall
 	var parts []string
 	var sum time.Duration
 	for _, g := range groups {
-		parts = append(parts, fmt.Sprintf("%s %s", g, round(wall[g])))
+		parts = append(parts, fmt.Sprintf("%s %s", g, roundWall(wall[g])))
 		sum += wall[g]
 	}
 	segments := map[string]bool{}
@@ -110,7 +114,7 @@ func FormatGroupWall(ts []GroupTime) string {
 	if len(segments) > 1 {
 		over = fmt.Sprintf(" over %d segments, %d stopped inside a group", len(segments), stopped)
 	}
-	return fmt.Sprintf("%s (%s in groups%s)", strings.Join(parts, ", "), round(sum), over)
+	return fmt.Sprintf("%s (%s in groups%s)", strings.Join(parts, ", "), roundWall(sum), over)
 }
 
 // FormatGroupParts says what each group's wall time went on, one line per
@@ -126,17 +130,9 @@ func FormatGroupParts(ts []GroupTime) string {
 		}
 	}
 	groups, wall := GroupWall(recorded)
-	sum := map[string]*GroupParts{}
+	sum := map[string]GroupParts{}
 	for _, t := range recorded {
-		p := sum[t.Group]
-		if p == nil {
-			p = &GroupParts{}
-			sum[t.Group] = p
-		}
-		p.TimedS += t.Parts.TimedS
-		p.RewriteS += t.Parts.RewriteS
-		p.SettleS += t.Parts.SettleS
-		p.VerifyS += t.Parts.VerifyS
+		sum[t.Group] = sum[t.Group].plus(*t.Parts)
 	}
 	var lines []string
 	for _, g := range groups {
@@ -157,6 +153,38 @@ func roundWall(d time.Duration) time.Duration {
 }
 
 func seconds(s float64) time.Duration { return roundWall(time.Duration(s * float64(time.Second))) }
+
+// PlanRewrite is how a run's plan (Metadata.Config, or its generic JSON)
+// re-established the CPU-written memory states before cold, prefetched and
+// advised trials (umkit's StateSetup.Rewrite): the values its memory-state
+// groups name, joined with "+" where they differ, "home" for a group of a
+// plan from before the setting, and "" where the plan has none of those
+// groups or cannot be read.
+func PlanRewrite(config any) string {
+	b, err := json.Marshal(config)
+	if err != nil {
+		return ""
+	}
+	var plan map[string]map[string]any
+	if json.Unmarshal(b, &plan) != nil {
+		return ""
+	}
+	var ways []string
+	for _, g := range []string{"managed", "pattern", "pattern.sparse", "oversub"} {
+		c, ok := plan[g]
+		if !ok {
+			continue
+		}
+		w, _ := c["Rewrite"].(string)
+		if w == "" {
+			w = "home"
+		}
+		if !slices.Contains(ways, w) {
+			ways = append(ways, w)
+		}
+	}
+	return strings.Join(ways, "+")
+}
 
 // Device holds the facts of the GPU a run measured.
 type Device struct {

@@ -68,7 +68,7 @@ func checkResume(dir string, now results.Metadata) error {
 	}
 	hint := ""
 	if strings.Contains(strings.Join(diffs, "\n"), ".Rewrite: ") {
-		w := rewriteIn(a)
+		w := results.PlanRewrite(a)
 		hint = fmt.Sprintf(" The run on disk rewrote its memory states by %s: resume it with --rewrite %s.", w, w)
 	}
 	return fmt.Errorf("%w (%s):\n  %s\n"+
@@ -118,20 +118,6 @@ func jsonValue(v any) (any, error) {
 	var out any
 	err = json.Unmarshal(b, &out)
 	return out, err
-}
-
-// rewriteIn returns the rewrite a generic JSON plan names for its
-// memory-state groups, RewriteHome where it names none (a plan from before
-// the setting).
-func rewriteIn(plan any) string {
-	groups, _ := plan.(map[string]any)
-	for _, g := range []string{"managed", "pattern", "pattern.sparse", "oversub"} {
-		c, _ := groups[g].(map[string]any)
-		if w, ok := c["Rewrite"].(string); ok && w != "" {
-			return w
-		}
-	}
-	return RewriteHome
 }
 
 // impliedBefore holds the plan settings added after runs were already

@@ -95,15 +95,19 @@ func TestRewriteReallocate(t *testing.T) {
 	}
 }
 
+// managedRun is a small run of the managed group, with rewrite.
+func managedRun(dev *fakegpu.Device, dir, rewrite string) umkit.Options {
+	return umkit.Options{Device: dev, Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
+		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: rewrite, Warn: func(string) {}}
+}
+
 // An allocation that fails while reallocating stops the run with its
 // reason, keeps the configurations that finished, and leaks nothing.
 func TestRewriteReallocateFails(t *testing.T) {
 	dev := fakegpu.New()
 	dev.FailAllocAfter = 20
 	dir := t.TempDir()
-	o := umkit.Options{Device: dev, Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
-		Trials: umkit.N(2), Warmups: umkit.N(1), Warn: func(string) {}} // reallocating, the default
-	_, err := umkit.Run(ctx, o)
+	_, err := umkit.Run(ctx, managedRun(dev, dir, "")) // reallocating, the default
 	if err == nil || !strings.Contains(err.Error(), "injected failure") || !strings.Contains(err.Error(), "trial") && !strings.Contains(err.Error(), "warm-up") {
 		t.Fatalf("err = %v, want the injected allocation failure inside a trial's reallocation", err)
 	}
@@ -122,8 +126,7 @@ func TestRewriteReallocateFails(t *testing.T) {
 // A run measured one way does not resume the other way.
 func TestRewriteResumeRefused(t *testing.T) {
 	dir := t.TempDir()
-	o := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
-		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: umkit.RewriteHome, Warn: func(string) {}}
+	o := managedRun(fakegpu.New(), dir, umkit.RewriteHome)
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
@@ -133,15 +136,13 @@ func TestRewriteResumeRefused(t *testing.T) {
 		!strings.Contains(err.Error(), "resume it with --rewrite home") {
 		t.Fatalf("got %v, want ErrNotSameRun naming plan.managed.Rewrite and how to resume", err)
 	}
-	t.Log(err)
 }
 
 // A run recorded before the plans named their rewrite was measured bringing
 // data home: it resumes that way, and only that way.
 func TestRewriteResumeOlderRun(t *testing.T) {
 	dir := t.TempDir()
-	o := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
-		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: umkit.RewriteHome, Warn: func(string) {}}
+	o := managedRun(fakegpu.New(), dir, umkit.RewriteHome)
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}

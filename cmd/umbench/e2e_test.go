@@ -316,6 +316,43 @@ func TestE2EHungHome(t *testing.T) {
 	}
 }
 
+// An allocation that fails while a trial reallocates its data (the default
+// rewrite; UMLAB_SIM_FAIL_ALLOC_AFTER): the run stops non-zero naming the
+// configuration and the failure, keeps the finished configurations whole,
+// and --resume ends with the configurations of a run that never failed.
+func TestE2EReallocationFails(t *testing.T) {
+	args := func(dir string, more ...string) []string {
+		return append([]string{"run", "--quick", "--groups", "managed", "--trials", "3", "--warmups", "1", "--out", dir}, more...)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	p := start(t, []string{"UMLAB_SIM_FAIL_ALLOC_AFTER=30"}, args(dir)...)
+	if code := p.wait(t); code != 1 {
+		t.Fatalf("exit %d, want 1\n%s", code, p.errText())
+	}
+	for _, want := range []string{"umkit: managed ", "injected failure", "finished configurations are kept in"} {
+		if !strings.Contains(p.errText(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, p.errText())
+		}
+	}
+	if !strings.Contains(p.errText(), ": trial ") && !strings.Contains(p.errText(), ": warm-up ") {
+		t.Errorf("the failure is not inside a trial's reallocation:\n%s", p.errText())
+	}
+	kept := checkWhole(t, dir)
+	if kept == 0 {
+		t.Error("no configuration kept before the failure")
+	}
+	if p := start(t, nil, args(dir, "--resume")...); p.wait(t) != 0 {
+		t.Fatalf("resume: %s", p.errText())
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if p := start(t, nil, args(whole)...); p.wait(t) != 0 {
+		t.Fatalf("uninterrupted run: %s", p.errText())
+	}
+	if got, want := checkWhole(t, dir), checkWhole(t, whole); got != want || got <= kept {
+		t.Errorf("after the resume: %d rows (%d kept before the failure), want the uninterrupted run's %d", got, kept, want)
+	}
+}
+
 // Two runs on one directory: the second is refused with the first's PID.
 func TestE2ETwoRunsOneDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")

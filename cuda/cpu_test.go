@@ -287,6 +287,49 @@ func TestHostLoopsParallel(t *testing.T) {
 	}
 }
 
+// TestSplitRange: the host loops' ranges cover [from, to) exactly, in whole
+// 2 MiB blocks, on as many threads as the blocks allow up to HostThreads.
+func TestSplitRange(t *testing.T) {
+	defer func(h int) { HostThreads = h }(HostThreads)
+	HostThreads = 16
+	const block = 2 << 20 / 8
+	for _, c := range []struct {
+		from, to uint64
+		parts    int
+	}{
+		{0, 1, 1},
+		{0, block, 1},
+		{0, 2*block - 1, 1},
+		{0, 2 * block, 2},
+		{0, 8 * block, 8}, // 16 MiB
+		{0, 32 * block, 16},
+		{5, 5 + 100*block + 7, 15}, // 7 blocks each
+		{block, 4 * block, 3},
+	} {
+		got := splitRange(c.from, c.to)
+		if len(got) != c.parts {
+			t.Errorf("[%d, %d): %d ranges, want %d", c.from, c.to, len(got), c.parts)
+		}
+		next := c.from
+		for i, r := range got {
+			if r[0] != next || r[1] <= r[0] || r[1] > c.to {
+				t.Fatalf("[%d, %d): range %d is %v after %d", c.from, c.to, i, r, next)
+			}
+			if i < len(got)-1 && (r[1]-r[0])%block != 0 {
+				t.Errorf("[%d, %d): range %d of %d elements, not whole blocks", c.from, c.to, i, r[1]-r[0])
+			}
+			next = r[1]
+		}
+		if next != c.to {
+			t.Errorf("[%d, %d): ranges end at %d", c.from, c.to, next)
+		}
+	}
+	HostThreads = 1
+	if got := splitRange(0, 64*block); len(got) != 1 {
+		t.Errorf("one host thread: %d ranges", len(got))
+	}
+}
+
 // TestUpdateHostThreads: the threaded update writes every element exactly
 // once, whatever the thread count and whether n splits evenly into pages.
 func TestUpdateHostThreads(t *testing.T) {

@@ -1,12 +1,17 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"sort"
+	"sync"
 	"testing"
 	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/umlab/umlab/results"
 )
@@ -213,15 +218,18 @@ func compareCold(t *testing.T, c *Context, s *Stream, man **Buffer, tag string, 
 			}
 		}
 	}
-	q := func(x []float64, p float64) float64 {
-		y := append([]float64(nil), x...)
-		sort.Float64s(y)
-		return y[int(p*float64(len(y)-1))]
-	}
+	q := quantile
 	for w, way := range ways {
 		fmt.Printf("%s %-30s set-up median %.1f ms; cold kernel median %.2f ms (10th–90th %.2f–%.2f), %.1f GB/s\n",
 			tag, way.name, q(setup[w], 0.5), q(cold[w], 0.5), q(cold[w], 0.1), q(cold[w], 0.9), 16*float64(n)/q(cold[w], 0.5)/1e6)
 	}
+}
+
+// quantile is the p-quantile of x (the nearest rank below).
+func quantile(x []float64, p float64) float64 {
+	y := append([]float64(nil), x...)
+	sort.Float64s(y)
+	return y[int(p*float64(len(y)-1))]
 }
 
 // coldContext opens the GPU for the cold-state diagnostics (UMLAB_PERF=2
@@ -293,4 +301,148 @@ func TestDiagColdRealloc(t *testing.T) {
 			})
 		}},
 	})
+}
+
+// TestDiagFirstTouch measures, on one machine, ways of writing a freshly
+// allocated managed buffer on the CPU before a cold trial, interleaved:
+// first-touch writes (every page faults into the driver), a prefetch to
+// the CPU first (the driver populates the pages in bulk), and
+// MADV_POPULATE_WRITE first (the kernel pre-faults them without the
+// writes' traps). The write is the largest cost of the memory-state groups
+// outside their measurements; a faster way is worth taking only where the
+// cold kernel after it is the same. It compares a plain buffer (1 GiB) and
+// one with preferred location CPU (256 MiB), whose cold kernel maps the
+// pages through GPU faults. UMLAB_PERF=2 only.
+func TestDiagFirstTouch(t *testing.T) {
+	c, s, man := coldContext(t)
+	defer func() { man.Free() }() // every way replaces man
+	compareCold(t, c, s, &man, "FIRSTTOUCH", freshWays(t, c, s, &man, nil))
+	must(t, man.Free())
+	var err error
+	man, err = c.AllocManaged(256 << 20)
+	must(t, err)
+	preferCPU := func(b *Buffer) error { return c.Advise(b, SetPreferredLocation, CPU) }
+	must(t, preferCPU(man))
+	compareCold(t, c, s, &man, "FIRSTTOUCH-PREFERCPU", freshWays(t, c, s, &man, preferCPU))
+}
+
+// freshWays are TestDiagFirstTouch's ways: each frees *man, allocates it
+// again (applying advise when set) and writes it on the CPU, after a
+// prefetch to the CPU or MADV_POPULATE_WRITE or neither. The madvise way is
+// left out, with a line saying why, where the kernel refuses it.
+func freshWays(t *testing.T, c *Context, s *Stream, man **Buffer, advise func(*Buffer) error) []coldWay {
+	n := (*man).Bytes() / 8
+	fresh := func(before func(b *Buffer) error) func(seed uint64) float64 {
+		return func(seed uint64) float64 {
+			return wallMs(t, func() error {
+				if err := (*man).Free(); err != nil {
+					return err
+				}
+				b, err := c.AllocManaged(n * 8)
+				if err != nil {
+					return err
+				}
+				*man = b
+				if advise != nil {
+					if err := advise(b); err != nil {
+						return err
+					}
+				}
+				if before != nil {
+					if err := before(b); err != nil {
+						return err
+					}
+				}
+				return FillHost(b, n, seed)
+			})
+		}
+	}
+	prefetch := func(b *Buffer) error {
+		if err := c.Prefetch(b, CPU, s); err != nil {
+			return err
+		}
+		return c.SyncStream(s)
+	}
+	populate := func(b *Buffer) error {
+		var errs []error
+		var mu sync.Mutex
+		parallel(n, func(lo, hi uint64) {
+			p := unsafe.Slice((*byte)(unsafe.Add(b.host, lo*8)), (hi-lo)*8)
+			if err := unix.Madvise(p, unix.MADV_POPULATE_WRITE); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		})
+		return errors.Join(errs...)
+	}
+	ways := []coldWay{
+		{"allocate, FillHost", fresh(nil)},
+		{"allocate, prefetch CPU, FillHost", fresh(prefetch)},
+	}
+	probe, err := c.AllocManaged(4 << 20)
+	must(t, err)
+	perr := populate(probe)
+	must(t, probe.Free())
+	if perr != nil {
+		fmt.Printf("FIRSTTOUCH MADV_POPULATE_WRITE refused on managed memory: %v\n", perr)
+		return ways
+	}
+	return append(ways, coldWay{"allocate, populate, FillHost", fresh(populate)})
+}
+
+// TestDiagPrefetchToCPUSource measures whether the way GPU-written managed
+// data became GPU-resident changes the timed prefetch back to the CPU
+// (transfer's prefetch d2h): the GPU's fill faulting the CPU-resident pages
+// over, against a prefetch to the GPU first and the fill after it. 1 GiB,
+// 25 interleaved trials each. UMLAB_PERF=2 only.
+func TestDiagPrefetchToCPUSource(t *testing.T) {
+	c, s, man := coldContext(t)
+	defer man.Free()
+	n := man.Bytes() / 8
+	e1, e2 := newEvents(t, c)
+	must(t, FillHost(man, n, 1))
+	ways := []struct {
+		name string
+		prep func(seed uint64) error
+	}{
+		{"GPU fill faults the pages over", func(seed uint64) error { return c.Fill(man, n, seed, s) }},
+		{"prefetch to GPU, then GPU fill", func(seed uint64) error {
+			if err := c.Prefetch(man, GPU(c.Device().Ordinal), s); err != nil {
+				return err
+			}
+			return c.Fill(man, n, seed, s)
+		}},
+	}
+	const trials = 25
+	setup := make([][]float64, len(ways))
+	moved := make([][]float64, len(ways))
+	for i := 0; i < trials+3; i++ {
+		for j := range ways {
+			w := (i + j) % len(ways)
+			seed := uint64(100*i + w)
+			ms := wallMs(t, func() error {
+				if err := ways[w].prep(seed); err != nil {
+					return err
+				}
+				return c.SyncStream(s)
+			})
+			must(t, e1.Record(s))
+			must(t, c.Prefetch(man, CPU, s))
+			must(t, e2.Record(s))
+			k, err := ElapsedMs(e1, e2)
+			must(t, err)
+			if m, err := CheckAffineHost(man, n, seed, 1, 0, 1, n); err != nil || !m.OK() {
+				t.Fatalf("%s: data after the prefetch: %v %v", ways[w].name, m, err)
+			}
+			if i >= 3 {
+				setup[w], moved[w] = append(setup[w], ms), append(moved[w], k)
+			}
+		}
+	}
+	for w, way := range ways {
+		fmt.Printf("PREFETCHD2H %-30s set-up median %.1f ms; prefetch to CPU median %.2f ms (10th–90th %.2f–%.2f), %.1f GB/s\n",
+			way.name, quantile(setup[w], 0.5), quantile(moved[w], 0.5), quantile(moved[w], 0.1), quantile(moved[w], 0.9),
+			8*float64(n)/quantile(moved[w], 0.5)/1e6)
+	}
 }

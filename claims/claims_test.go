@@ -290,10 +290,10 @@ func TestH200Verdicts(t *testing.T) {
 	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
 		t.Errorf("oversubscription reason does not name the opt-in: %s", r)
 	}
-	// The full default suite of 2026-12-01, with counter passes of its sweeps (an earlier commit, another H200):
+	// The full default suite of 2026-12-02, with counter passes of its sweeps (an earlier commit, another H200):
 	// nothing is left unexplained, and explicit copy's extra cost is put on
 	// the copies measured in the loop.
-	full := load(t, "h200-2026-12-01-reallocate", "h200counters-2026-12-01-sweep")
+	full := load(t, "h200-2026-12-02-reallocate", "h200counters-2026-12-01-sweep")
 	xs, err = claims.Evaluate(full, claims.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -302,17 +302,16 @@ func TestH200Verdicts(t *testing.T) {
 		if x.Verdict == claims.Unexplained {
 			t.Errorf("%s on the full suite: unexplained (%s)", x.Claim.ID, x.Measured)
 		}
-		// Explicit copy and host-mapped lines meet below one pass here
-		// (R* = 0.098 at 1 GiB): no crossover within the reuse counts, so
-		// not the paper's direction, and the smaller sizes' R* below 1 are
-		// not called crossovers either.
-		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "meet below R = 1") || strings.Contains(x.Reason, "does appear")) {
-			t.Errorf("crossover on the full suite: %s (%s), want a known reason, the smaller sizes' lines meeting below one pass", x.Verdict, x.Reason)
+		// Explicit copy and host-mapped lines cross at R* = 1.52 at 1 GiB
+		// here (1.40 at 256 MiB), beyond noise: the paper's direction at
+		// another magnitude, and the smaller size's crossover is named.
+		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "does appear")) {
+			t.Errorf("crossover on the full suite: %s (%s), want qualitative, naming the smaller sizes' crossover", x.Verdict, x.Reason)
 		}
-		// On this run the extra is below the copies measured in the loop
-		// (negative, in fact): a known reason quoting the copies.
-		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "transfer_ms") || !strings.Contains(x.Reason, "does not measure")) {
-			t.Errorf("explicit extra on the full suite: %s (%s), want a known reason from the copies in the loop", x.Verdict, x.Reason)
+		// On this run the extra (47.6 ms) is above the copies measured in
+		// the loop (38.9 ms): the paper's direction, put on the copies.
+		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "transfer_ms") || strings.Contains(x.Reason, "does not measure")) {
+			t.Errorf("explicit extra on the full suite: %s (%s), want qualitative, put on the copies in the loop", x.Verdict, x.Reason)
 		}
 	}
 }
@@ -324,7 +323,7 @@ func TestH200Verdicts(t *testing.T) {
 // faster), cannot measure the handoff and never reproduces, even where it
 // falls within the paper's tolerance.
 func TestExplicitExtraAndItsCopies(t *testing.T) {
-	base := load(t, "h200-2026-12-01-reallocate")
+	base := load(t, "h200-2026-12-02-reallocate")
 	shifted := func(ms float64) *claims.Run {
 		var rows []results.Row
 		for _, r := range base.Rows {
@@ -342,15 +341,18 @@ func TestExplicitExtraAndItsCopies(t *testing.T) {
 		return run
 	}
 	const id = "VII-B.explicit-small-extra"
-	x := verdictOf(t, shifted(23), id)
-	if x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "transfer_ms") || strings.Contains(x.Reason, "does not measure") {
-		t.Errorf("extra above the loop's copies: %s (%s), want qualitative, put on the copies", x.Verdict, x.Reason)
+	// As measured (+0 ms) the extra is about 48 ms (24 % of the baseline),
+	// above the loop's 38.9 ms of copies; −5 ms keeps it above them.
+	for _, ms := range []float64{0, -5} {
+		x := verdictOf(t, shifted(ms), id)
+		if x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "transfer_ms") || strings.Contains(x.Reason, "does not measure") {
+			t.Errorf("shift %g ms, extra %s: %s (%s), want qualitative, put on the copies", ms, x.Measured, x.Verdict, x.Reason)
+		}
 	}
-	// As measured (+0 ms): an extra of about 22 ms, positive, within the
-	// paper's ±5 points, but below the loop's 38.8 ms of copies; −22 and
-	// −50 ms: negative.
-	for _, ms := range []float64{0, -22, -50} {
-		x = verdictOf(t, shifted(ms), id)
+	// −28 ms: an extra of about 20 ms, positive and within the paper's
+	// ±5 points of 9.8 %, but below the copies; −50 and −70 ms: negative.
+	for _, ms := range []float64{-28, -50, -70} {
+		x := verdictOf(t, shifted(ms), id)
 		if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "more than the whole extra") || !strings.Contains(x.Reason, "inside the loop") ||
 			!strings.Contains(x.Reason, "does not measure the handoff's cost") {
 			t.Errorf("shift %g ms, extra %s: %s (%s), want a known reason: the copies exceed the extra", ms, x.Measured, x.Verdict, x.Reason)

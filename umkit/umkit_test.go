@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -619,6 +620,48 @@ func TestHandoffCallsPerPolicy(t *testing.T) {
 		}
 		if phases["cpu_only/0"] != 3 || phases["gpu_only/1"] != 3 || phases["alternating/1"] != 3 || phases["alternating/2"] != 3 {
 			t.Errorf("%s: phases %v", policy, phases)
+		}
+	}
+}
+
+// TestTransferPrefetchCalls pins the calls of every managed prefetch trial,
+// warm-ups included: CPU-written pages go to the GPU, and GPU-written pages,
+// brought back to the GPU by a prefetch before the fill, go to the CPU; each
+// is checked where it arrived, after the timed region.
+func TestTransferPrefetchCalls(t *testing.T) {
+	fake := fakegpu.New()
+	c := small()
+	cfg := umkit.TransferConfig{Common: c, Sizes: []int64{1 << 20}, Modes: []string{"managed"}}
+	if _, err := umkit.Transfer(ctx, fake, cfg); err != nil {
+		t.Fatal(err)
+	}
+	// One allocation per direction, h2d first; calls named without the
+	// buffer, and the allocations and frees that bound them dropped.
+	var dirs [][]string
+	strip := regexp.MustCompile(`managed#\d+,?`)
+	for _, call := range fake.Calls {
+		switch {
+		case strings.HasPrefix(call, "Alloc("):
+			dirs = append(dirs, nil)
+		case strings.HasPrefix(call, "Free("):
+		case len(dirs) > 0:
+			dirs[len(dirs)-1] = append(dirs[len(dirs)-1], strings.TrimSuffix(strip.ReplaceAllString(call, ""), "()"))
+		}
+	}
+	trial := [][]string{
+		{"FillHost", "StartTimer", "Prefetch(gpu)", "StopTimer", "Check"},
+		{"Prefetch(gpu)", "Fill", "Sync", "StartTimer", "Prefetch(cpu)", "StopTimer", "CheckHost"},
+	}
+	if len(dirs) != len(trial) {
+		t.Fatalf("%d allocations, want one per direction: %v", len(dirs), fake.Calls)
+	}
+	for i, got := range dirs {
+		var want []string
+		for range c.Warmups.Int() + c.Trials.Int() {
+			want = append(want, trial[i]...)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: calls %v, want %v", []string{"h2d", "d2h"}[i], got, want)
 		}
 	}
 }

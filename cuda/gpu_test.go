@@ -506,3 +506,36 @@ func TestGPUHomeFillHost(t *testing.T) {
 		t.Errorf("n beyond the buffer: %v", err)
 	}
 }
+
+// TestReallocManaged: the replacement has the old buffer's size and is
+// usable, the old one is freed, and anything but this context's managed
+// memory is refused before anything is freed.
+func TestReallocManaged(t *testing.T) {
+	c := gpuContext(t)
+	const bytes = 4 << 20
+	old, err := c.AllocManaged(bytes)
+	must(t, err)
+	must(t, FillHost(old, bytes/8, 1))
+	b, err := c.ReallocManaged(old)
+	must(t, err)
+	defer b.Free()
+	if b.Bytes() != bytes || b.Kind() != ManagedMemory {
+		t.Errorf("replacement: %d bytes of %s memory, want %d managed", b.Bytes(), b.Kind(), bytes)
+	}
+	if err := old.Free(); err == nil {
+		t.Error("the replaced buffer could be freed again")
+	}
+	must(t, FillHost(b, bytes/8, 2))
+	if m, err := CheckAffineHost(b, bytes/8, 2, 1, 0, 1, bytes/8); err != nil || !m.OK() {
+		t.Errorf("replacement's data: %v %v", m, err)
+	}
+	d, err := c.AllocDevice(bytes)
+	must(t, err)
+	defer d.Free()
+	if _, err := c.ReallocManaged(d); err == nil {
+		t.Error("device memory reallocated as managed")
+	}
+	if _, err := c.ReallocManaged(old); err == nil {
+		t.Error("a freed buffer reallocated")
+	}
+}

@@ -85,8 +85,10 @@ func checkSize(call string, bytes uint64) error {
 }
 
 // guardDevice refuses allocations that would leave less than the margin of
-// device memory free; managed ones pass when oversubscription is allowed.
-func (c *Context) guardDevice(what string, bytes uint64, managed bool) error {
+// device memory free, counting credit bytes (of the buffer this one
+// replaces, just freed) as free too; managed ones pass when
+// oversubscription is allowed.
+func (c *Context) guardDevice(what string, bytes uint64, managed bool, credit uint64) error {
 	free, _, err := c.MemInfo()
 	if err != nil {
 		return err
@@ -97,8 +99,8 @@ func (c *Context) guardDevice(what string, bytes uint64, managed bool) error {
 	if managed && allow {
 		return nil
 	}
-	if bytes+margin > free {
-		return &OversubscribeError{What: what, Requested: bytes, Free: free, Margin: margin}
+	if bytes+margin > free+credit {
+		return &OversubscribeError{What: what, Requested: bytes, Free: free, Margin: margin, Replaced: credit}
 	}
 	return nil
 }
@@ -108,7 +110,7 @@ func (c *Context) AllocDevice(bytes uint64) (*Buffer, error) {
 	if err := checkSize("AllocDevice", bytes); err != nil {
 		return nil, err
 	}
-	if err := c.guardDevice("device", bytes, false); err != nil {
+	if err := c.guardDevice("device", bytes, false, 0); err != nil {
 		return nil, err
 	}
 	p, r := cMemAlloc(c.h, bytes)
@@ -128,7 +130,38 @@ func (c *Context) AllocManaged(bytes uint64) (*Buffer, error) {
 	if !c.attrs.ManagedMemory {
 		return nil, fmt.Errorf("%w: %s does not support managed memory", ErrUnsupported, c.attrs.Name)
 	}
-	if err := c.guardDevice("managed", bytes, true); err != nil {
+	if err := c.guardDevice("managed", bytes, true, 0); err != nil {
+		return nil, err
+	}
+	p, r := cMemAllocManaged(c.h, bytes)
+	if err := check("cuMemAllocManaged", r); err != nil {
+		return nil, err
+	}
+	return &Buffer{c: c, kind: ManagedMemory, bytes: bytes, dptr: p, host: cHostView(p)}, nil
+}
+
+// ReallocManaged frees the managed buffer old and allocates a fresh one of
+// the same size in its place: nothing of it is resident anywhere until it
+// is touched. The free-memory guard counts old's bytes as available to the
+// new buffer, which never needs more than the one it replaces: after a
+// prefetch to the GPU, freeing a managed buffer does not return all of
+// its memory to what cuMemGetInfo reports free (on an H200, 2026-12-02,
+// free memory read about 106 MiB below the level of a 1 GiB capacity set
+// before a 918 MiB buffer was prefetched and freed), and the guard then
+// refused the same-size replacement of a 90 % footprint that had just
+// run. old is freed whatever happens and must not be used again.
+func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
+	if err := c.managedOnly("ReallocManaged", old); err != nil {
+		return nil, err
+	}
+	if old.kind != ManagedMemory || old.c != c {
+		return nil, argError("ReallocManaged", "%s memory of another context: only this context's managed memory", old.kind)
+	}
+	bytes := old.bytes
+	if err := old.Free(); err != nil {
+		return nil, err
+	}
+	if err := c.guardDevice("managed", bytes, true, bytes); err != nil {
 		return nil, err
 	}
 	p, r := cMemAllocManaged(c.h, bytes)

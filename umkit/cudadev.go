@@ -127,6 +127,14 @@ func (d *cudaDevice) Alloc(kind MemKind, bytes uint64) (Buffer, error) {
 	return &cudaBuffer{b, kind}, nil
 }
 
+func (d *cudaDevice) Reallocate(old Buffer) (Buffer, error) {
+	b, err := d.c.ReallocManaged(raw(old))
+	if err != nil {
+		return nil, err
+	}
+	return &cudaBuffer{b: b, kind: ManagedMem}, nil
+}
+
 func (d *cudaDevice) Free(b Buffer) error {
 	if b == nil {
 		return nil

@@ -40,6 +40,17 @@ type HomeFiller interface {
 	HomeFillHost(b Buffer, n, seed uint64) (writeMs float64, err error)
 }
 
+// Reallocator is implemented by devices that can replace a managed buffer
+// with a fresh one of the same size, counting the old one's memory as
+// available to the new one (cuda.Context.ReallocManaged): after a prefetch
+// to the GPU a freed buffer's memory does not all read as free again, and
+// a plain Free and Alloc of a footprint near the capacity is then refused
+// though it needs no more than the buffer it replaces. old is freed
+// whatever happens and must not be used again.
+type Reallocator interface {
+	Reallocate(old Buffer) (Buffer, error)
+}
+
 // optional returns d as the optional interface T when d offers it all the
 // way down: a wrapper (the watchdog's device) implements T by passing calls
 // through, so T counts only where the device underneath implements it too.

@@ -1,8 +1,11 @@
 package umkit_test
 
 import (
+	"errors"
+	"strings"
 	"testing"
 
+	"github.com/umlab/umlab/cuda"
 	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/umkit"
 )
@@ -23,5 +26,49 @@ func TestOversubFirstInProcessFitsAfterDriverGrowth(t *testing.T) {
 	}
 	if dev.Live() != 0 {
 		t.Errorf("%d buffers leaked", dev.Live())
+	}
+}
+
+// noRealloc is a device without the optional Reallocator.
+type noRealloc struct{ umkit.Device }
+
+// Found on an H200 (umbench run --quick, 2026-12-02): after the first
+// prefetch of a 918 MiB (90 %) footprint to the GPU and its free, free
+// memory read about 106 MiB below the 1 GiB capacity, and the guard refused
+// the same-size reallocation of the next trial. Reallocate counts the
+// replaced buffer's bytes as free: the prefetched 90 % configuration runs
+// to the end reallocated before every trial (and brought home, which never
+// reallocates); a device that cannot reallocate shows the refusal.
+func TestOversubReallocatesAfterDriverKeepsMemory(t *testing.T) {
+	run := func(dev umkit.Device, rewrite string) error {
+		cfg := umkit.OversubConfig{Common: umkit.Common{Warmups: umkit.N(1), Trials: umkit.N(3)}, StateSetup: umkit.StateSetup{Rewrite: rewrite},
+			CapacityBytes: 1 << 30, Percents: []float64{90}, Patterns: []string{"streaming"}, Modes: []string{"managed_prefetch"}}
+		df, err := umkit.Oversub(ctx, dev, cfg)
+		if err == nil && df.Nrow() != 3 {
+			t.Errorf("--rewrite %s: %d rows, want 3", rewrite, df.Nrow())
+		}
+		return err
+	}
+	keeps := func() *fakegpu.Device {
+		dev := fakegpu.New()
+		dev.KeptAfterFree, dev.KeptAfterFreeFrom = 110<<20, 512<<20
+		return dev
+	}
+	for _, rewrite := range []string{umkit.RewriteReallocate, umkit.RewriteHome} {
+		dev := keeps()
+		if err := run(dev, rewrite); err != nil {
+			t.Errorf("prefetched 90 %% footprint, --rewrite %s, with memory the driver keeps: %v", rewrite, err)
+		}
+		if dev.Live() != 0 {
+			t.Errorf("--rewrite %s: %d buffers leaked", rewrite, dev.Live())
+		}
+	}
+	dev := keeps()
+	err := run(noRealloc{dev}, umkit.RewriteReallocate)
+	if !errors.Is(err, cuda.ErrWouldOversubscribe) || !strings.Contains(err.Error(), "managed_prefetch 90%") {
+		t.Errorf("without Reallocate: %v, want the 90 %% prefetched footprint refused by the guard", err)
+	}
+	if dev.Live() != 0 {
+		t.Errorf("without Reallocate: %d buffers leaked", dev.Live())
 	}
 }

@@ -114,7 +114,8 @@ type watchedDevice struct {
 }
 
 // Unwrap returns the device underneath: optional interfaces (Marker,
-// UpdateThreader, HomeFiller) are the underlying device's to offer (see optional).
+// UpdateThreader, HomeFiller, Reallocator) are the underlying device's to
+// offer (see optional).
 func (d watchedDevice) Unwrap() Device { return d.Device }
 
 // Mark, MarkedMs and SetUpdateCPUs pass the optional interfaces through, the
@@ -141,6 +142,14 @@ func (d watchedDevice) HomeFillHost(b Buffer, n, seed uint64) (ms float64, err e
 	}
 	err = d.do("HomeFillHost", func() error { ms, err = h.HomeFillHost(b, n, seed); return err })
 	return ms, err
+}
+func (d watchedDevice) Reallocate(old Buffer) (b Buffer, err error) {
+	re, ok := d.Device.(Reallocator)
+	if !ok {
+		return nil, errNotOffered("Reallocate")
+	}
+	err = d.do("Reallocate", func() error { b, err = re.Reallocate(old); return err })
+	return b, err
 }
 func (d watchedDevice) SetUpdateCPUs(cpus []int) error {
 	t, ok := d.Device.(UpdateThreader)

@@ -71,6 +71,17 @@ func TestDecomposeRemoteAccess(t *testing.T) {
 	if d := find(t, dss, func(d model.Decomposition) bool { return d.Mode == "advise_preferred_cpu" }); d.FaultMs != 0 || !(d.ResidualMs > 0) {
 		t.Errorf("slow preferred_cpu, no faults counted: fault %g residual %g", d.FaultMs, d.ResidualMs)
 	}
+	// A counter pass that counted GPU faults (the H200's reallocated
+	// preferred CPU at 256 MiB: nothing migrated, 3393 fault groups) keeps
+	// the inferred fault and names the count.
+	dss, err = model.DecomposeCounted(slow, []model.Counted{{Config: slow[5], HtoDBytes: 0, GPUFaultGroups: 3393}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := find(t, dss, func(d model.Decomposition) bool { return d.Mode == "advise_preferred_cpu" }); !(d.FaultMs > 0) ||
+		!strings.Contains(strings.Join(d.Notes, ";"), "0 B migrated, 3393 GPU fault groups") {
+		t.Errorf("slow preferred_cpu, faults counted: fault %g, notes %v", d.FaultMs, d.Notes)
+	}
 	dss, err = model.Decompose(slices.Delete(slices.Clone(slow), 1, 2))
 	if err != nil {
 		t.Fatal(err)

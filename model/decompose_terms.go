@@ -171,6 +171,10 @@ func (x *decomposer) managed(c *conf) Decomposition {
 		what := "no counter pass: no migration assumed"
 		if !math.IsNaN(htod) {
 			what = fmt.Sprintf("counter pass: %s migrated", formatSize(int64(htod)))
+			if g := d.CountedGPUFaultGroups; g > 0 {
+				// The counted evidence of the mapping faults.
+				what += fmt.Sprintf(", %.0f GPU fault groups", g)
+			}
 		}
 		faulted := !(d.CountedGPUFaultGroups == 0) // NaN without a pass: not ruled out
 		excess := c.kernel - d.ComputeMs - d.AccessCPUMs

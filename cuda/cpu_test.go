@@ -51,6 +51,23 @@ func TestOversubscribeError(t *testing.T) {
 	}
 }
 
+// TestOversubscribeErrorSlack: a refused replacement says how much of the
+// reserve it could use, a quarter of the margin.
+func TestOversubscribeErrorSlack(t *testing.T) {
+	if got := ReplaceSlack(2 << 30); got != 512<<20 {
+		t.Errorf("ReplaceSlack(2 GiB) = %d, want 512 MiB", got)
+	}
+	err := error(&OversubscribeError{What: "managed", Requested: 918 << 20, Free: 3777 << 20, Margin: 2863 << 20, Slack: ReplaceSlack(2863 << 20)})
+	for _, want := range []string{"918 MiB", "2.796 GiB kept in reserve (715.8 MiB of it usable by a replacement)"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("%q lacks %q", err, want)
+		}
+	}
+	if plain := (&OversubscribeError{What: "managed", Requested: 1, Free: 1, Margin: 1}).Error(); strings.Contains(plain, "replacement") {
+		t.Errorf("a plain refusal mentions a replacement: %q", plain)
+	}
+}
+
 func TestDriverVersionCheck(t *testing.T) {
 	for _, v := range []int{13000, 13020, 14000} {
 		if err := checkDriverVersion(v); err != nil {

@@ -119,17 +119,17 @@ type OversubscribeError struct {
 	Requested uint64 // bytes asked for
 	Free      uint64 // bytes free before the allocation
 	Margin    uint64 // bytes kept free
-	Replaced  uint64 // bytes of the buffer it replaces, counted as free too (ReallocManaged)
+	Slack     uint64 // bytes of the margin the allocation could use (a replacement, ReallocManaged)
 }
 
 func (e *OversubscribeError) Error() string {
-	free := results.FormatBytes(int64(e.Free))
-	if e.Replaced > 0 {
-		free += " (with the " + results.FormatBytes(int64(e.Replaced)) + " of the buffer it replaces)"
+	reserve := results.FormatBytes(int64(e.Margin)) + " kept in reserve"
+	if e.Slack > 0 {
+		reserve += fmt.Sprintf(" (%s of it usable by a replacement)", results.FormatBytes(int64(e.Slack)))
 	}
-	return fmt.Sprintf("cuda: refusing %s allocation of %s: only %s free and %s kept in reserve; "+
+	return fmt.Sprintf("cuda: refusing %s allocation of %s: only %s free and %s; "+
 		"oversubscribing managed memory can hang the GPU, so it needs an explicit opt-in",
-		e.What, results.FormatBytes(int64(e.Requested)), free, results.FormatBytes(int64(e.Margin)))
+		e.What, results.FormatBytes(int64(e.Requested)), results.FormatBytes(int64(e.Free)), reserve)
 }
 
 func (e *OversubscribeError) Is(target error) bool { return target == ErrWouldOversubscribe }

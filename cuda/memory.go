@@ -85,10 +85,9 @@ func checkSize(call string, bytes uint64) error {
 }
 
 // guardDevice refuses allocations that would leave less than the margin of
-// device memory free, counting credit bytes (of the buffer this one
-// replaces, just freed) as free too; managed ones pass when
-// oversubscription is allowed.
-func (c *Context) guardDevice(what string, bytes uint64, managed bool, credit uint64) error {
+// device memory free (of which a replacement, ReallocManaged, may use
+// ReplaceSlack); managed ones pass when oversubscription is allowed.
+func (c *Context) guardDevice(what string, bytes uint64, managed, replacement bool) error {
 	free, _, err := c.MemInfo()
 	if err != nil {
 		return err
@@ -99,8 +98,12 @@ func (c *Context) guardDevice(what string, bytes uint64, managed bool, credit ui
 	if managed && allow {
 		return nil
 	}
-	if bytes+margin > free+credit {
-		return &OversubscribeError{What: what, Requested: bytes, Free: free, Margin: margin, Replaced: credit}
+	slack := uint64(0)
+	if replacement {
+		slack = ReplaceSlack(margin)
+	}
+	if bytes+margin-slack > free {
+		return &OversubscribeError{What: what, Requested: bytes, Free: free, Margin: margin, Slack: slack}
 	}
 	return nil
 }
@@ -110,7 +113,7 @@ func (c *Context) AllocDevice(bytes uint64) (*Buffer, error) {
 	if err := checkSize("AllocDevice", bytes); err != nil {
 		return nil, err
 	}
-	if err := c.guardDevice("device", bytes, false, 0); err != nil {
+	if err := c.guardDevice("device", bytes, false, false); err != nil {
 		return nil, err
 	}
 	p, r := cMemAlloc(c.h, bytes)
@@ -130,7 +133,7 @@ func (c *Context) AllocManaged(bytes uint64) (*Buffer, error) {
 	if !c.attrs.ManagedMemory {
 		return nil, fmt.Errorf("%w: %s does not support managed memory", ErrUnsupported, c.attrs.Name)
 	}
-	if err := c.guardDevice("managed", bytes, true, 0); err != nil {
+	if err := c.guardDevice("managed", bytes, true, false); err != nil {
 		return nil, err
 	}
 	p, r := cMemAllocManaged(c.h, bytes)
@@ -142,26 +145,31 @@ func (c *Context) AllocManaged(bytes uint64) (*Buffer, error) {
 
 // ReallocManaged frees the managed buffer old and allocates a fresh one of
 // the same size in its place: nothing of it is resident anywhere until it
-// is touched. The free-memory guard counts old's bytes as available to the
-// new buffer, which never needs more than the one it replaces: after a
-// prefetch to the GPU, freeing a managed buffer does not return all of
-// its memory to what cuMemGetInfo reports free (on an H200, 2026-12-02,
-// free memory read about 106 MiB below the level of a 1 GiB capacity set
-// before a 918 MiB buffer was prefetched and freed), and the guard then
-// refused the same-size replacement of a 90 % footprint that had just
-// run. old is freed whatever happens and must not be used again.
+// is touched. The replacement may use a quarter of the free-memory margin
+// (ReplaceSlack): after a prefetch to the GPU, freeing a managed buffer
+// does not return all of its memory to what cuMemGetInfo reports free (on
+// an H200, 2026-12-02, free memory had dropped about 105 MiB since a
+// 1021 MiB oversub capacity was set, once a 918 MiB buffer had been
+// prefetched and freed), and the guard then refused, about 4 MiB short,
+// the same-size replacement of a 90 % footprint that had just run. An old
+// that is not this context's managed memory is refused before anything is
+// freed; past that check, old is freed whatever happens and must not be
+// used again.
 func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
 	if err := c.managedOnly("ReallocManaged", old); err != nil {
 		return nil, err
 	}
-	if old.kind != ManagedMemory || old.c != c {
-		return nil, argError("ReallocManaged", "%s memory of another context: only this context's managed memory", old.kind)
+	if old.kind != ManagedMemory {
+		return nil, argError("ReallocManaged", "%s memory: only managed memory", old.kind)
+	}
+	if old.c != c {
+		return nil, argError("ReallocManaged", "managed memory of another context")
 	}
 	bytes := old.bytes
 	if err := old.Free(); err != nil {
 		return nil, err
 	}
-	if err := c.guardDevice("managed", bytes, true, bytes); err != nil {
+	if err := c.guardDevice("managed", bytes, true, true); err != nil {
 		return nil, err
 	}
 	p, r := cMemAllocManaged(c.h, bytes)
@@ -170,6 +178,11 @@ func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
 	}
 	return &Buffer{c: c, kind: ManagedMemory, bytes: bytes, dptr: p, host: cHostView(p)}, nil
 }
+
+// ReplaceSlack is how much of a margin a replacement (ReallocManaged) may
+// use: a quarter, so that at least three quarters of the margin stay free
+// whatever the driver keeps.
+func ReplaceSlack(margin uint64) uint64 { return margin / 4 }
 
 // Flags of cuMemHostAlloc.
 const (

@@ -264,6 +264,27 @@ type countingDevice struct {
 	w *window
 }
 
+// Unwrap returns the device underneath (see optional).
+func (d *countingDevice) Unwrap() Device { return d.Device }
+
+// Reallocate and HomeFillHost pass the optional interfaces of the state
+// set-up through, so that a counter pass re-establishes the state the way
+// the timed trials did; both run before the window opens.
+func (d *countingDevice) Reallocate(old Buffer) (Buffer, error) {
+	re, ok := optional[Reallocator](d.Device)
+	if !ok {
+		return nil, errNotOffered("Reallocate")
+	}
+	return re.Reallocate(old)
+}
+func (d *countingDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error) {
+	h, ok := optional[HomeFiller](d.Device)
+	if !ok {
+		return 0, errNotOffered("HomeFillHost")
+	}
+	return h.HomeFillHost(b, n, seed)
+}
+
 // open finishes the queued state-setting work, so that it stays out of the
 // window, and opens the window.
 func (d *countingDevice) open() error {

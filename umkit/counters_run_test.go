@@ -107,3 +107,42 @@ func TestRunWithCounters(t *testing.T) {
 		t.Errorf("resume: %d counter rows, had %d", len(again), len(counters))
 	}
 }
+
+// TestCounterPassReallocates: a counter pass re-establishes the state the
+// way the timed trials did, through the device's Reallocate where it has
+// one, so a footprint that a plain Free and Alloc would find refused is
+// counted too. Measured with counters, the managed group reallocates
+// exactly once more per reallocating configuration than without.
+func TestCounterPassReallocates(t *testing.T) {
+	reallocations := func(counters bool) (int, []results.CounterRow) {
+		dev := fakegpu.New()
+		opts := umkit.Options{Device: dev, Out: filepath.Join(t.TempDir(), "out"), Groups: []string{"managed"}, Quick: true,
+			Trials: umkit.N(2), Warmups: umkit.N(1)}
+		if counters {
+			opts.Counters = umkit.NewCounters(&stepCounts{}, noPCIe{})
+		}
+		if _, err := umkit.Run(ctx, opts); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, c := range dev.Calls {
+			if strings.HasPrefix(c, "Reallocate(") {
+				n++
+			}
+		}
+		rows, _ := results.LoadCounters(opts.Out)
+		return n, rows
+	}
+	plain, _ := reallocations(false)
+	counted, rows := reallocations(true)
+	want := 0
+	for _, r := range rows {
+		switch r.Config.Mode {
+		case "managed_cold", "managed_prefetch", "advise_preferred_gpu", "advise_accessed_by", "advise_preferred_cpu":
+			want++
+		}
+	}
+	if want == 0 || counted-plain != want {
+		t.Errorf("%d reallocations with counter passes, %d without: want %d more, one per pass of a reallocating mode", counted, plain, want)
+	}
+}

@@ -41,12 +41,13 @@ type HomeFiller interface {
 }
 
 // Reallocator is implemented by devices that can replace a managed buffer
-// with a fresh one of the same size, counting the old one's memory as
-// available to the new one (cuda.Context.ReallocManaged): after a prefetch
-// to the GPU a freed buffer's memory does not all read as free again, and
-// a plain Free and Alloc of a footprint near the capacity is then refused
-// though it needs no more than the buffer it replaces. old is freed
-// whatever happens and must not be used again.
+// with a fresh one of the same size that may use part of the free-memory
+// margin (cuda.Context.ReallocManaged): after a prefetch to the GPU a
+// freed buffer's memory does not all read as free again, and a plain Free
+// and Alloc of a footprint near the capacity is then refused though it
+// needs no more than the buffer it replaces. An old that is not managed
+// memory is refused before anything is freed; any other error leaves old
+// freed, and it must not be used again.
 type Reallocator interface {
 	Reallocate(old Buffer) (Buffer, error)
 }

@@ -37,9 +37,10 @@ func (OversubConfig) Entries() []Benchmark {
 func (c OversubConfig) configure(s Selection) Definition {
 	c.Common, c.StateSetup, c.Patterns, c.Percents, c.AllowOversubscription = s.Common, s.StateSetup(), s.Benchmarks, s.OversubPercents, s.AllowOversubscription
 	// Quick runs keep the default 2 GiB capacity: at 1 GiB the 10 % left
-	// above a 90 % footprint (102 MiB) is about what an H200's driver kept
-	// after a prefetched footprint was freed (106 MiB, 2026-12-02), while
-	// full runs at 2 GiB reallocated every 90 % trial on two H200s.
+	// above a 90 % footprint (about 104 MiB) is less than an H200's free
+	// memory dropped once a prefetched footprint was freed (about 105 MiB,
+	// 2026-12-02), while full runs at 2 GiB reallocated every 90 % trial
+	// on two H200s.
 	if s.Quick && c.Percents == nil {
 		c.Percents = []float64{25, 90}
 	}

@@ -108,28 +108,30 @@ func (b *stateBuffers) free(dev Device) error {
 // reallocate replaces the managed data buffer with a fresh allocation of n
 // elements that carries the mode's advice: nothing of it is resident
 // anywhere until it is written. The CPU's first-touch write that follows
-// is the cheapest way found to populate it: on the H200 (cuda
-// TestDiagFirstTouch, 2026-12-02, 25 interleaved trials each) a prefetch
-// to the CPU first set up 1 GiB in 333 ms against 116 (preferred CPU,
-// 256 MiB: 101 against 46), and the kernel refuses MADV_POPULATE_WRITE on
-// managed memory.
+// beat a prefetch to the CPU first: on the H200 (cuda TestDiagFirstTouch,
+// 2026-12-02, 25 interleaved trials each) that set up 1 GiB in 333 ms
+// against 116 (preferred CPU, 256 MiB: 101 against 46). Whether
+// MADV_POPULATE_WRITE would pre-fault managed memory faster is open: that
+// run's probe of it covered more than its buffer, so its refusal (EINVAL)
+// does not settle it.
 //
-// Where the device offers it (Reallocator), the old buffer's memory counts
-// as available to the new one, so that a footprint the guard admitted once
-// is not refused on a later trial.
+// Where the device offers it (Reallocator), the new buffer may use part of
+// the free-memory margin, so that a footprint the guard admitted once is
+// not refused on a later trial for memory the driver has yet to give back.
 func (r *runner) reallocate(b *stateBuffers, n uint64) error {
 	var x Buffer
 	var err error
 	if re, ok := optional[Reallocator](r.dev); ok && b.x != nil && b.x.Kind() == ManagedMem && b.x.Bytes() == n*8 {
 		old := b.x
-		b.x = nil // freed whatever happens
+		b.x = nil // managed: freed whatever happens
 		x, err = re.Reallocate(old)
 	} else {
 		if b.x != nil {
-			if err := r.dev.Free(b.x); err != nil {
+			old := b.x
+			b.x = nil // a failed free is not tried again
+			if err := r.dev.Free(old); err != nil {
 				return err
 			}
-			b.x = nil
 		}
 		x, err = r.dev.Alloc(ManagedMem, n*8)
 	}

@@ -131,9 +131,11 @@ func TestManagedStateMachine(t *testing.T) {
 		tail = append(tail, "StartTimer", "Launch", "StopTimer")
 	}
 	tail = append(tail, "Hold", "StartTimer", "Launch", "StopTimer", "Check")
-	// By default the data are freed, allocated again (with the mode's
-	// advice) and written on the CPU, with or without HomeFiller.
-	fresh, advised := []string{"Free", "Alloc", "FillHost"}, []string{"Free", "Alloc", "Advise", "FillHost"}
+	// By default the data are freed and allocated again in one Reallocate
+	// (with the mode's advice after it) and written on the CPU; a device
+	// without Reallocator (the wrapper that hides HomeFiller hides it too)
+	// frees and allocates.
+	fresh, advised := []string{"Reallocate", "Free", "Alloc", "FillHost"}, []string{"Reallocate", "Free", "Alloc", "Advise", "FillHost"}
 	want := map[string][]string{
 		"explicit":             {"StartTimer", "Copy", "StopTimer"},
 		"managed_cold":         fresh,
@@ -144,9 +146,9 @@ func TestManagedStateMachine(t *testing.T) {
 		"advise_preferred_cpu": advised,
 	}
 	for mode, head := range want {
-		for _, hide := range []bool{false, true} {
-			testStateCalls(t, mode, fakegpu.New(), hide, umkit.StateSetup{}, append(slices.Clone(head), tail...))
-		}
+		testStateCalls(t, mode, fakegpu.New(), false, umkit.StateSetup{}, append(slices.Clone(head), tail...))
+		plain := slices.DeleteFunc(slices.Clone(head), func(c string) bool { return c == "Reallocate" })
+		testStateCalls(t, mode, fakegpu.New(), true, umkit.StateSetup{}, append(plain, tail...))
 	}
 	// With RewriteHome managed data come home and are rewritten on the CPU
 	// in one overlapped call where the device offers it (HomeFiller), else

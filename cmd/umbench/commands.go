@@ -154,7 +154,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("run", stderr)
 	groups := fs.String("groups", "", "comma-separated groups: "+strings.Join(umkit.Groups, ", ")+" (default all)")
 	bench := fs.String("bench", "", "comma-separated benchmark names or prefixes: "+benchNames()+" (umbench list describes them)")
-	quick := fs.Bool("quick", false, fmt.Sprintf("few sizes and trials (%d warm-ups, %d trials): every group in under a minute on an H200",
+	quick := fs.Bool("quick", false, fmt.Sprintf("few sizes and trials (%d warm-ups, %d trials)",
 		umkit.QuickWarmups, umkit.QuickTrials))
 	trials := fs.Int("trials", 0, fmt.Sprintf("trials per configuration, at least 1 (default: the paper's, %d; handoff %d × %d)",
 		umkit.DefaultTrials, umkit.HandoffTrials, umkit.DefaultHandoffReps))

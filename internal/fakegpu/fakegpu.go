@@ -42,11 +42,11 @@ type Device struct {
 	// KeptAfterFree models memory a real driver does not give back when a
 	// managed buffer of at least KeptAfterFreeFrom bytes that a prefetch
 	// moved to the GPU is freed: free memory stays this much lower from
-	// then on, once. On an H200 (umbench run --quick, 2026-12-02) it read
-	// about 106 MiB below the oversub capacity after a 918 MiB prefetched
-	// buffer was freed, and not that much after a 230 MiB one. A plain Free
-	// and Alloc of a footprint that close to the capacity is then refused;
-	// Reallocate is not.
+	// then on, once. On an H200 (umbench run --quick, 2026-12-02) free
+	// memory had dropped about 105 MiB since a 1021 MiB oversub capacity
+	// was set, once a 918 MiB prefetched buffer had been freed, and not as
+	// much after a 254 MiB one. A plain Free and Alloc of a footprint that
+	// close to the capacity is then refused; Reallocate is not.
 	KeptAfterFree, KeptAfterFreeFrom uint64
 	keptTaken                        bool
 
@@ -145,7 +145,7 @@ func (d *Device) Live() int { return len(d.buffers) }
 
 func (d *Device) Info() umkit.DeviceInfo { return d.info }
 
-func (d *Device) MemInfo() (uint64, uint64, error) { return d.Total - d.used, d.Total, nil }
+func (d *Device) MemInfo() (uint64, uint64, error) { return d.free(), d.Total, nil }
 
 func (d *Device) MemoryMargin() uint64 { return d.Margin }
 
@@ -158,22 +158,26 @@ func (d *Device) Alloc(kind umkit.MemKind, bytes uint64) (umkit.Buffer, error) {
 	return d.alloc(kind, bytes, 0)
 }
 
-// Reallocate frees old and allocates managed memory of its size, counting
-// old's bytes as free for the guard (umkit.Reallocator).
+// Reallocate frees old and allocates managed memory of its size, which may
+// use cuda.ReplaceSlack of the margin (umkit.Reallocator). Memory other
+// than managed is refused before anything is freed.
 func (d *Device) Reallocate(old umkit.Buffer) (umkit.Buffer, error) {
 	x := fb(old)
 	if x.kind != umkit.ManagedMem {
 		return nil, fmt.Errorf("fakegpu: reallocating %s memory: %w", x.kind, cuda.ErrInvalidArgument)
 	}
+	d.log("Reallocate(%s)", x) // then the Free and the Alloc
 	if err := d.Free(x); err != nil {
 		return nil, err
 	}
-	return d.alloc(umkit.ManagedMem, x.bytes, x.bytes)
+	return d.alloc(umkit.ManagedMem, x.bytes, cuda.ReplaceSlack(d.Margin))
 }
 
-// alloc is Alloc with credit bytes of a buffer just freed for this one
-// counted as free.
-func (d *Device) alloc(kind umkit.MemKind, bytes, credit uint64) (umkit.Buffer, error) {
+// free is the device memory not in use.
+func (d *Device) free() uint64 { return d.Total - min(d.used, d.Total) }
+
+// alloc is Alloc that may use slack bytes of the margin.
+func (d *Device) alloc(kind umkit.MemKind, bytes, slack uint64) (umkit.Buffer, error) {
 	if d.FailAlloc != nil {
 		return nil, d.FailAlloc
 	}
@@ -185,8 +189,8 @@ func (d *Device) alloc(kind umkit.MemKind, bytes, credit uint64) (umkit.Buffer, 
 		return nil, fmt.Errorf("fakegpu: zero-byte allocation: %w", cuda.ErrInvalidArgument)
 	}
 	onDevice := kind == umkit.DeviceMem || kind == umkit.ManagedMem
-	if onDevice && !(kind == umkit.ManagedMem && d.allowOver) && d.used+bytes+d.Margin > d.Total+credit {
-		return nil, &cuda.OversubscribeError{What: kind.String(), Requested: bytes, Free: d.Total - d.used, Margin: d.Margin, Replaced: credit}
+	if onDevice && !(kind == umkit.ManagedMem && d.allowOver) && bytes+d.Margin-slack > d.free() {
+		return nil, &cuda.OversubscribeError{What: kind.String(), Requested: bytes, Free: d.free(), Margin: d.Margin, Slack: slack}
 	}
 	d.next++
 	d.allocs++

@@ -133,7 +133,13 @@ func (c *Context) AllocManaged(bytes uint64) (*Buffer, error) {
 	if !c.attrs.ManagedMemory {
 		return nil, fmt.Errorf("%w: %s does not support managed memory", ErrUnsupported, c.attrs.Name)
 	}
-	if err := c.guardDevice("managed", bytes, true, false); err != nil {
+	return c.allocManaged(bytes, false)
+}
+
+// allocManaged is the guarded cuMemAllocManaged of AllocManaged and, as a
+// replacement, of ReallocManaged.
+func (c *Context) allocManaged(bytes uint64, replacement bool) (*Buffer, error) {
+	if err := c.guardDevice("managed", bytes, true, replacement); err != nil {
 		return nil, err
 	}
 	p, r := cMemAllocManaged(c.h, bytes)
@@ -169,14 +175,7 @@ func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
 	if err := old.Free(); err != nil {
 		return nil, err
 	}
-	if err := c.guardDevice("managed", bytes, true, true); err != nil {
-		return nil, err
-	}
-	p, r := cMemAllocManaged(c.h, bytes)
-	if err := check("cuMemAllocManaged", r); err != nil {
-		return nil, err
-	}
-	return &Buffer{c: c, kind: ManagedMemory, bytes: bytes, dptr: p, host: cHostView(p)}, nil
+	return c.allocManaged(bytes, true)
 }
 
 // ReplaceSlack is how much of a margin a replacement (ReallocManaged) may

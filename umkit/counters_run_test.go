@@ -124,14 +124,8 @@ func TestCounterPassReallocates(t *testing.T) {
 		if _, err := umkit.Run(ctx, opts); err != nil {
 			t.Fatal(err)
 		}
-		n := 0
-		for _, c := range dev.Calls {
-			if strings.HasPrefix(c, "Reallocate(") {
-				n++
-			}
-		}
 		rows, _ := results.LoadCounters(opts.Out)
-		return n, rows
+		return callCount(dev, "Reallocate("), rows
 	}
 	plain, _ := reallocations(false)
 	counted, rows := reallocations(true)

@@ -160,15 +160,7 @@ func TestIterationCounts(t *testing.T) {
 // TestZeroWarmupsRunsNone: an explicit 0 runs no warm-up at all, not even
 // the HBM group's minimum warm-up time; unset runs the default.
 func TestZeroWarmupsRunsNone(t *testing.T) {
-	timed := func(dev *fakegpu.Device) int {
-		n := 0
-		for _, c := range dev.Calls {
-			if strings.HasPrefix(c, "Hold") {
-				n++
-			}
-		}
-		return n
-	}
+	timed := func(dev *fakegpu.Device) int { return callCount(dev, "Hold") }
 	for _, tc := range []struct {
 		w    umkit.Count
 		want int

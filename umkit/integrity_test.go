@@ -43,12 +43,7 @@ func TestRunHungKernel(t *testing.T) {
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	launches := 0
-	for _, c := range probe.Calls {
-		if strings.HasPrefix(c, "Launch") {
-			launches++
-		}
-	}
+	launches := callCount(probe, "Launch")
 	dev := fakegpu.New()
 	dev.HangAfter = launches + 1
 	defer dev.Release()

@@ -47,25 +47,16 @@ func TestRewriteReallocate(t *testing.T) {
 				a.SizeBytes, a.KernelMs, a.Placement, a.Verified, b.KernelMs, b.Placement)
 		}
 	}
-	count := func(d *fakegpu.Device, prefix string) int {
-		n := 0
-		for _, c := range d.Calls {
-			if strings.HasPrefix(c, prefix) {
-				n++
-			}
-		}
-		return n
-	}
-	if n := count(reDev, "HomeFillHost"); n != 0 {
+	if n := callCount(reDev, "HomeFillHost"); n != 0 {
 		t.Errorf("%d HomeFillHost calls reallocating", n)
 	}
-	if n := count(homeDev, "HomeFillHost"); n == 0 {
+	if n := callCount(homeDev, "HomeFillHost"); n == 0 {
 		t.Error("no HomeFillHost bringing home")
 	}
 	// Each home becomes one more managed allocation, and the home of an
 	// advised buffer one more Advise.
-	homes := count(homeDev, "HomeFillHost")
-	if a, h := count(reDev, "Alloc(managed"), count(homeDev, "Alloc(managed"); a != h+homes {
+	homes := callCount(homeDev, "HomeFillHost")
+	if a, h := callCount(reDev, "Alloc(managed"), callCount(homeDev, "Alloc(managed"); a != h+homes {
 		t.Errorf("%d managed allocations reallocating, want %d bringing home + %d homes", a, h, homes)
 	}
 	advised := map[string]bool{} // buffers bringing home advised, e.g. "managed#7"
@@ -80,7 +71,7 @@ func TestRewriteReallocate(t *testing.T) {
 			advisedHomes++
 		}
 	}
-	if a, h := count(reDev, "Advise("), count(homeDev, "Advise("); advisedHomes == 0 || a != h+advisedHomes {
+	if a, h := callCount(reDev, "Advise("), callCount(homeDev, "Advise("); advisedHomes == 0 || a != h+advisedHomes {
 		t.Errorf("%d Advise calls reallocating, want %d bringing home + %d homes of advised buffers", a, h, advisedHomes)
 	}
 	if reDev.Live() != 0 {

@@ -105,8 +105,8 @@ func (b *stateBuffers) free(dev Device) error {
 	return errors.Join(errs...)
 }
 
-// reallocate replaces the managed data buffer with a fresh allocation of n
-// elements that carries the mode's advice: nothing of it is resident
+// reallocate replaces the managed data buffer b.x, of n elements, with a
+// fresh allocation of its size that carries the mode's advice: nothing of it is resident
 // anywhere until it is written. The CPU's first-touch write that follows
 // beat a prefetch to the CPU first: on the H200 (cuda TestDiagFirstTouch,
 // 2026-12-02, 25 interleaved trials each) that set up 1 GiB in 333 ms
@@ -119,19 +119,15 @@ func (b *stateBuffers) free(dev Device) error {
 // the free-memory margin, so that a footprint the guard admitted once is
 // not refused on a later trial for memory the driver has yet to give back.
 func (r *runner) reallocate(b *stateBuffers, n uint64) error {
+	old := b.x
+	b.x = nil // managed, so freed whatever happens; a failed free is not tried again
 	var x Buffer
 	var err error
-	if re, ok := optional[Reallocator](r.dev); ok && b.x != nil && b.x.Kind() == ManagedMem && b.x.Bytes() == n*8 {
-		old := b.x
-		b.x = nil // managed: freed whatever happens
+	if re, ok := optional[Reallocator](r.dev); ok {
 		x, err = re.Reallocate(old)
 	} else {
-		if b.x != nil {
-			old := b.x
-			b.x = nil // a failed free is not tried again
-			if err := r.dev.Free(old); err != nil {
-				return err
-			}
+		if err := r.dev.Free(old); err != nil {
+			return err
 		}
 		x, err = r.dev.Alloc(ManagedMem, n*8)
 	}

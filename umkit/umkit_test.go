@@ -111,6 +111,17 @@ func lastTrial(calls []string, start string) []string {
 	return calls[i:]
 }
 
+// callCount is how many of d's calls start with prefix.
+func callCount(d *fakegpu.Device, prefix string) int {
+	n := 0
+	for _, c := range d.Calls {
+		if strings.HasPrefix(c, prefix) {
+			n++
+		}
+	}
+	return n
+}
+
 func names(calls []string) []string {
 	out := make([]string, len(calls))
 	for i, c := range calls {

@@ -446,3 +446,54 @@ func TestDiagPrefetchToCPUSource(t *testing.T) {
 			8*float64(n)/quantile(moved[w], 0.5)/1e6)
 	}
 }
+
+// TestDiagRewriteParts splits a cold trial's reallocation (the largest
+// cost of the memory-state groups outside their measurements) into the
+// free of the GPU-resident buffer, the allocation and the first-touch
+// write, the write on 4, 8, 16 and 32 threads interleaved trial by trial,
+// to show whether more threads, or which part, could make it cheaper.
+// 1 GiB, 25 trials of each. UMLAB_PERF=2 only; it prints, it asserts
+// nothing but the data.
+func TestDiagRewriteParts(t *testing.T) {
+	c, s, man := coldContext(t)
+	defer func() { man.Free() }() // every trial replaces man
+	n := man.Bytes() / 8
+	saved := HostThreads
+	defer func() { HostThreads = saved }()
+	threads := []int{4, 8, 16, 32}
+	const trials = 25
+	parts := make([][3][]float64, len(threads)) // free, allocate, write
+	for i := 0; i < trials+2; i++ {
+		for j := range threads {
+			w := (i + j) % len(threads)
+			seed := uint64(100*i + w)
+			must(t, FillHost(man, n, seed))
+			must(t, c.RMW(man, 1, 1, n, s)) // GPU-resident, as after a cold kernel
+			must(t, c.SyncStream(s))
+			fr := wallMs(t, man.Free)
+			var al float64
+			al = wallMs(t, func() error {
+				var err error
+				man, err = c.AllocManaged(n * 8)
+				return err
+			})
+			HostThreads = threads[w]
+			wr := wallMs(t, func() error { return FillHost(man, n, seed) })
+			HostThreads = saved
+			if m, err := CheckAffineHost(man, n, seed, 1, 0, 1, n); err != nil || !m.OK() {
+				t.Fatalf("%d threads: data after the write: %v %v", threads[w], m, err)
+			}
+			if i >= 2 {
+				for k, v := range []float64{fr, al, wr} {
+					parts[w][k] = append(parts[w][k], v)
+				}
+			}
+		}
+	}
+	q := quantile
+	for w, th := range threads {
+		p := parts[w]
+		fmt.Printf("REWRITEPARTS 1 GiB %2d threads: free %.1f ms, allocate %.2f ms, write median %.1f ms (10th–90th %.1f–%.1f)\n",
+			th, q(p[0], 0.5), q(p[1], 0.5), q(p[2], 0.5), q(p[2], 0.1), q(p[2], 0.9))
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,60 @@ func thousands(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// TestReadmeQuickTimeFromData checks the `--quick` wall times the README
+// quotes (its first screen and the paragraph on --quick) against the
+// dataset they cite: a --quick run in one process, its wall time from
+// meta.json's start and end, its commit, date and group times.
+func TestReadmeQuickTimeFromData(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(b)), " ")
+	first := regexp.MustCompile("\\((\\d+) s on an H200, (\\d{4}-\\d\\d-\\d\\d): `datasets/([^`]+)`\\)").FindStringSubmatch(flat)
+	para := regexp.MustCompile("`--quick` runs every group at fewer sizes, percentages and trials: (\\d+) s in one process on an H200 at `([0-9a-f]+)` " +
+		"\\((\\d{4}-\\d\\d-\\d\\d), `datasets/([^`]+)`: hbm, host, transfer, managed, pattern and oversub (\\d+) s, of which oversub (\\d+) s, handoff (\\d+) s\\)").FindStringSubmatch(flat)
+	if first == nil || para == nil {
+		t.Fatalf("README: the first screen's quick time (%v) or the --quick paragraph (%v) is not in the expected form", first != nil, para != nil)
+	}
+	if first[3] != para[4] {
+		t.Errorf("README: the first screen cites %s, the --quick paragraph %s", first[3], para[4])
+	}
+	_, meta, err := datasets.Load(para[4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(meta.Command, "--quick") || strings.Contains(meta.Command, "--groups") {
+		t.Errorf("%s was not a whole --quick run: %s", para[4], meta.Command)
+	}
+	for _, n := range meta.Notes {
+		if strings.HasPrefix(n, "resumes run ") {
+			t.Errorf("README calls %s one process, but its meta.json notes a resume: %s", para[4], n)
+		}
+	}
+	secs := func(d time.Duration) string { return fmt.Sprint(int(d.Round(time.Second).Seconds())) }
+	wall := secs(meta.End.Sub(meta.Start))
+	date := meta.Start.UTC().Format("2006-01-02")
+	if first[1] != wall || para[1] != wall || first[2] != date || para[3] != date || !strings.HasPrefix(meta.Commit, para[2]) || len(para[2]) < 7 {
+		t.Errorf("README quotes %s s on %s (first screen) and %s s at %s on %s, but %s ran %s s at %.7s on %s",
+			first[1], first[2], para[1], para[2], para[3], para[4], wall, meta.Commit, date)
+	}
+	var before, oversub, handoff time.Duration
+	for _, g := range meta.GroupTimes {
+		d := g.End.Sub(g.Start)
+		switch g.Group {
+		case "handoff":
+			handoff += d
+		case "oversub":
+			oversub += d
+			before += d
+		default:
+			before += d
+		}
+	}
+	if got := []string{secs(before), secs(oversub), secs(handoff)}; !slices.Equal(got, para[5:8]) {
+		t.Errorf("README: the groups before handoff, oversub and handoff took %v s, but %s's group times give %v", para[5:8], para[4], got)
+	}
 }

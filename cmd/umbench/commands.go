@@ -661,8 +661,9 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	wide := fs.Bool("wide", false, "table: lines as long as they come (by default prose is broken to fit 120 columns)")
 	points := fs.Bool("points", false, "table: also each validation point, its measured median time with a 95% bootstrap interval, "+
 		"the model's prediction and the error with its interval")
-	countersFrom := fs.String("counters", "", "counter passes from another handoff run of the same machine (a dataset or results directory "+
-		"written with umbench run --counters), quoted where F depends on R or a policy misses by more than 2 %")
+	countersFrom := fs.String("counters", "", "counter passes from other handoff runs of the same platform (datasets or results directories "+
+		"written with umbench run --counters, comma separated; where two cover a configuration the later is quoted), "+
+		"quoted where F depends on R or a policy misses by more than 2 %")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -754,14 +755,11 @@ func cmdModel(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// countersOf loads the collected counter passes of the run named (for
-// umbench model --counters) and checks that they come from the platform
-// the rows were measured on.
-func countersOf(name string, rows []results.Row) ([]model.Counted, error) {
-	counters, err := datasets.Counters(name)
-	if err != nil {
-		return nil, fmt.Errorf("--counters %s: %w", name, err)
-	}
+// countersOf loads the collected counter passes of the runs named, comma
+// separated (for umbench model --counters), and checks that they come from
+// the platform the rows were measured on. Where two runs hold passes of
+// the same configuration the later one named is quoted.
+func countersOf(names string, rows []results.Row) ([]model.Counted, error) {
 	platform := ""
 	for _, r := range rows {
 		if r.Platform != "" {
@@ -770,18 +768,29 @@ func countersOf(name string, rows []results.Row) ([]model.Counted, error) {
 		}
 	}
 	var out []model.Counted
-	for _, c := range counters {
-		if p := c.Config.Platform; platform != "" && p != "" && p != platform {
-			return nil, usagef("--counters %s: its passes were measured on %s, the rows on %s: counters only explain a run of the same machine", name, p, platform)
+	for _, name := range strings.Split(names, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			return nil, usagef("--counters %q: an empty name (allowed: datasets or results directories, comma separated)", names)
 		}
-		if c.Collected {
-			k := model.CountedOf(c)
-			k.Source = name
-			out = append(out, k)
+		counters, err := datasets.Counters(name)
+		if err != nil {
+			return nil, fmt.Errorf("--counters %s: %w", name, err)
 		}
-	}
-	if len(out) == 0 {
-		return nil, usagef("--counters %s: no collected counter passes in it (measure with umbench run --counters)", name)
+		n := len(out)
+		for _, c := range counters {
+			if p := c.Config.Platform; platform != "" && p != "" && p != platform {
+				return nil, usagef("--counters %s: its passes were measured on %s, the rows on %s: counters only explain a run of the same machine", name, p, platform)
+			}
+			if c.Collected {
+				k := model.CountedOf(c)
+				k.Source = name
+				out = append(out, k)
+			}
+		}
+		if len(out) == n {
+			return nil, usagef("--counters %s: no collected counter passes in it (measure with umbench run --counters)", name)
+		}
 	}
 	return out, nil
 }

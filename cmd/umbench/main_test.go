@@ -571,9 +571,21 @@ func TestModelCountersFrom(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Two runs' passes together: the sweep's at 256 MiB and 1 GiB, the
+	// small run's at 16 and 64 MiB, each quoted with its source.
+	args = []string{"model", "--dataset", "h200-2026-12-02-rerun", "--counters", "h200counters-2026-12-01-sweep, h200counters-2026-12-02-small"}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	flat := strings.Join(strings.Fields(out), " ")
+	contains(t, "model --counters A,B", flat, "Counter passes (h200counters-2026-12-02-small), one iteration at 16 MiB: R = 1: 16 MiB host to device")
+	if strings.Contains(flat, "No counter passes at 16 MiB") || strings.Contains(flat, "No counter passes at 64 MiB") {
+		t.Errorf("model --counters A,B: the small run's passes were not used:\n%s", out)
+	}
 	for _, bad := range []struct{ from, want string }{
 		{dir, "measured on GB200, the rows on H200"},
 		{"paper-gb200", "no collected counter passes"},
+		{"h200counters-2026-12-01-handoff,paper-gb200", "--counters paper-gb200: no collected counter passes"},
+		{"h200counters-2026-12-01-handoff,", "an empty name"},
 	} {
 		args := []string{"model", "--dataset", "h200-2026-12-01-handoff-interleaved", "--counters", bad.from}
 		code, out, errs := umbench(t, args...)

@@ -201,11 +201,7 @@ func thousands(n int) string {
 // dataset they cite: a --quick run in one process, its wall time from
 // meta.json's start and end, its commit, date and group times.
 func TestReadmeQuickTimeFromData(t *testing.T) {
-	b, err := os.ReadFile("../../README.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	flat := strings.Join(strings.Fields(string(b)), " ")
+	flat := readmeFlat(t)
 	first := regexp.MustCompile("\\((\\d+) s on an H200, (\\d{4}-\\d\\d-\\d\\d): `datasets/([^`]+)`\\)").FindStringSubmatch(flat)
 	para := regexp.MustCompile("`--quick` runs every group at fewer sizes, percentages and trials: (\\d+) s in one process on an H200 at `([0-9a-f]+)` " +
 		"\\((\\d{4}-\\d\\d-\\d\\d), `datasets/([^`]+)`: hbm, host, transfer, managed, pattern and oversub (\\d+) s, of which oversub (\\d+) s, handoff (\\d+) s\\)").FindStringSubmatch(flat)
@@ -250,4 +246,68 @@ func TestReadmeQuickTimeFromData(t *testing.T) {
 	if got := []string{secs(before), secs(oversub), secs(handoff)}; !slices.Equal(got, para[5:8]) {
 		t.Errorf("README: the groups before handoff, oversub and handoff took %v s, but %s's group times give %v", para[5:8], para[4], got)
 	}
+}
+
+// TestReadmeMissesFromData checks what the README's model section says of
+// the rows that miss by more than 2 % against `umbench model` run as the
+// README gives it (with its --counters): each row's APE, interval and the
+// share of its leading part, and the counter passes quoted for managed at
+// 16 MiB.
+func TestReadmeMissesFromData(t *testing.T) {
+	flat := readmeFlat(t)
+	cmd := regexp.MustCompile("`umbench model --dataset (\\S+) --counters (\\S+)`, whose counter passes").FindStringSubmatch(flat)
+	if cmd == nil {
+		t.Fatal("README: no `umbench model --dataset D --counters C`, whose counter passes … in the model section")
+	}
+	args := []string{"model", "--dataset", cmd[1], "--counters", cmd[2]}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	mod := strings.Join(strings.Fields(out), " ")
+	rows := regexp.MustCompile(`(explicit_copy|host_mapped|managed|managed_prefetch) at (\d+ [KMG]iB) \((\S+) %, (?:95 % )?CI (\S+)–(\S+) %\) has (\d+) % (?:of its misses )?in the (CPU update|GPU passes)`).FindAllStringSubmatch(flat, -1)
+	if len(rows) == 0 {
+		t.Fatal("README: the model section names no row above 2 % in the expected form")
+	}
+	for _, r := range rows {
+		note := fmt.Sprintf("%s %s: median APE %s %%, above 2 %% (95 %% CI %s–%s %%", r[1], r[2], r[3], r[4], r[5])
+		i := strings.Index(mod, note)
+		if i < 0 {
+			t.Errorf("README says %q, but umbench model %v does not note %q", r[0], args[1:], note)
+			continue
+		}
+		end := strings.Index(mod[i+1:], "Note: ")
+		if end < 0 {
+			end = len(mod) - i - 1
+		}
+		body := mod[i : i+1+end]
+		part := map[string]string{"CPU update": "the CPU update (cpu_ms) ", "GPU passes": "the GPU passes beyond R·G (kernel_ms) "}[r[7]]
+		if !strings.Contains(body, part+r[6]+" %") {
+			t.Errorf("README gives %s %s %s %% in the %s, but the note says: %s", r[1], r[2], r[6], r[7], body)
+		}
+		if r[1] == "managed" && r[2] == "16 MiB" {
+			m := regexp.MustCompile(`moves (\d+ MiB) each way with (\d+) CPU page faults at both ends \((\d+) and (\d+) GPU fault groups\)`).FindStringSubmatch(flat)
+			if m == nil {
+				t.Error("README: no counter passes quoted for managed at 16 MiB")
+				continue
+			}
+			for _, want := range []string{
+				fmt.Sprintf("R = 1: %s host to device, %s device to host, %s CPU page faults, %s GPU fault groups", m[1], m[1], m[2], m[3]),
+				fmt.Sprintf("R = 32: %s host to device, %s device to host, %s CPU page faults, %s GPU fault groups", m[1], m[1], m[2], m[4]),
+			} {
+				if !strings.Contains(body, want) {
+					t.Errorf("README quotes managed 16 MiB's counter passes as %q, but the note lacks %q: %s", m[0], want, body)
+				}
+			}
+		}
+	}
+}
+
+// readmeFlat returns the README with every run of white space one space,
+// so that a sentence matches wherever its lines break.
+func readmeFlat(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(strings.Fields(string(b)), " ")
 }

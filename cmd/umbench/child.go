@@ -39,6 +39,10 @@ func risky(p umkit.Plan) bool {
 // to exit before it kills it.
 var hangGrace = 30 * time.Second
 
+// childDrain bounds the wait, after the child exits, for the rest of its
+// stderr.
+const childDrain = 10 * time.Second
+
 // childExecutable is the program the child runs; tests replace it.
 var childExecutable = os.Executable
 
@@ -57,12 +61,19 @@ func runInChild(args []string, dir string, stdout, stderr io.Writer) error {
 	cmd := exec.Command(exe, append(append([]string{"run"}, args...), "--out="+dir)...)
 	cmd.Env = append(os.Environ(), envChild+"=1")
 	cmd.Stdout = stdout
-	errPipe, err := cmd.StderrPipe()
+	// The child's stderr comes through a pipe of our own, not StderrPipe:
+	// Wait closes that one when the child exits, which can drop the last
+	// lines the child wrote (its error message) before they are read.
+	errPipe, errW, err := os.Pipe()
 	if err != nil {
 		return err
 	}
+	defer errPipe.Close()
+	cmd.Stderr = errW
 	fmt.Fprintf(stderr, "umbench: oversubscription beyond 90 %% can hang the driver: measuring in a child process, watched by this one\n")
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	errW.Close() // the child holds the write end now: the reader ends when the child does
+	if err != nil {
 		return fmt.Errorf("starting the child process: %w", err)
 	}
 	var mu sync.Mutex
@@ -103,7 +114,10 @@ func runInChild(args []string, dir string, stdout, stderr io.Writer) error {
 				cmd.Process.Kill()
 			}
 		case err := <-waited:
-			<-lines
+			select {
+			case <-lines: // everything the child wrote is forwarded
+			case <-time.After(childDrain): // a process the child started still holds its stderr
+			}
 			return childFate(err, cmd.Process.Pid, stalled, dir)
 		}
 	}

@@ -114,17 +114,25 @@ func (p *proc) errText() string {
 	return p.stderr.String()
 }
 
-// wait returns the exit code (-1 when killed by a signal).
+// wait returns the exit code (-1 when killed by a signal). It reads stderr
+// to its end before it waits for the process: Wait closes the pipe, and
+// called first it could drop what the process wrote last (a refusal's
+// message, as a run on a busy directory once lost).
 func (p *proc) wait(t *testing.T) int {
 	t.Helper()
+	timeout := time.After(60 * time.Second)
+	select {
+	case <-p.done:
+	case <-timeout:
+		t.Fatalf("umbench did not exit within a minute:\n%s", p.errText())
+	}
 	waited := make(chan error, 1)
 	go func() { waited <- p.cmd.Wait() }()
 	select {
 	case <-waited:
-	case <-time.After(60 * time.Second):
-		t.Fatalf("umbench did not exit within a minute:\n%s", p.errText())
+	case <-timeout:
+		t.Fatalf("umbench closed its stderr but did not exit within a minute:\n%s", p.errText())
 	}
-	<-p.done
 	return p.cmd.ProcessState.ExitCode()
 }
 

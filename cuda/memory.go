@@ -162,7 +162,7 @@ func (c *Context) allocManaged(bytes uint64, replacement bool) (*Buffer, error) 
 // freed; past that check, old is freed whatever happens and must not be
 // used again.
 func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
-	if err := c.managedOnly("ReallocManaged", old); err != nil {
+	if err := old.usable("ReallocManaged"); err != nil {
 		return nil, err
 	}
 	if old.kind != ManagedMemory {

@@ -106,14 +106,13 @@ func (b *stateBuffers) free(dev Device) error {
 }
 
 // reallocate replaces the managed data buffer b.x, of n elements, with a
-// fresh allocation of its size that carries the mode's advice: nothing of it is resident
-// anywhere until it is written. The CPU's first-touch write that follows
-// beat a prefetch to the CPU first: on the H200 (cuda TestDiagFirstTouch,
-// 2026-12-02, 25 interleaved trials each) that set up 1 GiB in 333 ms
-// against 116 (preferred CPU, 256 MiB: 101 against 46). Whether
-// MADV_POPULATE_WRITE would pre-fault managed memory faster is open: that
-// run's probe of it covered more than its buffer, so its refusal (EINVAL)
-// does not settle it.
+// fresh allocation of its size that carries the mode's advice: nothing of
+// it is resident anywhere until it is written. The CPU's first-touch write
+// that follows is the cheapest way found to that state: on the H200 (cuda
+// TestDiagFirstTouch, 2026-12-02, 25 interleaved trials each) it set up
+// 1 GiB in 104.8 ms, against 141.8 ms with MADV_POPULATE_WRITE first and
+// 348.9 ms with a prefetch to the CPU first; and it is bound by the host's
+// cores (TestDiagRewriteParts: 297.6 ms on 4 threads, 94.6 ms on 16).
 //
 // Where the device offers it (Reallocator), the new buffer may use part of
 // the free-memory margin, so that a footprint the guard admitted once is

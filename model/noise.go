@@ -155,8 +155,32 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		c.Decisive = ps[0].ci.Hi < ps[1].ci.Lo
 	}
 	rep.countDecisive()
+	rep.Spread = h.spread(med)
 	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
 	h.checkFConstant(rep, med, B, o.Counted, paired)
+}
+
+// spread describes the R = 1 alternating configurations at the largest
+// size (Report.Spread), with the medians' intervals from the replicates med.
+func (h *handoff) spread(med map[hkey][]float64) []Spread {
+	if len(h.sizes) == 0 {
+		return nil
+	}
+	s := h.sizes[len(h.sizes)-1]
+	var out []Spread
+	for _, p := range h.policies {
+		k := hkey{p, phaseAlt, s, 1}
+		v, reps := h.vals[k], med[k]
+		if len(v) == 0 || reps == nil {
+			continue
+		}
+		lo, hi := stats.Percentiles(v, 0.8)
+		clo, chi := stats.Percentiles(reps, stats.DefaultLevel)
+		m := h.med[k]
+		out = append(out, Spread{Policy: p, SizeBytes: s, Trials: len(v), Median: m, P10: lo, P90: hi,
+			MedianCI: stats.Interval{Est: m, Lo: clo, Hi: chi}})
+	}
+	return out
 }
 
 // sweep is one policy and size's alternating configurations measured in

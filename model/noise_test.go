@@ -254,3 +254,48 @@ func TestMissWithinNoise(t *testing.T) {
 		t.Errorf("misses from noise alone not called noise:\n%s", notes)
 	}
 }
+
+// TestCalibrationSpread: the report describes the R = 1 trials at the
+// largest size as they were drawn: Gaussian noise of sd 2 ms on 1 s
+// spreads by 2·1.2816·sd (10th to 90th percentile), 0.51 % of the median,
+// and the median of 30 trials is known to about ±1.2533·1.96·sd/√30.
+func TestCalibrationSpread(t *testing.T) {
+	rows := noisySweep(map[string][2]float64{"a": {999, 1}, "b": {499, 1}}, 2, 3)
+	rep, err := model.Fit(rows, model.Options{Resamples: 2000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Spread) != 2 {
+		t.Fatalf("Spread has %d policies, want 2: %+v", len(rep.Spread), rep.Spread)
+	}
+	for _, s := range rep.Spread {
+		total := map[string]float64{"a": 1000, "b": 500}[s.Policy]
+		if s.SizeBytes != gib || s.Trials != 30 {
+			t.Errorf("%s: size %d, %d trials; want 1 GiB, 30", s.Policy, s.SizeBytes, s.Trials)
+		}
+		if want := 100 * 2 * 1.2816 * 2 / total; s.SpreadPct() < want/2 || s.SpreadPct() > want*2 {
+			t.Errorf("%s: spread %.3f %%, want about %.3f %%", s.Policy, s.SpreadPct(), want)
+		}
+		half := 100 * 1.2533 * 1.96 * 2 / 5.477 / total
+		for _, v := range []float64{s.BelowPct(), s.AbovePct()} {
+			if v < half/3 || v > half*3 {
+				t.Errorf("%s: the median's interval reaches %.3f %% (below %.3f, above %.3f), want about %.3f %%", s.Policy, v, s.BelowPct(), s.AbovePct(), half)
+			}
+		}
+	}
+	var b strings.Builder
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "calibration noise: at 1 GiB and R = 1 the 30 alternating trials of a policy spread by") {
+		t.Errorf("the table does not describe the calibration's noise:\n%s", b.String())
+	}
+	// Without intervals there is nothing to describe.
+	rep, err = model.Fit(rows, model.Options{Resamples: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Spread != nil {
+		t.Errorf("Spread without intervals: %+v", rep.Spread)
+	}
+}

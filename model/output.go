@@ -172,6 +172,9 @@ func (r *Report) WriteTable(w io.Writer) error {
 		ew.printf("Aggregate median APE over sizes ≥ %s: %s %% (95 %% CI %s)\n", formatSize(r.MinSizeBytes), pct(r.MedianAPE), pctCI(r.MedianAPECI))
 		if !math.IsNaN(r.MedianAPECI.Lo) {
 			ew.printf("  %s\n", r.intervalMethod())
+			if s := r.spreadLine(); s != "" {
+				ew.printf("  %s\n", s)
+			}
 		}
 		ew.printf("Fastest policy predicted: %d of %d validation size–reuse points (sizes ≥ %s)\n", r.Matches, r.Compared, formatSize(r.MinSizeBytes))
 		if !math.IsNaN(r.MedianAPECI.Lo) {
@@ -234,6 +237,31 @@ func (r *Report) intervalMethod() string {
 		s += fmt.Sprintf("; the alternating sweeps of %d policy–size pairs resampled round by round (every R of a round together, as measured)", r.PairedSweeps)
 	}
 	return s
+}
+
+// spreadLine says how widely the calibration's R = 1 trials spread at the
+// largest size and how far their medians' intervals reach, the range over
+// policies: the noise every prediction at that size inherits. "" without
+// a spread.
+func (r *Report) spreadLine() string {
+	if len(r.Spread) == 0 {
+		return ""
+	}
+	// rng writes the range of f over the policies, with prec decimals.
+	rng := func(f func(Spread) float64, prec int) string {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, s := range r.Spread {
+			lo, hi = math.Min(lo, f(s)), math.Max(hi, f(s))
+		}
+		a, b := strconv.FormatFloat(lo, 'f', prec, 64), strconv.FormatFloat(hi, 'f', prec, 64)
+		if a == b {
+			return a
+		}
+		return a + "–" + b
+	}
+	trials := rng(func(s Spread) float64 { return float64(s.Trials) }, 0)
+	return fmt.Sprintf("calibration noise: at %s and R = 1 the %s alternating trials of a policy spread by %s %% of their median between their 10th and 90th percentiles, and the median's own 95 %% interval reaches %s %% below and %s %% above it",
+		formatSize(r.Spread[0].SizeBytes), trials, rng(Spread.SpreadPct, 1), rng(Spread.BelowPct, 1), rng(Spread.AbovePct, 1))
 }
 
 // pctCI writes an interval's bounds as "lo–hi", or "-" without one.

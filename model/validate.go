@@ -116,9 +116,34 @@ type Report struct {
 	ConstantMatches           int
 	// RMin and RMax are the measured R range (0 without measurements).
 	RMin, RMax int64
+	// Spread describes, at the largest calibrated size, each policy's
+	// R = 1 alternating trials, the calibration F rests on: why the
+	// intervals are as wide as they are (nil without intervals).
+	Spread     []Spread
 	Crossovers []Crossover
 	Notes      []string
 }
+
+// Spread is one policy's R = 1 alternating configuration at a size: how
+// far its trials spread and how well their median is known.
+type Spread struct {
+	Policy    string
+	SizeBytes int64
+	Trials    int
+	// Median of the trials' total_ms, and their 10th and 90th percentiles.
+	Median, P10, P90 float64
+	MedianCI         stats.Interval // 95 % bootstrap interval of Median
+}
+
+// SpreadPct is the trials' 10th–90th percentile range in % of their median.
+func (s Spread) SpreadPct() float64 { return 100 * (s.P90 - s.P10) / s.Median }
+
+// BelowPct and AbovePct are how far the median's interval reaches below
+// and above it, in % of it.
+func (s Spread) BelowPct() float64 { return 100 * (s.Median - s.MedianCI.Lo) / s.Median }
+
+// AbovePct: see BelowPct.
+func (s Spread) AbovePct() float64 { return 100 * (s.MedianCI.Hi - s.Median) / s.Median }
 
 // Fit calibrates the model on handoff rows (see Calibrate) and validates it
 // on the alternating rows with R ≠ 1. It needs at least two policies and at

@@ -131,6 +131,9 @@ func TestReadmeFiguresFromData(t *testing.T) {
 		perPolicy = append(perPolicy, fmt.Sprintf("%s %s / %s %%", p, s[1], s[2]))
 	}
 	paragraph = append(paragraph, strings.Join(perPolicy, ", "))
+	// Why the interval is wide: the calibration's noise, as model says it.
+	spread := find(`calibration noise: (at \S+ [KMG]iB and R = 1 .*? above it)`)
+	paragraph = append(paragraph, spread[1])
 	flat := strings.Join(strings.Fields(cited), " ")
 	for _, p := range paragraph {
 		if !strings.Contains(flat, strings.Join(strings.Fields(p), " ")) {
@@ -310,4 +313,106 @@ func readmeFlat(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return strings.Join(strings.Fields(string(b)), " ")
+}
+
+// TestReadmeEarlierRunsFromData checks what the README's results and
+// model sections say of earlier full runs against their datasets: each
+// embedded run's commit, wall time, timed regions and rewrites (and the
+// cited run's own, "here"), the handoff group's timed regions, and every
+// aggregate median APE quoted with its commit. A run quoted by commit whose
+// dataset was removed must have its row in datasets/README.md, with the
+// same aggregate and the git show that recovers its rows.
+func TestReadmeEarlierRunsFromData(t *testing.T) {
+	flat := readmeFlat(t)
+	minSec := func(s float64) string {
+		d := time.Duration(s * float64(time.Second)).Round(time.Second)
+		return fmt.Sprintf("%d m %d s", int(d.Minutes()), int(d.Seconds())%60)
+	}
+	type run struct {
+		commit                    string
+		wall, timed, rewrite, hto float64 // seconds; hto: handoff's timed regions
+	}
+	load := func(name string) run {
+		_, meta, err := datasets.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := run{commit: meta.Commit, wall: meta.End.Sub(meta.Start).Seconds()}
+		for _, g := range meta.GroupTimes {
+			r.timed += g.Parts.TimedS
+			r.rewrite += g.Parts.RewriteS
+			if g.Group == "handoff" {
+				r.hto += g.Parts.TimedS
+			}
+		}
+		if len(meta.GroupTimes) == 0 || len(r.commit) < 7 {
+			t.Fatalf("%s's meta.json records no group times or commit", name)
+		}
+		return r
+	}
+	other := regexp.MustCompile("`datasets/(h200-[0-9a-z-]+)` at `([0-9a-f]+)` in (\\d+ m \\d+ s) \\(timed(?: regions)? (\\d+ m \\d+ s), rewrites (\\d+ m \\d+ s)\\)").FindAllStringSubmatch(flat, -1)
+	here := regexp.MustCompile(`against (\d+ m \d+ s) and (\d+ m \d+ s) here\. The handoff code is the same at all three commits, and its timed regions took (\d+ m \d+ s), (\d+ m \d+ s) and (\d+ m \d+ s)`).FindStringSubmatch(flat)
+	cited := regexp.MustCompile("\\| measurement \\(`([^`]+)`\\) \\|").FindStringSubmatch(flat)
+	if len(other) != 2 || here == nil || cited == nil {
+		t.Fatalf("README: the other runs' times (%d of 2), this run's (%v) or the results table's dataset (%v) are not in the expected form", len(other), here != nil, cited != nil)
+	}
+	var handoffTimed []string
+	for _, o := range other {
+		r := load(o[1])
+		if !strings.HasPrefix(r.commit, o[2]) || len(o[2]) < 7 {
+			t.Errorf("README: %s at %s, but its meta.json records %s", o[1], o[2], r.commit)
+		}
+		if got := []string{minSec(r.wall), minSec(r.timed), minSec(r.rewrite)}; !slices.Equal(got, o[3:6]) {
+			t.Errorf("README: %s took %v (wall, timed, rewrites), but its meta.json gives %v", o[1], o[3:6], got)
+		}
+		handoffTimed = append(handoffTimed, minSec(r.hto))
+	}
+	this := load(cited[1])
+	if got := []string{minSec(this.timed), minSec(this.rewrite)}; !slices.Equal(got, here[1:3]) {
+		t.Errorf("README: %s's timed regions and rewrites %v, but its meta.json gives %v", cited[1], here[1:3], got)
+	}
+	if got := append(handoffTimed, minSec(this.hto)); !slices.Equal(got, here[3:6]) {
+		t.Errorf("README: the handoff group's timed regions %v, but the three runs' meta.json give %v", here[3:6], got)
+	}
+
+	// Aggregates quoted by commit: recomputed where the dataset is embedded.
+	byCommit := map[string]string{}
+	for _, d := range datasets.List() {
+		if _, meta, err := datasets.Load(d.Name); err == nil && len(meta.Commit) >= 7 && strings.HasPrefix(d.Name, "h200-") {
+			byCommit[meta.Commit[:7]] = d.Name
+		}
+	}
+	dsReadme, err := os.ReadFile("../../datasets/README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := regexp.MustCompile("(\\d+\\.\\d\\d) % \\((?:95 % CI )?(\\S+)–(\\S+) %, at `([0-9a-f]{7})`\\)").FindAllStringSubmatch(flat, -1)
+	if len(quoted) < 2 {
+		t.Fatalf("README: %d earlier aggregates quoted by commit, want at least 2", len(quoted))
+	}
+	embedded := 0
+	for _, q := range quoted {
+		name, ok := byCommit[q[4]]
+		if !ok {
+			recoverable := false
+			for _, l := range strings.Split(string(dsReadme), "\n") {
+				recoverable = recoverable || (strings.Contains(l, "(removed; `git show ") && strings.Contains(l, "`"+q[4]+"`") && strings.Contains(l, q[1]+" % (95 % CI "+q[2]+"–"+q[3]+")"))
+			}
+			if !recoverable {
+				t.Errorf("README quotes %s %% at %s, whose dataset is not embedded, and no removed dataset's row of datasets/README.md gives that commit, that aggregate and the git show that recovers it", q[1], q[4])
+			}
+			continue
+		}
+		embedded++
+		args := []string{"model", "--dataset", name}
+		code, out, errs := umbench(t, args...)
+		wantCode(t, args, 0, code, out, errs)
+		want := fmt.Sprintf("Aggregate median APE over sizes ≥ 16 MiB: %s %% (95 %% CI %s–%s)", q[1], q[2], q[3])
+		if !strings.Contains(out, want) {
+			t.Errorf("README quotes %q for %s, but umbench model %v does not say %q", q[0], q[4], args[1:], want)
+		}
+	}
+	if embedded < 2 {
+		t.Errorf("README: %d of the earlier aggregates are of embedded datasets, want at least 2", embedded)
+	}
 }

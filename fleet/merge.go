@@ -101,6 +101,17 @@ func mergedMeta(parts []Part, problems []Problem, command string) results.Metada
 	for _, p := range problems {
 		m.Notes = append(m.Notes, "difference: "+p.String())
 	}
+	// Every part's group times, labelled with the part: parts may have run
+	// at once, so summary shows them part by part.
+	for _, p := range parts {
+		for _, g := range p.Meta.GroupTimes {
+			g.Part = p.Label
+			if g.Segment == "" {
+				g.Segment = p.RunID
+			}
+			m.GroupTimes = append(m.GroupTimes, g)
+		}
+	}
 	for _, p := range parts {
 		if t := p.Meta.Device.ThrottleReasons; t != "" && m.Device.ThrottleReasons == "" {
 			m.Notes = append(m.Notes, fmt.Sprintf("%s reported throttling: %s", p.Label, t))

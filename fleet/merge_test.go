@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -129,6 +130,20 @@ func TestMergeRoundTrip(t *testing.T) {
 	}
 	if len(rows) != 4*15 || meta.Device.Name != "NVIDIA H200" || meta.Device.UUID != "" || meta.Device.Index != -1 || meta.Host != "" {
 		t.Errorf("%d rows, device %+v, host %q", len(rows), meta.Device, meta.Host)
+	}
+	// Each part's group times, labelled with it, never added up with the
+	// others': the four ran at the same time.
+	labels, spans := results.ByPart(meta.GroupTimes)
+	if !slices.Equal(labels, []string{"a/gpu0", "a/gpu1", "b/gpu0", "b/gpu1"}) {
+		t.Fatalf("group times by part: %q, want the four parts", labels)
+	}
+	for _, l := range labels {
+		if s := results.FormatGroupWall(spans[l]); s != "hbm 10s, handoff 20s (30s in groups)" {
+			t.Errorf("%s: group wall %q", l, s)
+		}
+		if s := spans[l][0].Segment; !strings.HasPrefix(s, "20261130T000000Z-") {
+			t.Errorf("%s: segment %q, want the part's run ID", l, s)
+		}
 	}
 	if _, err := fleet.Merge(out, parts, nil, ""); !errors.Is(err, results.ErrResultsExist) {
 		t.Errorf("merging into a results directory: %v", err)

@@ -36,6 +36,10 @@ type Metadata struct {
 type GroupTime struct {
 	Group   string    `json:"group"`
 	Segment string    `json:"segment"` // the run ID of the process
+	// Part is, in a merged directory (umbench merge), the label of the
+	// part the span comes from, e.g. "node1/gpu0": parts may have run at
+	// the same time, so their spans are not added up.
+	Part string `json:"part,omitempty"`
 	Start   time.Time `json:"start"`
 	End     time.Time `json:"end"`
 	// Stopped: the process ended inside the group (interrupted, hung, out
@@ -73,6 +77,20 @@ func (p GroupParts) plus(q GroupParts) GroupParts {
 // Other is the part of a span of wall seconds that no part accounts for.
 func (p GroupParts) Other(wall float64) float64 {
 	return wall - p.TimedS - p.RewriteS - p.SettleS - p.VerifyS
+}
+
+// ByPart splits spans by the part of a merged directory they come from
+// (GroupTime.Part), the parts in the order they first appear; spans of a
+// plain run, even a resumed one, stay together.
+func ByPart(ts []GroupTime) (parts []string, spans map[string][]GroupTime) {
+	spans = map[string][]GroupTime{}
+	for _, t := range ts {
+		if _, ok := spans[t.Part]; !ok {
+			parts = append(parts, t.Part)
+		}
+		spans[t.Part] = append(spans[t.Part], t)
+	}
+	return parts, spans
 }
 
 // GroupWall adds up each group's spans over segments, the groups in the

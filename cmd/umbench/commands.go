@@ -1060,18 +1060,27 @@ func benchNames() string {
 }
 
 // printGroupTimes says where a run's wall time went: each group's span and,
-// where recorded, what it was spent on, in lines of at most 120 columns.
+// where recorded, what it was spent on, in lines of at most 120 columns; a
+// merged directory's parts one after another, each named (they may have run
+// at the same time, so their spans are never added up).
 func printGroupTimes(w io.Writer, ts []results.GroupTime) {
-	if s := results.FormatGroupWall(ts); s != "" {
-		for _, l := range wrap("wall time by group: "+s, 120, "  ") {
-			fmt.Fprintln(w, l)
+	parts, spans := results.ByPart(ts)
+	for _, part := range parts {
+		head := "wall time by group"
+		if part != "" {
+			head += ", " + part
 		}
-	}
-	if s := results.FormatGroupParts(ts); s != "" {
-		fmt.Fprintln(w, "spent on:")
-		for _, l := range strings.Split(s, "\n") {
-			for _, p := range wrap("  "+l, 120, "    ") {
-				fmt.Fprintln(w, p)
+		if s := results.FormatGroupWall(spans[part]); s != "" {
+			for _, l := range wrap(head+": "+s, 120, "  ") {
+				fmt.Fprintln(w, l)
+			}
+		}
+		if s := results.FormatGroupParts(spans[part]); s != "" {
+			fmt.Fprintln(w, "spent on:")
+			for _, l := range strings.Split(s, "\n") {
+				for _, p := range wrap("  "+l, 120, "    ") {
+					fmt.Fprintln(w, p)
+				}
 			}
 		}
 	}

@@ -86,6 +86,14 @@ func WritePart(t testing.TB, root string, g Spec) string {
 	m := results.Metadata{RunID: g.Run, Platform: "H200", Kind: "measured", Host: g.Host, Commit: g.Commit,
 		Start: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Config: map[string]any{"hbm": map[string]any{"trials": g.Trials}}}
 	m.Device.Name, m.Device.UUID, m.Device.Index, m.Device.PeakMemoryGBps = "NVIDIA H200", g.UUID, g.Index, 4800
+	// Every part's groups ran over the same minute, as GPUs of a
+	// concurrent fleet run do: 10 s of hbm, then 20 s of handoff.
+	at := func(s int) time.Time { return m.Start.Add(time.Duration(s) * time.Second) }
+	m.GroupTimes = []results.GroupTime{
+		{Group: "hbm", Segment: g.Run, Start: at(0), End: at(10), Parts: &results.GroupParts{TimedS: 6, VerifyS: 1}},
+		{Group: "handoff", Segment: g.Run, Start: at(10), End: at(30), Parts: &results.GroupParts{TimedS: 18}},
+	}
+	m.End = at(30)
 	if err := results.WriteDir(dir, Rows(g), m); err != nil {
 		t.Fatal(err)
 	}

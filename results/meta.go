@@ -34,14 +34,14 @@ type Metadata struct {
 // stopped segment spent on configurations measured again on resume counts
 // in both segments: the spans say where the wall time went.
 type GroupTime struct {
-	Group   string    `json:"group"`
-	Segment string    `json:"segment"` // the run ID of the process
+	Group   string `json:"group"`
+	Segment string `json:"segment"` // the run ID of the process
 	// Part is, in a merged directory (umbench merge), the label of the
 	// part the span comes from, e.g. "node1/gpu0": parts may have run at
 	// the same time, so their spans are not added up.
-	Part string `json:"part,omitempty"`
-	Start   time.Time `json:"start"`
-	End     time.Time `json:"end"`
+	Part  string    `json:"part,omitempty"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
 	// Stopped: the process ended inside the group (interrupted, hung, out
 	// of time or failed); End is when it stopped.
 	Stopped bool `json:"stopped,omitempty"`

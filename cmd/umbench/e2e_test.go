@@ -361,6 +361,42 @@ func TestE2EReallocationFails(t *testing.T) {
 	}
 }
 
+// Device memory the driver keeps after a prefetched buffer is freed
+// (UMLAB_SIM_DRIVER_KEEPS, as an H200 did under oversub's capacity): the
+// reallocation before every trial absorbs 110 MiB and the quick oversub
+// group runs to its end; 600 MiB is more than it may take, and the run
+// stops with the guard's refusal naming the configuration, the finished
+// configurations kept.
+func TestE2EDriverKeepsMemory(t *testing.T) {
+	args := func(dir string) []string {
+		return []string{"run", "--quick", "--groups", "oversub", "--trials", "3", "--warmups", "1", "--out", dir}
+	}
+	dir := filepath.Join(t.TempDir(), "absorbed")
+	if p := start(t, []string{"UMLAB_SIM_DRIVER_KEEPS=110MiB"}, args(dir)...); p.wait(t) != 0 {
+		t.Fatalf("110 MiB kept: %s", p.errText())
+	}
+	whole := filepath.Join(t.TempDir(), "whole")
+	if p := start(t, nil, args(whole)...); p.wait(t) != 0 {
+		t.Fatalf("nothing kept: %s", p.errText())
+	}
+	if got, want := checkWhole(t, dir), checkWhole(t, whole); got != want {
+		t.Errorf("110 MiB kept: %d rows, want the %d of a run on a driver that keeps nothing", got, want)
+	}
+	dir = filepath.Join(t.TempDir(), "refused")
+	p := start(t, []string{"UMLAB_SIM_DRIVER_KEEPS=600MiB"}, args(dir)...)
+	if code := p.wait(t); code != 1 {
+		t.Fatalf("600 MiB kept: exit %d, want 1\n%s", code, p.errText())
+	}
+	for _, want := range []string{"oversub streaming managed_prefetch 90%", "refusing managed allocation", "finished configurations are kept in"} {
+		if !strings.Contains(p.errText(), want) {
+			t.Errorf("600 MiB kept: stderr lacks %q:\n%s", want, p.errText())
+		}
+	}
+	if checkWhole(t, dir) == 0 {
+		t.Error("600 MiB kept: no configuration kept before the refusal")
+	}
+}
+
 // Two runs on one directory: the second is refused with the first's PID.
 func TestE2ETwoRunsOneDirectory(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")

@@ -198,6 +198,17 @@ func TestSimulateKnobs(t *testing.T) {
 	code, out, errs = umbench(t, "info")
 	wantCode(t, nil, 2, code, out, errs)
 	contains(t, "stderr", errs, EnvSimHangAfter)
+	t.Setenv(EnvSimHangAfter, "")
+
+	for _, bad := range []string{"lots", "0", "105MiB@", "105MiB@none", "@512MiB"} {
+		t.Setenv(EnvSimDriverKeeps, bad)
+		code, out, errs = umbench(t, "info")
+		wantCode(t, []string{EnvSimDriverKeeps + "=" + bad, "info"}, 2, code, out, errs)
+		contains(t, "stderr", errs, EnvSimDriverKeeps, "SIZE@FROM")
+	}
+	t.Setenv(EnvSimDriverKeeps, "105MiB@256MiB")
+	code, out, errs = umbench(t, "info")
+	wantCode(t, nil, 0, code, out, errs)
 }
 
 func TestDryRun(t *testing.T) {

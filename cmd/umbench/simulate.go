@@ -27,13 +27,22 @@ const (
 	EnvSimHangAfter   = "UMLAB_SIM_HANG_AFTER"       // the launch after this many never returns
 	EnvSimHangHome    = "UMLAB_SIM_HANG_HOME_AFTER"  // the home-and-fill set-up after this many never returns
 	EnvSimFailAlloc   = "UMLAB_SIM_FAIL_ALLOC_AFTER" // allocations after this many fail
+	// Device memory the driver keeps, once, when a prefetched managed buffer
+	// of at least FROM bytes (default 512MiB) is freed, e.g. 105MiB@512MiB:
+	// what an H200 did under oversub's capacity (fakegpu's KeptAfterFree).
+	EnvSimDriverKeeps = "UMLAB_SIM_DRIVER_KEEPS"
 )
+
+// defaultKeptFrom is the smallest freed buffer after which the driver keeps
+// memory when UMLAB_SIM_DRIVER_KEEPS names no FROM.
+const defaultKeptFrom = 512 << 20
 
 // simKnobs are the fault knobs read from the environment.
 type simKnobs struct {
 	gpus, hangAfter, hangHome, failAllocAfter int
 	memory                                    int64
 	delay                                     time.Duration
+	kept, keptFrom                            int64 // UMLAB_SIM_DRIVER_KEEPS
 }
 
 // simulating reports whether the command runs on the simulated GPU: flag
@@ -89,6 +98,18 @@ func readKnobs() (simKnobs, error) {
 		}
 		k.memory = b
 	}
+	if v := os.Getenv(EnvSimDriverKeeps); v != "" {
+		size, from, hasFrom := strings.Cut(v, "@")
+		kept, err := ParseSize(size)
+		k.keptFrom = defaultKeptFrom
+		if err == nil && hasFrom {
+			k.keptFrom, err = ParseSize(from)
+		}
+		if err != nil || kept <= 0 || k.keptFrom <= 0 {
+			return k, usagef("%s=%q: want SIZE or SIZE@FROM, sizes above 0, e.g. 105MiB or 105MiB@512MiB (memory kept once a prefetched managed buffer of at least FROM, default 512MiB, is freed)", EnvSimDriverKeeps, v)
+		}
+		k.kept = kept
+	}
 	if v := os.Getenv(EnvSimKernelDelay); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 || d > time.Hour {
@@ -114,6 +135,7 @@ func openSimulated(ordinal int) (umkit.Device, error) {
 		d.SetMemory(uint64(k.memory))
 	}
 	d.KernelDelay, d.HangAfter, d.HangHomeAfter, d.FailAllocAfter = k.delay, k.hangAfter, k.hangHome, k.failAllocAfter
+	d.KeptAfterFree, d.KeptAfterFreeFrom = uint64(k.kept), uint64(k.keptFrom)
 	return d, nil
 }
 

@@ -311,8 +311,12 @@ func TestDiagColdRealloc(t *testing.T) {
 // writes' traps). The write is the largest cost of the memory-state groups
 // outside their measurements; a faster way is worth taking only where the
 // cold kernel after it is the same. It compares a plain buffer (1 GiB) and
-// one with preferred location CPU (256 MiB), whose cold kernel maps the
-// pages through GPU faults. UMLAB_PERF=2 only.
+// ones with preferred location CPU, accessed-by the GPU and preferred
+// location GPU (256 MiB each): under preferred CPU the cold kernel maps the
+// pages through GPU faults, under accessed-by they are mapped for the GPU
+// as they become resident. Among the ways is PopulateFillHost, which
+// prefetches the fresh buffer to the CPU range by range in parallel before
+// writing it. UMLAB_PERF=2 only.
 func TestDiagFirstTouch(t *testing.T) {
 	c, s, man := coldContext(t)
 	defer func() { man.Free() }() // every way replaces man
@@ -324,6 +328,18 @@ func TestDiagFirstTouch(t *testing.T) {
 	preferCPU := func(b *Buffer) error { return c.Advise(b, SetPreferredLocation, CPU) }
 	must(t, preferCPU(man))
 	compareCold(t, c, s, &man, "FIRSTTOUCH-PREFERCPU", freshWays(t, c, s, &man, preferCPU))
+	must(t, man.Free())
+	man, err = c.AllocManaged(256 << 20)
+	must(t, err)
+	accessedBy := func(b *Buffer) error { return c.Advise(b, SetAccessedBy, GPU(c.Device().Ordinal)) }
+	must(t, accessedBy(man))
+	compareCold(t, c, s, &man, "FIRSTTOUCH-ACCESSEDBY", freshWays(t, c, s, &man, accessedBy))
+	must(t, man.Free())
+	man, err = c.AllocManaged(256 << 20)
+	must(t, err)
+	preferGPU := func(b *Buffer) error { return c.Advise(b, SetPreferredLocation, GPU(c.Device().Ordinal)) }
+	must(t, preferGPU(man))
+	compareCold(t, c, s, &man, "FIRSTTOUCH-PREFERGPU", freshWays(t, c, s, &man, preferGPU))
 }
 
 // freshWays are TestDiagFirstTouch's ways: each frees *man, allocates it
@@ -376,9 +392,29 @@ func freshWays(t *testing.T, c *Context, s *Stream, man **Buffer, advise func(*B
 		})
 		return errors.Join(errs...)
 	}
+	populated := func(seed uint64) float64 {
+		return wallMs(t, func() error {
+			if err := (*man).Free(); err != nil {
+				return err
+			}
+			b, err := c.AllocManaged(n * 8)
+			if err != nil {
+				return err
+			}
+			*man = b
+			if advise != nil {
+				if err := advise(b); err != nil {
+					return err
+				}
+			}
+			_, err = c.PopulateFillHost(b, n, seed, nil)
+			return err
+		})
+	}
 	ways := []coldWay{
 		{"allocate, FillHost", fresh(nil)},
 		{"allocate, prefetch CPU, FillHost", fresh(prefetch)},
+		{"allocate, PopulateFillHost", populated},
 	}
 	probe, err := c.AllocManaged(4 << 20)
 	must(t, err)

@@ -188,12 +188,18 @@ func (s StateSetup) validate(group string) error {
 }
 
 // rewrite re-establishes the CPU-written state of b's data as setup says
-// and returns the CPU's write time in ms.
+// and returns the CPU's write time in ms. A fresh allocation is written
+// with PopulateFillHost where the device offers it (with concurrent
+// managed access, which its prefetches need), else with FillHost's
+// first-touch writes; the time then includes making the pages resident.
 func (r *runner) rewrite(setup StateSetup, b *stateBuffers, n, seed uint64) (float64, error) {
 	if setup.withDefaults().Rewrite == RewriteReallocate && b.x.Kind() == ManagedMem {
 		defer r.groups.spend(partRewrite)()
 		if err := r.reallocate(b, n); err != nil {
 			return 0, err
+		}
+		if p, ok := optional[PopulateFiller](r.dev); ok && r.info.ConcurrentManagedAccess {
+			return p.PopulateFillHost(b.x, n, seed)
 		}
 		return r.cpuTimed(func() error { return r.dev.FillHost(b.x, n, seed) })
 	}

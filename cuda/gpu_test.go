@@ -456,58 +456,6 @@ func TestGPUGuardsAndArguments(t *testing.T) {
 	}
 }
 
-// PopulateFillHost writes a fresh managed buffer on the CPU as FillHost
-// would, after prefetching it there range by range: the values, the
-// residency (last prefetched to the CPU), what is left unwritten beyond n
-// (zero, as fresh pages are), and a GPU kernel reading and writing it
-// afterwards. Other memory kinds are refused.
-func TestGPUPopulateFillHost(t *testing.T) {
-	c := gpuContext(t)
-	if !c.Attributes().ConcurrentManagedAccess {
-		t.Skip("no concurrent managed access: prefetch is unsupported")
-	}
-	const total = 100<<20/8 + 3 // several ranges, the last one short
-	s := newStream(t, c)
-	for _, n := range []uint64{total, total - 5<<20} {
-		m, err := c.AllocManaged(total * 8)
-		must(t, err)
-		seed := freshSeed()
-		t0 := time.Now()
-		ms, err := c.PopulateFillHost(m, n, seed, nil)
-		must(t, err)
-		if wall := time.Since(t0); ms <= 0 || ms > float64(wall)/float64(time.Millisecond) {
-			t.Errorf("n = %d: %.3f ms, call %v", n, ms, wall)
-		}
-		ra, err := c.RangeAttributes(m)
-		must(t, err)
-		if ra.LastPrefetch != CPU {
-			t.Errorf("n = %d: after PopulateFillHost: %v", n, ra)
-		}
-		if mm, _ := CheckAffineHost(m, n, seed, 1, 0, 1, n); !mm.OK() {
-			t.Errorf("n = %d: %v", n, mm)
-		}
-		x, err := m.Float64s()
-		must(t, err)
-		for _, i := range []uint64{n, total - 1} {
-			if i < total && x[i] != 0 {
-				t.Errorf("n = %d: x[%d] = %v beyond the written elements, want 0", n, i, x[i])
-			}
-		}
-		must(t, c.RMW(m, 1, 1, n, s))
-		must(t, c.SyncStream(s))
-		if mm, err := c.CheckAffine(m, n, seed, 1, 1, 1, n, s); err != nil || !mm.OK() {
-			t.Errorf("n = %d: after a GPU pass: %v %v", n, mm, err)
-		}
-		must(t, m.Free())
-	}
-	d, err := c.AllocDevice(1 << 20)
-	must(t, err)
-	defer d.Free()
-	if _, err := c.PopulateFillHost(d, 1, 1, nil); !errors.Is(err, ErrInvalidArgument) {
-		t.Errorf("device memory: %v, want ErrInvalidArgument", err)
-	}
-}
-
 // HomeFillHost leaves the data as a prefetch home and FillHost would: on
 // the CPU, holding the seed values (beyond n: what the GPU left), and the
 // write time it reports is at most the call's own.

@@ -267,7 +267,7 @@ type countingDevice struct {
 // Unwrap returns the device underneath (see optional).
 func (d *countingDevice) Unwrap() Device { return d.Device }
 
-// Reallocate, PopulateFillHost and HomeFillHost pass the optional interfaces of the state
+// Reallocate and HomeFillHost pass the optional interfaces of the state
 // set-up through, so that a counter pass re-establishes the state the way
 // the timed trials did; both run before the window opens.
 func (d *countingDevice) Reallocate(old Buffer) (Buffer, error) {
@@ -276,13 +276,6 @@ func (d *countingDevice) Reallocate(old Buffer) (Buffer, error) {
 		return nil, errNotOffered("Reallocate")
 	}
 	return re.Reallocate(old)
-}
-func (d *countingDevice) PopulateFillHost(b Buffer, n, seed uint64) (float64, error) {
-	p, ok := optional[PopulateFiller](d.Device)
-	if !ok {
-		return 0, errNotOffered("PopulateFillHost")
-	}
-	return p.PopulateFillHost(b, n, seed)
 }
 func (d *countingDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error) {
 	h, ok := optional[HomeFiller](d.Device)

@@ -94,10 +94,6 @@ func (d *cudaDevice) Now() time.Duration                      { return time.Sinc
 func (d *cudaDevice) Sync() error                             { return d.c.PollStream(d.s, d.aborted.Load) }
 func (d *cudaDevice) Fill(b Buffer, n, seed uint64) error     { return d.c.Fill(raw(b), n, seed, d.s) }
 func (d *cudaDevice) FillHost(b Buffer, n, seed uint64) error { return cuda.FillHost(raw(b), n, seed) }
-func (d *cudaDevice) PopulateFillHost(b Buffer, n, seed uint64) (float64, error) {
-	return d.c.PopulateFillHost(raw(b), n, seed, d.aborted.Load)
-}
-
 func (d *cudaDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error) {
 	return d.c.HomeFillHost(raw(b), n, seed, d.s, d.aborted.Load)
 }

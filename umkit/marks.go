@@ -40,16 +40,6 @@ type HomeFiller interface {
 	HomeFillHost(b Buffer, n, seed uint64) (writeMs float64, err error)
 }
 
-// PopulateFiller is implemented by devices that can write a freshly
-// allocated managed buffer's first n elements on the CPU as FillHost does
-// after making its pages resident there in bulk, range by range in
-// parallel (cuda.Context.PopulateFillHost): the state FillHost's
-// first-touch writes leave, without a CPU page fault per page. It returns
-// the wall time in ms.
-type PopulateFiller interface {
-	PopulateFillHost(b Buffer, n, seed uint64) (ms float64, err error)
-}
-
 // Reallocator is implemented by devices that can replace a managed buffer
 // with a fresh one of the same size that may use part of the free-memory
 // margin (cuda.Context.ReallocManaged): after a prefetch to the GPU a

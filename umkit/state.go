@@ -112,7 +112,13 @@ func (b *stateBuffers) free(dev Device) error {
 // TestDiagFirstTouch, 2026-12-02, 25 interleaved trials each) it set up
 // 1 GiB in 104.8 ms, against 141.8 ms with MADV_POPULATE_WRITE first and
 // 348.9 ms with a prefetch to the CPU first; and it is bound by the host's
-// cores (TestDiagRewriteParts: 297.6 ms on 4 threads, 94.6 ms on 16).
+// cores (TestDiagRewriteParts: 297.6 ms on 4 threads, 94.6 ms on 16). On
+// another H200 later that day the prefetch did not get cheaper split into
+// FillHost's ranges, each prefetched on its own stream and thread at once:
+// 384.2 ms against 120.7 ms of first-touch writes (165.5 with
+// MADV_POPULATE_WRITE, 402.2 with one prefetch), the cold kernel's median
+// after each inside the others' 10th–90th percentile range, as under
+// preferred location CPU, accessed-by and preferred location GPU (256 MiB).
 //
 // Where the device offers it (Reallocator), the new buffer may use part of
 // the free-memory margin, so that a footprint the guard admitted once is
@@ -188,18 +194,12 @@ func (s StateSetup) validate(group string) error {
 }
 
 // rewrite re-establishes the CPU-written state of b's data as setup says
-// and returns the CPU's write time in ms. A fresh allocation is written
-// with PopulateFillHost where the device offers it (with concurrent
-// managed access, which its prefetches need), else with FillHost's
-// first-touch writes; the time then includes making the pages resident.
+// and returns the CPU's write time in ms.
 func (r *runner) rewrite(setup StateSetup, b *stateBuffers, n, seed uint64) (float64, error) {
 	if setup.withDefaults().Rewrite == RewriteReallocate && b.x.Kind() == ManagedMem {
 		defer r.groups.spend(partRewrite)()
 		if err := r.reallocate(b, n); err != nil {
 			return 0, err
-		}
-		if p, ok := optional[PopulateFiller](r.dev); ok && r.info.ConcurrentManagedAccess {
-			return p.PopulateFillHost(b.x, n, seed)
 		}
 		return r.cpuTimed(func() error { return r.dev.FillHost(b.x, n, seed) })
 	}

@@ -143,11 +143,10 @@ func TestManagedStateMachine(t *testing.T) {
 	}
 	tail = append(tail, "Hold", "StartTimer", "Launch", "StopTimer", "Check")
 	// By default the data are freed and allocated again in one Reallocate
-	// (with the mode's advice after it) and written on the CPU, made
-	// resident there in bulk first (PopulateFillHost); a device without
-	// Reallocator (the wrapper that hides HomeFiller hides it and
-	// PopulateFiller too) frees, allocates and writes with FillHost.
-	fresh, advised := []string{"Reallocate", "Free", "Alloc", "PopulateFillHost"}, []string{"Reallocate", "Free", "Alloc", "Advise", "PopulateFillHost"}
+	// (with the mode's advice after it) and written on the CPU; a device
+	// without Reallocator (the wrapper that hides HomeFiller hides it too)
+	// frees and allocates.
+	fresh, advised := []string{"Reallocate", "Free", "Alloc", "FillHost"}, []string{"Reallocate", "Free", "Alloc", "Advise", "FillHost"}
 	want := map[string][]string{
 		"explicit":             {"StartTimer", "Copy", "StopTimer"},
 		"managed_cold":         fresh,
@@ -160,9 +159,6 @@ func TestManagedStateMachine(t *testing.T) {
 	for mode, head := range want {
 		testStateCalls(t, mode, fakegpu.New(), false, umkit.StateSetup{}, append(slices.Clone(head), tail...))
 		plain := slices.DeleteFunc(slices.Clone(head), func(c string) bool { return c == "Reallocate" })
-		if i := slices.Index(plain, "PopulateFillHost"); i >= 0 {
-			plain[i] = "FillHost"
-		}
 		testStateCalls(t, mode, fakegpu.New(), true, umkit.StateSetup{}, append(plain, tail...))
 	}
 	// With RewriteHome managed data come home and are rewritten on the CPU
@@ -229,7 +225,7 @@ func testStateCalls(t *testing.T, mode string, fake *fakegpu.Device, hide bool, 
 
 // firstHost is the index of the first CPU write among calls, or -1.
 func firstHost(calls []string) int {
-	return slices.IndexFunc(calls, func(c string) bool { return c == "FillHost" || c == "HomeFillHost" || c == "PopulateFillHost" })
+	return slices.IndexFunc(calls, func(c string) bool { return c == "FillHost" || c == "HomeFillHost" })
 }
 
 // TestReuseStateSetUp: where the kernel touches every 4 KiB page (stride
@@ -252,7 +248,7 @@ func TestReuseStateSetUp(t *testing.T) {
 		calls := names(dev.Calls)
 		host, gpu := 0, 0
 		for _, c := range calls {
-			host += b2i(c == "FillHost" || c == "HomeFillHost" || c == "PopulateFillHost")
+			host += b2i(c == "FillHost" || c == "HomeFillHost")
 			gpu += b2i(c == "Fill")
 		}
 		if host != tc.hostFills || gpu != tc.gpuFills || firstHost(calls) > max(slices.Index(calls, "Fill"), 0) && gpu > 0 {

@@ -114,7 +114,7 @@ type watchedDevice struct {
 }
 
 // Unwrap returns the device underneath: optional interfaces (Marker,
-// UpdateThreader, HomeFiller, PopulateFiller, Reallocator) are the underlying device's to
+// UpdateThreader, HomeFiller, Reallocator) are the underlying device's to
 // offer (see optional).
 func (d watchedDevice) Unwrap() Device { return d.Device }
 
@@ -141,14 +141,6 @@ func (d watchedDevice) HomeFillHost(b Buffer, n, seed uint64) (ms float64, err e
 		return 0, errNotOffered("HomeFillHost")
 	}
 	err = d.do("HomeFillHost", func() error { ms, err = h.HomeFillHost(b, n, seed); return err })
-	return ms, err
-}
-func (d watchedDevice) PopulateFillHost(b Buffer, n, seed uint64) (ms float64, err error) {
-	p, ok := d.Device.(PopulateFiller)
-	if !ok {
-		return 0, errNotOffered("PopulateFillHost")
-	}
-	err = d.do("PopulateFillHost", func() error { ms, err = p.PopulateFillHost(b, n, seed); return err })
 	return ms, err
 }
 func (d watchedDevice) Reallocate(old Buffer) (b Buffer, err error) {

@@ -256,25 +256,6 @@ func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
 	return nil
 }
 
-// PopulateFillHost is FillHost of a fresh managed buffer made resident on
-// the CPU first (umkit.PopulateFiller): the simulated clock advances by the
-// write, which it returns.
-func (d *Device) PopulateFillHost(b umkit.Buffer, n, seed uint64) (float64, error) {
-	x := fb(b)
-	if x.kind != umkit.ManagedMem {
-		return 0, fmt.Errorf("fakegpu: PopulateFillHost of %s memory: %w", x.kind, cuda.ErrInvalidArgument)
-	}
-	if !d.info.ConcurrentManagedAccess {
-		return 0, fmt.Errorf("fakegpu: PopulateFillHost: %w", cuda.ErrUnsupported)
-	}
-	d.log("PopulateFillHost(%s)", x)
-	write := float64(n*16) / (d.CPUGBps * 1e6)
-	x.onGPU = false
-	d.clock += time.Duration(write * float64(time.Millisecond))
-	x.fillSeed(n, seed)
-	return write, nil
-}
-
 // HomeFillHost is Prefetch(b, ToCPU) and FillHost overlapped: the
 // simulated clock advances by the slower of the two; it returns the write.
 func (d *Device) HomeFillHost(b umkit.Buffer, n, seed uint64) (float64, error) {

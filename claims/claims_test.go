@@ -290,10 +290,10 @@ func TestH200Verdicts(t *testing.T) {
 	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
 		t.Errorf("oversubscription reason does not name the opt-in: %s", r)
 	}
-	// The full default suite of 2026-12-02 at 3f5ac2e, with counter passes of its sweeps (an earlier commit, another H200):
+	// The full default suite of 2026-12-02 at 3f5ac2e, with counter passes of its sweeps (a later commit with the same handoff code, another H200):
 	// nothing is left unexplained, and explicit copy's extra cost is put on
 	// the copies measured in the loop.
-	full := load(t, "h200-2026-12-02-rerun", "h200counters-2026-12-01-sweep")
+	full := load(t, "h200-2026-12-02-rerun", "h200counters-2026-12-02-sweep")
 	xs, err = claims.Evaluate(full, claims.Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -573,7 +573,7 @@ func TestModelCountersFrom(t *testing.T) {
 	}
 	// Two runs' passes together: the sweep's at 256 MiB and 1 GiB, the
 	// small run's at 16 and 64 MiB, each quoted with its source.
-	args = []string{"model", "--dataset", "h200-2026-12-02-rerun", "--counters", "h200counters-2026-12-01-sweep, h200counters-2026-12-02-small"}
+	args = []string{"model", "--dataset", "h200-2026-12-02-rerun", "--counters", "h200counters-2026-12-02-sweep, h200counters-2026-12-02-small"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	flat := strings.Join(strings.Fields(out), " ")

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/results"
 )
 
 // readmeCell names a row of the README's H200 results table by its first
@@ -373,6 +374,47 @@ func TestReadmeEarlierRunsFromData(t *testing.T) {
 	}
 	if got := append(handoffTimed, minSec(this.hto)); !slices.Equal(got, here[3:6]) {
 		t.Errorf("README: the handoff group's timed regions %v, but the three runs' meta.json give %v", here[3:6], got)
+	}
+
+	// The floor of this run's wall time: its timed regions and its CPU
+	// writes of fresh buffers, each configuration's warm-ups at the mean
+	// of its trials' cpu_ms.
+	floor := regexp.MustCompile(`warm-ups counted at their configuration's mean\) add up to (\d+ m \d+ s) here`).FindStringSubmatch(flat)
+	if floor == nil {
+		t.Fatal("README: no floor of the run's wall time (timed regions and CPU writes) in the expected form")
+	}
+	rows, _, err := datasets.Load(cited[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	type acc struct {
+		sum     float64
+		n       int
+		warmups int64
+	}
+	writes := map[string]*acc{}
+	for _, r := range rows {
+		switch r.Group {
+		case "managed", "pattern", "pattern.sparse", "oversub":
+		default:
+			continue
+		}
+		if math.IsNaN(r.CPUMs) {
+			continue
+		}
+		k := results.ConfigKey(r)
+		if writes[k] == nil {
+			writes[k] = &acc{warmups: r.Warmups}
+		}
+		writes[k].sum += r.CPUMs
+		writes[k].n++
+	}
+	writeS := 0.0
+	for _, a := range writes {
+		writeS += a.sum / float64(a.n) * float64(int64(a.n)+a.warmups) / 1000
+	}
+	if got := minSec(this.timed + writeS); got != floor[1] {
+		t.Errorf("README: timed regions and CPU writes add up to %s, but %s gives %s (%.1f s timed, %.1f s of writes)", floor[1], cited[1], got, this.timed, writeS)
 	}
 
 	// Aggregates quoted by commit: recomputed where the dataset is embedded.

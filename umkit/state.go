@@ -118,7 +118,9 @@ func (b *stateBuffers) free(dev Device) error {
 // 384.2 ms against 120.7 ms of first-touch writes (165.5 with
 // MADV_POPULATE_WRITE, 402.2 with one prefetch), the cold kernel's median
 // after each inside the others' 10th–90th percentile range, as under
-// preferred location CPU, accessed-by and preferred location GPU (256 MiB).
+// preferred location CPU and preferred location GPU (256 MiB; under
+// accessed-by the medians lie within 0.4 % of each other):
+// datasets/diag/h200-2026-12-02-firsttouch.log.
 //
 // Where the device offers it (Reallocator), the new buffer may use part of
 // the free-memory margin, so that a footprint the guard admitted once is

@@ -322,34 +322,32 @@ func TestDiagFirstTouch(t *testing.T) {
 	c, s, man := coldContext(t)
 	defer func() { man.Free() }() // every way replaces man
 	compareCold(t, c, s, &man, "FIRSTTOUCH", freshWays(t, c, s, &man, nil))
-	must(t, man.Free())
-	var err error
-	man, err = c.AllocManaged(256 << 20)
-	must(t, err)
-	preferCPU := func(b *Buffer) error { return c.Advise(b, SetPreferredLocation, CPU) }
-	must(t, preferCPU(man))
-	compareCold(t, c, s, &man, "FIRSTTOUCH-PREFERCPU", freshWays(t, c, s, &man, preferCPU))
-	must(t, man.Free())
-	man, err = c.AllocManaged(256 << 20)
-	must(t, err)
-	accessedBy := func(b *Buffer) error { return c.Advise(b, SetAccessedBy, GPU(c.Device().Ordinal)) }
-	must(t, accessedBy(man))
-	compareCold(t, c, s, &man, "FIRSTTOUCH-ACCESSEDBY", freshWays(t, c, s, &man, accessedBy))
-	must(t, man.Free())
-	man, err = c.AllocManaged(256 << 20)
-	must(t, err)
-	preferGPU := func(b *Buffer) error { return c.Advise(b, SetPreferredLocation, GPU(c.Device().Ordinal)) }
-	must(t, preferGPU(man))
-	compareCold(t, c, s, &man, "FIRSTTOUCH-PREFERGPU", freshWays(t, c, s, &man, preferGPU))
+	gpu := GPU(c.Device().Ordinal)
+	for _, a := range []struct {
+		tag    string
+		advice Advice
+		loc    Location
+	}{{"PREFERCPU", SetPreferredLocation, CPU}, {"ACCESSEDBY", SetAccessedBy, gpu}, {"PREFERGPU", SetPreferredLocation, gpu}} {
+		must(t, man.Free())
+		var err error
+		man, err = c.AllocManaged(256 << 20)
+		must(t, err)
+		advise := func(b *Buffer) error { return c.Advise(b, a.advice, a.loc) }
+		must(t, advise(man))
+		compareCold(t, c, s, &man, "FIRSTTOUCH-"+a.tag, freshWays(t, c, s, &man, advise))
+	}
 }
 
 // freshWays are TestDiagFirstTouch's ways: each frees *man, allocates it
 // again (applying advise when set) and writes it on the CPU, after a
-// prefetch to the CPU or MADV_POPULATE_WRITE or neither. The madvise way is
+// prefetch to the CPU or MADV_POPULATE_WRITE or neither, or range by range
+// after each range's prefetch (parallelPrefetchFill). The madvise way is
 // left out, with a line saying why, where the kernel refuses it.
 func freshWays(t *testing.T, c *Context, s *Stream, man **Buffer, advise func(*Buffer) error) []coldWay {
 	n := (*man).Bytes() / 8
-	fresh := func(before func(b *Buffer) error) func(seed uint64) float64 {
+	// fresh frees *man, allocates it again with the advice and writes it
+	// with write.
+	fresh := func(write func(b *Buffer, seed uint64) error) func(seed uint64) float64 {
 		return func(seed uint64) float64 {
 			return wallMs(t, func() error {
 				if err := (*man).Free(); err != nil {
@@ -365,13 +363,19 @@ func freshWays(t *testing.T, c *Context, s *Stream, man **Buffer, advise func(*B
 						return err
 					}
 				}
-				if before != nil {
-					if err := before(b); err != nil {
-						return err
-					}
-				}
-				return FillHost(b, n, seed)
+				return write(b, seed)
 			})
+		}
+	}
+	// after writes with FillHost after before.
+	after := func(before func(b *Buffer) error) func(b *Buffer, seed uint64) error {
+		return func(b *Buffer, seed uint64) error {
+			if before != nil {
+				if err := before(b); err != nil {
+					return err
+				}
+			}
+			return FillHost(b, n, seed)
 		}
 	}
 	prefetch := func(b *Buffer) error {
@@ -393,28 +397,10 @@ func freshWays(t *testing.T, c *Context, s *Stream, man **Buffer, advise func(*B
 		})
 		return errors.Join(errs...)
 	}
-	populated := func(seed uint64) float64 {
-		return wallMs(t, func() error {
-			if err := (*man).Free(); err != nil {
-				return err
-			}
-			b, err := c.AllocManaged(n * 8)
-			if err != nil {
-				return err
-			}
-			*man = b
-			if advise != nil {
-				if err := advise(b); err != nil {
-					return err
-				}
-			}
-			return parallelPrefetchFill(c, b, n, seed)
-		})
-	}
 	ways := []coldWay{
-		{"allocate, FillHost", fresh(nil)},
-		{"allocate, prefetch CPU, FillHost", fresh(prefetch)},
-		{"allocate, parallel prefetch CPU, FillHost", populated},
+		{"allocate, FillHost", fresh(after(nil))},
+		{"allocate, prefetch CPU, FillHost", fresh(after(prefetch))},
+		{"allocate, parallel prefetch CPU, FillHost", fresh(func(b *Buffer, seed uint64) error { return parallelPrefetchFill(c, b, n, seed) })},
 	}
 	probe, err := c.AllocManaged(4 << 20)
 	must(t, err)
@@ -424,7 +410,7 @@ func freshWays(t *testing.T, c *Context, s *Stream, man **Buffer, advise func(*B
 		fmt.Printf("FIRSTTOUCH MADV_POPULATE_WRITE refused on managed memory: %v\n", perr)
 		return ways
 	}
-	return append(ways, coldWay{"allocate, populate, FillHost", fresh(populate)})
+	return append(ways, coldWay{"allocate, populate, FillHost", fresh(after(populate))})
 }
 
 // TestDiagPrefetchToCPUSource measures whether the way GPU-written managed

@@ -76,10 +76,7 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		}
 		med[k] = v
 	}
-	ci := func(est float64, reps []float64) stats.Interval {
-		lo, hi := stats.Percentiles(reps, stats.DefaultLevel)
-		return stats.Interval{Est: est, Lo: lo, Hi: hi}
-	}
+	ci := replicateCI
 	// param returns replicate b's F and G of a policy at a size.
 	param := func(p string, s int64, b int) (float64, float64) {
 		if m.fitted {
@@ -160,6 +157,13 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	h.checkFConstant(rep, med, B, o.Counted, paired)
 }
 
+// replicateCI is the 95 % percentile interval of est's bootstrap
+// replicates reps.
+func replicateCI(est float64, reps []float64) stats.Interval {
+	lo, hi := stats.Percentiles(reps, stats.DefaultLevel)
+	return stats.Interval{Est: est, Lo: lo, Hi: hi}
+}
+
 // spread describes the R = 1 alternating configurations at the largest
 // size (Report.Spread), with the medians' intervals from the replicates med.
 func (h *handoff) spread(med map[hkey][]float64) []Spread {
@@ -175,10 +179,7 @@ func (h *handoff) spread(med map[hkey][]float64) []Spread {
 			continue
 		}
 		lo, hi := stats.Percentiles(v, 0.8)
-		clo, chi := stats.Percentiles(reps, stats.DefaultLevel)
-		m := h.med[k]
-		out = append(out, Spread{Policy: p, SizeBytes: s, Trials: len(v), Median: m, P10: lo, P90: hi,
-			MedianCI: stats.Interval{Est: m, Lo: clo, Hi: chi}})
+		out = append(out, Spread{Policy: p, SizeBytes: s, Trials: len(v), P10: lo, P90: hi, MedianCI: replicateCI(h.med[k], reps)})
 	}
 	return out
 }

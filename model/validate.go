@@ -130,20 +130,19 @@ type Spread struct {
 	Policy    string
 	SizeBytes int64
 	Trials    int
-	// Median of the trials' total_ms, and their 10th and 90th percentiles.
-	Median, P10, P90 float64
-	MedianCI         stats.Interval // 95 % bootstrap interval of Median
+	P10, P90  float64        // the trials' 10th and 90th percentiles of total_ms
+	MedianCI  stats.Interval // their median (Est) with its 95 % bootstrap interval
 }
 
 // SpreadPct is the trials' 10th–90th percentile range in % of their median.
-func (s Spread) SpreadPct() float64 { return 100 * (s.P90 - s.P10) / s.Median }
+func (s Spread) SpreadPct() float64 { return 100 * (s.P90 - s.P10) / s.MedianCI.Est }
 
 // BelowPct and AbovePct are how far the median's interval reaches below
 // and above it, in % of it.
-func (s Spread) BelowPct() float64 { return 100 * (s.Median - s.MedianCI.Lo) / s.Median }
+func (s Spread) BelowPct() float64 { return 100 * (s.MedianCI.Est - s.MedianCI.Lo) / s.MedianCI.Est }
 
 // AbovePct: see BelowPct.
-func (s Spread) AbovePct() float64 { return 100 * (s.MedianCI.Hi - s.Median) / s.Median }
+func (s Spread) AbovePct() float64 { return 100 * (s.MedianCI.Hi - s.MedianCI.Est) / s.MedianCI.Est }
 
 // Fit calibrates the model on handoff rows (see Calibrate) and validates it
 // on the alternating rows with R ≠ 1. It needs at least two policies and at

@@ -154,10 +154,6 @@ func TestReadmeFiguresFromData(t *testing.T) {
 			t.Errorf("README calls %s one uninterrupted process, but its meta.json notes a resume: %s", name, n)
 		}
 	}
-	minSec := func(d time.Duration) string {
-		d = d.Round(time.Second)
-		return fmt.Sprintf("%d m %d s", int(d.Minutes()), int(d.Seconds())%60)
-	}
 	var trials int
 	var totalMs, cpuMs float64
 	for _, r := range rows {
@@ -189,6 +185,12 @@ func TestReadmeFiguresFromData(t *testing.T) {
 	if block := "```\n" + printed.String() + "```"; !strings.Contains(cited, block) {
 		t.Errorf("README results section lacks the group times of %s's meta.json:\n%s", name, block)
 	}
+}
+
+// minSec writes d to the second as the README does, e.g. "21 m 38 s".
+func minSec(d time.Duration) string {
+	d = d.Round(time.Second)
+	return fmt.Sprintf("%d m %d s", int(d.Minutes()), int(d.Seconds())%60)
 }
 
 // thousands writes n with a comma between thousands, as the README does.
@@ -325,10 +327,8 @@ func readmeFlat(t *testing.T) string {
 // same aggregate and the git show that recovers its rows.
 func TestReadmeEarlierRunsFromData(t *testing.T) {
 	flat := readmeFlat(t)
-	minSec := func(s float64) string {
-		d := time.Duration(s * float64(time.Second)).Round(time.Second)
-		return fmt.Sprintf("%d m %d s", int(d.Minutes()), int(d.Seconds())%60)
-	}
+	// seconds writes a time in seconds as minSec does.
+	seconds := func(s float64) string { return minSec(time.Duration(s * float64(time.Second))) }
 	type run struct {
 		commit                    string
 		wall, timed, rewrite, hto float64 // seconds; hto: handoff's timed regions
@@ -363,16 +363,16 @@ func TestReadmeEarlierRunsFromData(t *testing.T) {
 		if !strings.HasPrefix(r.commit, o[2]) || len(o[2]) < 7 {
 			t.Errorf("README: %s at %s, but its meta.json records %s", o[1], o[2], r.commit)
 		}
-		if got := []string{minSec(r.wall), minSec(r.timed), minSec(r.rewrite)}; !slices.Equal(got, o[3:6]) {
+		if got := []string{seconds(r.wall), seconds(r.timed), seconds(r.rewrite)}; !slices.Equal(got, o[3:6]) {
 			t.Errorf("README: %s took %v (wall, timed, rewrites), but its meta.json gives %v", o[1], o[3:6], got)
 		}
-		handoffTimed = append(handoffTimed, minSec(r.hto))
+		handoffTimed = append(handoffTimed, seconds(r.hto))
 	}
 	this := load(cited[1])
-	if got := []string{minSec(this.timed), minSec(this.rewrite)}; !slices.Equal(got, here[1:3]) {
+	if got := []string{seconds(this.timed), seconds(this.rewrite)}; !slices.Equal(got, here[1:3]) {
 		t.Errorf("README: %s's timed regions and rewrites %v, but its meta.json gives %v", cited[1], here[1:3], got)
 	}
-	if got := append(handoffTimed, minSec(this.hto)); !slices.Equal(got, here[3:6]) {
+	if got := append(handoffTimed, seconds(this.hto)); !slices.Equal(got, here[3:6]) {
 		t.Errorf("README: the handoff group's timed regions %v, but the three runs' meta.json give %v", here[3:6], got)
 	}
 
@@ -413,7 +413,7 @@ func TestReadmeEarlierRunsFromData(t *testing.T) {
 	for _, a := range writes {
 		writeS += a.sum / float64(a.n) * float64(int64(a.n)+a.warmups) / 1000
 	}
-	if got := minSec(this.timed + writeS); got != floor[1] {
+	if got := seconds(this.timed + writeS); got != floor[1] {
 		t.Errorf("README: timed regions and CPU writes add up to %s, but %s gives %s (%.1f s timed, %.1f s of writes)", floor[1], cited[1], got, this.timed, writeS)
 	}
 

@@ -60,10 +60,15 @@ import (
 // parts are NaN.
 //
 // Verification is cumulative: every iteration adds exactly 1 (CPU) and R
-// (GPU) to every element, and the device checks the data after every GPU
-// trial, where it already is; the CPU-only phase is checked on the CPU at
-// the end of each block, because a device check would move managed pages
-// and change the state being measured.
+// (GPU) to every element, so one check at the end of each block covers
+// every iteration of it (warm-ups, settling, trials): a trial that skipped
+// or repeated any part leaves every element off by a whole number, and the
+// block's rows are then never written. GPU-only and alternating blocks are
+// checked on the device, where their last iteration leaves the data; the
+// CPU-only phase on the CPU, because a device check would move managed
+// pages and change the state being measured. A check after every trial
+// spent 16 s of the default suite on the H200 (h200-2026-12-02-rerun),
+// most of it reading host_mapped's 1 GiB over PCIe between trials.
 func Handoff(ctx context.Context, dev Device, cfg HandoffConfig) (dataframe.DataFrame, error) {
 	if err := cfg.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
@@ -387,10 +392,7 @@ func (c *handoffConf) trial() trial {
 			}
 			h.adds++
 			row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
-			if err := r.placement(h.gpu, row); err != nil {
-				return err
-			}
-			return r.check(h.gpu, h.want(), "handoff gpu_only")
+			return r.placement(h.gpu, row)
 		}
 	}
 	return func(_ int, row *results.Row) error { return h.alternate(c.reuse, row) }
@@ -414,20 +416,25 @@ func (c *handoffConf) enter() error {
 	return nil
 }
 
-// leave restores the invariant between blocks (for explicit_copy the host
-// array holds the data) and checks the CPU-only phase's result on the CPU.
-func (c *handoffConf) leave() error {
+// leave checks the block's accumulated result where the phase left it
+// (the CPU-only phase's on the CPU, the others' on the device) and
+// restores the invariant between blocks (for explicit_copy the host array
+// holds the data).
+func (c *handoffConf) leave(what string) error {
 	h, r := c.h, c.h.r
-	switch c.phase {
-	case "gpu_only":
+	if c.phase == "cpu_only" {
+		return r.checkHost(h.host, h.want(), what)
+	}
+	if err := r.check(h.gpu, h.want(), what); err != nil {
+		return err
+	}
+	if c.phase == "gpu_only" {
 		if h.policy == "explicit_copy" {
 			if err := r.dev.Copy(h.host, h.gpu, h.n*8); err != nil {
 				return err
 			}
 			return r.dev.Sync()
 		}
-	case "cpu_only":
-		return r.checkHost(h.host, h.want(), "handoff cpu_only")
 	}
 	return nil
 }
@@ -525,7 +532,7 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, u handoffU
 			return fmt.Errorf("umkit: %s: trial %d: %w", block, i, err)
 		}
 	}
-	if err := lead.leave(); err != nil {
+	if err := lead.leave("the block's accumulated data"); err != nil {
 		return fmt.Errorf("umkit: %s: %w", block, err)
 	}
 	if err := r.emit(rows); err != nil {
@@ -543,7 +550,7 @@ func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, u handoffU
 			return err
 		}
 		c.iter++
-		if err := c.leave(); err != nil {
+		if err := c.leave(c.label + " counter pass"); err != nil {
 			return err
 		}
 	}
@@ -569,8 +576,8 @@ const (
 	markMovedOut = 3 // after the copy back (explicit_copy)
 )
 
-// alternate runs and times one iteration of the alternating phase, then
-// checks the data on the device.
+// alternate runs and times one iteration of the alternating phase (the
+// block's end checks it, with the others).
 func (h *handoffData) alternate(reuse int, row *results.Row) error {
 	d := h.r.dev
 	mk, _ := optional[Marker](d)
@@ -645,10 +652,7 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 			return err
 		}
 	}
-	if err := h.r.placement(h.gpu, row); err != nil {
-		return err
-	}
-	return h.r.check(h.gpu, h.want(), fmt.Sprintf("handoff alternating R=%d", reuse))
+	return h.r.placement(h.gpu, row)
 }
 
 // parts fills an alternating row's GPU-side parts from the marks, after the

@@ -392,3 +392,65 @@ func TestHandoffResumeTornSweep(t *testing.T) {
 		t.Errorf("resumed run has %d rows, the whole one %d", len(got), len(all))
 	}
 }
+
+// TestHandoffBlockEndCheck: the handoff group checks each block once, at
+// its end, and that check catches any single kernel that silently did
+// nothing, in warm-ups, settling or trials alike: the run stops with a
+// verification error naming the block, and only the blocks finished before
+// it are returned.
+func TestHandoffBlockEndCheck(t *testing.T) {
+	cfg := handoffSmall()
+	cfg.Sizes, cfg.Repetitions, cfg.Reuse = []int64{1 << 20}, 2, []int{1, 2}
+	cfg.Trials, cfg.Warmups = umkit.N(2), umkit.N(1)
+	key := func(r results.Row) string {
+		return fmt.Sprintf("%s|%d|%d|%d", results.ConfigKey(r), r.Repetition, r.Trial, r.RoundPosition)
+	}
+	for _, order := range []string{"interleaved", "sequential"} {
+		cfg.Order = order
+		clean := fakegpu.New()
+		df, err := umkit.Handoff(ctx, clean, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := results.Rows(df)
+		launches, checks := 0, 0
+		for _, c := range clean.Calls {
+			switch {
+			case strings.HasPrefix(c, "Launch("):
+				launches++
+			case strings.HasPrefix(c, "Check("), strings.HasPrefix(c, "CheckHost("):
+				checks++
+			}
+		}
+		// One check per block: 4 policies × (CPU-only, GPU-only, and the
+		// sweep or, in sequential order, one block per R) × repetitions.
+		blocks := 4 * 3 * cfg.Repetitions
+		if order == "sequential" {
+			blocks = 4 * (2 + len(cfg.Reuse)) * cfg.Repetitions
+		}
+		if checks != blocks {
+			t.Errorf("%s: %d checks, want one per block (%d)", order, checks, blocks)
+		}
+		step := 1
+		if raceEnabled {
+			step = 17 // every launch takes minutes under -race; the plain go test drops each
+		}
+		for drop := 1; drop <= launches; drop += step {
+			dev := fakegpu.New()
+			dev.DropLaunch = drop
+			df, err := umkit.Handoff(ctx, dev, cfg)
+			if err == nil || !strings.Contains(err.Error(), "verification failed (the block's accumulated data)") {
+				t.Fatalf("%s: launch %d of %d dropped: got %v, want the block's verification error", order, drop, launches, err)
+			}
+			got, _ := results.Rows(df)
+			if len(got) >= len(want) {
+				t.Fatalf("%s: launch %d dropped: %d rows, want fewer than a clean run's %d", order, drop, len(got), len(want))
+			}
+			for i, r := range got {
+				if key(r) != key(want[i]) {
+					t.Fatalf("%s: launch %d dropped: row %d is %s, want the clean run's %s", order, drop, i, key(r), key(want[i]))
+				}
+			}
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -394,6 +395,64 @@ func TestE2EDriverKeepsMemory(t *testing.T) {
 	}
 	if checkWhole(t, dir) == 0 {
 		t.Error("600 MiB kept: no configuration kept before the refusal")
+	}
+}
+
+// A kernel that reports success and does nothing: the run stops with a
+// verification error naming the configuration, keeps what it finished, and
+// a resume measures the rest. The hbm group checks every trial; handoff
+// checks each block's accumulated data at its end, so the lost kernel's
+// whole block is measured again. (Launches that only prepare state, such
+// as hbm's untimed lead-in before each timed kernel, are not checked: the
+// timed kernel overwrites what they wrote.)
+func TestE2EDroppedKernel(t *testing.T) {
+	handoff := []string{"run", "--quick", "--groups", "handoff", "--sizes", "1MiB", "--trials", "3", "--warmups", "1"}
+	for _, c := range []struct {
+		name      string
+		args      []string
+		drop      string
+		wantRows  int
+		wantLabel string
+	}{
+		{"hbm", []string{"run", "--quick", "--groups", "hbm", "--trials", "3", "--warmups", "1"}, "502", 12, "hbm triad 1 MiB"},
+		{"handoff", handoff, "400", 60, "handoff managed 1 MiB alternating R sweep"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			args := append(slices.Clone(c.args), "--out", dir)
+			p := start(t, []string{"UMLAB_SIM_DROP_LAUNCH=" + c.drop}, args...)
+			if code := p.wait(t); code != 1 {
+				t.Fatalf("exit %d, want 1\n%s", code, p.errText())
+			}
+			for _, want := range []string{"verification failed", c.wantLabel, "finished configurations are kept in"} {
+				if !strings.Contains(p.errText(), want) {
+					t.Errorf("stderr lacks %q:\n%s", want, p.errText())
+				}
+			}
+			kept, _, err := results.LoadDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(kept) == 0 || len(kept) >= c.wantRows {
+				t.Errorf("%d rows kept, want the configurations finished before the lost kernel (1 to %d)", len(kept), c.wantRows-1)
+			}
+			r := start(t, nil, append(args, "--resume")...)
+			if code := r.wait(t); code != 0 {
+				t.Fatalf("resume: exit %d\n%s", code, r.errText())
+			}
+			rows, _, err := results.LoadDir(dir) // refuses duplicated trials
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rows) != c.wantRows {
+				t.Errorf("after resuming: %d rows, want %d", len(rows), c.wantRows)
+			}
+			for _, row := range rows {
+				if !row.Verified {
+					t.Errorf("%s trial %d is not marked verified", describe(row), row.Trial)
+				}
+			}
+		})
 	}
 }
 

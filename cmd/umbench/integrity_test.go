@@ -199,6 +199,11 @@ func TestSimulateKnobs(t *testing.T) {
 	wantCode(t, nil, 2, code, out, errs)
 	contains(t, "stderr", errs, EnvSimHangAfter)
 	t.Setenv(EnvSimHangAfter, "")
+	t.Setenv(EnvSimDropLaunch, "0")
+	code, out, errs = umbench(t, "info")
+	wantCode(t, nil, 2, code, out, errs)
+	contains(t, "stderr", errs, EnvSimDropLaunch, "from 1")
+	t.Setenv(EnvSimDropLaunch, "")
 
 	for _, bad := range []string{"lots", "0", "105MiB@", "105MiB@none", "@512MiB"} {
 		t.Setenv(EnvSimDriverKeeps, bad)

@@ -25,6 +25,7 @@ const (
 	EnvSimMemory      = "UMLAB_SIM_MEMORY"           // device memory, e.g. 8GiB (default 80GiB)
 	EnvSimKernelDelay = "UMLAB_SIM_KERNEL_DELAY"     // real time each kernel takes, e.g. 50ms
 	EnvSimHangAfter   = "UMLAB_SIM_HANG_AFTER"       // the launch after this many never returns
+	EnvSimDropLaunch  = "UMLAB_SIM_DROP_LAUNCH"      // launch N (from 1) reports success and does nothing
 	EnvSimHangHome    = "UMLAB_SIM_HANG_HOME_AFTER"  // the home-and-fill set-up after this many never returns
 	EnvSimFailAlloc   = "UMLAB_SIM_FAIL_ALLOC_AFTER" // allocations after this many fail
 	// Device memory the driver keeps, once, when a prefetched managed buffer
@@ -39,10 +40,10 @@ const defaultKeptFrom = 512 << 20
 
 // simKnobs are the fault knobs read from the environment.
 type simKnobs struct {
-	gpus, hangAfter, hangHome, failAllocAfter int
-	memory                                    int64
-	delay                                     time.Duration
-	kept, keptFrom                            int64 // UMLAB_SIM_DRIVER_KEEPS
+	gpus, hangAfter, hangHome, failAllocAfter, dropLaunch int
+	memory                                                int64
+	delay                                                 time.Duration
+	kept, keptFrom                                        int64 // UMLAB_SIM_DRIVER_KEEPS
 }
 
 // simulating reports whether the command runs on the simulated GPU: flag
@@ -81,7 +82,7 @@ func readKnobs() (simKnobs, error) {
 		env string
 		dst *int
 		min int
-	}{{EnvSimGPUs, &k.gpus, 1}, {EnvSimHangAfter, &k.hangAfter, 1}, {EnvSimHangHome, &k.hangHome, 1}, {EnvSimFailAlloc, &k.failAllocAfter, 0}}
+	}{{EnvSimGPUs, &k.gpus, 1}, {EnvSimHangAfter, &k.hangAfter, 1}, {EnvSimHangHome, &k.hangHome, 1}, {EnvSimFailAlloc, &k.failAllocAfter, 0}, {EnvSimDropLaunch, &k.dropLaunch, 1}}
 	for _, e := range ints {
 		if v := os.Getenv(e.env); v != "" {
 			n, err := strconv.Atoi(v)
@@ -135,6 +136,7 @@ func openSimulated(ordinal int) (umkit.Device, error) {
 		d.SetMemory(uint64(k.memory))
 	}
 	d.KernelDelay, d.HangAfter, d.HangHomeAfter, d.FailAllocAfter = k.delay, k.hangAfter, k.hangHome, k.failAllocAfter
+	d.DropLaunch = k.dropLaunch
 	d.KeptAfterFree, d.KeptAfterFreeFrom = uint64(k.kept), uint64(k.keptFrom)
 	return d, nil
 }

@@ -257,18 +257,10 @@ func TestReadmeQuickTimeFromData(t *testing.T) {
 // TestReadmeMissesFromData checks what the README's model section says of
 // the rows that miss by more than 2 % against `umbench model` run as the
 // README gives it (with its --counters): each row's APE, interval and the
-// share of its leading part, and the counter passes quoted for managed at
-// 16 MiB.
+// share of its leading part, and the counter passes quoted for it (managed
+// at 16 MiB's, or a row's that moves the same each way with no fault).
 func TestReadmeMissesFromData(t *testing.T) {
-	flat := readmeFlat(t)
-	cmd := regexp.MustCompile("`umbench model --dataset (\\S+) --counters (\\S+)`, whose counter passes").FindStringSubmatch(flat)
-	if cmd == nil {
-		t.Fatal("README: no `umbench model --dataset D --counters C`, whose counter passes … in the model section")
-	}
-	args := []string{"model", "--dataset", cmd[1], "--counters", cmd[2]}
-	code, out, errs := umbench(t, args...)
-	wantCode(t, args, 0, code, out, errs)
-	mod := strings.Join(strings.Fields(out), " ")
+	flat, mod, args := readmeModel(t)
 	rows := regexp.MustCompile(`(explicit_copy|host_mapped|managed|managed_prefetch) at (\d+ [KMG]iB) \((\S+) %, (?:95 % )?CI (\S+)–(\S+) %\) has (\d+) % (?:of its misses )?in the (CPU update|GPU passes)`).FindAllStringSubmatch(flat, -1)
 	if len(rows) == 0 {
 		t.Fatal("README: the model section names no row above 2 % in the expected form")
@@ -289,6 +281,20 @@ func TestReadmeMissesFromData(t *testing.T) {
 		if !strings.Contains(body, part+r[6]+" %") {
 			t.Errorf("README gives %s %s %s %% in the %s, but the note says: %s", r[1], r[2], r[6], r[7], body)
 		}
+		quiet := regexp.MustCompile(`(managed prefetch|managed|explicit copy|host-mapped) at (\d+ [KMG]iB) moves (\d+ [KMG]iB) each way with no CPU page fault and no GPU fault group at R = 1 and at R = 32`)
+		for _, q := range quiet.FindAllStringSubmatch(flat, -1) {
+			if strings.ReplaceAll(strings.ReplaceAll(q[1], " ", "_"), "-", "_") != r[1] || q[2] != r[2] {
+				continue
+			}
+			for _, want := range []string{
+				fmt.Sprintf("R = 1: %s host to device, %s device to host, 0 CPU page faults, 0 GPU fault groups", q[3], q[3]),
+				fmt.Sprintf("R = 32: %s host to device, %s device to host, 0 CPU page faults, 0 GPU fault groups", q[3], q[3]),
+			} {
+				if !strings.Contains(body, want) {
+					t.Errorf("README quotes %q, but the note lacks %q: %s", q[0], want, body)
+				}
+			}
+		}
 		if r[1] == "managed" && r[2] == "16 MiB" {
 			m := regexp.MustCompile(`moves (\d+ MiB) each way with (\d+) CPU page faults at both ends \((\d+) and (\d+) GPU fault groups\)`).FindStringSubmatch(flat)
 			if m == nil {
@@ -305,6 +311,73 @@ func TestReadmeMissesFromData(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestReadmeFDependsOnRFromData: each "T(R) − R·G rises (falls) by X ms"
+// the model section quotes is a note of `umbench model` on the same
+// command, with the same interval and sign, and the section counts the
+// sizes at which host-mapped F depends on R as the notes do.
+func TestReadmeFDependsOnRFromData(t *testing.T) {
+	flat, mod, args := readmeModel(t)
+	notes := regexp.MustCompile(`Note: (\S+) (\d+ [KMG]iB): F depends on R beyond noise: .*? a difference of (\S+) ms \((\S+) to (\S+)\)`).FindAllStringSubmatch(mod, -1)
+	hostMapped := 0
+	for _, n := range notes {
+		if n[1] == "host_mapped" {
+			hostMapped++
+		}
+	}
+	count := regexp.MustCompile(`Host-mapped F depends on R beyond noise at (one size|two sizes|three sizes)`).FindStringSubmatch(flat)
+	if count == nil {
+		t.Fatal("README: no \"Host-mapped F depends on R beyond noise at N sizes\"")
+	}
+	if want := map[int]string{1: "one size", 2: "two sizes", 3: "three sizes"}[hostMapped]; count[1] != want {
+		t.Errorf("README: host-mapped F depends on R at %s, but umbench model %v notes it at %d sizes", count[1], args[1:], hostMapped)
+	}
+	quoted := regexp.MustCompile(`T\(R\) − R·G (rises|falls) by (\S+) ms \((?:95 % CI )?(\S+)–(\S+)\) from R = 1 to R = 32 at (\d+ [KMG]iB)`).FindAllStringSubmatch(flat, -1)
+	quoted = append(quoted, regexp.MustCompile(`(rises|falls) by (\S+) ms \((?:95 % CI )?(\S+)–(\S+)\) at (\d+ [KMG]iB)`).FindAllStringSubmatch(flat, -1)...)
+	if len(quoted) != hostMapped {
+		t.Errorf("README quotes %d host-mapped changes of T(R) − R·G, but umbench model notes %d", len(quoted), hostMapped)
+	}
+	for _, q := range quoted {
+		found := false
+		for _, n := range notes {
+			if n[1] != "host_mapped" || n[2] != q[5] {
+				continue
+			}
+			found = true
+			d := n[3]
+			sign := "rises"
+			if strings.HasPrefix(d, "-") {
+				sign, d = "falls", d[1:]
+			}
+			lo, hi := n[4], n[5]
+			if sign == "falls" { // the interval of the fall is the negated interval of the difference
+				lo, hi = strings.TrimPrefix(n[5], "-"), strings.TrimPrefix(n[4], "-")
+			}
+			if got := []string{sign, d, lo, hi}; !slices.Equal(got, q[1:5]) {
+				t.Errorf("README: host-mapped at %s %v, but umbench model notes %v", q[5], q[1:5], got)
+			}
+		}
+		if !found {
+			t.Errorf("README: host-mapped T(R) − R·G changes at %s, but umbench model %v notes no F depending on R there", q[5], args[1:])
+		}
+	}
+}
+
+// readmeModel runs `umbench model` as the README's model section gives it
+// (`umbench model --dataset D --counters C`, whose counter passes …) and
+// returns the flattened README, the flattened output and the arguments.
+func readmeModel(t *testing.T) (flat, mod string, args []string) {
+	t.Helper()
+	flat = readmeFlat(t)
+	cmd := regexp.MustCompile("`umbench model --dataset (\\S+) --counters (\\S+)`, whose counter passes").FindStringSubmatch(flat)
+	if cmd == nil {
+		t.Fatal("README: no `umbench model --dataset D --counters C`, whose counter passes … in the model section")
+	}
+	args = []string{"model", "--dataset", cmd[1], "--counters", cmd[2]}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	return flat, strings.Join(strings.Fields(out), " "), args
 }
 
 // readmeFlat returns the README with every run of white space one space,
@@ -330,8 +403,8 @@ func TestReadmeEarlierRunsFromData(t *testing.T) {
 	// seconds writes a time in seconds as minSec does.
 	seconds := func(s float64) string { return minSec(time.Duration(s * float64(time.Second))) }
 	type run struct {
-		commit                    string
-		wall, timed, rewrite, hto float64 // seconds; hto: handoff's timed regions
+		commit                         string
+		wall, timed, rewrite, hto, hvf float64 // seconds; hto, hvf: handoff's timed regions and verification
 	}
 	load := func(name string) run {
 		_, meta, err := datasets.Load(name)
@@ -344,6 +417,7 @@ func TestReadmeEarlierRunsFromData(t *testing.T) {
 			r.rewrite += g.Parts.RewriteS
 			if g.Group == "handoff" {
 				r.hto += g.Parts.TimedS
+				r.hvf += g.Parts.VerifyS
 			}
 		}
 		if len(meta.GroupTimes) == 0 || len(r.commit) < 7 {
@@ -352,10 +426,13 @@ func TestReadmeEarlierRunsFromData(t *testing.T) {
 		return r
 	}
 	other := regexp.MustCompile("`datasets/(h200-[0-9a-z-]+)` at `([0-9a-f]+)` in (\\d+ m \\d+ s) \\(timed(?: regions)? (\\d+ m \\d+ s), rewrites (\\d+ m \\d+ s)\\)").FindAllStringSubmatch(flat, -1)
-	here := regexp.MustCompile(`against (\d+ m \d+ s) and (\d+ m \d+ s) here\. The handoff code is the same at all three commits, and its timed regions took (\d+ m \d+ s), (\d+ m \d+ s) and (\d+ m \d+ s)`).FindStringSubmatch(flat)
+	here := regexp.MustCompile(`against (\d+ m \d+ s) and (\d+ m \d+ s) here\.`).FindStringSubmatch(flat)
+	verify := regexp.MustCompile("checked the handoff group's data after every trial, (\\d+) s of verification in each; since `([0-9a-f]{7})` one check of the accumulated data at the end of each block covers every iteration of it \\(each adds exactly 1 and R to every element\\), (\\d+\\.\\d) s here").FindStringSubmatch(flat)
+	handoff := regexp.MustCompile(`The handoff group's timed regions took (\d+ m \d+ s(?:, \d+ m \d+ s)*) and (\d+ m \d+ s) on those hosts and (\d+ m \d+ s) here`).FindStringSubmatch(flat)
 	cited := regexp.MustCompile("\\| measurement \\(`([^`]+)`\\) \\|").FindStringSubmatch(flat)
-	if len(other) != 2 || here == nil || cited == nil {
-		t.Fatalf("README: the other runs' times (%d of 2), this run's (%v) or the results table's dataset (%v) are not in the expected form", len(other), here != nil, cited != nil)
+	if len(other) < 2 || here == nil || verify == nil || handoff == nil || cited == nil {
+		t.Fatalf("README: the other runs' times (%d, want at least 2), this run's (%v), the handoff verification (%v) and timed regions (%v) or the results table's dataset (%v) are not in the expected form",
+			len(other), here != nil, verify != nil, handoff != nil, cited != nil)
 	}
 	var handoffTimed []string
 	for _, o := range other {
@@ -367,54 +444,71 @@ func TestReadmeEarlierRunsFromData(t *testing.T) {
 			t.Errorf("README: %s took %v (wall, timed, rewrites), but its meta.json gives %v", o[1], o[3:6], got)
 		}
 		handoffTimed = append(handoffTimed, seconds(r.hto))
+		if got := fmt.Sprintf("%.0f", r.hvf); got != verify[1] {
+			t.Errorf("README: %s spent %s s verifying handoff data, but its meta.json gives %s s", o[1], verify[1], got)
+		}
 	}
 	this := load(cited[1])
 	if got := []string{seconds(this.timed), seconds(this.rewrite)}; !slices.Equal(got, here[1:3]) {
 		t.Errorf("README: %s's timed regions and rewrites %v, but its meta.json gives %v", cited[1], here[1:3], got)
 	}
-	if got := append(handoffTimed, seconds(this.hto)); !slices.Equal(got, here[3:6]) {
-		t.Errorf("README: the handoff group's timed regions %v, but the three runs' meta.json give %v", here[3:6], got)
+	if got := fmt.Sprintf("%.1f", this.hvf); got != verify[3] || !strings.HasPrefix(this.commit, verify[2]) {
+		t.Errorf("README: block-end checks since %s took %s s here, but %s ran at %s and its meta.json gives %s s", verify[2], verify[3], cited[1], this.commit, got)
+	}
+	quotedTimes := append(strings.Split(handoff[1], ", "), handoff[2], handoff[3])
+	if got := append(handoffTimed, seconds(this.hto)); !slices.Equal(got, quotedTimes) {
+		t.Errorf("README: the handoff group's timed regions %v, but the runs' meta.json give %v", quotedTimes, got)
 	}
 
-	// The floor of this run's wall time: its timed regions and its CPU
+	// The floor of a run's wall time: its timed regions and its CPU
 	// writes of fresh buffers, each configuration's warm-ups at the mean
-	// of its trials' cpu_ms.
-	floor := regexp.MustCompile(`warm-ups counted at their configuration's mean\) add up to (\d+ m \d+ s) here`).FindStringSubmatch(flat)
+	// of its trials' cpu_ms; for this run also the rest (wall time less
+	// the floor) and what the rest may take within 20 minutes.
+	floorOf := func(name string) float64 {
+		rows, _, err := datasets.Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		type acc struct {
+			sum     float64
+			n       int
+			warmups int64
+		}
+		writes := map[string]*acc{}
+		for _, r := range rows {
+			switch r.Group {
+			case "managed", "pattern", "pattern.sparse", "oversub":
+			default:
+				continue
+			}
+			if math.IsNaN(r.CPUMs) {
+				continue
+			}
+			k := results.ConfigKey(r)
+			if writes[k] == nil {
+				writes[k] = &acc{warmups: r.Warmups}
+			}
+			writes[k].sum += r.CPUMs
+			writes[k].n++
+		}
+		writeS := 0.0
+		for _, a := range writes {
+			writeS += a.sum / float64(a.n) * float64(int64(a.n)+a.warmups) / 1000
+		}
+		return load(name).timed + writeS
+	}
+	floor := regexp.MustCompile(`warm-ups counted at their configuration's mean\) add up to (\d+ m \d+ s) here, and everything else \(the allocations, frees, verification, settling and the rest\) to (\d+ m \d+ s): within 20 minutes that rest would have to take (\d+) s`).FindStringSubmatch(flat)
 	if floor == nil {
-		t.Fatal("README: no floor of the run's wall time (timed regions and CPU writes) in the expected form")
+		t.Fatal("README: no floor of the run's wall time (timed regions and CPU writes) and rest in the expected form")
 	}
-	rows, _, err := datasets.Load(cited[1])
-	if err != nil {
-		t.Fatal(err)
+	f := floorOf(cited[1])
+	if got := []string{seconds(f), seconds(this.wall - f), fmt.Sprintf("%.0f", 1200-f)}; !slices.Equal(got, floor[1:4]) {
+		t.Errorf("README: floor, rest and the rest within 20 minutes %v, but %s gives %v", floor[1:4], cited[1], got)
 	}
-	type acc struct {
-		sum     float64
-		n       int
-		warmups int64
-	}
-	writes := map[string]*acc{}
-	for _, r := range rows {
-		switch r.Group {
-		case "managed", "pattern", "pattern.sparse", "oversub":
-		default:
-			continue
+	for _, o := range regexp.MustCompile("[Oo]n `(h200-[0-9a-z-]+)`'s host the same sum is (\\d+ m \\d+ s)").FindAllStringSubmatch(flat, -1) {
+		if got := seconds(floorOf(o[1])); got != o[2] {
+			t.Errorf("README: %s's floor is %s, but its data give %s", o[1], o[2], got)
 		}
-		if math.IsNaN(r.CPUMs) {
-			continue
-		}
-		k := results.ConfigKey(r)
-		if writes[k] == nil {
-			writes[k] = &acc{warmups: r.Warmups}
-		}
-		writes[k].sum += r.CPUMs
-		writes[k].n++
-	}
-	writeS := 0.0
-	for _, a := range writes {
-		writeS += a.sum / float64(a.n) * float64(int64(a.n)+a.warmups) / 1000
-	}
-	if got := seconds(this.timed + writeS); got != floor[1] {
-		t.Errorf("README: timed regions and CPU writes add up to %s, but %s gives %s (%.1f s timed, %.1f s of writes)", floor[1], cited[1], got, this.timed, writeS)
 	}
 
 	// Aggregates quoted by commit: recomputed where the dataset is embedded.

@@ -165,6 +165,21 @@ func checkWhole(t *testing.T, dir string) int {
 	return len(rows)
 }
 
+// resumedRows resumes the run of args to its end and returns dir's rows
+// (LoadDir refuses duplicated trials).
+func resumedRows(t *testing.T, dir string, args []string) []results.Row {
+	t.Helper()
+	r := start(t, nil, append(slices.Clone(args), "--resume")...)
+	if code := r.wait(t); code != 0 {
+		t.Fatalf("resume: exit %d\n%s", code, r.errText())
+	}
+	rows, _, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
 func resumeToEnd(t *testing.T, dir string) {
 	t.Helper()
 	p := start(t, nil, runArgs(dir, "--resume")...)
@@ -436,14 +451,7 @@ func TestE2EDroppedKernel(t *testing.T) {
 			if len(kept) == 0 || len(kept) >= c.wantRows {
 				t.Errorf("%d rows kept, want the configurations finished before the lost kernel (1 to %d)", len(kept), c.wantRows-1)
 			}
-			r := start(t, nil, append(args, "--resume")...)
-			if code := r.wait(t); code != 0 {
-				t.Fatalf("resume: exit %d\n%s", code, r.errText())
-			}
-			rows, _, err := results.LoadDir(dir) // refuses duplicated trials
-			if err != nil {
-				t.Fatal(err)
-			}
+			rows := resumedRows(t, dir, args)
 			if len(rows) != c.wantRows {
 				t.Errorf("after resuming: %d rows, want %d", len(rows), c.wantRows)
 			}
@@ -570,14 +578,7 @@ func TestE2EHandoffKilledMidSweep(t *testing.T) {
 	if len(before) < 8*3 || len(before) >= 20*3 {
 		t.Fatalf("%d rows after the kill, want the finished blocks' (24 to 57)", len(before))
 	}
-	r := start(t, nil, append(args, "--resume")...)
-	if code := r.wait(t); code != 0 {
-		t.Fatalf("resume: exit %d\n%s", code, r.errText())
-	}
-	rows, _, err := results.LoadDir(dir) // refuses duplicated trials
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := resumedRows(t, dir, args)
 	if len(rows) != 20*3 {
 		t.Fatalf("after resuming: %d rows, want exactly 60", len(rows))
 	}

@@ -257,6 +257,14 @@ func cSeedValue(seed, i uint64) float64 {
 	return float64(C.umlab_seed_value(C.uint64_t(seed), C.uint64_t(i)))
 }
 
+func cSetupLoopsSelect(baseline bool) string {
+	b := C.int(0)
+	if baseline {
+		b = 1
+	}
+	return C.GoString(C.umlab_setup_loops_select(b))
+}
+
 func cFillHost(p unsafe.Pointer, lo, hi, seed uint64) {
 	C.umlab_fill_host((*C.double)(p), C.uint64_t(lo), C.uint64_t(hi), C.uint64_t(seed))
 }

@@ -2,6 +2,9 @@ package cuda
 
 import (
 	"errors"
+	"math"
+	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"os"
@@ -379,4 +382,101 @@ func TestUpdateHostThreads(t *testing.T) {
 	if err := UpdateHostThreads(b, 8, 1, 1, make([]int, MaxUpdateThreads+1)); err == nil {
 		t.Error("more than MaxUpdateThreads threads accepted")
 	}
+}
+
+// TestSetupLoopBuilds: each build of the set-up loops this CPU runs (the
+// baseline one, and the x86-64-v4 one where the CPU has AVX-512) fills the
+// values SeedValue names and counts exactly the elements a plain reference
+// finds wrong, with the first of them, for strides, active counts, scalars
+// and ranges that start and end anywhere.
+func TestSetupLoopBuilds(t *testing.T) {
+	defer cSetupLoopsSelect(false)
+	const n = 4099
+	b, err := HostBuffer(n * 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Free()
+	x, _ := b.Float64s()
+	builds := map[string]bool{}
+	for _, baseline := range []bool{true, false} {
+		build := cSetupLoopsSelect(baseline)
+		if builds[build] {
+			continue
+		}
+		builds[build] = true
+		rng := rand.New(rand.NewPCG(1, 2))
+		cFillHost(b.host, 0, n, 11)
+		for i := range x {
+			if x[i] != seedValueGo(11, uint64(i)) {
+				t.Fatalf("%s: fill: x[%d] = %v, want %v", build, i, x[i], seedValueGo(11, uint64(i)))
+			}
+		}
+		for c := 0; c < 400; c++ {
+			seed := rng.Uint64N(1000)
+			stride := []uint64{1, 1, 2, 3, 16, 64, n + 5}[rng.IntN(7)]
+			active := []uint64{0, 1, rng.Uint64N(n), n / stride, n}[rng.IntN(5)]
+			ma := [][2]float64{{1, 0}, {1, 1}, {2, 12}, {0.5, 3}}[rng.IntN(4)]
+			want := func(i uint64) float64 {
+				v := seedValueGo(seed, i)
+				if i%stride == 0 && i/stride < active {
+					return v*ma[0] + ma[1]
+				}
+				return v
+			}
+			for i := range x {
+				x[i] = want(uint64(i))
+			}
+			for k := rng.IntN(4); k > 0; k-- {
+				i := rng.Uint64N(n)
+				x[i] = []float64{math.NaN(), x[i] + 1, seedValueGo(seed, i), 0}[rng.IntN(4)]
+			}
+			lo := rng.Uint64N(n)
+			hi := lo + rng.Uint64N(n-lo+1)
+			var count, first uint64 = 0, ^uint64(0)
+			for i := lo; i < hi; i++ {
+				if x[i] != want(i) {
+					if count == 0 {
+						first = i
+					}
+					count++
+				}
+			}
+			gotCount, gotFirst := cCheckAffineHost(b.host, lo, hi, seed, ma[0], ma[1], stride, active)
+			if gotCount != count || gotFirst != first {
+				t.Fatalf("%s: affine check of [%d, %d) seed %d ×%v+%v stride %d active %d: %d wrong first at %d, want %d first at %d",
+					build, lo, hi, seed, ma[0], ma[1], stride, active, gotCount, gotFirst, count, first)
+			}
+		}
+		for c := 0; c < 100; c++ {
+			sb, sc, s := rng.Uint64N(100), rng.Uint64N(100), []float64{0, 0.5, 1, 3}[rng.IntN(4)]
+			for i := range x {
+				x[i] = seedValueGo(sb, uint64(i)) + s*seedValueGo(sc, uint64(i))
+			}
+			var count, first uint64 = 0, ^uint64(0)
+			for k := rng.IntN(4); k > 0; k-- {
+				x[rng.IntN(n)] = math.Inf(1)
+			}
+			lo := rng.Uint64N(n)
+			hi := lo + rng.Uint64N(n-lo+1)
+			for i := lo; i < hi; i++ {
+				if math.IsInf(x[i], 1) {
+					if count == 0 {
+						first = i
+					}
+					count++
+				}
+			}
+			if gotCount, gotFirst := cCheckTriadHost(b.host, lo, hi, sb, sc, s); gotCount != count || gotFirst != first {
+				t.Fatalf("%s: triad check of [%d, %d): %d wrong first at %d, want %d first at %d", build, lo, hi, gotCount, gotFirst, count, first)
+			}
+		}
+	}
+	if runtime.GOARCH == "amd64" && !builds["x86-64"] {
+		t.Errorf("builds run: %v; the baseline x86-64 build was not among them", builds)
+	}
+	if got := cSetupLoopsSelect(false); got != SetupLoops() {
+		t.Errorf("the build chosen again is %s, at init %s", got, SetupLoops())
+	}
+	t.Logf("builds checked: %v; this process runs %s", builds, SetupLoops())
 }

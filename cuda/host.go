@@ -2,7 +2,9 @@ package cuda
 
 import (
 	"fmt"
+	"os"
 	"runtime"
+	"strings"
 	"sync"
 )
 
@@ -98,6 +100,29 @@ func FillHost(x *Buffer, n, seed uint64) error {
 	}
 	fillRange(x, 0, n, seed)
 	return nil
+}
+
+// setupLoops names the build of the CPU loops that set up and check state
+// outside the measurements (FillHost and the host checks) that this process
+// runs: the fastest the CPU has, chosen once here.
+var setupLoops = cSetupLoopsSelect(false)
+
+// SetupLoops names the build of FillHost and the host checks that this
+// process runs: "x86-64-v4" (vectorised for AVX-512) where the CPU has it,
+// else "x86-64", or "portable" on other architectures. The handoff's
+// measured CPU update is one build everywhere.
+func SetupLoops() string { return setupLoops }
+
+// CPUModel is the host CPU's model as /proc/cpuinfo names it (its first
+// "model name"), or "" where it names none (Linux on arm64 does not).
+func CPUModel() string {
+	b, _ := os.ReadFile("/proc/cpuinfo")
+	for _, l := range strings.Split(string(b), "\n") {
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }
 
 // fillRange is FillHost's write of elements [from, to), unchecked.

@@ -91,6 +91,7 @@ CUresult umlab_launch(uintptr_t ctx, uintptr_t fn, unsigned gx, unsigned gy, uns
 // and runs on one thread, or on several pinned threads with _mt.
 double umlab_seed_value(uint64_t seed, uint64_t i);
 void umlab_fill_host(double *x, uint64_t lo, uint64_t hi, uint64_t seed);
+const char *umlab_setup_loops_select(int baseline);
 void umlab_update_host(double *x, uint64_t n, double mul, double add);
 #define UMLAB_MAX_UPDATE_THREADS 256
 int umlab_update_host_mt(double *x, uint64_t n, double mul, double add, int nthreads, const int *cpus);

@@ -7,12 +7,12 @@
 
 #include "umlab_cuda.h"
 
-// umlab_seed_value is the value of element i of a buffer filled with seed: a
+// seed_value is the value of element i of a buffer filled with seed: a
 // splitmix64 hash reduced to an integer in [1, 2^20], so every benchmark
 // operation (adds of small integers, products by powers of two) stays exact
 // in float64 and results can be compared for equality. The CUDA kernels use
 // the same function (kernels/umlab.cu).
-double umlab_seed_value(uint64_t seed, uint64_t i) {
+static inline double seed_value(uint64_t seed, uint64_t i) {
   uint64_t z = seed + (i + 1) * 0x9E3779B97F4A7C15ull;
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -20,9 +20,68 @@ double umlab_seed_value(uint64_t seed, uint64_t i) {
   return (double)(z >> 44) + 1.0;
 }
 
-void umlab_fill_host(double *x, uint64_t lo, uint64_t hi, uint64_t seed) {
-  for (uint64_t i = lo; i < hi; i++) x[i] = umlab_seed_value(seed, i);
+double umlab_seed_value(uint64_t seed, uint64_t i) { return seed_value(seed, i); }
+
+// The loops that set up and check state outside every measurement (the
+// fill and the checks' counts, never the measured update), in two builds
+// where GCC targets x86-64: one vectorised for x86-64-v4 (AVX-512, whose
+// 64-bit multiplies the hash needs) and one for any x86-64. The hash is
+// most of a check's work and a large part of the CPU's first write of
+// fresh managed pages. Contraction stays off, so both builds round as
+// plain code does.
+#define SETUP_NAME(f) f##_base
+#if defined(__GNUC__) && !defined(__clang__)
+#define SETUP_ATTR __attribute__((optimize("O3", "fp-contract=off")))
+#else
+#define SETUP_ATTR
+#endif
+#include "umlab_setup_loops.h"
+#undef SETUP_NAME
+#undef SETUP_ATTR
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define UMLAB_HAVE_V4 1
+#define SETUP_NAME(f) f##_v4
+#define SETUP_ATTR __attribute__((target("arch=x86-64-v4"), optimize("O3", "fp-contract=off")))
+#include "umlab_setup_loops.h"
+#undef SETUP_NAME
+#undef SETUP_ATTR
+#endif
+
+typedef struct {
+  const char *name;
+  void (*fill)(double *, uint64_t, uint64_t, uint64_t);
+  uint64_t (*count_affine)(const double *, uint64_t, uint64_t, uint64_t, double, double);
+  uint64_t (*count_triad)(const double *, uint64_t, uint64_t, uint64_t, uint64_t, double);
+} setup_loops;
+
+static const setup_loops loops_base = {
+#if defined(__x86_64__)
+    "x86-64",
+#else
+    "portable",
+#endif
+    fill_base, count_affine_base, count_triad_base};
+#ifdef UMLAB_HAVE_V4
+static const setup_loops loops_v4 = {"x86-64-v4", fill_v4, count_affine_v4, count_triad_v4};
+#endif
+static const setup_loops *loops = &loops_base;
+
+// umlab_setup_loops_select picks the build of the set-up loops: the fastest
+// this CPU runs, or the baseline one when baseline is set (for tests). Not
+// safe while a loop runs; Go calls it at package init and in tests.
+const char *umlab_setup_loops_select(int baseline) {
+  loops = &loops_base;
+#ifdef UMLAB_HAVE_V4
+  __builtin_cpu_init();
+  if (!baseline && __builtin_cpu_supports("x86-64-v4")) loops = &loops_v4;
+#else
+  (void)baseline;
+#endif
+  return loops->name;
 }
+
+void umlab_fill_host(double *x, uint64_t lo, uint64_t hi, uint64_t seed) { loops->fill(x, lo, hi, seed); }
 
 void umlab_update_host(double *x, uint64_t n, double mul, double add) {
   for (uint64_t i = 0; i < n; i++) x[i] = x[i] * mul + add;
@@ -83,35 +142,55 @@ int umlab_update_host_mt(double *x, uint64_t n, double mul, double add, int nthr
   return err;
 }
 
-static int touched(uint64_t i, uint64_t stride, uint64_t active) {
-  return i % stride == 0 && i / stride < active;
+// affine_want is the value a check of (seed, mul, add, stride, active)
+// expects at i: the kernel touched the active elements 0, stride, 2·stride, ….
+static double affine_want(uint64_t i, uint64_t seed, double mul, double add, uint64_t stride, uint64_t active) {
+  double v = seed_value(seed, i);
+  return i % stride == 0 && i / stride < active ? v * mul + add : v;
+}
+
+// first_mismatch is the first index of [lo, hi) that a check finds wrong,
+// or UINT64_MAX: the slow scan, run only once a count found something.
+static uint64_t first_mismatch(const double *x, uint64_t lo, uint64_t hi, uint64_t seed, double mul, double add,
+                               uint64_t stride, uint64_t active) {
+  for (uint64_t i = lo; i < hi; i++)
+    if (x[i] != affine_want(i, seed, mul, add, stride, active)) return i;
+  return UINT64_MAX;
 }
 
 uint64_t umlab_check_affine_host(const double *x, uint64_t lo, uint64_t hi, uint64_t seed, double mul, double add,
                                  uint64_t stride, uint64_t active, uint64_t *first_bad) {
-  uint64_t bad = 0;
   *first_bad = UINT64_MAX;
-  for (uint64_t i = lo; i < hi; i++) {
-    double v = umlab_seed_value(seed, i);
-    double want = touched(i, stride, active) ? v * mul + add : v;
-    if (x[i] != want) {
-      if (bad == 0) *first_bad = i;
-      bad++;
+  if (lo >= hi || stride == 0) return 0;
+  uint64_t bad;
+  if (stride == 1) {
+    // Touched: [lo, mid); untouched: [mid, hi).
+    uint64_t mid = active < lo ? lo : active > hi ? hi : active;
+    bad = loops->count_affine(x, lo, mid, seed, mul, add) + loops->count_affine(x, mid, hi, seed, 1, 0);
+  } else {
+    // Count as if nothing were touched, then correct at the touched
+    // elements k·stride in [lo, hi), k < active: one in stride.
+    bad = loops->count_affine(x, lo, hi, seed, 1, 0);
+    uint64_t k = lo / stride + (lo % stride != 0), end = (hi - 1) / stride + 1;
+    if (end > active) end = active;
+    for (; k < end; k++) {
+      uint64_t i = k * stride;
+      double v = seed_value(seed, i);
+      bad += (uint64_t)(x[i] != v * mul + add) - (uint64_t)(x[i] != v);
     }
   }
+  if (bad > 0) *first_bad = first_mismatch(x, lo, hi, seed, mul, add, stride, active);
   return bad;
 }
 
 uint64_t umlab_check_triad_host(const double *a, uint64_t lo, uint64_t hi, uint64_t seed_b, uint64_t seed_c,
                                 double s, uint64_t *first_bad) {
-  uint64_t bad = 0;
   *first_bad = UINT64_MAX;
-  for (uint64_t i = lo; i < hi; i++) {
-    double want = umlab_seed_value(seed_b, i) + s * umlab_seed_value(seed_c, i);
-    if (a[i] != want) {
-      if (bad == 0) *first_bad = i;
-      bad++;
+  uint64_t bad = loops->count_triad(a, lo, hi, seed_b, seed_c, s);
+  for (uint64_t i = lo; bad > 0 && i < hi; i++)
+    if (a[i] != seed_value(seed_b, i) + s * seed_value(seed_c, i)) {
+      *first_bad = i;
+      break;
     }
-  }
   return bad;
 }

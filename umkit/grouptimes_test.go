@@ -1,8 +1,13 @@
 package umkit
 
 import (
+	"fmt"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/umlab/umlab/cuda"
 )
 
 // A part started inside another counts as the outer one, so the parts of a
@@ -69,5 +74,20 @@ func TestGroupPartsOpenAndLate(t *testing.T) {
 	}
 	if !s[1].Start.After(s[0].End) && !s[1].Start.Equal(s[0].End) {
 		t.Errorf("spans out of order: %v then %v", s[0].End, s[1].Start)
+	}
+}
+
+// TestHostCPUNote: a run's notes name the host CPU, its logical CPUs and
+// the build of the set-up loops it ran, so that set-up times (rewrites,
+// checks) can be told apart across hosts.
+func TestHostCPUNote(t *testing.T) {
+	note := hostCPUNote()
+	for _, want := range []string{"host CPU: ", fmt.Sprintf("%d logical CPUs", runtime.NumCPU()), cuda.SetupLoops() + " build"} {
+		if !strings.Contains(note, want) {
+			t.Errorf("note %q lacks %q", note, want)
+		}
+	}
+	if m := cuda.CPUModel(); m != "" && !strings.Contains(note, m) {
+		t.Errorf("note %q lacks the CPU model %q", note, m)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -334,6 +335,7 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 		if v, err := cuda.DriverVersion(); err == nil {
 			d.CUDADriverVersion = v
 		}
+		m.Notes = append(m.Notes, hostCPUNote())
 		load, jit := c.ModuleLoadTime()
 		m.Notes = append(m.Notes, fmt.Sprintf("kernel module load %.1f ms (JIT %.1f ms), outside every measurement",
 			float64(load.Microseconds())/1000, float64(jit.Microseconds())/1000))
@@ -347,6 +349,13 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 		}
 	}
 	return m
+}
+
+// hostCPUNote says which CPU ran the run's CPU work and which build of the
+// set-up loops (fill and checks, outside every measurement) it ran.
+func hostCPUNote() string {
+	model := cmp.Or(cuda.CPUModel(), "model not named by /proc/cpuinfo")
+	return fmt.Sprintf("host CPU: %s, %d logical CPUs; set-up fills and checks ran their %s build", model, runtime.NumCPU(), cuda.SetupLoops())
 }
 
 // pcieGBps is the raw per-direction bandwidth of a PCIe link, in GB/s.

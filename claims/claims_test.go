@@ -318,13 +318,25 @@ func TestH200Verdicts(t *testing.T) {
 }
 
 // TestClaimsOnTheREADMERun: the run the README, the notebooks and reproduce
-// cite (the full default suite at 6ba71c4, with the same counter passes)
+// cite (the full default suite at 4001b10, with the same counter passes)
 // leaves nothing unexplained either; there explicit copy and host-mapped
-// do not cross beyond noise at 1 GiB, and the crossover is put on the CPU
-// update's variation.
+// cross beyond noise within the first few passes at 1 GiB, as in the
+// paper, so the crossover reproduces qualitatively, while on the run
+// before it (6ba71c4), where they do not cross beyond noise at 1 GiB, it
+// is put on the CPU update's variation.
 func TestClaimsOnTheREADMERun(t *testing.T) {
-	run := load(t, "h200-2026-12-02-blockcheck", "h200counters-2026-12-02-sweep")
-	xs, err := claims.Evaluate(run, claims.Options{})
+	before := load(t, "h200-2026-12-02-blockcheck", "h200counters-2026-12-02-sweep")
+	xs, err := claims.Evaluate(before, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range xs {
+		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "CPU update's variation")) {
+			t.Errorf("crossover at 6ba71c4: %s (%s), want a known reason naming the CPU update's variation", x.Verdict, x.Reason)
+		}
+	}
+	run := load(t, "h200-2026-12-02-setuploops", "h200counters-2026-12-02-sweep")
+	xs, err = claims.Evaluate(run, claims.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,8 +346,8 @@ func TestClaimsOnTheREADMERun(t *testing.T) {
 		if x.Verdict == claims.Unexplained {
 			t.Errorf("%s: unexplained (%s)", x.Claim.ID, x.Measured)
 		}
-		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "CPU update's variation")) {
-			t.Errorf("crossover: %s (%s), want a known reason naming the CPU update's variation", x.Verdict, x.Reason)
+		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "1 ≤ R* < 4")) {
+			t.Errorf("crossover: %s (%s), want qualitative, within the first few passes", x.Verdict, x.Reason)
 		}
 	}
 	if len(xs) != 61 || counts[claims.NotMeasured] != 10 {

@@ -9,6 +9,7 @@ import (
 
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -479,4 +480,22 @@ func TestSetupLoopBuilds(t *testing.T) {
 		t.Errorf("the build chosen again is %s, at init %s", got, SetupLoops())
 	}
 	t.Logf("builds checked: %v; this process runs %s", builds, SetupLoops())
+}
+
+// TestInterleaved: the diagnostics' rounds run every way once per round,
+// each way at every position equally often, and keep only the trial rounds.
+func TestInterleaved(t *testing.T) {
+	var order []int
+	kept := interleaved(4, 2, 3, func(i, w int) []float64 {
+		order = append(order, w)
+		return []float64{float64(i), float64(10 * w)}
+	})
+	if want := []int{0, 1, 2, 1, 2, 0, 2, 0, 1, 0, 1, 2, 1, 2, 0, 2, 0, 1}; !slices.Equal(order, want) {
+		t.Errorf("order %v, want %v", order, want)
+	}
+	for w, parts := range kept {
+		if !slices.Equal(parts[0], []float64{2, 3, 4, 5}) || len(parts[1]) != 4 || parts[1][0] != float64(10*w) {
+			t.Errorf("way %d kept %v, want rounds 2–5 only", w, parts)
+		}
+	}
 }

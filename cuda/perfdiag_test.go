@@ -193,36 +193,52 @@ func compareCold(t *testing.T, c *Context, s *Stream, man **Buffer, tag string, 
 	must(t, FillHost(*man, n, 1))
 	must(t, c.RMW(*man, 1, 1, n, s)) // GPU-resident from here on
 	must(t, c.SyncStream(s))
-	const trials = 25
-	setup := make([][]float64, len(ways))
-	cold := make([][]float64, len(ways))
-	for i := 0; i < trials+3; i++ {
-		for j := range ways {
-			w := (i + j) % len(ways) // each way follows each other equally often
-			way := ways[w]
-			seed := uint64(100*i + w)
-			ms := way.cold(seed)
-			for k := 0; k < 8; k++ {
-				must(t, c.RMW(scratch, 1, 0, 256<<20/8, s))
-			}
-			must(t, e1.Record(s))
-			must(t, c.RMW(*man, 1, 1, n, s))
-			must(t, e2.Record(s))
-			k, err := ElapsedMs(e1, e2)
-			must(t, err)
-			if m, err := c.CheckAffine(*man, n, seed, 1, 1, 1, n, s); err != nil || !m.OK() {
-				t.Fatalf("%s: data after the cold kernel: %v %v", way.name, m, err)
-			}
-			if i >= 3 { // the first rounds warm up
-				setup[w], cold[w] = append(setup[w], ms), append(cold[w], k)
-			}
+	kept := interleaved(25, 3, len(ways), func(i, w int) []float64 {
+		way := ways[w]
+		seed := uint64(100*i + w)
+		ms := way.cold(seed)
+		for k := 0; k < 8; k++ {
+			must(t, c.RMW(scratch, 1, 0, 256<<20/8, s))
 		}
-	}
+		must(t, e1.Record(s))
+		must(t, c.RMW(*man, 1, 1, n, s))
+		must(t, e2.Record(s))
+		k, err := ElapsedMs(e1, e2)
+		must(t, err)
+		if m, err := c.CheckAffine(*man, n, seed, 1, 1, 1, n, s); err != nil || !m.OK() {
+			t.Fatalf("%s: data after the cold kernel: %v %v", way.name, m, err)
+		}
+		return []float64{ms, k}
+	})
 	q := quantile
 	for w, way := range ways {
 		fmt.Printf("%s %-30s set-up median %.1f ms; cold kernel median %.2f ms (10th–90th %.2f–%.2f), %.1f GB/s\n",
-			tag, way.name, q(setup[w], 0.5), q(cold[w], 0.5), q(cold[w], 0.1), q(cold[w], 0.9), 16*float64(n)/q(cold[w], 0.5)/1e6)
+			tag, way.name, q(kept[w][0], 0.5), q(kept[w][1], 0.5), q(kept[w][1], 0.1), q(kept[w][1], 0.9), 16*float64(n)/q(kept[w][1], 0.5)/1e6)
 	}
+}
+
+// interleaved runs warmup rounds and then trials rounds of every way: in
+// round i the j-th to run is way (i+j) mod ways, so each way follows each
+// other equally often. measure runs one way once and returns its parts;
+// the result holds, per way and part, the values of the trial rounds.
+func interleaved(trials, warmup, ways int, measure func(round, way int) []float64) [][][]float64 {
+	kept := make([][][]float64, ways)
+	for i := 0; i < warmup+trials; i++ {
+		for j := 0; j < ways; j++ {
+			w := (i + j) % ways
+			parts := measure(i, w)
+			if i < warmup {
+				continue
+			}
+			if kept[w] == nil {
+				kept[w] = make([][]float64, len(parts))
+			}
+			for k, v := range parts {
+				kept[w][k] = append(kept[w][k], v)
+			}
+		}
+	}
+	return kept
 }
 
 // quantile is the p-quantile of x (the nearest rank below).
@@ -436,36 +452,28 @@ func TestDiagPrefetchToCPUSource(t *testing.T) {
 			return c.Fill(man, n, seed, s)
 		}},
 	}
-	const trials = 25
-	setup := make([][]float64, len(ways))
-	moved := make([][]float64, len(ways))
-	for i := 0; i < trials+3; i++ {
-		for j := range ways {
-			w := (i + j) % len(ways)
-			seed := uint64(100*i + w)
-			ms := wallMs(t, func() error {
-				if err := ways[w].prep(seed); err != nil {
-					return err
-				}
-				return c.SyncStream(s)
-			})
-			must(t, e1.Record(s))
-			must(t, c.Prefetch(man, CPU, s))
-			must(t, e2.Record(s))
-			k, err := ElapsedMs(e1, e2)
-			must(t, err)
-			if m, err := CheckAffineHost(man, n, seed, 1, 0, 1, n); err != nil || !m.OK() {
-				t.Fatalf("%s: data after the prefetch: %v %v", ways[w].name, m, err)
+	kept := interleaved(25, 3, len(ways), func(i, w int) []float64 {
+		seed := uint64(100*i + w)
+		ms := wallMs(t, func() error {
+			if err := ways[w].prep(seed); err != nil {
+				return err
 			}
-			if i >= 3 {
-				setup[w], moved[w] = append(setup[w], ms), append(moved[w], k)
-			}
+			return c.SyncStream(s)
+		})
+		must(t, e1.Record(s))
+		must(t, c.Prefetch(man, CPU, s))
+		must(t, e2.Record(s))
+		k, err := ElapsedMs(e1, e2)
+		must(t, err)
+		if m, err := CheckAffineHost(man, n, seed, 1, 0, 1, n); err != nil || !m.OK() {
+			t.Fatalf("%s: data after the prefetch: %v %v", ways[w].name, m, err)
 		}
-	}
+		return []float64{ms, k}
+	})
 	for w, way := range ways {
 		fmt.Printf("PREFETCHD2H %-30s set-up median %.1f ms; prefetch to CPU median %.2f ms (10th–90th %.2f–%.2f), %.1f GB/s\n",
-			way.name, quantile(setup[w], 0.5), quantile(moved[w], 0.5), quantile(moved[w], 0.1), quantile(moved[w], 0.9),
-			8*float64(n)/quantile(moved[w], 0.5)/1e6)
+			way.name, quantile(kept[w][0], 0.5), quantile(kept[w][1], 0.5), quantile(kept[w][1], 0.1), quantile(kept[w][1], 0.9),
+			8*float64(n)/quantile(kept[w][1], 0.5)/1e6)
 	}
 }
 
@@ -483,35 +491,25 @@ func TestDiagRewriteParts(t *testing.T) {
 	saved := HostThreads
 	defer func() { HostThreads = saved }()
 	threads := []int{4, 8, 16, 32}
-	const trials = 25
-	parts := make([][3][]float64, len(threads)) // free, allocate, write
-	for i := 0; i < trials+2; i++ {
-		for j := range threads {
-			w := (i + j) % len(threads)
-			seed := uint64(100*i + w)
-			must(t, FillHost(man, n, seed))
-			must(t, c.RMW(man, 1, 1, n, s)) // GPU-resident, as after a cold kernel
-			must(t, c.SyncStream(s))
-			fr := wallMs(t, man.Free)
-			var al float64
-			al = wallMs(t, func() error {
-				var err error
-				man, err = c.AllocManaged(n * 8)
-				return err
-			})
-			HostThreads = threads[w]
-			wr := wallMs(t, func() error { return FillHost(man, n, seed) })
-			HostThreads = saved
-			if m, err := CheckAffineHost(man, n, seed, 1, 0, 1, n); err != nil || !m.OK() {
-				t.Fatalf("%d threads: data after the write: %v %v", threads[w], m, err)
-			}
-			if i >= 2 {
-				for k, v := range []float64{fr, al, wr} {
-					parts[w][k] = append(parts[w][k], v)
-				}
-			}
+	parts := interleaved(25, 2, len(threads), func(i, w int) []float64 {
+		seed := uint64(100*i + w)
+		must(t, FillHost(man, n, seed))
+		must(t, c.RMW(man, 1, 1, n, s)) // GPU-resident, as after a cold kernel
+		must(t, c.SyncStream(s))
+		fr := wallMs(t, man.Free)
+		al := wallMs(t, func() error {
+			var err error
+			man, err = c.AllocManaged(n * 8)
+			return err
+		})
+		HostThreads = threads[w]
+		wr := wallMs(t, func() error { return FillHost(man, n, seed) })
+		HostThreads = saved
+		if m, err := CheckAffineHost(man, n, seed, 1, 0, 1, n); err != nil || !m.OK() {
+			t.Fatalf("%d threads: data after the write: %v %v", threads[w], m, err)
 		}
-	}
+		return []float64{fr, al, wr}
+	})
 	q := quantile
 	for w, th := range threads {
 		p := parts[w]
@@ -581,33 +579,24 @@ func TestDiagSetupLoops(t *testing.T) {
 	must(t, FillHost(pinned, n, 3))
 	fmt.Printf("SETUPLOOPS CPU %s, %d host threads\n", CPUModel(), HostThreads)
 	builds := []bool{true, false} // baseline, fastest
-	const trials = 25
-	parts := make([][3][]float64, len(builds)) // write, check managed, check pinned
-	for i := 0; i < trials+2; i++ {
-		for j := range builds {
-			w := (i + j) % len(builds)
-			seed := uint64(100*i + w)
-			must(t, c.RMW(man, 1, 1, n, s)) // GPU-resident, as after a cold kernel
-			must(t, c.SyncStream(s))
-			must(t, man.Free())
-			man, err = c.AllocManaged(n * 8)
-			must(t, err)
-			cSetupLoopsSelect(builds[w])
-			var m1, m2 Mismatch
-			wr := wallMs(t, func() error { return FillHost(man, n, seed) })
-			cm := wallMs(t, func() (err error) { m1, err = CheckAffineHost(man, n, seed, 1, 0, 1, n); return })
-			cp := wallMs(t, func() (err error) { m2, err = CheckAffineHost(pinned, n, 3, 1, 0, 1, n); return })
-			cSetupLoopsSelect(false)
-			if !m1.OK() || !m2.OK() {
-				t.Fatalf("baseline=%v: checks %v %v", builds[w], m1, m2)
-			}
-			if i >= 2 {
-				for k, v := range []float64{wr, cm, cp} {
-					parts[w][k] = append(parts[w][k], v)
-				}
-			}
+	parts := interleaved(25, 2, len(builds), func(i, w int) []float64 {
+		seed := uint64(100*i + w)
+		must(t, c.RMW(man, 1, 1, n, s)) // GPU-resident, as after a cold kernel
+		must(t, c.SyncStream(s))
+		must(t, man.Free())
+		man, err = c.AllocManaged(n * 8)
+		must(t, err)
+		cSetupLoopsSelect(builds[w])
+		var m1, m2 Mismatch
+		wr := wallMs(t, func() error { return FillHost(man, n, seed) })
+		cm := wallMs(t, func() (err error) { m1, err = CheckAffineHost(man, n, seed, 1, 0, 1, n); return })
+		cp := wallMs(t, func() (err error) { m2, err = CheckAffineHost(pinned, n, 3, 1, 0, 1, n); return })
+		cSetupLoopsSelect(false)
+		if !m1.OK() || !m2.OK() {
+			t.Fatalf("baseline=%v: checks %v %v", builds[w], m1, m2)
 		}
-	}
+		return []float64{wr, cm, cp}
+	})
 	q := quantile
 	for w, base := range builds {
 		p, name := parts[w], "x86-64-v4"

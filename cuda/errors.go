@@ -3,8 +3,8 @@ package cuda
 import (
 	"errors"
 	"fmt"
-
-	"github.com/umlab/umlab/results"
+	"math"
+	"strconv"
 )
 
 // Result is a CUDA driver status code (CUresult). It implements error; its
@@ -123,13 +123,29 @@ type OversubscribeError struct {
 }
 
 func (e *OversubscribeError) Error() string {
-	reserve := results.FormatBytes(int64(e.Margin)) + " kept in reserve"
+	reserve := byteSize(int64(e.Margin)) + " kept in reserve"
 	if e.Slack > 0 {
-		reserve += fmt.Sprintf(" (%s of it usable by a replacement)", results.FormatBytes(int64(e.Slack)))
+		reserve += fmt.Sprintf(" (%s of it usable by a replacement)", byteSize(int64(e.Slack)))
 	}
 	return fmt.Sprintf("cuda: refusing %s allocation of %s: only %s free and %s; "+
 		"oversubscribing managed memory can hang the GPU, so it needs an explicit opt-in",
-		e.What, results.FormatBytes(int64(e.Requested)), results.FormatBytes(int64(e.Free)), reserve)
+		e.What, byteSize(int64(e.Requested)), byteSize(int64(e.Free)), reserve)
 }
 
 func (e *OversubscribeError) Is(target error) bool { return target == ErrWouldOversubscribe }
+
+// byteSize writes a byte count for this package's messages in binary units
+// ("1 GiB", "1.5 MiB"), as results.FormatBytes does; cuda is the lowest
+// floor and imports nothing of umlab, so it keeps its own.
+func byteSize(b int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	v, i := float64(b), 0
+	for math.Abs(v) >= 1024 && i < len(units)-1 {
+		v /= 1024
+		i++
+	}
+	if v == math.Trunc(v) {
+		return strconv.FormatFloat(v, 'f', -1, 64) + " " + units[i]
+	}
+	return strconv.FormatFloat(v, 'g', 4, 64) + " " + units[i]
+}

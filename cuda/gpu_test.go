@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/umlab/umlab/results"
 )
 
 var (
@@ -74,7 +72,7 @@ func TestGPUDeviceAndAttributes(t *testing.T) {
 	c := gpuContext(t)
 	a := c.Attributes()
 	t.Logf("%s cc %s, %d SMs, %s, bus %d bits, memclk %d kHz (peak %.0f GB/s), UUID %s, PCI %s",
-		a.Name, a.ComputeCapability(), a.Multiprocessors, results.FormatBytes(int64(a.TotalMemory)), a.MemoryBusWidthBits,
+		a.Name, a.ComputeCapability(), a.Multiprocessors, byteSize(int64(a.TotalMemory)), a.MemoryBusWidthBits,
 		a.MemoryClockKHz, a.PeakMemoryGBps(), a.UUID, a.PCIBusID)
 	t.Logf("managed=%t concurrent=%t pageable=%t hostPT=%t atomics=%t directHost=%t mapHost=%t numa=%d",
 		a.ManagedMemory, a.ConcurrentManagedAccess, a.PageableMemoryAccess, a.PageableUsesHostPageTables,

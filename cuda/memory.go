@@ -7,8 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"unsafe"
-
-	"github.com/umlab/umlab/results"
 )
 
 // MemKind says where a buffer's memory lives and how it was allocated.
@@ -238,7 +236,7 @@ func (c *Context) AllocPageable(bytes uint64) (*Buffer, error) {
 	}
 	p := cPageableAlloc(bytes)
 	if p == nil {
-		return nil, fmt.Errorf("cuda: AllocPageable: malloc of %s failed", results.FormatBytes(int64(bytes)))
+		return nil, fmt.Errorf("cuda: AllocPageable: malloc of %s failed", byteSize(int64(bytes)))
 	}
 	b := &Buffer{c: c, kind: PageableHost, bytes: bytes, host: p}
 	if c.attrs.PageableMemoryAccess {
@@ -343,7 +341,7 @@ func HostBuffer(bytes uint64) (*Buffer, error) {
 	}
 	p := cPageableAlloc(bytes)
 	if p == nil {
-		return nil, fmt.Errorf("cuda: HostBuffer: malloc of %s failed", results.FormatBytes(int64(bytes)))
+		return nil, fmt.Errorf("cuda: HostBuffer: malloc of %s failed", byteSize(int64(bytes)))
 	}
 	return &Buffer{kind: PageableHost, bytes: bytes, host: p}, nil
 }

@@ -12,8 +12,6 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
-
-	"github.com/umlab/umlab/results"
 )
 
 // TestTriadBetweenTrials measures the 1 GiB triad with different work
@@ -155,7 +153,7 @@ func TestResidentBetweenStates(t *testing.T) {
 				sd += (m - mean) * (m - mean)
 			}
 			sd = math.Sqrt(sd / float64(len(ms)-1))
-			fmt.Printf("DIAG %s %-30s %.0f GB/s (min %.0f max %.0f) cv %.2f%%\n", results.FormatBytes(int64(bytes)), v.name,
+			fmt.Printf("DIAG %s %-30s %.0f GB/s (min %.0f max %.0f) cv %.2f%%\n", byteSize(int64(bytes)), v.name,
 				2*float64(bytes)/(ms[len(ms)/2]*1e6), 2*float64(bytes)/(ms[len(ms)-1]*1e6), 2*float64(bytes)/(ms[0]*1e6), 100*sd/mean)
 		}
 		pinned.Free()

@@ -147,3 +147,28 @@ func sameFile(f *os.File, path string) bool {
 	b, err := os.Lstat(path)
 	return err == nil && os.SameFile(a, b)
 }
+
+// MakeDir creates dir (and its parents) as needed, and checks that dir is
+// a directory and not a symbolic link to one: the directories umlab makes
+// below a root it was given (a node's, a worker's) are never links planted
+// to lead elsewhere.
+func MakeDir(dir string) error {
+	d, err := makeDir(dir)
+	if err != nil {
+		return err
+	}
+	return d.Close()
+}
+
+// AppendFile opens path (a log) for appending, creating it with perm less
+// the umask. Like every file umlab writes, it is opened without following
+// a symbolic link, without blocking on a FIFO, and must be a regular file
+// of one link; the last element of its directory must not be a link.
+func AppendFile(path string, perm os.FileMode) (*os.File, error) {
+	d, err := openDir(filepath.Dir(path), true)
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return openIn(d, filepath.Base(path), path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, perm)
+}

@@ -32,19 +32,19 @@ type Lock struct{ f *os.File }
 func LockDir(dir, command string) (*Lock, error) {
 	d, err := makeDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("results: lock %s: %w", dir, err)
+		return nil, err
 	}
 	defer d.Close()
 	f, err := openIn(d, LockName, filepath.Join(dir, LockName), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("results: lock %s: %w", dir, err)
+		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		holder := make([]byte, 512)
 		n, _ := f.ReadAt(holder, 0)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			who := strings.TrimSpace(sanitize.Terminal(strings.ReplaceAll(string(holder[:n]), "\n", ", ")))
+			who := sanitize.Terminal(strings.ReplaceAll(strings.TrimSpace(string(holder[:n])), "\n", ", "))
 			if who == "" {
 				who = "a process that has not yet written its PID"
 			}
@@ -75,7 +75,7 @@ func Locked(dir string) error {
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
 		holder := make([]byte, 512)
 		n, _ := f.ReadAt(holder, 0)
-		who := strings.TrimSpace(sanitize.Terminal(strings.ReplaceAll(string(holder[:n]), "\n", ", ")))
+		who := sanitize.Terminal(strings.ReplaceAll(strings.TrimSpace(string(holder[:n])), "\n", ", "))
 		return fmt.Errorf("%w: %s is held by %s", ErrLocked, dir, who)
 	}
 	return nil

@@ -49,7 +49,7 @@ func OpenLimited(path string, limit int64) (io.ReadCloser, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("results: %s is %s: refusing to read it (%w)", path, kindOf(modeBits(st.Mode())), ErrNotRegular)
+		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st.Mode())))
 	}
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -69,12 +69,12 @@ func limitFile(f *os.File, path string, limit int64) (io.ReadCloser, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, fmt.Errorf("results: %s is %s: refusing to read it (%w)", path, kindOf(modeBits(st.Mode())), ErrNotRegular)
+		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st.Mode())))
 	}
 	if st.Size() > limit {
 		f.Close()
-		return nil, fmt.Errorf("results: %s is %d bytes, more than the %d a results file may have: refusing to read it (%w)",
-			path, st.Size(), limit, ErrTooLarge)
+		return nil, refuse(ErrTooLarge, "results: %s is %d bytes, more than the %d a results file may have: refusing to read it",
+			path, st.Size(), limit)
 	}
 	return &limitedFile{f: f, r: io.LimitReader(f, limit+1), left: limit + 1, path: path, limit: limit}, nil
 }
@@ -110,7 +110,7 @@ func (l *limitedFile) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	l.left -= int64(n)
 	if l.left <= 0 {
-		return n, fmt.Errorf("results: %s grew past %d bytes while being read (%w)", l.path, l.limit, ErrTooLarge)
+		return n, refuse(ErrTooLarge, "results: %s grew past %d bytes while being read", l.path, l.limit)
 	}
 	return n, err
 }
@@ -141,8 +141,8 @@ func (l *lineLimiter) Read(p []byte) (int, error) {
 			continue
 		}
 		if l.n++; l.n > l.max {
-			return i, fmt.Errorf("%s:%d: %w: a line longer than %d bytes (a results file's lines are a few hundred)",
-				l.name, l.line, ErrTooLarge, l.max)
+			return i, refuse(ErrTooLarge, "%s:%d: a line longer than %d bytes, the limit (a results file's lines are a few hundred)",
+				l.name, l.line, l.max)
 		}
 	}
 	return n, err

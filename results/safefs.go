@@ -21,6 +21,20 @@ import (
 // socket, a directory or a file with other hard links.
 var ErrNotRegular = errors.New("not a regular file")
 
+// refusal is an error that matches a sentinel (errors.Is) without
+// repeating its text: the message already says what was refused and why.
+type refusal struct {
+	msg      string
+	sentinel error
+}
+
+func (r refusal) Error() string        { return r.msg }
+func (r refusal) Is(target error) bool { return target == r.sentinel }
+
+func refuse(sentinel error, format string, a ...any) error {
+	return refusal{fmt.Sprintf(format, a...), sentinel}
+}
+
 // kindOf names a file type for errors.
 func kindOf(mode uint32) string {
 	switch mode & unix.S_IFMT {
@@ -37,12 +51,15 @@ func kindOf(mode uint32) string {
 	case unix.S_IFDIR:
 		return "a directory"
 	}
-	return "not a regular file"
+	return "a special file"
 }
 
 // notRegular is the error for path, whose type is mode.
 func notRegular(path string, mode uint32, what string) error {
-	return fmt.Errorf("results: %s is %s: refusing to %s it (%w)", path, kindOf(mode), what, ErrNotRegular)
+	if what == "write" {
+		what = "write through"
+	}
+	return refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to %s it", path, kindOf(mode), what)
 }
 
 // makeDir creates dir (and its parents) as needed and opens it for the *at
@@ -75,7 +92,7 @@ func openDir(dir string, noFollow bool) (*os.File, error) {
 			if st.Mode&unix.S_IFMT == unix.S_IFLNK && !noFollow {
 				return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 			}
-			return nil, fmt.Errorf("results: %s is %s, not a directory: refusing to write in it (%w)", dir, kindOf(st.Mode), ErrNotRegular)
+			return nil, refuse(ErrNotRegular, "results: %s is %s, not a directory: refusing to write in it (name the directory itself)", dir, kindOf(st.Mode))
 		}
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
@@ -111,7 +128,7 @@ func openIn(d *os.File, name, path string, flag int, perm os.FileMode) (*os.File
 	}
 	if st.Nlink > 1 && what == "write" {
 		unix.Close(fd)
-		return nil, fmt.Errorf("results: %s has %d hard links: refusing to write to a file that other names share (%w)", path, st.Nlink, ErrNotRegular)
+		return nil, refuse(ErrNotRegular, "results: %s has %d hard links: refusing to write to a file that other names share", path, st.Nlink)
 	}
 	if err := unix.SetNonblock(fd, false); err != nil {
 		unix.Close(fd)

@@ -143,6 +143,16 @@ func TestRefusedLockTouchesNothing(t *testing.T) {
 	}
 }
 
+// mknull makes a character device like /dev/null (1, 3) at path, or
+// skips: a test must never aim a writer at the system's own /dev/null (as
+// root, a writer that fails to refuse it would replace it).
+func mknull(t *testing.T, path string) {
+	t.Helper()
+	if err := syscall.Mknod(path, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+		t.Skipf("mknod (needs root): %v", err)
+	}
+}
+
 func mkfifo(t *testing.T, path string) {
 	t.Helper()
 	if err := syscall.Mkfifo(path, 0o644); err != nil {
@@ -287,11 +297,15 @@ func TestWriteFileAtomicUmaskAndTypes(t *testing.T) {
 		}
 	}
 	check()
-	if err := WriteFileAtomic("/dev/null", []byte("x"), 0o644); !errors.Is(err, ErrNotRegular) {
-		t.Errorf("/dev/null: %v", err)
-	}
 	if fi, err := os.Lstat(filepath.Join(dir, "link")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Error("the link became a regular file")
+	}
+	mknull(t, filepath.Join(dir, "null"))
+	if err := WriteFileAtomic(filepath.Join(dir, "null"), []byte("x"), 0o644); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), "character device") {
+		t.Errorf("a device: %v", err)
+	}
+	if fi, _ := os.Lstat(filepath.Join(dir, "null")); fi.Mode()&os.ModeCharDevice == 0 {
+		t.Error("the device was replaced")
 	}
 }
 
@@ -314,7 +328,9 @@ func TestCheckOutput(t *testing.T) {
 		filepath.Join(run, "link.html"):  ErrNotRegular,
 		filepath.Join(run, "fifo.html"):  ErrNotRegular,
 		run:                              ErrNotRegular,
-		"/dev/null":                      ErrNotRegular,
+	}
+	if syscall.Mknod(filepath.Join(run, "null.html"), syscall.S_IFCHR|0o666, 1<<8|3) == nil {
+		refused[filepath.Join(run, "null.html")] = ErrNotRegular
 	}
 	for p, want := range refused {
 		if err := WriteOutput(p, []byte("<html>")); !errors.Is(err, want) || !strings.Contains(err.Error(), filepath.Base(p)) {

@@ -88,3 +88,20 @@ func TestE2EFIFONotRead(t *testing.T) {
 		}
 	}
 }
+
+// --out deleted while the run writes it: the run stops with an error that
+// says so, instead of measuring on into a file no name leads to.
+func TestE2EOutDeletedMidRun(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	p := start(t, []string{"UMLAB_SIM_KERNEL_DELAY=20ms"}, runArgs(dir)...)
+	p.waitFor(t, "[1/4]")
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(t); code == 0 {
+		t.Fatalf("a run whose --out was deleted succeeded:\n%s", p.errText())
+	}
+	if !strings.Contains(p.errText(), "removed or replaced") {
+		t.Errorf("stderr does not say results.csv is gone:\n%s", p.errText())
+	}
+}

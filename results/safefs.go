@@ -78,9 +78,7 @@ func makeDir(dir string) (*os.File, error) {
 // openDir opens dir for the *at calls; with noFollow its last element must
 // not be a symbolic link.
 func openDir(dir string, noFollow bool) (*os.File, error) {
-	if dir == "" {
-		dir = "."
-	}
+	dir = filepath.Clean(dir) // "link/" would follow link whatever the flags say
 	flag := unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
 	if noFollow {
 		flag |= unix.O_NOFOLLOW

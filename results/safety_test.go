@@ -96,8 +96,10 @@ func TestPlantedLinksRefused(t *testing.T) {
 		real := t.TempDir()
 		link := filepath.Join(t.TempDir(), "out")
 		os.Symlink(real, link)
-		if _, err := LockDir(link, "umbench run"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
-			t.Errorf("--out naming a link: %v", err)
+		for _, out := range []string{link, link + "/", link + "/."} {
+			if _, err := LockDir(out, "umbench run"); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+				t.Errorf("--out %s naming a link: %v", out, err)
+			}
 		}
 		if es, _ := os.ReadDir(real); len(es) != 0 {
 			t.Errorf("wrote into the link's target: %v", es)

@@ -74,9 +74,9 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 	p := newPanel("", fmt.Sprintf("change against the baseline (%%, %g %% interval; negative is slower)", 100*rep.Confidence), "configuration")
 	verdicts := []check.Verdict{check.Fail, check.Inconclusive, check.Pass}
 	colours := map[check.Verdict]color.Color{
-		check.Fail: color.RGBA{R: 0xc0, G: 0x20, B: 0x20, A: 0xff},
+		check.Fail:         color.RGBA{R: 0xc0, G: 0x20, B: 0x20, A: 0xff},
 		check.Inconclusive: color.RGBA{R: 0xe0, G: 0x90, B: 0x00, A: 0xff},
-		check.Pass: color.RGBA{R: 0x30, G: 0x70, B: 0xb0, A: 0xff},
+		check.Pass:         color.RGBA{R: 0x30, G: 0x70, B: 0xb0, A: 0xff},
 	}
 	pts := map[check.Verdict]*ratioPoints{}
 	labels := make([]string, n)

@@ -20,6 +20,7 @@ var blocks = map[string]func() (string, error){
 	"full-run": fullRun,
 	"results":  resultsTable,
 	"model":    modelParagraph,
+	"check":    checkBlock,
 }
 
 func blockNames() []string {

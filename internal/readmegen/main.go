@@ -30,7 +30,12 @@ func main() {
 	}
 }
 
+// root is the repository's top directory, where the README's relative
+// paths (datasets/…) start.
+var root = "."
+
 func run(path string, check bool) error {
+	root = filepath.Dir(path)
 	old, err := os.ReadFile(path)
 	if err != nil {
 		return err

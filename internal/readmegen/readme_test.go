@@ -12,6 +12,7 @@ import (
 // TestREADMEUpToDate regenerates the README's blocks from the datasets
 // they cite: go test ./... fails on a stale figure, as .ci/run does.
 func TestREADMEUpToDate(t *testing.T) {
+	root = "../.."
 	old, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

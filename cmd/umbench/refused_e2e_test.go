@@ -28,6 +28,9 @@ func TestE2ERefusedRunTouchesNothing(t *testing.T) {
 		if code := second.wait(t); code != 2 {
 			t.Fatalf("second run %v: exit %d, want 2\n%s", extra, code, second.errText())
 		}
+		if strings.Contains(second.errText(), "warning") {
+			t.Errorf("the refused run tried to annotate the directory:\n%s", second.errText())
+		}
 	}
 	st1, err := os.Stat(filepath.Join(dir, results.CSVName))
 	if err != nil || !os.SameFile(st0, st1) {
@@ -61,8 +64,8 @@ func TestE2EPlantedLinksRefused(t *testing.T) {
 			os.WriteFile(target, []byte("keep\n"), 0o644)
 			os.Symlink(target, filepath.Join(dir, name))
 			p := start(t, nil, runArgs(dir, "--resume")...)
-			if code := p.wait(t); code == 0 {
-				t.Fatalf("a run through a planted %s succeeded", name)
+			if code := p.wait(t); code != 2 {
+				t.Fatalf("a run through a planted %s: exit %d, want 2 (refused)", name, code)
 			}
 			if !strings.Contains(p.errText(), "symbolic link") {
 				t.Errorf("stderr does not name the link:\n%s", p.errText())
@@ -101,7 +104,44 @@ func TestE2EOutDeletedMidRun(t *testing.T) {
 	if code := p.wait(t); code == 0 {
 		t.Fatalf("a run whose --out was deleted succeeded:\n%s", p.errText())
 	}
-	if !strings.Contains(p.errText(), "removed or replaced") {
-		t.Errorf("stderr does not say results.csv is gone:\n%s", p.errText())
+	if !strings.Contains(p.errText(), "removed or replaced") || strings.Contains(p.errText(), "are kept in") {
+		t.Errorf("stderr does not say results.csv is gone, or says the results are kept:\n%s", p.errText())
+	}
+}
+
+// report --out never replaces a run's own data, a link, a FIFO or a
+// device: each is refused (exit 2) before the report is made.
+func TestReportOutRefused(t *testing.T) {
+	run1 := filepath.Join(t.TempDir(), "run1")
+	rows := []results.Row{results.NewRow()}
+	rows[0].Group, rows[0].Benchmark, rows[0].Mode, rows[0].SizeBytes, rows[0].Verified = "hbm", "triad", "explicit", 1<<20, true
+	if err := results.WriteDir(run1, rows, results.Metadata{RunID: "r1"}); err != nil {
+		t.Fatal(err)
+	}
+	target := filepath.Join(t.TempDir(), "precious")
+	os.WriteFile(target, []byte("keep\n"), 0o644)
+	os.Symlink(target, filepath.Join(run1, "link.html"))
+	outs := []string{filepath.Join(run1, results.CSVName), filepath.Join(run1, results.MetaName), filepath.Join(run1, "link.html"), run1}
+	if syscall.Mkfifo(filepath.Join(run1, "fifo.html"), 0o644) == nil {
+		outs = append(outs, filepath.Join(run1, "fifo.html"))
+	}
+	if syscall.Mknod(filepath.Join(run1, "null.html"), syscall.S_IFCHR|0o666, 1<<8|3) == nil {
+		outs = append(outs, filepath.Join(run1, "null.html")) // a private /dev/null twin, never the system's
+	}
+	before, _ := os.ReadFile(filepath.Join(run1, results.CSVName))
+	for _, out := range outs {
+		code, _, errs := umbench(t, "report", "--dataset", "paper-gb200", "--out", out)
+		if code != 2 || !strings.Contains(errs, filepath.Base(out)) {
+			t.Errorf("report --out %s: exit %d\n%s", out, code, errs)
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(run1, results.CSVName)); string(after) != string(before) {
+		t.Error("the run's results.csv changed")
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep\n" {
+		t.Errorf("written through the link: %q", b)
+	}
+	if fi, _ := os.Lstat(filepath.Join(run1, "link.html")); fi.Mode()&os.ModeSymlink == 0 {
+		t.Error("the link was replaced by a regular file")
 	}
 }

@@ -35,6 +35,7 @@ func task(t *testing.T, host, script string, plant func(root string), env ...str
 	}
 	cmd := exec.Command("bash", "umbench.sbatch", "task")
 	cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "UNAME_N="+host, "UMBENCH="+filepath.Join(bin, "umbench"),
+		"UMBENCH_TASK_TIMEOUT=", "UMBENCH_TASK_GRACE=",
 		"UMBENCH_RESULTS="+root, "UMBENCH_ARGS=run", "SLURM_PROCID=0", "SLURM_LOCALID=0", "SLURM_NODEID=0",
 		"CUDA_VISIBLE_DEVICES=", "SLURM_STEP_GPUS=", "SLURM_JOB_GPUS=", "UMBENCH_FLEET_MODE=", "UMBENCH_CONTAINER=")
 	cmd.Env = append(cmd.Env, env...)

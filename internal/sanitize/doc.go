@@ -18,6 +18,10 @@
 //   - [HTML]: html.EscapeString, as the HTML report and the notebooks
 //     already escape (html/template does the same in report).
 //
+// [Writer] applies Terminal's escapes to a whole stream but for \n, \t
+// and \r: wrapped around a command's standard output and error it is the
+// catch-all for every message, whatever the code path.
+//
 // Apply it where a string leaves umlab, at the writer of each medium,
 // never to data in memory or on disk: the files keep what was measured.
 //

@@ -89,3 +89,40 @@ func TestHTML(t *testing.T) {
 		t.Errorf("HTML: %s", got)
 	}
 }
+
+func TestWriter(t *testing.T) {
+	var b strings.Builder
+	w := NewWriter(&b)
+	msg := "GPU \x1b[2Jnode\u202e1\n\tok\r[##..] 1/2\n"
+	// Written in pieces, one cutting the 3-byte U+202E in two.
+	cut := strings.Index(msg, "\u202e") + 1
+	for _, part := range []string{msg[:cut], msg[cut:]} {
+		if n, err := w.Write([]byte(part)); err != nil || n != len(part) {
+			t.Fatalf("Write = %d, %v", n, err)
+		}
+	}
+	if want := "GPU \\x1b[2Jnode\\u202e1\n\tok\r[##..] 1/2\n"; b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// Whatever is written, in whatever pieces, no character a terminal acts
+// on but \n, \t and \r comes out.
+func FuzzWriter(f *testing.F) {
+	f.Add("a\x1b[31mb\u202ec\n", 3)
+	f.Add("\xe2\x80", 1)
+	f.Fuzz(func(t *testing.T, s string, cut int) {
+		var b strings.Builder
+		w := NewWriter(&b)
+		if cut < 0 || cut > len(s) {
+			cut = len(s) / 2
+		}
+		w.Write([]byte(s[:cut]))
+		w.Write([]byte(s[cut:]))
+		for _, r := range b.String() {
+			if r != '\n' && r != '\t' && r != '\r' && unsafe(r) {
+				t.Fatalf("%q in pieces at %d gave %q", s, cut, b.String())
+			}
+		}
+	})
+}

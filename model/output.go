@@ -176,7 +176,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 				ew.printf("  %s\n", s)
 			}
 		}
-		ew.printf("Fastest policy predicted: %d of %d validation size–reuse points (sizes ≥ %s)\n", r.Matches, r.Compared, formatSize(r.MinSizeBytes))
+		ew.printf("Fastest policy predicted: %d of %d validation size–reuse points (sizes ≥ %s); %s\n", r.Matches, r.Compared, formatSize(r.MinSizeBytes), r.constantText())
 		if !math.IsNaN(r.MedianAPECI.Lo) {
 			ew.printf("  at the %d points whose two fastest measured policies differ beyond their 95 %% intervals: %d of %d", r.Decisive, r.DecisiveMatches, r.Decisive)
 			if r.ConstantPolicy != "" {
@@ -223,16 +223,29 @@ func (r *Report) Headline() string {
 	if !math.IsNaN(r.MedianAPECI.Lo) {
 		s += fmt.Sprintf(" (95 %% CI %s %%)", pctCI(r.MedianAPECI))
 	}
-	s += fmt.Sprintf(" over sizes ≥ %s; fastest policy named at %d of %d points", formatSize(r.MinSizeBytes), r.Matches, r.Compared)
+	s += fmt.Sprintf(" over sizes ≥ %s; fastest policy named at %d of %d points (%s)", formatSize(r.MinSizeBytes), r.Matches, r.Compared, r.constantText())
 	if !math.IsNaN(r.MedianAPECI.Lo) {
 		s += fmt.Sprintf(" (%d of %d beyond noise)", r.DecisiveMatches, r.Decisive)
 	}
 	return s
 }
 
+// constantText sets the fastest-policy count beside the best constant
+// predictor's at the same points.
+func (r *Report) constantText() string {
+	if r.BestConstant == "" {
+		return "no point to compare"
+	}
+	s := fmt.Sprintf("always naming %s scores %d of %d", r.BestConstant, r.BestConstantMatches, r.Compared)
+	if r.Discriminates() {
+		return s + ", so the model discriminates"
+	}
+	return s + ", so the model does not discriminate beyond it"
+}
+
 // intervalMethod says how the report's intervals were resampled.
 func (r *Report) intervalMethod() string {
-	s := "intervals: trials resampled with replacement; an APE's from its signed error's, a median APE's from its points'"
+	s := "intervals: trials resampled with replacement; an APE's from its signed error's, a median APE's from each replicate's median over its points (the percentile and reflected intervals joined)"
 	if r.PairedSweeps > 0 {
 		s += fmt.Sprintf("; the alternating sweeps of %d policy–size pairs resampled round by round (every R of a round together, as measured)", r.PairedSweeps)
 	}

@@ -1,6 +1,7 @@
 package claims_test
 
 import (
+	"encoding/json"
 	"math"
 	"path/filepath"
 	"strings"
@@ -359,4 +360,94 @@ func TestNarrative(t *testing.T) {
 	if _, err := claims.CheckIDs(h, "no.such"); err == nil {
 		t.Error("unknown id accepted")
 	}
+}
+
+// TestReasonsFollowTheFacts: a reason exists only where meta.json's device
+// facts say so. The full H200 suite's rows under a meta.json describing a
+// coherent NVLink-C2C device lose every PCIe reason; with 8 CPU threads
+// the reasons say 8; preferred-CPU pages read as fast as accessed-by's
+// are explained by remote access only where the device reports concurrent
+// managed access.
+func TestReasonsFollowTheFacts(t *testing.T) {
+	base := load(t, fullRun)
+	with := func(edit func(*results.Metadata)) *claims.Run {
+		m := base.Meta
+		m.Config = cloneConfig(t, base.Meta.Config)
+		edit(&m)
+		run, err := claims.NewRun("edited", base.Rows, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return run
+	}
+	c2c := with(func(m *results.Metadata) {
+		m.Device.MemoryOrganization = "Grace LPDDR5X + Hopper HBM via coherent NVLink-C2C"
+		m.Device.PCIeGeneration, m.Device.PCIeWidth, m.Device.PeakHostLinkGBps = 0, 0, 0
+	})
+	xs, err := claims.Evaluate(c2c, claims.Options{Resamples: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byID(t, xs)
+	for _, id := range []string{"V-A.host-hundreds", "V-B.copy-h2d", "VII-B.order-r32"} {
+		if x := got[id]; x.Verdict != claims.Unexplained || strings.Contains(x.Reason, "PCIe") {
+			t.Errorf("%s on a C2C device: %s (%s), want unexplained", id, x.Verdict, x.Reason)
+		}
+	}
+	eight := with(func(m *results.Metadata) {
+		m.Config.(map[string]any)["handoff"].(map[string]any)["CPUThreads"] = 8.0
+	})
+	xs, err = claims.EvaluateClaims([]*claims.Claim{claims.ByID("VII-B.managed-extra")}, eight, claims.Options{Resamples: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := xs[0].Reason; !strings.Contains(r, "with 8 CPU thread(s) (meta.json)") {
+		t.Errorf("8 CPU threads: %s", r)
+	}
+	// The paper's GB200 rows with preferred-CPU as fast as accessed-by, on
+	// a PCIe device with and without concurrent managed access.
+	ref := load(t, claims.GB200)
+	var rows []results.Row
+	for _, r := range ref.Rows {
+		if r.Mode == "advise_preferred_cpu" {
+			r.GBps = 272
+		}
+		rows = append(rows, r)
+	}
+	for _, concurrent := range []bool{true, false} {
+		m := ref.Meta
+		m.RunID, m.Kind = "planted", "measured"
+		m.Device.MemoryOrganization = ""
+		m.Device.PCIeGeneration, m.Device.PCIeWidth, m.Device.PeakHostLinkGBps = 5, 16, 63
+		m.Device.ConcurrentManagedAccess = concurrent
+		run, err := claims.NewRun("planted", rows, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs, err := claims.EvaluateClaims([]*claims.Claim{claims.ByID("VI-A.preferred-cpu-below-cold")}, run, claims.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := claims.Unexplained
+		if concurrent {
+			want = claims.KnownReason
+		}
+		if x := xs[0]; x.Verdict != want || concurrent && !strings.Contains(x.Reason, "concurrent managed access: yes (meta.json)") {
+			t.Errorf("preferred CPU like accessed-by, concurrent managed access %v: %s (%s), want %s", concurrent, x.Verdict, x.Reason, want)
+		}
+	}
+}
+
+// cloneConfig deep-copies meta.json's config through JSON.
+func cloneConfig(t *testing.T, c any) any {
+	t.Helper()
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

@@ -87,15 +87,20 @@ func linkBoth(a, b sel) Mechanism {
 	}}
 }
 
-// remoteMapping says whether the GPU maps CPU-resident managed pages
-// instead of migrating them on access (concurrent managed access) and the
-// link is PCIe.
+// remoteMapping says whether the GPU can reach managed pages that stay in
+// CPU memory without migrating them (concurrent managed access, or
+// pageable memory access through ATS/HMM) over a PCIe link.
 func remoteMapping(run *Run) (float64, string, bool) {
 	l, how, ok := pcieLink(run)
-	if !ok || !run.Facts.Known || !run.Facts.ConcurrentManagedAccess {
+	f := run.Facts
+	if !ok || !f.Known || !f.ConcurrentManagedAccess && !f.PageableMemoryAccess {
 		return 0, "", false
 	}
-	return l, how + "; concurrent managed access: yes (meta.json), so the GPU can map pages that stay in CPU memory", true
+	by := "concurrent managed access"
+	if !f.ConcurrentManagedAccess {
+		by = "pageable memory access (ATS/HMM)"
+	}
+	return l, how + "; " + by + ": yes (meta.json), so the GPU can map pages that stay in CPU memory", true
 }
 
 // remoteStreamLink: accessed-by pages stay in CPU memory and the streaming

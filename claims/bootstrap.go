@@ -70,8 +70,8 @@ func (run *Run) index() {
 		}
 		id, unit := k, ""
 		if r.Group == results.GroupHandoff && r.Phase == results.PhaseAlternating && r.RoundPosition > 0 {
-			id = "sweep|" + r.Policy + "|" + fmtInt(r.SizeBytes)
-			unit = fmtInt(r.Repetition) + "|" + fmtInt(r.Trial)
+			id = "sweep|" + r.Policy + "|" + strconv.FormatInt(r.SizeBytes, 10)
+			unit = strconv.FormatInt(r.Repetition, 10) + "|" + strconv.FormatInt(r.Trial, 10)
 		}
 		s := b.strata[id]
 		if s == nil {
@@ -126,8 +126,6 @@ func (s *stratum) add(run int, round string, row int) {
 	}
 	s.units[run] = append(s.units[run], []int{row})
 }
-
-func fmtInt(v int64) string { return strconv.FormatInt(v, 10) }
 
 // medians of the rows at the given indices, by key.
 func medians(rows []results.Row, keys []string, idx []int) map[string]summary {

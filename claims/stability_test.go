@@ -138,6 +138,7 @@ var verdictAbbrev = map[Verdict]string{
 // measureTolerances returns each claim's run-to-run deviation over the
 // checks of several runs of one machine and suite (each in the same claim
 // order); claims not measured on all of them, and truth values, get none.
+// claims/tolerance.go says how a single run's interval carries it.
 func measureTolerances(runs [][]Check) map[string]tolerance {
 	out := map[string]tolerance{}
 	if len(runs) < 2 {
@@ -145,18 +146,22 @@ func measureTolerances(runs [][]Check) map[string]tolerance {
 	}
 	for i, x := range runs[0] {
 		var vals []float64
-		positive := true
+		lo, hi := math.Inf(1), math.Inf(-1)
 		for _, xs := range runs {
 			v := xs[i].Measured.Value
 			if xs[i].Verdict == NotMeasured || math.IsNaN(v) || math.IsInf(v, 0) || xs[i].Measured.Unit == "yes/no" {
 				vals = nil
 				break
 			}
-			vals, positive = append(vals, v), positive && v > 0
+			vals, lo, hi = append(vals, v), math.Min(lo, v), math.Max(hi, v)
 		}
 		if len(vals) < 2 {
 			continue
 		}
+		// On the log scale where the figures are positive and within a
+		// factor of 10 of each other; a figure that comes near 0 in some
+		// run (a difference of two times) deviates on the linear scale.
+		positive := lo > 0 && lo >= hi/10
 		t := tolerance{Log: positive}
 		if positive {
 			for j := range vals {

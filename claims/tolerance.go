@@ -9,7 +9,7 @@ import (
 // figure moves from one run to the next on the same machine. Where several
 // runs of one machine and suite exist that is measured: for each claim the
 // standard deviation of its figure over the runs (of its logarithm where
-// every figure is positive). A single measured run's interval carries it:
+// every figure is positive and within a factor of 10 of the others). A single measured run's interval carries it:
 // each bootstrap replicate of the figure takes a draw of that deviation.
 // runTolerance (tolerance_table.go) holds the deviations over the five
 // full H200 runs of 2026-12-01 and 02, written by TestStability.

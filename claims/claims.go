@@ -450,12 +450,15 @@ func judge(x *Check) {
 			line = fmt.Sprintf("the claim's direction (%s, %s)", c.DirectionText, c.Direction)
 		}
 		x.Reason = fmt.Sprintf("%s; the 95 %% interval straddles %s, so noise decides", here, line)
+		if _, said := explain(x); said != "" {
+			x.Reason += " (" + said + ")"
+		}
 	}
 }
 
 // explain returns the first mechanism that predicts the difference, in
-// words, and what the others predicted.
-func explain(x *Check) (why, tried string) {
+// words, and what every mechanism that exists on the run predicted.
+func explain(x *Check) (why, predictions string) {
 	c, m := x.Claim, x.Measured
 	rel := c.Relation.Band(x.Paper.Value)
 	relSide := rel.side(m.CI.Lo, m.CI.Hi)
@@ -463,23 +466,29 @@ func explain(x *Check) (why, tried string) {
 	if c.Direction != nil {
 		dirSide = c.Direction.side(m.CI.Lo, m.CI.Hi)
 	}
-	var misses []string
+	var said []string
 	for _, mech := range c.Reasons {
 		p, ok := mech.Predict(x)
 		if !ok {
 			continue
 		}
 		pr := Band{p.Lo, p.Hi}
+		said = append(said, fmt.Sprintf("predicted by %s: %s", mech.Name, predicted(pr, m.Unit)))
+		if why != "" || relSide == 0 && dirSide == 0 {
+			continue
+		}
 		sameSide := rel.side(p.Lo, p.Hi) == relSide && (c.Direction == nil || c.Direction.side(p.Lo, p.Hi) == dirSide)
-		if sameSide && mech.Factor == 0 {
-			return fmt.Sprintf("%s: that predicts %s, the direction only", p.Text, predicted(pr, m.Unit)), ""
+		switch d := ratioDistance(m.Value, p.Lo, p.Hi); {
+		case !sameSide:
+		case mech.Factor == 0:
+			why = fmt.Sprintf("%s: that predicts %s, the direction only", p.Text, predicted(pr, m.Unit))
+		case m.Unit == "yes/no" && d <= mech.Factor:
+			why = fmt.Sprintf("%s: that predicts %s, as measured", p.Text, predicted(pr, m.Unit))
+		case d <= mech.Factor:
+			why = fmt.Sprintf("%s: that predicts %s, and %s is within the %g× this reason allows", p.Text, predicted(pr, m.Unit), m.WithCI(), mech.Factor)
 		}
-		if d := ratioDistance(m.Value, p.Lo, p.Hi); sameSide && d <= mech.Factor {
-			return fmt.Sprintf("%s: that predicts %s, and %s is within the %g× this reason allows", p.Text, predicted(pr, m.Unit), m.WithCI(), mech.Factor), ""
-		}
-		misses = append(misses, fmt.Sprintf("%s predicts %s", mech.Name, predicted(pr, m.Unit)))
 	}
-	return "", strings.Join(misses, "; ")
+	return why, strings.Join(said, "; ")
 }
 
 // predicted formats a predicted range with the claim's unit.

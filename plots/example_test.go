@@ -5,6 +5,7 @@ import (
 	"log"
 	"os"
 
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/plots"
 )
 
@@ -33,7 +34,7 @@ func ExampleBandwidthVsSize() {
 	save("bandwidth_vs_size", fig)
 	fmt.Println(len(fig.Panels), "panels:", fig.LegendNames())
 	// Output:
-	// 2 panels: [explicit managed_cold managed_prefetch managed_reuse]
+	// 1 panels: [explicit managed_cold managed_prefetch managed_reuse]
 }
 
 // The placement experiment of the paper's Figs. 3 and 4: one group of bars
@@ -71,14 +72,14 @@ func ExampleOversubscription() {
 	save("oversubscription", fig)
 	fmt.Println(fig.LegendNames())
 	// Output:
-	// [managed_prefetch managed_reuse]
+	// [managed_prefetch managed_reuse paper: range stated in the text]
 }
 
 // The handoff reuse sweep with the reuse model fitted to it (the paper's
 // Fig. 8 and Table III).
 func ExampleHandoffReuse() {
 	rows := paperRows()
-	fig, err := plots.HandoffReuse(rows, plots.AllModels(plots.FitReuse(rows, model0)), plots.Options{})
+	fig, err := plots.HandoffReuse(rows, model.AllModels(model.FitEach(rows, model0)), plots.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -114,7 +115,7 @@ func ExampleSummary() {
 // The paper's Table III, fitted from the handoff rows: F = T(R=1) − G and
 // the errors over R = 2 and 32.
 func ExampleModelTable() {
-	df := plots.ModelTable(plots.AllModels(plots.FitReuse(paperRows(), model0)))
+	df := plots.ModelTable(model.AllModels(model.FitEach(paperRows(), model0)))
 	for _, r := range df.Maps() {
 		fmt.Printf("%-16s F = %6.2f ms  G = %.3f ms/pass\n", r["policy"], r["f_ms"], r["g_ms_per_pass"])
 	}

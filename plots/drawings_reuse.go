@@ -1,0 +1,236 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/go-gota/gota/dataframe"
+
+	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
+)
+
+// handoffRows keeps the phases the model uses, at the size nearest 1 GiB.
+func handoffRows(rows []results.Row) []results.Row {
+	rows = Where(rows, results.ColPhase, results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating)
+	return Nearest(rows, 1<<30)
+}
+
+func drawHandoff(rows []results.Row) (*Shown, error) {
+	rows = handoffRows(rows)
+	_, models := fitted(rows)
+	fig, err := HandoffReuse(rows, models, Options{})
+	if err != nil {
+		return nil, err
+	}
+	alt := Where(rows, results.ColPhase, results.PhaseAlternating)
+	var reading []string
+	for _, p := range Platforms(alt) {
+		reading = append(reading, fastestReading(Where(alt, results.ColPlatform, p), p))
+	}
+	return figure(at("CPU–GPU handoff", alt), fig, nil, alt, results.ColReusePasses, results.ColTotalMs, reading...)
+}
+
+// fastestReading names the fastest policy at the smallest and largest R.
+func fastestReading(rows []results.Row, platform string) string {
+	rs := distinct(column(rows, results.ColReusePasses))
+	if len(rs) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, r := range []float64{rs[0], rs[len(rs)-1]} {
+		best, bestPt := "", Point{Median: math.Inf(1)}
+		for _, g := range split(Where(rows, results.ColReusePasses, r), By(results.ColPolicy)) {
+			if pt, ok := pick(g.rows, results.ColTotalMs); ok && pt.Median < bestPt.Median {
+				best, bestPt = g.label, pt
+			}
+		}
+		if best == "" {
+			return ""
+		}
+		parts = append(parts, fmt.Sprintf("at R = %g %s is fastest (%s)", r, best, ms(bestPt.Median)))
+	}
+	return "On " + platform + " " + and(parts) + "."
+}
+
+// costParts are the parts of one R = 1 iteration that the handoff rows
+// time: the CPU update and the GPU pass alone (and their sum, the
+// baseline), and, inside the alternating iteration, the CPU update, the
+// copies, the prefetches and the GPU pass.
+type costParts struct {
+	platform, policy                       string
+	cpuAlone, gpuAlone, base, total, extra float64
+	cpuInside, copies, prefetches, kernels float64
+}
+
+func drawHandoffCost(rows []results.Row) (*Shown, error) {
+	rows = Nearest(rows, 1<<30)
+	var parts []costParts
+	var drawn []results.Row
+	for _, g := range split(rows, By(results.ColPlatform, results.ColPolicy)) {
+		if c, ok := costOf(g.rows); ok {
+			parts = append(parts, c)
+			drawn = append(drawn, g.rows...)
+		}
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("%w: no platform has the CPU-only, GPU-only and R = 1 times", ErrNoData)
+	}
+	type C = costParts
+	f := func(name string, v func(c *C) float64) results.Field[C] { return results.FloatField(name, v) }
+	df := results.Build(parts,
+		results.StringField(results.ColPlatform, func(c *C) string { return c.platform }),
+		results.StringField(results.ColPolicy, func(c *C) string { return c.policy }),
+		f("cpu_only_ms", func(c *C) float64 { return c.cpuAlone }),
+		f("gpu_only_ms", func(c *C) float64 { return c.gpuAlone }),
+		f("baseline_ms", func(c *C) float64 { return c.base }),
+		f("alternating_ms", func(c *C) float64 { return c.total }),
+		f("extra_ms", func(c *C) float64 { return c.extra }),
+		f("cpu_inside_ms", func(c *C) float64 { return c.cpuInside }),
+		f("copies_ms", func(c *C) float64 { return c.copies }),
+		f("prefetches_ms", func(c *C) float64 { return c.prefetches }),
+		f("gpu_inside_ms", func(c *C) float64 { return c.kernels }))
+	var reading []string
+	for _, c := range parts {
+		reading = append(reading, costReading(c))
+	}
+	return &Shown{Title: at("Where the time of one R = 1 iteration goes", drawn), Table: df, Rows: drawn, Reading: reading}, nil
+}
+
+// costOf measures one policy's parts. Measured rows give the baseline and
+// the extra as sums and differences of medians; the paper's rows state
+// them (phases "baseline" and "extra").
+func costOf(rows []results.Row) (costParts, bool) {
+	med := func(phase, col string, reuse ...any) float64 {
+		rs := Where(rows, results.ColPhase, phase)
+		if len(reuse) > 0 {
+			rs = Where(rs, results.ColReusePasses, reuse...)
+		}
+		if pt, ok := pick(rs, col); ok {
+			return pt.Median
+		}
+		return math.NaN()
+	}
+	r := rows[0]
+	alt := results.PhaseAlternating
+	c := costParts{platform: r.Platform, policy: r.Policy,
+		cpuAlone: med(results.PhaseCPUOnly, results.ColTotalMs), gpuAlone: med(results.PhaseGPUOnly, results.ColTotalMs),
+		total: med(alt, results.ColTotalMs, 1), cpuInside: med(alt, results.ColCPUMs, 1),
+		copies: med(alt, results.ColTransferMs, 1), prefetches: med(alt, results.ColPrefetchMs, 1), kernels: med(alt, results.ColKernelMs, 1),
+		base: med("baseline", results.ColTotalMs), extra: med("extra", results.ColTotalMs)}
+	if math.IsNaN(c.base) {
+		c.base = c.cpuAlone + c.gpuAlone
+	}
+	if math.IsNaN(c.extra) {
+		c.extra = c.total - c.base
+	}
+	return c, !math.IsNaN(c.extra)
+}
+
+// costReading says what the extra of one policy is made of, as far as
+// the rows time it.
+func costReading(c costParts) string {
+	s := fmt.Sprintf("%s %s: alternating takes %s, %s more than the CPU update and one GPU pass alone (%s)",
+		c.platform, c.policy, ms(c.total), ms(c.extra), ms(c.base))
+	var parts []string
+	if !math.IsNaN(c.copies) {
+		parts = append(parts, fmt.Sprintf("the copies take %s (%s of the extra)", ms(c.copies), pct(c.copies, c.extra)))
+	}
+	if !math.IsNaN(c.prefetches) {
+		parts = append(parts, fmt.Sprintf("the prefetches %s (%s of the extra)", ms(c.prefetches), pct(c.prefetches, c.extra)))
+	}
+	if d := c.kernels - c.gpuAlone; !math.IsNaN(d) && d > 0.05*c.extra {
+		parts = append(parts, fmt.Sprintf("the GPU pass takes %s inside against %s alone", ms(c.kernels), ms(c.gpuAlone)))
+	}
+	if !math.IsNaN(c.cpuInside) {
+		parts = append(parts, fmt.Sprintf("the CPU update takes %s inside the loop against %s alone", ms(c.cpuInside), ms(c.cpuAlone)))
+	}
+	if len(parts) == 0 {
+		return s + "."
+	}
+	return s + "; " + and(parts) + "."
+}
+
+func drawTable3(rows []results.Row) (*Shown, error) {
+	rows = Where(rows, results.ColPlatform, "GB200")
+	published, err := publishedModels(rows)
+	if err != nil {
+		return nil, err
+	}
+	if len(published) == 0 {
+		return nil, fmt.Errorf("%w: the paper's GB200 handoff times are not among the rows", ErrNoData)
+	}
+	fig, err := HandoffReuse(rows, published, Options{})
+	if err != nil {
+		return nil, err
+	}
+	s, err := figure("Table III's model against the times the paper states", fig, nil, Where(rows, results.ColPhase, results.PhaseAlternating),
+		results.ColReusePasses, results.ColTotalMs)
+	if err == nil {
+		s.Table = ModelTable(published)
+	}
+	return s, err
+}
+
+func drawModel(rows []results.Row) (*Shown, error) {
+	rows = local(Where(rows, results.ColPhase, results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating))
+	fits, models := fitted(rows)
+	rows = Nearest(rows, 1<<30)
+	fits = slices.DeleteFunc(fits, func(f model.PlatformFit) bool { return f.Err != nil })
+	if len(fits) == 0 {
+		return nil, fmt.Errorf("%w: %w: no measured platform with a handoff sweep", ErrNoData, errNoModel)
+	}
+	fig, err := HandoffReuse(rows, models, Options{})
+	if err != nil {
+		return nil, err
+	}
+	var reading []string
+	for _, f := range fits {
+		reading = append(reading, modelReading(f))
+	}
+	s, err := figure(at("The reuse model fitted", Where(rows, results.ColPhase, results.PhaseAlternating)), fig, nil,
+		Where(rows, results.ColPhase, results.PhaseAlternating), results.ColReusePasses, results.ColTotalMs, reading...)
+	if err == nil {
+		s.Table = FitFrame(fits)
+	}
+	return s, err
+}
+
+// modelReading says how well the model fits a platform: its median error
+// with the interval, and how often it names the fastest policy, beside a
+// constant predictor that names one policy every time.
+func modelReading(f model.PlatformFit) string {
+	r := f.Report
+	s := fmt.Sprintf("On %s the model's median error is %s %%", f.Platform, results.FormatNumber(r.MedianAPE))
+	if !math.IsNaN(r.MedianAPECI.Lo) {
+		s += fmt.Sprintf(" (95 %% interval %s–%s %%)", results.FormatNumber(r.MedianAPECI.Lo), results.FormatNumber(r.MedianAPECI.Hi))
+	}
+	s += fmt.Sprintf(" over sizes of %s and up; it names the fastest policy in %d of %d size–R cases", results.FormatBytes(r.MinSizeBytes), r.Matches, r.Compared)
+	if r.Decisive > 0 {
+		s += fmt.Sprintf(", %d of the %d whose winner is beyond noise, where always naming %s would score %d",
+			r.DecisiveMatches, r.Decisive, r.ConstantPolicy, r.ConstantMatches)
+	}
+	return s + "."
+}
+
+// FitFrame lays out how well the model fits each platform: the median
+// error over the sizes it counts, with its interval, and the
+// fastest-policy check beside a constant predictor's score.
+func FitFrame(fits []model.PlatformFit) dataframe.DataFrame {
+	fits = slices.DeleteFunc(slices.Clone(fits), func(f model.PlatformFit) bool { return f.Report == nil })
+	type F = model.PlatformFit
+	rep := func(f *F) *model.Report { return f.Report }
+	return results.Build(fits,
+		results.StringField(results.ColPlatform, func(f *F) string { return f.Platform }),
+		results.IntField("from_size_bytes", func(f *F) int64 { return rep(f).MinSizeBytes }),
+		results.FloatField("median_ape_pct", func(f *F) float64 { return rep(f).MedianAPE }),
+		results.FloatField("interval_lo_pct", func(f *F) float64 { return rep(f).MedianAPECI.Lo }),
+		results.FloatField("interval_hi_pct", func(f *F) float64 { return rep(f).MedianAPECI.Hi }),
+		results.IntField("fastest_named", func(f *F) int { return rep(f).Matches }),
+		results.IntField("cases", func(f *F) int { return rep(f).Compared }),
+		results.IntField("named_beyond_noise", func(f *F) int { return rep(f).DecisiveMatches }),
+		results.IntField("beyond_noise", func(f *F) int { return rep(f).Decisive }),
+		results.StringField("constant_policy", func(f *F) string { return rep(f).ConstantPolicy }),
+		results.IntField("constant_named", func(f *F) int { return rep(f).ConstantMatches }))
+}

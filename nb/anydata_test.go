@@ -65,23 +65,33 @@ var simulatedRuns = sync.OnceValues(func() (map[string]string, error) {
 	return out, nil
 })
 
-// localSources are every local platform a notebook can be run on here:
-// none (the paper only), each embedded dataset (each published one too,
-// as UMLAB_LOCAL_DATASET=paper-gh200 allows), and each simulated run.
+// canonical are the embedded runs that stay when the datasets are curated
+// (issue 31): one of each kind. UMLAB_ALL_DATASETS=1 tests every embedded
+// dataset instead.
+var canonical = []string{"paper-gb200", "paper-gh200", "paper-gb10", "h200-2026-12-02-setuploops", "h200-2026-12-02-quick",
+	"h200live-2026-12-01", "h200x2-2026-11-29-isolated", "h200counters-2026-12-02-sweep", "h200counters-2026-12-02-managed",
+	"h200-2026-11-30-counters"}
+
+// localSources are the local platforms a notebook can be run on here: none
+// (the paper only), the embedded datasets (the published ones too, as
+// UMLAB_LOCAL_DATASET=paper-gh200 allows), and each kind of simulated run;
+// with -short, one measured and one simulated run.
 func localSources(t *testing.T) map[string]string {
 	sim, err := simulatedRuns()
 	if err != nil {
 		t.Fatal(err)
+	}
+	if testing.Short() {
+		return map[string]string{"h200-2026-12-02-quick": "h200-2026-12-02-quick", "simulated quick": sim["simulated quick"]}
 	}
 	out := map[string]string{"the paper only": NoLocal}
 	for k, v := range sim {
 		out[k] = v
 	}
 	for _, in := range datasets.List() {
-		out[in.Name] = in.Name
-	}
-	if testing.Short() {
-		return map[string]string{"h200-2026-12-02-quick": "h200-2026-12-02-quick", "simulated quick": sim["simulated quick"]}
+		if os.Getenv("UMLAB_ALL_DATASETS") == "1" || slices.Contains(canonical, in.Name) {
+			out[in.Name] = in.Name
+		}
 	}
 	return out
 }

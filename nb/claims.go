@@ -28,10 +28,31 @@ var sections = map[string][]string{
 	"06": {"VIII-B", "VIII-C", "Table III"},
 }
 
+// cache keeps the last claims run and its checks in this process, so that
+// the figures of one cell (or of a test) fit the handoff model once.
+var cache struct {
+	key    string
+	run    *claims.Run
+	gpu    string
+	checks map[string][]claims.Check // by notebook
+}
+
 // localRun is the claims' view of the last Load's local rows (of one GPU:
 // the first, when a run measured several, named in gpu), or nil without
 // local rows.
 func localRun() (run *claims.Run, gpu string, err error) {
+	key := fmt.Sprint(last.sources, len(last.local))
+	if cache.key == key {
+		return cache.run, cache.gpu, nil
+	}
+	run, gpu, err = newLocalRun()
+	if err == nil {
+		cache.key, cache.run, cache.gpu, cache.checks = key, run, gpu, map[string][]claims.Check{}
+	}
+	return run, gpu, err
+}
+
+func newLocalRun() (run *claims.Run, gpu string, err error) {
 	rows := last.local
 	if gpus := distinctGPUs(rows); len(gpus) > 1 {
 		gpu = gpus[0]
@@ -71,6 +92,9 @@ func distinctGPUs(rows []results.Row) []string {
 // notebookChecks are every check a notebook states, in its order: the
 // claims under its figures, then the rest of its sections'.
 func notebookChecks(run *claims.Run, notebook string) ([]claims.Check, error) {
+	if xs, ok := cache.checks[notebook]; ok && run == cache.run && run != nil {
+		return xs, nil
+	}
 	var ids []string
 	for _, n := range plots.Catalog() {
 		if n.Notebook == notebook {
@@ -82,7 +106,11 @@ func notebookChecks(run *claims.Run, notebook string) ([]claims.Check, error) {
 			ids = append(ids, c.ID)
 		}
 	}
-	return claims.CheckIDs(run, ids...)
+	xs, err := claims.CheckIDs(run, ids...)
+	if err == nil && run != nil && run == cache.run {
+		cache.checks[notebook] = xs
+	}
+	return xs, err
 }
 
 // reasons numbers the distinct reasons of a notebook's checks in the

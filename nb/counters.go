@@ -59,13 +59,13 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 	if platform == "" {
 		return dataframe.DataFrame{}, CounterSource{}, fmt.Errorf("%w: no local run is loaded, and the paper counted nothing", plots.ErrNoData)
 	}
-	for _, name := range append(own, datasets.ByAge(datasets.Query{Counters: true})...) {
+	for _, name := range append(own, byAge("", true)...) {
 		src := CounterSource{Name: name, Figures: figures, Caveat: strings.Join(strings.Fields(datasets.Caveats(name)), " ")}
 		counted, err := datasets.Counters(name)
 		if err != nil || len(counted) == 0 {
 			continue // not an embedded dataset, or no counter passes
 		}
-		rows, meta, err := datasets.Load(name)
+		rows, meta, err := loadDataset(name)
 		if err != nil {
 			return dataframe.DataFrame{}, src, err
 		}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/results"
@@ -111,7 +112,7 @@ func (o Options) Load() ([]results.Row, error) {
 		if in.Name == os.Getenv(EnvLocalDataset) && mode == Bundled {
 			continue // the local platform is this published one
 		}
-		rows, m, err := datasets.Load(in.Name)
+		rows, m, err := loadDataset(in.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +215,7 @@ func loadBundled(groups []string) ([]results.Row, Source, results.Metadata, erro
 	var src Source
 	var meta results.Metadata
 	for _, name := range localByAge() {
-		rs, m, err := datasets.Load(name)
+		rs, m, err := loadDataset(name)
 		if err != nil {
 			return nil, Source{}, meta, err
 		}
@@ -254,7 +255,63 @@ func kindOf(rows []results.Row, m results.Metadata) string {
 
 // localByAge lists the measured h200-* datasets by datasets.ByAge's rule
 // (full runs before --quick ones, each newest first).
-func localByAge() []string { return datasets.ByAge(datasets.Query{Prefix: localPrefix}) }
+func localByAge() []string { return byAge(localPrefix, false) }
+
+// loaded memoizes datasets.Load in this process: a cell draws several
+// figures, each loading its groups. (datasets will read metadata without
+// parsing the CSV files; until then each dataset is parsed once per cell.)
+var loaded = map[string]struct {
+	rows []results.Row
+	meta results.Metadata
+	err  error
+}{}
+
+func loadDataset(name string) ([]results.Row, results.Metadata, error) {
+	l, ok := loaded[name]
+	if !ok {
+		l.rows, l.meta, l.err = datasets.Load(name)
+		loaded[name] = l
+	}
+	return l.rows, l.meta, l.err
+}
+
+// byAge lists the measured embedded datasets whose name starts with
+// prefix (and that hold counter passes, with counters) as datasets.ByAge
+// does: full runs before --quick ones, each newest first.
+func byAge(prefix string, counters bool) []string {
+	type cand struct {
+		name  string
+		quick bool
+		start time.Time
+	}
+	var cs []cand
+	for _, in := range datasets.List() {
+		if in.Kind != datasets.Measured || !strings.HasPrefix(in.Name, prefix) {
+			continue
+		}
+		if c, err := datasets.Counters(in.Name); counters && (err != nil || len(c) == 0) {
+			continue
+		}
+		if _, m, err := loadDataset(in.Name); err == nil {
+			cs = append(cs, cand{in.Name, strings.Contains(m.Command, "--quick"), m.Start})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.quick != b.quick {
+			return !a.quick
+		}
+		if !a.start.Equal(b.start) {
+			return a.start.After(b.start)
+		}
+		return a.name > b.name
+	})
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}
 
 func describeRun(m results.Metadata) string {
 	var parts []string

@@ -34,7 +34,7 @@ func Draw(id string) (*Shown, error) {
 		return nil, err
 	}
 	out := &Shown{Shown: s, Sources: sourcesLine(s)}
-	if len(n.Claims) > 0 && len(last.local) > 0 {
+	if len(n.Claims) > 0 && len(last.local) > 0 && drawsLocal(s) {
 		run, gpu, err := localRun()
 		if err != nil {
 			return nil, err
@@ -47,6 +47,17 @@ func Draw(id string) (*Shown, error) {
 		}
 	}
 	return out, nil
+}
+
+// drawsLocal says whether a figure shows the local platform: the claims
+// under it are checked on the local rows, so they are said only then.
+func drawsLocal(s *plots.Shown) bool {
+	for _, r := range s.Rows {
+		if r.Platform == Local() {
+			return true
+		}
+	}
+	return false
 }
 
 // sourcesLine names the datasets or directories the drawn rows came from.

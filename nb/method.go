@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -47,9 +48,9 @@ func summaryLines(notebook string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		local := Local()
+		local := regexp.MustCompile(`\b` + regexp.QuoteMeta(Local()) + `\b`)
 		for _, r := range s.Reading {
-			if local == "" || strings.Contains(r, local) {
+			if Local() == "" || local.MatchString(r) {
 				lines = append(lines, r)
 			}
 		}

@@ -102,6 +102,17 @@ func local(rows []results.Row) []results.Row {
 // published are the paper's platforms.
 var published = map[string]bool{"GB200": true, "GH200": true, "GB10": true}
 
+// distinctOf returns the distinct non-empty values of a string column.
+func distinctOf(rows []results.Row, col string) []string {
+	var out []string
+	for i := range rows {
+		if v := formatValue(col, value(&rows[i], col)); v != "" && !slices.Contains(out, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
 // sizes writes the distinct working-set sizes of rows: "256 MiB", "64 MiB
 // and 256 MiB".
 func sizes(rows []results.Row) string {
@@ -208,6 +219,15 @@ var catalog = []Named{
 	{ID: "table3", Notebook: "06", Groups: []string{results.GroupHandoff},
 		About: "Table III's published model (dashed) over the alternating times the paper states in its text (R = 1, 2 and 32).",
 		draw:  drawTable3},
+	{ID: "refit", Notebook: "06", Groups: []string{results.GroupHandoff},
+		About: "The same fit applied to the handoff times the paper states in its text: G from its GPU-only times, F from its R = 1 times, validated at the other R it states (2 and 32). F can agree with Table III only within the rounding of the text's times.",
+		draw:   drawRefit},
+	{ID: "crossovers", Notebook: "06", Groups: []string{results.GroupHandoff},
+		About: "Where each pair of policies' lines cross, R* = (F_a − F_b) / (G_b − G_a), from the paper's GB200 times refitted: below R* the smaller fixed cost wins, above it the smaller per-pass cost.",
+		draw:  drawCrossovers},
+	{ID: "advisor", Notebook: "06", Groups: []string{results.GroupHandoff},
+		About: "The advisor (model.Advise) ranks the policies for a workload by predicted time; here the paper's GB200 model at 1 GiB and a few reuse counts.",
+		draw:  drawAdvisor},
 	{ID: "model", Notebook: "06", Groups: []string{results.GroupHandoff},
 		About: "The model fitted to each platform measured with a sweep (G from GPU-only, F from R = 1, validated at every other R), drawn at the size nearest 1 GiB.",
 		draw:  drawModel},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 
@@ -59,7 +60,7 @@ func fastestReading(rows []results.Row, platform string) string {
 // baseline), and, inside the alternating iteration, the CPU update, the
 // copies, the prefetches and the GPU pass.
 type costParts struct {
-	platform, policy                       string
+	platform, gpu, policy                  string
 	cpuAlone, gpuAlone, base, total, extra float64
 	cpuInside, copies, prefetches, kernels float64
 }
@@ -68,8 +69,12 @@ func drawHandoffCost(rows []results.Row) (*Shown, error) {
 	rows = Nearest(rows, 1<<30)
 	var parts []costParts
 	var drawn []results.Row
-	for _, g := range split(rows, By(results.ColPlatform, results.ColPolicy)) {
+	gpus := len(distinctOf(rows, results.ColGPUUUID)) > 1
+	for _, g := range split(rows, By(results.ColPlatform, results.ColGPUUUID, results.ColPolicy)) {
 		if c, ok := costOf(g.rows); ok {
+			if !gpus {
+				c.gpu = ""
+			}
 			parts = append(parts, c)
 			drawn = append(drawn, g.rows...)
 		}
@@ -79,8 +84,11 @@ func drawHandoffCost(rows []results.Row) (*Shown, error) {
 	}
 	type C = costParts
 	f := func(name string, v func(c *C) float64) results.Field[C] { return results.FloatField(name, v) }
-	df := results.Build(parts,
-		results.StringField(results.ColPlatform, func(c *C) string { return c.platform }),
+	fields := []results.Field[C]{results.StringField(results.ColPlatform, func(c *C) string { return c.platform })}
+	if gpus {
+		fields = append(fields, results.StringField("gpu", func(c *C) string { return c.gpu }))
+	}
+	df := results.Build(parts, append(fields,
 		results.StringField(results.ColPolicy, func(c *C) string { return c.policy }),
 		f("cpu_only_ms", func(c *C) float64 { return c.cpuAlone }),
 		f("gpu_only_ms", func(c *C) float64 { return c.gpuAlone }),
@@ -90,7 +98,7 @@ func drawHandoffCost(rows []results.Row) (*Shown, error) {
 		f("cpu_inside_ms", func(c *C) float64 { return c.cpuInside }),
 		f("copies_ms", func(c *C) float64 { return c.copies }),
 		f("prefetches_ms", func(c *C) float64 { return c.prefetches }),
-		f("gpu_inside_ms", func(c *C) float64 { return c.kernels }))
+		f("gpu_inside_ms", func(c *C) float64 { return c.kernels }))...)
 	var reading []string
 	for _, c := range parts {
 		reading = append(reading, costReading(c))
@@ -114,7 +122,7 @@ func costOf(rows []results.Row) (costParts, bool) {
 	}
 	r := rows[0]
 	alt := results.PhaseAlternating
-	c := costParts{platform: r.Platform, policy: r.Policy,
+	c := costParts{platform: r.Platform, gpu: formatValue(results.ColGPUUUID, r.GPUUUID), policy: r.Policy,
 		cpuAlone: med(results.PhaseCPUOnly, results.ColTotalMs), gpuAlone: med(results.PhaseGPUOnly, results.ColTotalMs),
 		total: med(alt, results.ColTotalMs, 1), cpuInside: med(alt, results.ColCPUMs, 1),
 		copies: med(alt, results.ColTransferMs, 1), prefetches: med(alt, results.ColPrefetchMs, 1), kernels: med(alt, results.ColKernelMs, 1),
@@ -132,13 +140,13 @@ func costOf(rows []results.Row) (costParts, bool) {
 // the rows time it.
 func costReading(c costParts) string {
 	s := fmt.Sprintf("%s %s: alternating takes %s, %s more than the CPU update and one GPU pass alone (%s)",
-		c.platform, c.policy, ms(c.total), ms(c.extra), ms(c.base))
+		strings.TrimSpace(c.platform+" "+c.gpu), c.policy, ms(c.total), ms(c.extra), ms(c.base))
 	var parts []string
 	if !math.IsNaN(c.copies) {
 		parts = append(parts, fmt.Sprintf("the copies take %s (%s of the extra)", ms(c.copies), pct(c.copies, c.extra)))
 	}
 	if !math.IsNaN(c.prefetches) {
-		parts = append(parts, fmt.Sprintf("the prefetches %s (%s of the extra)", ms(c.prefetches), pct(c.prefetches, c.extra)))
+		parts = append(parts, fmt.Sprintf("the prefetches take %s (%s of the extra)", ms(c.prefetches), pct(c.prefetches, c.extra)))
 	}
 	if d := c.kernels - c.gpuAlone; !math.IsNaN(d) && d > 0.05*c.extra {
 		parts = append(parts, fmt.Sprintf("the GPU pass takes %s inside against %s alone", ms(c.kernels), ms(c.gpuAlone)))
@@ -233,4 +241,76 @@ func FitFrame(fits []model.PlatformFit) dataframe.DataFrame {
 		results.IntField("beyond_noise", func(f *F) int { return rep(f).Decisive }),
 		results.StringField("constant_policy", func(f *F) string { return rep(f).ConstantPolicy }),
 		results.IntField("constant_named", func(f *F) int { return rep(f).ConstantMatches }))
+}
+
+// gb200Fit is the model refitted to the paper's GB200 handoff times.
+func gb200Fit(rows []results.Row) (model.PlatformFit, error) {
+	for _, f := range model.FitEach(Where(rows, results.ColPlatform, "GB200"), model.Options{}) {
+		if f.Err != nil {
+			return f, fmt.Errorf("%w: %w", errNoModel, f.Err)
+		}
+		return f, nil
+	}
+	return model.PlatformFit{}, fmt.Errorf("%w: the paper's GB200 handoff times are not among the rows", ErrNoData)
+}
+
+func drawRefit(rows []results.Row) (*Shown, error) {
+	f, err := gb200Fit(rows)
+	if err != nil {
+		return nil, err
+	}
+	published, err := publishedModels(rows)
+	if err != nil {
+		return nil, err
+	}
+	df := model.CompareFrame(published, f.Models())
+	drawn := Where(rows, results.ColPlatform, "GB200")
+	r := f.Report
+	return &Shown{Title: "Table III refitted from the paper's own times", Table: df, Rows: drawn,
+		Reading: []string{fmt.Sprintf("Refitted, the model names the fastest policy in %d of the %d size–R cases the paper's times allow.", r.Matches, r.Compared)}}, nil
+}
+
+func drawCrossovers(rows []results.Row) (*Shown, error) {
+	f, err := gb200Fit(rows)
+	if err != nil {
+		return nil, err
+	}
+	var reading []string
+	for _, c := range f.Report.Crossovers {
+		if c.Kind == model.Crosses {
+			reading = append(reading, fmt.Sprintf("At %s %s is faster below R* = %s passes and %s above it.",
+				results.FormatBytes(c.SizeBytes), c.Below, results.FormatNumber(c.R), c.Above))
+		}
+	}
+	return &Shown{Title: "Crossovers of the refitted GB200 model", Table: f.Report.CrossoverFrame(),
+		Rows: Where(rows, results.ColPlatform, "GB200"), Reading: reading}, nil
+}
+
+func drawAdvisor(rows []results.Row) (*Shown, error) {
+	f, err := gb200Fit(rows)
+	if err != nil {
+		return nil, err
+	}
+	var work []model.Workload
+	for _, r := range []float64{1, 2, 4, 32} {
+		work = append(work, model.Workload{SizeBytes: 1 << 30, Reuse: r})
+	}
+	var reading []string
+	for _, w := range work {
+		a, err := model.Advise(f.Report.Model, w)
+		if err != nil {
+			return nil, err
+		}
+		if len(a.Ranking) < 2 {
+			continue
+		}
+		s := fmt.Sprintf("At R = %g the advisor ranks %s first (%s predicted) ahead of %s (%s)",
+			w.Reuse, a.Ranking[0].Policy, ms(a.Ranking[0].PredictedMs), a.Ranking[1].Policy, ms(a.Ranking[1].PredictedMs))
+		if a.BreakEven.Kind == model.Crosses {
+			s += fmt.Sprintf("; they break even at R* = %s", results.FormatNumber(a.BreakEven.R))
+		}
+		reading = append(reading, s+".")
+	}
+	return &Shown{Title: "The advisor on the paper's GB200 model, 1 GiB", Table: model.AdviceFrame([]model.PlatformFit{f}, work),
+		Rows: Where(rows, results.ColPlatform, "GB200"), Reading: reading}, nil
 }

@@ -139,18 +139,20 @@ func bandwidthLines(rows []results.Row, x string, spec lineSpec, o Options) (*li
 
 // Trials draws the trials of one configuration in the order they ran,
 // with their median (a solid line) and the 95 % bootstrap interval of the
-// median (a band): what every other figure reduces to one mark. Rows of
-// several configurations are an error.
+// median (a band): what every other figure reduces to one mark. Of rows
+// of several configurations it draws the first, in the package's order
+// (its panel title says which).
 func Trials(rows []results.Row, o Options) (*Figure, error) {
 	rows = drawable(rows, results.ColGBps)
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%w: no trials", ErrNoData)
 	}
-	if n := describe(rows, results.ColGBps).Configs; n > 1 {
-		return nil, fmt.Errorf("plots: Trials: rows of %d configurations; want one", n)
-	}
+	rows = split(rows, By(identity...))[0].rows
 	pt := describe(rows, results.ColGBps)
 	ax := Axis{Label: "trial, in the order run"}
+	if o.Panel.cols == nil && !o.Panel.set {
+		o.Panel = By(results.ColPlatform, results.ColGroup, results.ColBenchmark, results.ColMode, results.ColDirection)
+	}
 	spec := lineSpec{title: "The trials of one configuration", xa: ax, ya: Axis{Label: "useful bandwidth (GB/s)"},
 		fallback: results.ColMode, pointsOnly: true, tight: true}
 	lf, err := lines(rows, results.ColTrial, results.ColGBps, o, spec)

@@ -327,6 +327,9 @@ func canon(v any) string {
 	case int32:
 		return strconv.FormatInt(int64(x), 10)
 	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return strconv.FormatInt(int64(x), 10) // 2097152, not 2.097152e+06
+		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case float32:
 		return strconv.FormatFloat(float64(x), 'g', -1, 32)

@@ -42,7 +42,7 @@ func Methods(rows []results.Row, m results.Metadata) string {
 	}
 	b.WriteString(". ")
 	var groups []string
-	for _, g := range split(rows, By(results.ColGroup)) {
+	for _, g := range split(Where(rows, results.ColWaived, false), By(results.ColGroup)) {
 		groups = append(groups, groupMethod(g.label, g.rows))
 	}
 	if len(groups) > 0 {

@@ -221,7 +221,7 @@ var catalog = []Named{
 		draw:  drawTable3},
 	{ID: "refit", Notebook: "06", Groups: []string{results.GroupHandoff},
 		About: "The same fit applied to the handoff times the paper states in its text: G from its GPU-only times, F from its R = 1 times, validated at the other R it states (2 and 32). F can agree with Table III only within the rounding of the text's times.",
-		draw:   drawRefit},
+		draw:  drawRefit},
 	{ID: "crossovers", Notebook: "06", Groups: []string{results.GroupHandoff},
 		About: "Where each pair of policies' lines cross, R* = (F_a − F_b) / (G_b − G_a), from the paper's GB200 times refitted: below R* the smaller fixed cost wins, above it the smaller per-pass cost.",
 		draw:  drawCrossovers},

@@ -89,29 +89,6 @@ func ExampleHandoffReuse() {
 	// [explicit_copy host_mapped managed managed_prefetch measured (median) model F + R·G]
 }
 
-// Modes down, platforms across: the median useful bandwidth in GB/s.
-func ExamplePivot() {
-	df := plots.Pivot(plots.Where(paperRows(), "group", "managed"), plots.By("mode"), plots.By("platform"), "gbps")
-	fmt.Println(df.Records())
-	// Output:
-	// [[mode GB200 GH200 GB10] [explicit 4582.000000 3128.000000 187.000000] [managed_cold 14.100000 9.900000 154.000000] [managed_prefetch 4606.000000 3121.000000 150.000000] [managed_reuse 4504.000000 3105.000000 155.000000]]
-}
-
-// A summary of the H200 trials at two sizes: median, min and max bandwidth,
-// coefficient of variation and median kernel time.
-func ExampleSummary() {
-	rows := plots.Where(localRows(), "size_bytes", 1<<20, 1<<30)
-	df := plots.Summary(plots.Where(rows, "mode", "explicit"), "platform", "mode", "size_bytes")
-	if df.Err != nil {
-		log.Fatal(df.Err)
-	}
-	fmt.Println(df.Names())
-	fmt.Println(df.Select([]string{"size_bytes", "n", "median_gbps"}).Records())
-	// Output:
-	// [platform mode size_bytes n median_gbps min_gbps max_gbps cv_pct median_kernel_ms]
-	// [[size_bytes n median_gbps] [1048576 5 860.000000] [1073741824 5 4283.268482]]
-}
-
 // The paper's Table III, fitted from the handoff rows: F = T(R=1) − G and
 // the errors over R = 2 and 32.
 func ExampleModelTable() {

@@ -235,13 +235,6 @@ func (f *Figure) SVG() ([]byte, error) {
 		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")), nil
 }
 
-// PNG renders one plot as a w×h PNG image at 96 dpi on a white background.
-func PNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
-	f := NewFigure("", p)
-	f.PanelWidth, f.PanelHeight = w, h
-	return f.PNG()
-}
-
 // drawSafely turns a panic of gonum/plot (it panics on values ≤ 0 on a log
 // axis) into an error, so that a bad figure never kills a notebook cell.
 func drawSafely(draw func()) (err error) {

@@ -153,9 +153,6 @@ func TestUnknownColumn(t *testing.T) {
 	if _, err := plots.Bars(paperRows(), "gbps", plots.Options{Series: plots.By("nope")}); err == nil {
 		t.Error("Bars with an unknown series column: no error")
 	}
-	if df := plots.Summary(paperRows(), "nope"); df.Err == nil {
-		t.Error("Summary with an unknown column: no error")
-	}
 }
 
 // A panel of its own per platform, in the paper's order, then the others.

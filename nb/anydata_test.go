@@ -236,3 +236,50 @@ func TestNotebooksShowTheCatalog(t *testing.T) {
 		t.Error("no notebook 06")
 	}
 }
+
+// Words under the figures of a notebook: each reason written out once,
+// later claims refer to it by number; no claim id in the prose (ids stay in
+// the claims table).
+func TestReasonsOncePerNotebook(t *testing.T) {
+	t.Setenv(EnvMode, Bundled)
+	t.Setenv(EnvLocalDataset, "h200-2026-12-02-quick")
+	for nbk := range sections {
+		var prose strings.Builder
+		for _, n := range plots.Catalog() {
+			if n.Notebook != nbk {
+				continue
+			}
+			s, err := Draw(n.ID)
+			if errors.Is(err, plots.ErrNoData) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			prose.WriteString(s.Claims)
+		}
+		_, _, rest, err := claimsParts(nbk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prose.WriteString(strings.Join(rest, "\n"))
+		run, _, err := localRun()
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs, err := notebookChecks(run, nbk)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range xs {
+			for _, c := range clauses(x.Reason) {
+				if n := strings.Count(prose.String(), ": "+Text(c)) + strings.Count(prose.String(), ". "+Text(c)); n != 1 {
+					t.Errorf("notebook %s: %q (of %s) written %d times", nbk, c, x.Claim.ID, n)
+				}
+			}
+			if strings.Contains(prose.String(), x.Claim.ID) {
+				t.Errorf("notebook %s: claim id %s in the prose", nbk, x.Claim.ID)
+			}
+		}
+	}
+}

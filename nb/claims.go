@@ -113,38 +113,79 @@ func notebookChecks(run *claims.Run, notebook string) ([]claims.Check, error) {
 	return xs, err
 }
 
-// reasons numbers the distinct reasons of a notebook's checks in the
-// order they are first met, so that each is written out once.
+// reasons numbers the distinct clauses of a notebook's reasons (a
+// reason is clauses joined by "; ": a verdict's own and shared ones such as
+// the host link's) in the order they are first met, with the claim that
+// first states each, so that each clause is written out once.
 type reasons struct {
 	order []string
+	by    map[string]string // clause -> id of the first claim stating it
 }
 
 func newReasons(xs []claims.Check) *reasons {
-	r := &reasons{}
+	r := &reasons{by: map[string]string{}}
 	for _, x := range xs {
-		if x.Reason != "" && !slices.Contains(r.order, x.Reason) {
-			r.order = append(r.order, x.Reason)
+		for _, c := range clauses(x.Reason) {
+			if _, ok := r.by[c]; !ok {
+				r.order, r.by[c] = append(r.order, c), x.Claim.ID
+			}
 		}
 	}
 	return r
 }
 
-func (r *reasons) number(reason string) int { return slices.Index(r.order, reason) + 1 }
+func (r *reasons) number(clause string) int { return slices.Index(r.order, clause) + 1 }
 
-// first says whether x is the first check of xs (the notebook's, in
-// order) with its reason.
-func first(x claims.Check, xs []claims.Check) bool {
-	for _, y := range xs {
-		if y.Reason == x.Reason {
-			return y.Claim.ID == x.Claim.ID
+// numbers are the numbers of a reason's clauses.
+func (r *reasons) numbers(reason string) []string {
+	var out []string
+	for _, c := range clauses(reason) {
+		out = append(out, fmt.Sprint(r.number(c)))
+	}
+	return out
+}
+
+// say writes x's reason: each clause in full where x is the first claim to
+// state it, by number where an earlier one did.
+func (r *reasons) say(x claims.Check) string {
+	var parts []string
+	for _, c := range clauses(x.Reason) {
+		if r.by[c] == x.Claim.ID {
+			parts = append(parts, fmt.Sprintf("reason %d: %s", r.number(c), Text(c)))
+		} else {
+			parts = append(parts, fmt.Sprintf("reason %d, above", r.number(c)))
 		}
 	}
-	return false
+	return strings.Join(parts, "; ")
+}
+
+// clauses splits a reason at the "; " outside parentheses.
+func clauses(reason string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(reason); i++ {
+		switch reason[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		case ';':
+			if depth == 0 {
+				out = append(out, strings.TrimSpace(reason[start:i]))
+				start = i + 1
+			}
+		}
+	}
+	if last := strings.TrimSpace(reason[start:]); last != "" {
+		out = append(out, last)
+	}
+	return out
 }
 
 // sayClaims writes the checks of ids on run as short Markdown bullets: the
-// paper's statement, the figure here and the paper's, the verdict; a reason
-// in full the first time the notebook states it, as "(reason N)" after.
+// paper's statement, the figure here and the paper's, the verdict; each
+// clause of a reason in full the first time the notebook states it, as
+// "reason N, above" after.
 func sayClaims(run *claims.Run, notebook string, ids []string) (string, error) {
 	all, err := notebookChecks(run, notebook)
 	if err != nil {
@@ -163,12 +204,7 @@ func sayClaims(run *claims.Run, notebook string, ids []string) (string, error) {
 			fmt.Fprintf(&b, "Here %s; the paper's %s %s: **%s**", Text(quantity(x.Measured)), Text(x.Ref.Meta.Platform), Text(quantity(x.Paper)), x.Verdict)
 		}
 		if x.Reason != "" {
-			n := rs.number(x.Reason)
-			if first(x, all) {
-				fmt.Fprintf(&b, " (reason %d: %s)", n, Text(x.Reason))
-			} else {
-				fmt.Fprintf(&b, " (reason %d, above)", n)
-			}
+			fmt.Fprintf(&b, " (%s)", rs.say(x))
 		}
 		b.WriteString(".\n")
 	}
@@ -190,10 +226,7 @@ func claimsFrame(xs []claims.Check, rs *reasons) dataframe.DataFrame {
 	cols := map[string][]string{}
 	names := []string{"id", "section", "claim", "paper", "here", "verdict", "reason"}
 	for _, x := range xs {
-		reason := ""
-		if x.Reason != "" {
-			reason = fmt.Sprint(rs.number(x.Reason))
-		}
+		reason := strings.Join(rs.numbers(x.Reason), ", ")
 		for i, v := range []string{x.Claim.ID, x.Claim.Section, x.Claim.Statement, quantity(x.Paper), quantity(x.Measured), x.Verdict.String(), reason} {
 			cols[names[i]] = append(cols[names[i]], v)
 		}
@@ -225,20 +258,17 @@ func claimsParts(notebook string) (head string, df dataframe.DataFrame, rest []s
 		}
 	}
 	rs := newReasons(all)
-	said := map[string]bool{}
+	said := map[string]bool{} // claims said under a figure
 	for _, n := range plots.Catalog() {
-		if n.Notebook != notebook {
-			continue
-		}
-		for _, x := range all {
-			if slices.Contains(n.Claims, x.Claim.ID) {
-				said[x.Reason] = true
+		if n.Notebook == notebook {
+			for _, id := range n.Claims {
+				said[id] = true
 			}
 		}
 	}
-	for i, r := range rs.order {
-		if !said[r] {
-			rest = append(rest, fmt.Sprintf("%d. %s", i+1, Text(r)))
+	for i, c := range rs.order {
+		if !said[rs.by[c]] {
+			rest = append(rest, fmt.Sprintf("%d. %s", i+1, Text(c)))
 		}
 	}
 	on := "the paper's own GB200 figures (no local run is loaded)"

@@ -70,7 +70,7 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 			return dataframe.DataFrame{}, src, err
 		}
 		rows = ofGroups(rows, groups)
-		if len(rows) == 0 || rows[0].Platform != platform {
+		if len(rows) == 0 || rows[0].Platform != platform || !holdsAll(rows, groups) {
 			continue // counter passes of other groups, or of another GPU model
 		}
 		src.Detail = describeRun(meta)
@@ -84,6 +84,16 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 	}
 	return dataframe.DataFrame{}, CounterSource{}, fmt.Errorf("%w: no counter passes of %s for %s are bundled (measure them with umbench run --counters --groups %s)",
 		plots.ErrNoData, platform, strings.Join(groups, ","), strings.Join(groups, ","))
+}
+
+// holdsAll says whether rows hold every group of groups.
+func holdsAll(rows []results.Row, groups []string) bool {
+	for _, g := range groups {
+		if !slices.ContainsFunc(rows, func(r results.Row) bool { return r.Group == g }) {
+			return false
+		}
+	}
+	return true
 }
 
 // CounterSource says where counter passes came from.

@@ -92,7 +92,11 @@ func adviceModel() (*model.Model, string, error) {
 	if _, err := Load(results.GroupHandoff); err != nil {
 		return nil, "", err
 	}
-	for _, f := range model.FitEach(last.local, model.Options{}) {
+	rows := last.local
+	if gpus := distinctGPUs(rows); len(gpus) > 1 {
+		rows = plots.Where(rows, results.ColGPUUUID, gpus[0]) // one GPU's model, not two pooled
+	}
+	for _, f := range model.FitEach(rows, model.Options{}) {
 		if f.Err == nil {
 			return f.Report.Model, fmt.Sprintf("fitted to %s's handoff sweep", f.Platform), nil
 		}

@@ -175,3 +175,22 @@ func TestNoPooling(t *testing.T) {
 		t.Errorf("legend %q", got)
 	}
 }
+
+// A memory state has one colour in every figure, whatever else the series
+// key holds; a platform too.
+func TestOneColourPerState(t *testing.T) {
+	r := results.NewRow()
+	r.Mode, r.Platform = results.ModeManagedCold, "GB200"
+	for _, k := range []Key{By(results.ColMode), By(results.ColBenchmark, results.ColMode), By(results.ColMode, results.ColPlatform)} {
+		if c, _ := colourOf(k, &r); c != stateColours[results.ModeManagedCold] {
+			t.Errorf("key %v: managed_cold is %v", k.cols, c)
+		}
+	}
+	r.Policy = results.PolicyManaged
+	if c, _ := colourOf(By(results.ColPolicy), &r); c != stateColours[results.ModeManagedCold] {
+		t.Errorf("policy managed (demand paging) is %v, not cold's colour", c)
+	}
+	if c, _ := colourOf(By(results.ColPlatform), &r); c != platformColours["GB200"] {
+		t.Errorf("GB200 is %v", c)
+	}
+}

@@ -18,15 +18,32 @@ func handoffRows(rows []results.Row) []results.Row {
 	return Nearest(rows, 1<<30)
 }
 
+// oneGPU keeps, of a platform measured on several GPUs, the first GPU's
+// rows (a model fitted to two GPUs' rows would pool them), and says so.
+func oneGPU(rows []results.Row) ([]results.Row, string) {
+	var out []results.Row
+	var notes []string
+	for _, p := range Platforms(rows) {
+		pr := Where(rows, results.ColPlatform, p)
+		gpus := distinctOf(pr, results.ColGPUUUID)
+		if len(gpus) > 1 {
+			pr = Where(pr, results.ColGPUUUID, pr[0].GPUUUID)
+			notes = append(notes, fmt.Sprintf("%s: GPU %s, the first of the %d GPUs measured.", p, gpus[0], len(gpus)))
+		}
+		out = append(out, pr...)
+	}
+	return out, strings.Join(notes, " ")
+}
+
 func drawHandoff(rows []results.Row) (*Shown, error) {
-	rows = handoffRows(rows)
+	rows, note := oneGPU(handoffRows(rows))
 	_, models := fitted(rows)
 	fig, err := HandoffReuse(rows, models, Options{})
 	if err != nil {
 		return nil, err
 	}
 	alt := Where(rows, results.ColPhase, results.PhaseAlternating)
-	var reading []string
+	reading := []string{note}
 	for _, p := range Platforms(alt) {
 		reading = append(reading, fastestReading(Where(alt, results.ColPlatform, p), p))
 	}
@@ -182,7 +199,7 @@ func drawTable3(rows []results.Row) (*Shown, error) {
 }
 
 func drawModel(rows []results.Row) (*Shown, error) {
-	rows = local(Where(rows, results.ColPhase, results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating))
+	rows, note := oneGPU(local(Where(rows, results.ColPhase, results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating)))
 	fits, models := fitted(rows)
 	rows = Nearest(rows, 1<<30)
 	fits = slices.DeleteFunc(fits, func(f model.PlatformFit) bool { return f.Err != nil })
@@ -193,7 +210,7 @@ func drawModel(rows []results.Row) (*Shown, error) {
 	if err != nil {
 		return nil, err
 	}
-	var reading []string
+	reading := []string{note}
 	for _, f := range fits {
 		reading = append(reading, modelReading(f))
 	}

@@ -46,7 +46,7 @@ func Methods(rows []results.Row, m results.Metadata) string {
 		groups = append(groups, groupMethod(g.label, g.rows))
 	}
 	if len(groups) > 0 {
-		b.WriteString("Each configuration ran its warm-ups (timed, not kept), then its trials: " + strings.Join(groups, "; ") + ". ")
+		b.WriteString("Each configuration ran its warm-ups (run, not kept), then its trials: " + strings.Join(groups, "; ") + ". ")
 	}
 	b.WriteString("Every trial is timed with CUDA events around the measured region on its own stream and verified after it; " +
 		"bandwidth is useful bytes over kernel time, 1 GB = 10^9 bytes. ")

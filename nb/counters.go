@@ -30,8 +30,7 @@ var CounterColumns = []string{results.ColGroup, results.ColMode, results.ColPatt
 func Counters(groups ...string) dataframe.DataFrame {
 	df, src, err := LoadCounters(groups...)
 	if errors.Is(err, plots.ErrNoData) {
-		Note("%v", err)
-		return dataframe.DataFrame{Err: err}
+		return dataframe.DataFrame{Err: err} // Table says there is nothing to show, and why
 	}
 	if err != nil {
 		fail(err)

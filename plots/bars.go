@@ -67,27 +67,11 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 	if fig.PanelWidth == 0 { // room for the marks and their labels
 		fig.PanelWidth = max(PanelWidth, vg.Length(len(cats))*0.55*vg.Inch+1.2*vg.Inch)
 	}
-	type mark struct {
-		x  float64
-		pt Point
-	}
 	pgs := split(kept, panel)
-	marks := make([][]mark, len(pgs))
-	var ys []float64
-	for pi, pg := range pgs {
-		for ci, cg := range split(pg.rows, category) {
-			ci = index(names, cg.label, ci)
-			sgs := split(cg.rows, series)
-			for si, sg := range sgs {
-				pt := describe(sg.rows, y)
-				pt.Panel, pt.Category, pt.Series = pg.label, cg.label, sg.label
-				fig.points = append(fig.points, pt)
-				ys = append(ys, pt.Lo, pt.Hi)
-				// The marks of a category share 70 % of the room between
-				// categories, centred whatever their number.
-				x := float64(ci) + 0.7*(float64(si)-float64(len(sgs)-1)/2)/float64(max(len(sgs), 2))
-				marks[pi] = append(marks[pi], mark{x, pt})
-			}
+	marks, ys := barMarks(pgs, category, series, names, y)
+	for _, ms := range marks {
+		for _, m := range ms {
+			fig.points = append(fig.points, m.pt)
 		}
 	}
 	lo, hi := span(ys, ylog)
@@ -121,6 +105,34 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 		}
 	}
 	return fig, nil
+}
+
+// mark is one mark of Bars: its x position and what it shows.
+type mark struct {
+	x  float64
+	pt Point
+}
+
+// barMarks places the marks of each panel: one group per category, the
+// marks of a group centred and sharing 70 % of the room between groups,
+// whatever their number. ys are the ends of their intervals.
+func barMarks(pgs []group, category, series Key, names []string, y string) ([][]mark, []float64) {
+	marks := make([][]mark, len(pgs))
+	var ys []float64
+	for pi, pg := range pgs {
+		for ci, cg := range split(pg.rows, category) {
+			ci = index(names, cg.label, ci)
+			sgs := split(cg.rows, series)
+			for si, sg := range sgs {
+				pt := describe(sg.rows, y)
+				pt.Panel, pt.Category, pt.Series = pg.label, cg.label, sg.label
+				ys = append(ys, pt.Lo, pt.Hi)
+				x := float64(ci) + 0.7*(float64(si)-float64(len(sgs)-1)/2)/float64(max(len(sgs), 2))
+				marks[pi] = append(marks[pi], mark{x, pt})
+			}
+		}
+	}
+	return marks, ys
 }
 
 // index returns the position of label in names (def when absent).

@@ -72,7 +72,7 @@ func TestCheck(t *testing.T) {
 	contains(t, "stderr", errs, "check failed")
 
 	// Another GPU model is refused.
-	args = []string{"check", "--baseline", "h200-2026-11-30-suite", runDir}
+	args = []string{"check", "--baseline", "h200-2026-12-02-quick", runDir}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 1, code, out, errs)
 	contains(t, "stderr", errs, "not comparable", "H200")

@@ -71,7 +71,7 @@ func TestReadmeFiguresFromData(t *testing.T) {
 		}
 	}
 
-	code, sum, stderr := umbench(t, "summary", "--dataset", name)
+	code, sum, stderr := umbench(t, "summary", "--all", "--dataset", name)
 	wantCode(t, []string{"summary", "--dataset", name}, 0, code, sum, stderr)
 	medians := map[string]string{}
 	for _, l := range strings.Split(sum, "\n") {
@@ -181,7 +181,7 @@ func TestReadmeFiguresFromData(t *testing.T) {
 		t.Errorf("%s's meta.json records no group times", name)
 	}
 	var printed strings.Builder
-	printGroupTimes(&printed, meta.GroupTimes)
+	printGroupTimes(&printed, meta.GroupTimes, true)
 	if block := "```\n" + printed.String() + "```"; !strings.Contains(cited, block) {
 		t.Errorf("README results section lacks the group times of %s's meta.json:\n%s", name, block)
 	}

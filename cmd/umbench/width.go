@@ -7,7 +7,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
+	"github.com/go-gota/gota/dataframe"
+
+	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
 )
 
@@ -94,6 +98,37 @@ type textTable struct {
 	// cut is a column whose cells are shortened (ending in …) when leaving
 	// out the optional columns is not enough; -1 for none.
 	cut int
+}
+
+// only keeps the columns cols, in their order (no optional columns, no
+// cut column unless it is kept).
+func (t textTable) only(cols ...int) textTable {
+	pick := func(r []string) []string {
+		out := make([]string, len(cols))
+		for i, c := range cols {
+			out[i] = r[c]
+		}
+		return out
+	}
+	o := textTable{head: pick(t.head), cut: -1}
+	for _, r := range t.rows {
+		o.rows = append(o.rows, pick(r))
+	}
+	for i, c := range cols {
+		if c == t.cut {
+			o.cut = i
+		}
+	}
+	return o
+}
+
+// seq is 0, 1, ..., n-1.
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
 }
 
 // fit lays the table out within width columns where it can: it leaves out
@@ -254,4 +289,51 @@ func lastBreak(r []rune, width int) int {
 		return j
 	}
 	return -1
+}
+
+// wrap breaks a line at spaces so that no piece is longer than width
+// (unless one word is), continuing with indent.
+func wrap(line string, width int, indent string) []string {
+	var out []string
+	for len([]rune(line)) > width {
+		r := []rune(line)
+		cut := lastBreak(r, width)
+		if cut <= len([]rune(indent)) {
+			break
+		}
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		line = indent + strings.TrimLeft(string(r[cut:]), " ")
+	}
+	return append(out, line)
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// shortUUID is the first 8 hex digits of a GPU UUID.
+func shortUUID(u string) string {
+	u = strings.TrimPrefix(u, "GPU-")
+	if len(u) > 8 {
+		return u[:8]
+	}
+	return u
+}
+
+// writeTable prints a frame as aligned text (results.TableCells).
+func writeTable(w io.Writer, df dataframe.DataFrame) error {
+	head, rows, err := results.TableCells(df)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, f := range rows {
+		fmt.Fprintln(tw, strings.Join(f, "\t"))
+	}
+	return tw.Flush()
 }

@@ -7,7 +7,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
 )
 
 // reproduce works on every canonical dataset in its table; md and csv on

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -75,6 +76,9 @@ func newRoot() *cobra.Command {
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if m := singleDash.FindStringSubmatch(err.Error()); m != nil && c.Flags().Lookup(m[1]) != nil {
+			return usagef("-%s: flags take two dashes: --%s", m[1], m[1])
+		}
 		return usagef("%v (umbench %s --help lists the flags)", err, c.Name())
 	})
 	for _, f := range commands {
@@ -83,6 +87,10 @@ func newRoot() *cobra.Command {
 	setHelp(root)
 	return root
 }
+
+// singleDash finds a long flag typed with one dash in pflag's error
+// ("unknown shorthand flag: 'q' in -quick").
+var singleDash = regexp.MustCompile(`in -([a-z][a-z0-9-]+)(=.*)?$`)
 
 func commandNames(root *cobra.Command) string {
 	var n []string

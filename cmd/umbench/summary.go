@@ -102,7 +102,7 @@ func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []r
 	if !f.all && f.group == "" && len(sum) > screenRows {
 		shown = results.Headlines(sum, 3)
 	}
-	if err := writeSummary(w, shown, rows, true); err != nil {
+	if err := writeSummary(w, shown, rows); err != nil {
 		return err
 	}
 	var notes []string
@@ -171,9 +171,8 @@ func describeModes(modes []string) string {
 // configuration as one readable label, a gpu column (and host) only when
 // the rows come from several GPUs (or hosts), the median bandwidth with its
 // 95 % bootstrap interval. Where that is too wide, kernel_ms and then
-// cv_pct are left out (a closing line says so; --wide shows them). Without
-// detail, only the label, the median and the flags.
-func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, detail bool) error {
+// cv_pct are left out (a closing line says so; --wide shows them).
+func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) error {
 	gpus, hosts, hostOf := map[string]bool{}, map[string]bool{}, map[string]string{}
 	for _, r := range rows {
 		gpus[r.GPUUUID], hosts[r.Host], hostOf[r.GPUUUID] = true, true, r.Host
@@ -206,16 +205,13 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, det
 			strings.Join(s.Flags, ","))
 		t.rows = append(t.rows, f)
 	}
-	if !detail { // the label, the median and the flags
-		t = t.only(append(seq(n), n+1, n+5)...)
-	}
 	lines, dropped := t.fit(maxColumns)
 	for _, l := range lines {
 		if _, err := fmt.Fprintln(w, l); err != nil {
 			return err
 		}
 	}
-	if len(dropped) > 0 && detail {
+	if len(dropped) > 0 {
 		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), maxColumns)
 	}
 	return nil

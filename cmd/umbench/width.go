@@ -100,37 +100,6 @@ type textTable struct {
 	cut int
 }
 
-// only keeps the columns cols, in their order (no optional columns, no
-// cut column unless it is kept).
-func (t textTable) only(cols ...int) textTable {
-	pick := func(r []string) []string {
-		out := make([]string, len(cols))
-		for i, c := range cols {
-			out[i] = r[c]
-		}
-		return out
-	}
-	o := textTable{head: pick(t.head), cut: -1}
-	for _, r := range t.rows {
-		o.rows = append(o.rows, pick(r))
-	}
-	for i, c := range cols {
-		if c == t.cut {
-			o.cut = i
-		}
-	}
-	return o
-}
-
-// seq is 0, 1, ..., n-1.
-func seq(n int) []int {
-	s := make([]int, n)
-	for i := range s {
-		s[i] = i
-	}
-	return s
-}
-
 // fit lays the table out within width columns where it can: it leaves out
 // optional columns, then shortens the cut column (to no less than 12
 // runes). It returns the lines and the names of the columns left out.

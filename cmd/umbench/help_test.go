@@ -27,7 +27,7 @@ func TestReadmeFlagsExist(t *testing.T) {
 	for _, c := range newRoot().Commands() {
 		c.Flags().VisitAll(func(f *pflag.Flag) { defined[f.Name] = true })
 	}
-	flags := regexp.MustCompile(`(^|[\s\[(|` + "`" + `])--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(section, -1)
+	flags := regexp.MustCompile(`(^|[\s\[(|`+"`"+`])--([a-z][a-z0-9-]*)`).FindAllStringSubmatch(section, -1)
 	if len(flags) < 20 {
 		t.Fatalf("README's command-line section names %d flags; the parse is wrong", len(flags))
 	}

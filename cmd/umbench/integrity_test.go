@@ -278,6 +278,9 @@ func TestSimulatedEverywhere(t *testing.T) {
 	} {
 		code, out, errs := umbench(t, args...)
 		wantCode(t, args, 0, code, out, errs)
+		if args[0] == "advise" && !strings.Contains(out, "calibrated on "+dir+"\n") {
+			regression(t, "advise DIR calibrates on something else than DIR:\n%s", out)
+		}
 		if !strings.Contains(out+errs, results.SimulatedBanner) {
 			t.Errorf("umbench %s: no SIMULATED banner\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), out, errs)
 		}

@@ -118,6 +118,7 @@ func TestNoGPUNoDeadEnd(t *testing.T) {
 	}
 	t.Setenv(EnvSimulate, "")
 	for _, args := range [][]string{{"info"}, {"run", "--quick", "--out", filepath.Join(t.TempDir(), "out")},
+		{"run", "--gpus", "all", "--out", filepath.Join(t.TempDir(), "out")}, {"run", "--counters", "--out", filepath.Join(t.TempDir(), "out")},
 		{"check", "--baseline", "h200-2026-12-02-quick", "--out", filepath.Join(t.TempDir(), "out")}} {
 		start := time.Now()
 		code, out, errs := umbench(t, args...)

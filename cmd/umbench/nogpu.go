@@ -41,12 +41,17 @@ func openGPU(open func(int) (umkit.Device, error), ordinal int) (umkit.Device, e
 		return nil, usagef("--gpu %d: a GPU ordinal is 0 or more (umbench info lists the GPU)", ordinal)
 	}
 	dev, err := open(ordinal)
-	switch {
-	case err == nil:
-		return dev, nil
-	case errors.Is(err, cuda.ErrNoDriver), errors.Is(err, cuda.ErrNoDevice):
-		return nil, noGPU{err}
-	default:
-		return nil, fmt.Errorf("no usable GPU: %w", err)
+	if err != nil {
+		return nil, orNoGPU(fmt.Errorf("no usable GPU: %w", err))
 	}
+	return dev, nil
+}
+
+// orNoGPU turns an error that says there is no driver or no GPU into the
+// noGPU paragraph; other errors stay as they are.
+func orNoGPU(err error) error {
+	if errors.Is(err, cuda.ErrNoDriver) || errors.Is(err, cuda.ErrNoDevice) {
+		return noGPU{err}
+	}
+	return err
 }

@@ -224,7 +224,7 @@ func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters 
 		// Before the device: CUPTI configures its counters before the CUDA context exists.
 		c, err := openCounters()
 		if err != nil {
-			return results.Metadata{}, fmt.Errorf("--counters: %w", err)
+			return results.Metadata{}, orNoGPU(fmt.Errorf("--counters: %w", err))
 		}
 		defer c.Close()
 		opts.Counters = c

@@ -54,7 +54,7 @@ func runFleet(c *cobra.Command, gpus, out string, concurrent bool, timeout, stal
 	}
 	list, warns, err := discoverGPUs(ords)
 	if err != nil {
-		return err
+		return orNoGPU(err)
 	}
 	for _, w := range warns {
 		fmt.Fprintln(stderr, "umbench: warning:", w)

@@ -319,7 +319,7 @@ func modelParts(run *claims.Run) ([]modelPart, string) {
 
 var verdictClass = map[claims.Verdict]string{
 	claims.Reproduces: "v-ok", claims.Qualitative: "v-qual", claims.KnownReason: "v-known",
-	claims.Unexplained: "v-bad", claims.NotMeasured: "v-none",
+	claims.Unexplained: "v-bad", claims.Inconclusive: "v-none", claims.NotMeasured: "v-none",
 }
 
 func claimsTable(xs []claims.Check) Table {

@@ -27,6 +27,9 @@ type Metadata struct {
 	// GroupTimes is where the wall time went: one span per benchmark group
 	// and process, every earlier segment's first when the run was resumed.
 	GroupTimes []GroupTime `json:"group_times,omitempty"`
+	// Unverified is what the loader left out of the rows it returned with
+	// this metadata (see ScreenUnverified); never written to meta.json.
+	Unverified Unverified `json:"-"`
 }
 
 // GroupTime is the wall-clock span of one benchmark group in one process

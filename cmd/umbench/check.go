@@ -27,8 +27,8 @@ var errCheckFailed = errors.New("check failed")
 type checkFlags struct {
 	data                          *dataFlags
 	baseline, format, groups, out string
-	failPct, warnPct, conf        float64
-	strict, wide, sim             bool
+	failPct, conf                 float64
+	strict, wide, sim, all        bool
 	gpu                           int
 }
 
@@ -39,18 +39,18 @@ func newCheckCmd() *cobra.Command {
 		Short: "this GPU (a quick run), DIR or a dataset against a baseline: pass, warn or fail",
 		Long: "Sets each configuration's median against the baseline's, with a bootstrap interval for the\n" +
 			"ratio. Without DIR, runs the quick suite on this GPU first (--simulate: on the simulated GPU).\n" +
-			"Exit 0: no failure; 1: a failure (with --strict, a warning too) or the two cannot be compared;\n" +
-			"2: a usage error.",
+			"Exit 0: the GPU did not fail; 1: it failed (with --strict: either verdict is not a pass) or the\n" +
+			"two cannot be compared; 2: a usage error.",
 		Args: maxArgs(1),
 	}
 	f.data = addData(c, false)
 	fs := c.Flags()
 	fs.StringVar(&f.baseline, "baseline", "", "the baseline: an embedded dataset `NAME` or a results DIR (required)")
 	fs.StringVar(&f.format, "format", "table", "table, csv or json")
-	fs.Float64Var(&f.failPct, "fail-pct", 5, "fail a configuration whose whole interval lies more than `PCT` % below the baseline")
-	fs.Float64Var(&f.warnPct, "warn-pct", 2, "warn about a configuration whose whole interval lies more than `PCT` % below")
-	fs.Float64Var(&f.conf, "confidence", 0.95, "bootstrap interval level")
-	fs.BoolVar(&f.strict, "strict", false, "exit 1 on warnings too")
+	fs.Float64Var(&f.failPct, "fail-pct", 3, "the smallest slowdown (`PCT` %) that fails, where it is beyond the node's variation too")
+	fs.Float64Var(&f.conf, "confidence", 0.95, "interval level")
+	fs.BoolVar(&f.strict, "strict", false, "exit 1 unless both the GPU and the host verdict pass")
+	fs.BoolVar(&f.all, "all", false, "table: list every configuration, not only those that failed or are inconclusive")
 	fs.BoolVar(&f.wide, "wide", false, "table: do not cut long configuration names and reasons to fit 120 columns")
 	fs.StringVar(&f.groups, "groups", "", "without DIR: `GROUPS` to measure (default: the baseline's groups)")
 	fs.IntVar(&f.gpu, "gpu", 0, "without DIR: GPU ordinal to measure")
@@ -94,7 +94,7 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 	}
 	rep, err := check.Compare(check.Side{Name: runSrc.Name, Rows: runSrc.Rows, Meta: runSrc.Meta},
 		check.Side{Name: base.Name, Rows: base.Rows, Meta: base.Meta},
-		check.Options{FailPct: f.failPct, WarnPct: f.warnPct, Confidence: f.conf})
+		check.Options{FailPct: f.failPct, Confidence: f.conf})
 	if errors.Is(err, check.ErrNotComparable) {
 		return err
 	} else if err != nil {
@@ -105,7 +105,7 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 		return err
 	}
 	if !rep.OK(f.strict) {
-		return fmt.Errorf("%w: %d fail, %d warn", errCheckFailed, rep.Counts.Fail, rep.Counts.Warn)
+		return fmt.Errorf("%w: GPU %s, host %s", errCheckFailed, rep.GPU, rep.Host)
 	}
 	return nil
 }
@@ -121,11 +121,11 @@ func (f *checkFlags) write(c *cobra.Command, rep *check.Report) error {
 		return rep.WriteJSON(w)
 	}
 	if f.wide {
-		return rep.WriteTable(w, true)
+		return rep.WriteTable(w, true, f.all)
 	}
 	fw := fitTo(w)
 	defer fw.flush()
-	return rep.WriteTable(fw, false)
+	return rep.WriteTable(fw, false, f.all)
 }
 
 // quickRun measures the quick suite of --groups (default: the baseline's)

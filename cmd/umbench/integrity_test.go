@@ -273,7 +273,7 @@ func TestSimulatedEverywhere(t *testing.T) {
 		{"summary", dir}, {"summary", dir, "--format", "csv"}, {"model", dir}, {"model", dir, "--format", "csv"},
 		{"decompose", "--data", dir}, {"reproduce", dir}, {"reproduce", dir, "--format", "csv"},
 		{"report", dir, "--out", filepath.Join(tmp, "r.html")}, {"check", "--baseline", dir, dir},
-		{"check", "--baseline", dir, dir, "--format", "json"}, {"merge", "--out", filepath.Join(tmp, "merged"), dir},
+		{"check", "--baseline", dir, dir, "--format", "csv"}, {"merge", "--out", filepath.Join(tmp, "merged"), dir},
 		{"advise", "--size", "1MiB", "--reuse", "4", dir}, {"info"},
 	} {
 		code, out, errs := umbench(t, args...)
@@ -302,7 +302,7 @@ func TestCheckSimulate(t *testing.T) {
 	args = []string{"check", "--simulate", "--baseline", base, "--out", filepath.Join(tmp, "run")}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "check --simulate", out, results.SimulatedBanner, "check PASS")
+	contains(t, "check --simulate", out, results.SimulatedBanner, "GPU PASS")
 	t.Setenv(EnvSimulate, "1")
 	args = []string{"check", "--baseline", base, "--out", filepath.Join(tmp, "run2")}
 	code, out, errs = umbench(t, args...)

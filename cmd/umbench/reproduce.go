@@ -47,8 +47,9 @@ func newReproduceCmd() *cobra.Command {
 		Short: "the paper's claims on a run: paper figure, measured figure, verdict and reason",
 		Long: "Checks every finding of the paper on a run: the paper's figure beside the measured one, a\n" +
 			"verdict (reproduces, reproduces qualitatively, differs for a known reason, differs unexplained,\n" +
-			"not measured) and the reason, derived from the run's device facts and data. Several runs of one\n" +
-			"machine are combined group by group (a group comes from the first that has it).",
+			"inconclusive, not measured) from the figure's 95 % interval, the reason computed from the run's\n" +
+			"device facts and data, and the runs the figure rests on. Several runs of one machine are\n" +
+			"combined group by group (a group comes from the first that has it).",
 	}
 	src := addClaimSources(c)
 	c.Flags().StringVar(&format, "format", "table", "table, md or csv")

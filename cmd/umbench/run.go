@@ -245,7 +245,12 @@ func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters 
 	start := time.Now()
 	meta, err := umkit.Run(ctx, opts)
 	bar.finish()
-	annotate(dir)
+	// A refused run measured nothing, and the directory is another run's.
+	refused := errors.Is(err, results.ErrResultsExist) || errors.Is(err, results.ErrLocked) ||
+		errors.Is(err, umkit.ErrNotSameRun) || errors.Is(err, results.ErrNotRegular)
+	if !refused {
+		annotate(dir)
+	}
 	resume := fmt.Sprintf("umbench run --out %s --resume", dir)
 	switch hung = errors.Is(err, umkit.ErrHung); {
 	case hung:
@@ -255,8 +260,10 @@ func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters 
 			errInterrupted, time.Since(start).Round(time.Second), dir, resume)
 	case errors.Is(err, umkit.ErrTimeLimit):
 		return meta, fmt.Errorf("%w; every finished configuration is in %s; continue with: %s", err, dir, resume)
-	case errors.Is(err, results.ErrResultsExist), errors.Is(err, results.ErrLocked), errors.Is(err, umkit.ErrNotSameRun):
+	case refused:
 		return meta, usageError{err.Error()}
+	case errors.Is(err, results.ErrReplaced):
+		return meta, err // what the run wrote is gone with the file
 	case err != nil:
 		return meta, fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
 	}

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -148,25 +144,12 @@ func (f *checkFlags) quickRun(baseline []results.Row, stderr io.Writer) (string,
 	if err != nil {
 		return "", err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	dev, err := openGPU(open, f.gpu)
-	if err != nil {
-		return "", err
-	}
-	defer dev.Close()
-	fmt.Fprintf(stderr, "umbench check: measuring the quick suite (%s) into %s\n", strings.Join(groups, ","), out)
-	bar := newProgress(stderr)
-	opts := umkit.Options{Groups: groups, Quick: true, Out: out, Ordinal: f.gpu, Device: dev, Progress: bar.update,
+	opts := umkit.Options{Groups: groups, Quick: true, Out: out, Ordinal: f.gpu,
 		Command: fmt.Sprintf("umbench check (umbench run --quick --groups %s --gpu %d --out %s)", strings.Join(groups, ","), f.gpu, out),
 		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) }}
-	_, err = umkit.Run(ctx, opts)
-	bar.finish()
-	if ctx.Err() != nil {
-		return "", fmt.Errorf("%w: the quick run's finished configurations are in %s", errInterrupted, out)
-	}
-	if err != nil {
-		return "", fmt.Errorf("quick run: %w (finished configurations are kept in %s)", err, out)
+	start := fmt.Sprintf("umbench check: measuring the quick suite (%s) into %s", strings.Join(groups, ","), out)
+	if _, err := measure(opts, open, false, stderr, start); err != nil {
+		return "", err
 	}
 	return out, nil
 }

@@ -40,7 +40,8 @@ func newCountersCmd() *cobra.Command {
 		if len(counted) == 0 {
 			return fmt.Errorf("%s has no counter passes: measure with umbench run --counters", src.Name)
 		}
-		df, err := results.JoinCounters(results.Summarize(src.Rows, summaryOptions(src.Meta)), counted)
+		sum := results.Summarize(src.Rows, summaryOptions(src.Meta))
+		df, err := results.JoinCounters(sum, counted) // row i is sum[i]
 		if err != nil {
 			return err
 		}
@@ -58,17 +59,16 @@ func newCountersCmd() *cobra.Command {
 				results.ColMigratedPerUseful, results.ColPCIeRXBytes, results.ColPCIeTXBytes}
 			return writeTable(w, df.Select(cols))
 		}
-		return writeCountersCompact(w, df)
+		return writeCountersCompact(w, df, sum)
 	}
 	return c
 }
 
 // writeCountersCompact prints the default counters table.
-func writeCountersCompact(w io.Writer, df dataframe.DataFrame) error {
+func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.SummaryRow) error {
 	if df.Err != nil {
 		return df.Err
 	}
-	rows := configRows(df)
 	cols := []struct{ name, head string }{
 		{results.ColMedianGBps, "GB/s"}, {results.ColUMHtoDBytes, "htod"}, {results.ColUMDtoHBytes, "dtoh"},
 		{results.ColGPUFaultGroups, "gpu_faults"}, {results.ColCPUPageFaults, "cpu_faults"},
@@ -83,7 +83,7 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame) error {
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	collected := df.Col(results.ColCountersCollected)
 	for i := 0; i < df.Nrow(); i++ {
-		f := []string{cutRunes(check.Label(rows[i]), 46)}
+		f := []string{cutRunes(check.Label(sum[i].Config), 46)}
 		for _, c := range cols {
 			f = append(f, results.TableCell(df.Col(c.name), i, c.name))
 		}
@@ -101,43 +101,4 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame) error {
 		}
 	}
 	return nil
-}
-
-// configRows reads the configuration columns of df's rows (those present)
-// into rows, for labels.
-func configRows(df dataframe.DataFrame) []results.Row {
-	have := map[string]bool{}
-	for _, n := range df.Names() {
-		have[n] = true
-	}
-	str := func(col string, i int) string {
-		if !have[col] {
-			return ""
-		}
-		return df.Col(col).Elem(i).String()
-	}
-	num := func(col string, i int) int64 {
-		if !have[col] {
-			return 0
-		}
-		v, err := df.Col(col).Elem(i).Int()
-		if err != nil {
-			return 0
-		}
-		return int64(v)
-	}
-	out := make([]results.Row, df.Nrow())
-	for i := range out {
-		r := results.NewRow()
-		r.Group, r.Benchmark, r.Mode, r.Pattern = str(results.ColGroup, i), str(results.ColBenchmark, i), str(results.ColMode, i), str(results.ColPattern, i)
-		r.Policy, r.Phase, r.Direction = str(results.ColPolicy, i), str(results.ColPhase, i), str(results.ColDirection, i)
-		r.SizeBytes, r.FootprintBytes = num(results.ColSizeBytes, i), num(results.ColFootprintBytes, i)
-		r.StrideElements, r.PageIntervalBytes = num(results.ColStrideElements, i), num(results.ColPageIntervalBytes, i)
-		r.ReusePasses = num(results.ColReusePasses, i)
-		if have[results.ColOversubPct] {
-			r.OversubPct = df.Col(results.ColOversubPct).Elem(i).Float()
-		}
-		out[i] = r
-	}
-	return out
 }

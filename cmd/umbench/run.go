@@ -110,7 +110,7 @@ func (f *runFlags) run(c *cobra.Command) error {
 		return runInChild(commandArgs(c), opts.Out, stdout, stderr)
 	}
 	start := time.Now()
-	meta, err := measure(opts, open, f.counters, stderr)
+	meta, err := measure(opts, open, f.counters, stderr, "")
 	if err != nil {
 		return err
 	}
@@ -209,10 +209,10 @@ func (f *runFlags) selection(c *cobra.Command) (g, b []string, err error) {
 	return g, b, nil
 }
 
-// measure runs opts in this process on the device open opens, and turns
-// the ways a run ends early into errors that say what was kept and how to
-// continue.
-func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters bool, stderr io.Writer) (results.Metadata, error) {
+// measure runs opts in this process on the device open opens, saying
+// start on stderr once the device is open, and turns the ways a run ends
+// early into errors that say what was kept and how to continue.
+func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters bool, stderr io.Writer, start string) (results.Metadata, error) {
 	annotate, err := fleetWorker(stderr)
 	if err != nil {
 		return results.Metadata{}, err
@@ -240,9 +240,12 @@ func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters 
 		}
 	}()
 	opts.Device = dev
+	if start != "" {
+		fmt.Fprintln(stderr, start)
+	}
 	bar := newProgress(stderr)
 	opts.Progress = bar.update
-	start := time.Now()
+	began := time.Now()
 	meta, err := umkit.Run(ctx, opts)
 	bar.finish()
 	// A refused run measured nothing, and the directory is another run's.
@@ -257,7 +260,7 @@ func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters 
 		return meta, fmt.Errorf("%w\nevery configuration finished before it is kept in %s; check the GPU (nvidia-smi) before resuming with: %s", err, dir, resume)
 	case ctx.Err() != nil:
 		return meta, fmt.Errorf("%w after %s: every finished configuration is in %s; continue with: %s",
-			errInterrupted, time.Since(start).Round(time.Second), dir, resume)
+			errInterrupted, time.Since(began).Round(time.Second), dir, resume)
 	case errors.Is(err, umkit.ErrTimeLimit):
 		return meta, fmt.Errorf("%w; every finished configuration is in %s; continue with: %s", err, dir, resume)
 	case refused:

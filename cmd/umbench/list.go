@@ -36,10 +36,11 @@ func writeList(w io.Writer) {
 			configs[c.Entry] = append(configs[c.Entry], c)
 		}
 	}
+	fmt.Fprintln(w, "Benchmarks, by the name run --bench takes, with the labels summary gives their rows:")
 	for _, b := range umkit.Registry {
-		fmt.Fprintf(w, "%s  (--bench %s; in summary: %s)\n", b.Name, b.Name, summaryNames(configs[b.Name]))
+		fmt.Fprintf(w, "\n%s  (in summary: %s)\n", b.Name, summaryNames(configs[b.Name]))
 		fmt.Fprintf(w, "    %s\n", b.Description)
-		fmt.Fprintf(w, "    useful bytes per iteration: %s; by default %s\n\n", b.Useful, bytesPerIteration(configs[b.Name]))
+		fmt.Fprintf(w, "    useful bytes per iteration: %s; by default %s\n", b.Useful, bytesPerIteration(configs[b.Name]))
 	}
 }
 

@@ -157,7 +157,7 @@ func TestList(t *testing.T) {
 	wantCode(t, []string{"list"}, 0, code, out, errs)
 	flat := strings.Join(strings.Fields(out), " ")
 	for _, b := range umkit.Registry {
-		contains(t, "list", flat, b.Name+" (--bench "+b.Name+"; in summary: "+b.Group)
+		contains(t, "list", flat, b.Name+" (in summary: "+b.Group)
 	}
 	// The labels summary gives the quick dataset's rows are those list names.
 	_, sum, _ := umbench(t, "summary", "--all", "h200-2026-12-02-quick")

@@ -1,46 +1,11 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
 )
-
-var errHelp = errors.New("help shown")
-
-// newFlags makes a flag set that reports errors instead of exiting.
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("umbench "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parse parses args, turning flag errors into usage errors. Flags may come
-// before or after positional arguments (umbench summary DIR --group hbm).
-func parse(fs *flag.FlagSet, args []string) error {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return errHelp
-			}
-			return usageError{err.Error()}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if err := flagAsValue(fs); err != nil {
-		return err
-	}
-	return fs.Parse(append([]string{"--"}, pos...))
-}
 
 // ParseSize reads a byte size such as 1GiB, 256MiB, 64KiB, 4096 or 1.5GB.
 // Binary suffixes (KiB, MiB, GiB, TiB) are powers of 1024; decimal ones (KB,
@@ -112,12 +77,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// noArgs refuses positional arguments for commands that take none.
-func noArgs(fs *flag.FlagSet) error {
-	if fs.NArg() > 0 {
-		return usagef("%s takes no arguments (got %q)", strings.TrimPrefix(fs.Name(), "umbench "), fs.Args())
-	}
-	return nil
 }

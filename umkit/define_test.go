@@ -166,12 +166,12 @@ func TestZeroWarmupsRunsNone(t *testing.T) {
 		want int
 	}{{umkit.N(0), 3}, {umkit.N(2), 5}} {
 		dev := fakegpu.New()
-		if _, err := umkit.HBM(ctx, dev, umkit.HBMConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
+		if _, err := umkit.Measure(ctx, dev, umkit.HBMConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
 			Sizes: []int64{1 << 20}, Benchmarks: []string{"triad"}}); err != nil {
 			t.Fatal(err)
 		}
 		dev2 := fakegpu.New()
-		if _, err := umkit.Managed(ctx, dev2, umkit.ManagedConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
+		if _, err := umkit.Measure(ctx, dev2, umkit.ManagedConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
 			Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestZeroWarmupsRunsNone(t *testing.T) {
 	}
 	// Unset: the paper's 5.
 	dev := fakegpu.New()
-	if _, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: umkit.Common{Trials: umkit.N(1)}, Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
+	if _, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: umkit.Common{Trials: umkit.N(1)}, Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
 		t.Fatal(err)
 	}
 	if timed(dev) != umkit.DefaultWarmups+1 {

@@ -27,7 +27,7 @@ func handoffSmall() umkit.HandoffConfig {
 // alternating trial's parts; sequential keeps the old layout.
 func TestHandoffInterleaved(t *testing.T) {
 	dev := fakegpu.New()
-	df, err := umkit.Handoff(ctx, dev, handoffSmall())
+	df, err := umkit.Measure(ctx, dev, handoffSmall())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestHandoffInterleaved(t *testing.T) {
 	}
 	// The same seed measures in the same order; a different seed in another;
 	// sequential keeps the old layout.
-	again, err := umkit.Handoff(ctx, fakegpu.New(), handoffSmall())
+	again, err := umkit.Measure(ctx, fakegpu.New(), handoffSmall())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestHandoffInterleaved(t *testing.T) {
 	}
 	cfg := handoffSmall()
 	cfg.OrderSeed = 7
-	other, err := umkit.Handoff(ctx, fakegpu.New(), cfg)
+	other, err := umkit.Measure(ctx, fakegpu.New(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestHandoffInterleaved(t *testing.T) {
 		t.Error("seeds 1 and 7 measured in the same order")
 	}
 	cfg.Order = "sequential"
-	df, err = umkit.Handoff(ctx, fakegpu.New(), cfg)
+	df, err = umkit.Measure(ctx, fakegpu.New(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestHandoffCPUThreads(t *testing.T) {
 	cfg := handoffSmall()
 	cfg.Policies, cfg.Sizes, cfg.Reuse, cfg.CPUThreads = []string{"host_mapped"}, []int64{1 << 20}, []int{1}, 4
 	dev := fakegpu.New()
-	df, err := umkit.Handoff(ctx, dev, cfg)
+	df, err := umkit.Measure(ctx, dev, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,7 +272,7 @@ func TestHandoffFits(t *testing.T) {
 	cfg := handoffSmall()
 	cfg.Sizes = []int64{32 << 30} // 3 device-resident policies × 32 GiB > the fake's 80 GiB
 	dev := fakegpu.New()
-	_, err := umkit.Handoff(ctx, dev, cfg)
+	_, err := umkit.Measure(ctx, dev, cfg)
 	if err == nil || !strings.Contains(err.Error(), "96 GiB of device memory") {
 		t.Fatalf("got %v, want a refusal naming 96 GiB", err)
 	}
@@ -408,7 +408,7 @@ func TestHandoffBlockEndCheck(t *testing.T) {
 	for _, order := range []string{"interleaved", "sequential"} {
 		cfg.Order = order
 		clean := fakegpu.New()
-		df, err := umkit.Handoff(ctx, clean, cfg)
+		df, err := umkit.Measure(ctx, clean, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +438,7 @@ func TestHandoffBlockEndCheck(t *testing.T) {
 		for drop := 1; drop <= launches; drop += step {
 			dev := fakegpu.New()
 			dev.DropLaunch = drop
-			df, err := umkit.Handoff(ctx, dev, cfg)
+			df, err := umkit.Measure(ctx, dev, cfg)
 			if err == nil || !strings.Contains(err.Error(), "verification failed (the block's accumulated data)") {
 				t.Fatalf("%s: launch %d of %d dropped: got %v, want the block's verification error", order, drop, launches, err)
 			}

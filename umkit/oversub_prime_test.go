@@ -48,7 +48,7 @@ func TestOversubReallocatesAfterDriverKeepsMemory(t *testing.T) {
 	run := func(dev umkit.Device, rewrite string) error {
 		cfg := umkit.OversubConfig{Common: umkit.Common{Warmups: umkit.N(1), Trials: umkit.N(3)}, StateSetup: umkit.StateSetup{Rewrite: rewrite},
 			CapacityBytes: 1 << 30, Percents: []float64{90}, Patterns: []string{"streaming"}, Modes: []string{"managed_prefetch"}}
-		df, err := umkit.Oversub(ctx, dev, cfg)
+		df, err := umkit.Measure(ctx, dev, cfg)
 		if err == nil && df.Nrow() != 3 {
 			t.Errorf("--rewrite %s: %d rows, want 3", rewrite, df.Nrow())
 		}

@@ -76,6 +76,33 @@ func (r *runner) row(group, bench, mode string) results.Row {
 	return row
 }
 
+// rowFor starts configuration c's row: this run's identity, and what the
+// configuration is (group, benchmark, mode, sizes, useful bytes).
+func (r *runner) rowFor(c Config) results.Row {
+	row := r.row(c.Group, c.Benchmark, c.Mode)
+	c.stamp(&row)
+	return row
+}
+
+// stamp writes onto row what c is measured by: its sizes and useful bytes.
+func (c Config) stamp(row *results.Row) {
+	row.SizeBytes, row.FootprintBytes, row.UsefulBytes = c.SizeBytes, c.FootprintBytes, c.BytesPerIteration
+}
+
+// waive emits a single row saying a configuration is not supported here.
+func (r *runner) waive(base results.Row, label, reason string) error {
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	base.Waived, base.Note = true, reason
+	if err := r.emit([]results.Row{base}); err != nil {
+		return err
+	}
+	r.step(label + " (waived)")
+	return nil
+}
+
 // collect runs body with a runner that gathers rows into a DataFrame. On
 // error the frame holds every configuration that finished.
 func collect(dev Device, body func(r *runner) error) (dataframe.DataFrame, error) {

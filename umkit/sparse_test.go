@@ -16,7 +16,7 @@ func TestSparseOnFake(t *testing.T) {
 	dev := fakegpu.New()
 	const footprint = 4 << 20
 	n := int64(footprint / 8)
-	df, err := umkit.Sparse(ctx, dev, umkit.SparseConfig{Common: small(), FootprintBytes: footprint, Densities: []float64{0.25, 1.0 / 64}})
+	df, err := umkit.Measure(ctx, dev, umkit.SparseConfig{Common: small(), FootprintBytes: footprint, Densities: []float64{0.25, 1.0 / 64}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +81,11 @@ func TestSparseVerification(t *testing.T) {
 		// A kernel that writes wrong data fails the independent check of the reference.
 		dev := fakegpu.New()
 		dev.CorruptKernels = true
-		if _, err := umkit.Sparse(ctx, dev, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
+		if _, err := umkit.Measure(ctx, dev, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
 			t.Errorf("%s: corrupted kernels gave %v", mode, err)
 		}
 		// A trial that misses one element fails the comparison with the reference.
-		if _, err := umkit.Sparse(ctx, offByOne{fakegpu.New()}, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
+		if _, err := umkit.Measure(ctx, offByOne{fakegpu.New()}, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
 			t.Errorf("%s: a trial missing an element gave %v", mode, err)
 		}
 	}
@@ -162,7 +162,7 @@ func TestSparseBesideDense(t *testing.T) {
 // the orderings the paper reports (resident modes far above cold).
 func TestGPUSparse(t *testing.T) {
 	dev := gpu(t)
-	df, err := umkit.Sparse(ctx, dev, umkit.SparseConfig{Common: umkit.Common{Warmups: umkit.N(1), Trials: umkit.N(3)},
+	df, err := umkit.Measure(ctx, dev, umkit.SparseConfig{Common: umkit.Common{Warmups: umkit.N(1), Trials: umkit.N(3)},
 		FootprintBytes: 64 << 20, Densities: []float64{0.25, 1.0 / 256}})
 	if err != nil {
 		t.Fatal(err)

@@ -72,7 +72,7 @@ func TestConfigValidation(t *testing.T) {
 	}
 	// Validation happens before the device is touched.
 	dev := fakegpu.New()
-	if _, err := umkit.HBM(ctx, dev, umkit.HBMConfig{Sizes: []int64{7}}); err == nil || len(dev.Calls) != 0 {
+	if _, err := umkit.Measure(ctx, dev, umkit.HBMConfig{Sizes: []int64{7}}); err == nil || len(dev.Calls) != 0 {
 		t.Errorf("invalid config reached the device: %v, calls %v", err, dev.Calls)
 	}
 }
@@ -196,7 +196,7 @@ func testStateCalls(t *testing.T, mode string, fake *fakegpu.Device, hide bool, 
 	if hide {
 		dev, what = noHomeFill{fake}, what+" without HomeFiller"
 	}
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), StateSetup: setup, Sizes: []int64{1 << 20}, Modes: []string{mode}})
+	df, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: small(), StateSetup: setup, Sizes: []int64{1 << 20}, Modes: []string{mode}})
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -240,7 +240,7 @@ func TestReuseStateSetUp(t *testing.T) {
 		hostFills, gpuFills int
 	}{{1, 1, iterations - 1}, {512, 1, iterations - 1}, {1024, iterations, 0}} {
 		dev := fakegpu.New()
-		_, err := umkit.Patterns(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 8 << 20,
+		_, err := umkit.Measure(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 8 << 20,
 			Benchmarks: []string{"strided"}, Strides: []int64{tc.stride}, Modes: []string{"managed_reuse"}})
 		if err != nil {
 			t.Fatal(err)
@@ -267,7 +267,7 @@ func b2i(b bool) int {
 
 func TestSchemaAndUnits(t *testing.T) {
 	dev := fakegpu.New()
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20, 4 << 20}, Modes: []string{"managed_cold", "managed_prefetch"}})
+	df, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20, 4 << 20}, Modes: []string{"managed_cold", "managed_prefetch"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +310,7 @@ func TestSchemaAndUnits(t *testing.T) {
 // prefetched and reused data do not.
 func TestFakePhysics(t *testing.T) {
 	dev := fakegpu.New()
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{8 << 20},
+	df, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{8 << 20},
 		Modes: []string{"explicit", "managed_cold", "managed_prefetch", "managed_reuse"}})
 	if err != nil {
 		t.Fatal(err)
@@ -331,19 +331,19 @@ func TestFakePhysics(t *testing.T) {
 func TestVerificationFailureIsAnError(t *testing.T) {
 	for name, run := range map[string]func(umkit.Device) error{
 		"hbm": func(d umkit.Device) error {
-			_, err := umkit.HBM(ctx, d, umkit.HBMConfig{Common: small(), Sizes: []int64{1 << 20}, Benchmarks: []string{"triad"}})
+			_, err := umkit.Measure(ctx, d, umkit.HBMConfig{Common: small(), Sizes: []int64{1 << 20}, Benchmarks: []string{"triad"}})
 			return err
 		},
 		"managed": func(d umkit.Device) error {
-			_, err := umkit.Managed(ctx, d, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20}, Modes: []string{"managed_cold"}})
+			_, err := umkit.Measure(ctx, d, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20}, Modes: []string{"managed_cold"}})
 			return err
 		},
 		"pattern": func(d umkit.Device) error {
-			_, err := umkit.Patterns(ctx, d, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Benchmarks: []string{"random"}, Modes: []string{"explicit"}})
+			_, err := umkit.Measure(ctx, d, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Benchmarks: []string{"random"}, Modes: []string{"explicit"}})
 			return err
 		},
 		"handoff": func(d umkit.Device) error {
-			_, err := umkit.Handoff(ctx, d, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1}, Policies: []string{"managed"}, CPU: -2})
+			_, err := umkit.Measure(ctx, d, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1}, Policies: []string{"managed"}, CPU: -2})
 			return err
 		},
 	} {
@@ -366,22 +366,22 @@ func TestAllGroupsOnFake(t *testing.T) {
 	frame := func(df interface{ Nrow() int }, err error) (int, error) { return df.Nrow(), err }
 	runs := []run{
 		{"hbm", func() (int, error) {
-			return frame(umkit.HBM(ctx, dev, umkit.HBMConfig{Common: small(), Sizes: []int64{64 << 10, 1 << 20}}))
+			return frame(umkit.Measure(ctx, dev, umkit.HBMConfig{Common: small(), Sizes: []int64{64 << 10, 1 << 20}}))
 		}, 2 * 2 * 3},
 		{"host", func() (int, error) {
-			return frame(umkit.Host(ctx, dev, umkit.HostConfig{Common: small(), Sizes: []int64{1 << 20}}))
+			return frame(umkit.Measure(ctx, dev, umkit.HostConfig{Common: small(), Sizes: []int64{1 << 20}}))
 		}, 3 + 1}, // system mode is waived: the fake reports no pageable access
 		{"transfer", func() (int, error) {
-			return frame(umkit.Transfer(ctx, dev, umkit.TransferConfig{Common: small(), Sizes: []int64{1 << 20}}))
+			return frame(umkit.Measure(ctx, dev, umkit.TransferConfig{Common: small(), Sizes: []int64{1 << 20}}))
 		}, 3 * 2 * 3},
 		{"pattern", func() (int, error) {
-			return frame(umkit.Patterns(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Strides: []int64{1, 8}, PageIntervals: []int64{4096, 65536}}))
+			return frame(umkit.Measure(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Strides: []int64{1, 8}, PageIntervals: []int64{4096, 65536}}))
 		}, (1 + 2 + 1 + 2) * 4 * 3},
 		{"oversub", func() (int, error) {
-			return frame(umkit.Oversub(ctx, dev, umkit.OversubConfig{Common: small(), CapacityBytes: 64 << 20, Percents: []float64{25, 90}}))
+			return frame(umkit.Measure(ctx, dev, umkit.OversubConfig{Common: small(), CapacityBytes: 64 << 20, Percents: []float64{25, 90}}))
 		}, 3 * 3 * 2 * 3},
 		{"handoff", func() (int, error) {
-			return frame(umkit.Handoff(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 2, Sizes: []int64{1 << 20}, Reuse: []int{1, 4}, CPU: -2}))
+			return frame(umkit.Measure(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 2, Sizes: []int64{1 << 20}, Reuse: []int{1, 4}, CPU: -2}))
 		}, 4 * (2 + 2) * 3 * 2},
 	}
 	for _, r := range runs {
@@ -405,7 +405,7 @@ func TestOversubscriptionGuard(t *testing.T) {
 		t.Fatalf("fake allowed an oversubscribed allocation: %v", err)
 	}
 	// Above 90 % needs the opt-in, checked before anything runs.
-	if _, err := umkit.Oversub(ctx, dev, umkit.OversubConfig{Percents: []float64{105}}); err == nil || len(dev.Calls) != 0 {
+	if _, err := umkit.Measure(ctx, dev, umkit.OversubConfig{Percents: []float64{105}}); err == nil || len(dev.Calls) != 0 {
 		t.Fatalf("105 %% without opt-in: %v (calls %v)", err, dev.Calls)
 	}
 	// With the opt-in the warning is printed and the device allows it for that allocation only.
@@ -609,7 +609,7 @@ func TestHandoffCallsPerPolicy(t *testing.T) {
 		"explicit_copy":    {"UpdateHost", "Copy", "Launch", "Launch", "Copy", "Sync", "Check"},
 	} {
 		dev := fakegpu.New()
-		df, err := umkit.Handoff(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1, 2}, Policies: []string{policy}, CPU: -2, Order: "sequential"})
+		df, err := umkit.Measure(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1, 2}, Policies: []string{policy}, CPU: -2, Order: "sequential"})
 		if err != nil {
 			t.Fatalf("%s: %v", policy, err)
 		}
@@ -645,7 +645,7 @@ func TestTransferPrefetchCalls(t *testing.T) {
 	fake := fakegpu.New()
 	c := small()
 	cfg := umkit.TransferConfig{Common: c, Sizes: []int64{1 << 20}, Modes: []string{"managed"}}
-	if _, err := umkit.Transfer(ctx, fake, cfg); err != nil {
+	if _, err := umkit.Measure(ctx, fake, cfg); err != nil {
 		t.Fatal(err)
 	}
 	// One allocation per direction, h2d first; calls named without the

@@ -80,7 +80,9 @@ func (s Selection) sizesOr(quick []int64) []int64 {
 
 // Config is one configuration a definition runs: one set of trial rows (or
 // one waived row), one step of progress. Its fields from Group to Bound
-// are what its rows are: the runner stamps them on every row.
+// are what its rows are: the runner stamps them on every row. Bound is
+// declared per configuration, from what it measures (a node check tells
+// the GPU from the host by it).
 type Config struct {
 	Definition        string // the Definition's Name
 	Entry             string // the registry entry it measures, e.g. "pattern.random"
@@ -90,6 +92,7 @@ type Config struct {
 	SizeBytes         int64  // the size it is named by (data array, footprint or sweep size)
 	FootprintBytes    int64  // every allocation it makes, index arrays included
 	BytesPerIteration int64  // useful bytes of one iteration, what gbps divides by; 0: depends on the device
+	Bound             string // the resource it is bound by: one of results.Bounds
 	// Rows is how many trial rows it emits when measured (trials, times
 	// repetitions for handoff); a waived configuration emits one row.
 	Rows int

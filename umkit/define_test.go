@@ -191,3 +191,45 @@ func TestZeroWarmupsRunsNone(t *testing.T) {
 		t.Errorf("unset warm-ups: %d timed kernels, want %d", timed(dev), umkit.DefaultWarmups+1)
 	}
 }
+
+// TestBounds: every configuration of every definition declares the
+// resource it is bound by, and the table results reads older files with
+// (results.LegacyBound) says the same on every row the definitions
+// produce, on both sides of the launch-bound size (1 and 64 MiB).
+func TestBounds(t *testing.T) {
+	for _, d := range umkit.Definitions() {
+		for _, c := range (umkit.Plan{Groups: []umkit.Definition{d}}).Configs() {
+			if !slices.Contains(results.Bounds, c.Bound) {
+				t.Errorf("%s: %s declares bound %q, want one of %v", d.Name(), c.Label, c.Bound, results.Bounds)
+			}
+		}
+	}
+	dev := fakegpu.New()
+	info := dev.Info()
+	info.PageableMemoryAccess = true
+	dev.SetInfo(info)
+	o := umkit.Options{Device: dev, Out: t.TempDir(), Quick: true, Trials: umkit.N(1), Warmups: umkit.N(0),
+		Sizes: []int64{1 << 20, 64 << 20}}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := results.LoadDir(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[r.Bound] = true
+		old := r
+		old.Bound = ""
+		if got := results.LegacyBound(old); got != r.Bound || r.Bound == "" {
+			t.Errorf("%s %s %s %s %s %s useful %d: bound %q, legacy table %q",
+				r.Group, r.Benchmark, r.Mode, r.Policy, r.Phase, r.Direction, r.UsefulBytes, r.Bound, got)
+		}
+	}
+	for _, b := range results.Bounds {
+		if !seen[b] {
+			t.Errorf("no row bound by %s", b)
+		}
+	}
+}

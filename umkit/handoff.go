@@ -215,16 +215,24 @@ func (c HandoffConfig) Configs() []Config {
 }
 
 // config is the configuration of one policy, size and phase (and R, for
-// the alternating phase): its rows' identity, label and useful bytes (one
-// CPU pass and R GPU passes, 16 bytes per element each).
+// the alternating phase): its rows' identity, label, useful bytes (one
+// CPU pass and R GPU passes, 16 bytes per element each) and bound.
 func (c HandoffConfig) config(policy string, size int64, phase string, reuse int) Config {
 	k := Config{Entry: results.BenchHandoff, Benchmark: results.BenchHandoff, SizeBytes: size, FootprintBytes: size,
 		Label: fmt.Sprintf("handoff %s %s %s", policy, fmtBytes(size), phase), BytesPerIteration: 2 * size}
 	if policy == results.PolicyExplicitCopy {
 		k.FootprintBytes = 2 * size // a host and a device array
 	}
-	if phase == results.PhaseAlternating {
+	switch {
+	case phase == results.PhaseCPUOnly:
+		k.Bound = results.BoundHostCPU
+	case phase == results.PhaseAlternating:
 		k.Label, k.BytesPerIteration = fmt.Sprintf("%s R=%d", k.Label, reuse), 2*size*int64(1+reuse)
+		k.Bound = results.BoundMixed // the CPU update, the handoff and the GPU passes in turn
+	case policy == results.PolicyHostMapped:
+		k.Bound = results.BoundHostLink // the GPU pass reads and writes host memory
+	default:
+		k.Bound = results.KernelBound(2 * size)
 	}
 	return k
 }

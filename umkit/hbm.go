@@ -84,7 +84,7 @@ func (c HBMConfig) Configs() []Config {
 		moved := map[string]int64{results.BenchCopy: 2, results.BenchTriad: 3}[bench]
 		for _, size := range c.Sizes {
 			out = append(out, Config{Benchmark: bench, Mode: results.ModeExplicit, Label: label("hbm", bench, size),
-				SizeBytes: size, FootprintBytes: 3 * size, BytesPerIteration: moved * size})
+				SizeBytes: size, FootprintBytes: 3 * size, BytesPerIteration: moved * size, Bound: results.KernelBound(moved * size)})
 		}
 	}
 	return configs(c, out, c.Trials.Int())

@@ -26,6 +26,10 @@ var HostModes = []string{results.ModeHostMapped, results.ModeSystem}
 // hostEntries are the registry entries of the host modes.
 var hostEntries = map[string]string{results.ModeHostMapped: "host.mapped_triad", results.ModeSystem: "host.system_triad"}
 
+// hostBounds: mapped memory is read and written over the CPU–GPU link,
+// malloc'd memory through the host's pageable path.
+var hostBounds = map[string]string{results.ModeHostMapped: results.BoundHostLink, results.ModeSystem: results.BoundHostMemory}
+
 // Name is the group's name.
 func (HostConfig) Name() string { return results.GroupHost }
 
@@ -88,7 +92,8 @@ func (c HostConfig) Configs() []Config {
 	for _, mode := range c.Modes {
 		for _, size := range c.Sizes {
 			out = append(out, Config{Entry: hostEntries[mode], Benchmark: results.BenchTriad, Mode: mode,
-				Label: label("host triad", mode, size), SizeBytes: size, FootprintBytes: 3 * size, BytesPerIteration: 3 * size})
+				Label: label("host triad", mode, size), SizeBytes: size, FootprintBytes: 3 * size, BytesPerIteration: 3 * size,
+				Bound: hostBounds[mode]})
 		}
 	}
 	return configs(c, out, c.Trials.Int())

@@ -80,7 +80,7 @@ func (c ManagedConfig) Configs() []Config {
 	for _, mode := range c.Modes {
 		for _, size := range c.Sizes {
 			out = append(out, Config{Benchmark: results.BenchStream, Mode: mode, Label: label("managed", mode, size),
-				SizeBytes: size, FootprintBytes: size, BytesPerIteration: 2 * size})
+				SizeBytes: size, FootprintBytes: size, BytesPerIteration: 2 * size, Bound: stateBound(mode, 2*size)})
 		}
 	}
 	return configs(c, out, c.Trials.Int())

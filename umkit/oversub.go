@@ -130,7 +130,8 @@ type oversubArg struct {
 
 // Configs lists the configurations: each pattern, mode and percentage.
 // Their sizes and bytes per iteration depend on the device's free memory:
-// 0 until prepared.
+// 0 until prepared. All are bound by fault servicing: the group measures
+// how the driver's paging copes with capacity pressure.
 func (c OversubConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
@@ -138,7 +139,7 @@ func (c OversubConfig) Configs() []Config {
 		for _, mode := range c.Modes {
 			for _, pct := range c.Percents {
 				k := Config{Entry: "oversub." + pattern, Benchmark: results.BenchStream, Mode: mode,
-					Label: fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct), arg: oversubArg{pattern, pct}}
+					Label: fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct), Bound: results.BoundFaults, arg: oversubArg{pattern, pct}}
 				if c.capacity > 0 {
 					footprint := uint64(pct / 100 * float64(c.capacity))
 					footprint -= footprint % (2 << 20)

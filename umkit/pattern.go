@@ -144,7 +144,7 @@ func (c PatternConfig) Configs() []Config {
 		for _, sh := range shapes {
 			w := stateWorkload(sh.bench, uint64(c.FootprintBytes/8), uint64(sh.stride))
 			k := Config{Benchmark: sh.bench, Mode: mode, Label: patternLabel(sh, mode), SizeBytes: c.FootprintBytes,
-				FootprintBytes: c.FootprintBytes, BytesPerIteration: int64(w.active) * 16, arg: sh}
+				FootprintBytes: c.FootprintBytes, BytesPerIteration: int64(w.active) * 16, Bound: stateBound(mode, int64(w.active)*16), arg: sh}
 			if w.random {
 				k.FootprintBytes *= 2
 			}

@@ -68,7 +68,7 @@ func checkResume(dir string, now results.Metadata) error {
 	}
 	hint := ""
 	if strings.Contains(strings.Join(diffs, "\n"), ".Rewrite: ") {
-		w := results.PlanRewrite(a)
+		w := results.PlanRewrite(old)
 		hint = fmt.Sprintf(" The run on disk rewrote its memory states by %s: resume it with --rewrite %s.", w, w)
 	}
 	return fmt.Errorf("%w (%s):\n  %s\n"+

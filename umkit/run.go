@@ -335,6 +335,14 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 			}
 		}
 	}
+	for _, d := range plan.Groups {
+		if s, ok := d.(stateful); ok {
+			if m.Rewrites == nil {
+				m.Rewrites = map[string]string{}
+			}
+			m.Rewrites[d.Name()] = s.setup().Rewrite
+		}
+	}
 	if info.Simulated {
 		m.Kind = results.KindSimulated
 		m.Notes = append(m.Notes, "SIMULATED: every number was made up by the simulated GPU (internal/fakegpu); none is a measurement")

@@ -77,16 +77,18 @@ func (r *runner) row(group, bench, mode string) results.Row {
 }
 
 // rowFor starts configuration c's row: this run's identity, and what the
-// configuration is (group, benchmark, mode, sizes, useful bytes).
+// configuration is (group, benchmark, mode, sizes, useful bytes, bound).
 func (r *runner) rowFor(c Config) results.Row {
 	row := r.row(c.Group, c.Benchmark, c.Mode)
 	c.stamp(&row)
 	return row
 }
 
-// stamp writes onto row what c is measured by: its sizes and useful bytes.
+// stamp writes onto row what c is measured by: its sizes, useful bytes
+// and bound.
 func (c Config) stamp(row *results.Row) {
 	row.SizeBytes, row.FootprintBytes, row.UsefulBytes = c.SizeBytes, c.FootprintBytes, c.BytesPerIteration
+	row.Bound = c.Bound
 }
 
 // waive emits a single row saying a configuration is not supported here.

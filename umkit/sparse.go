@@ -111,9 +111,10 @@ func (c SparseConfig) Configs() []Config {
 	for _, mode := range c.Modes {
 		for _, d := range c.Densities {
 			k := sparseSpacing(d)
+			useful := 16 * (c.FootprintBytes / 8 / k)
 			out = append(out, Config{Benchmark: results.BenchSparse, Mode: mode,
 				Label:     fmt.Sprintf("pattern sparse_random %s density 1/%d", mode, k),
-				SizeBytes: c.FootprintBytes, FootprintBytes: 2 * c.FootprintBytes, BytesPerIteration: 16 * (c.FootprintBytes / 8 / k), arg: k})
+				SizeBytes: c.FootprintBytes, FootprintBytes: 2 * c.FootprintBytes, BytesPerIteration: useful, Bound: stateBound(mode, useful), arg: k})
 		}
 	}
 	return configs(c, out, c.Trials.Int())

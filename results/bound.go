@@ -26,20 +26,23 @@ const boundResident = "resident"
 // (ReadCSV fills it from here, and only then). The first entry whose set
 // fields all match a row gives its bound; umkit's TestLegacyBounds holds
 // it to the definitions on every configuration they produce.
-var legacyBounds = []struct{ group, benchmark, mode, policy, phase, direction, bound string }{
+var legacyBounds = []struct {
+	group, benchmark, mode, policy, phase, direction, bound string
+	beyond                                                  bool // oversub_pct above 100: eviction
+}{
 	{group: GroupHBM, bound: boundResident},
 	{group: GroupHost, mode: ModeSystem, bound: BoundHostMemory},
 	{group: GroupHost, bound: BoundHostLink},
 	{group: GroupTransfer, mode: ModePageable, bound: BoundHostMemory},
 	{group: GroupTransfer, benchmark: BenchPrefetch, direction: DirectionD2H, bound: BoundFaults},
 	{group: GroupTransfer, bound: BoundHostLink},
-	{group: GroupOversub, bound: BoundFaults},
+	{group: GroupOversub, beyond: true, bound: BoundFaults},
 	{group: GroupHandoff, phase: PhaseCPUOnly, bound: BoundHostCPU},
 	{group: GroupHandoff, phase: PhaseAlternating, bound: BoundMixed},
 	{group: GroupHandoff, phase: PhaseGPUOnly, policy: PolicyHostMapped, bound: BoundHostLink},
 	{group: GroupHandoff, phase: PhaseGPUOnly, bound: boundResident},
 	{group: GroupHandoff}, // a waived policy's row, the paper's other phases: none
-	// The memory states of managed and pattern (and any group that has them).
+	// The memory states of managed, pattern and oversub.
 	{mode: ModeManagedCold, bound: BoundFaults},
 	{mode: ModeAdvisePreferredGPU, bound: BoundFaults},
 	{mode: ModeAdvisePreferredCPU, bound: BoundFaults},
@@ -56,7 +59,8 @@ func LegacyBound(r Row) string {
 	for _, e := range legacyBounds {
 		if (e.group == "" || e.group == r.Group) && (e.benchmark == "" || e.benchmark == r.Benchmark) &&
 			(e.mode == "" || e.mode == r.Mode) && (e.policy == "" || e.policy == r.Policy) &&
-			(e.phase == "" || e.phase == r.Phase) && (e.direction == "" || e.direction == r.Direction) {
+			(e.phase == "" || e.phase == r.Phase) && (e.direction == "" || e.direction == r.Direction) &&
+			(!e.beyond || r.OversubPct > 100) {
 			if e.bound == boundResident {
 				return KernelBound(cmp.Or(r.UsefulBytes, r.SizeBytes))
 			}

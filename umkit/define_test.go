@@ -217,14 +217,28 @@ func TestBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// And beyond the GPU's capacity, where oversub evicts.
+	over := umkit.Options{Device: fakegpu.New(), Out: t.TempDir(), Groups: []string{"oversub"}, Trials: umkit.N(1), Warmups: umkit.N(0),
+		OversubPercents: []float64{50, 120}, AllowOversubscription: true, Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, over); err != nil {
+		t.Fatal(err)
+	}
+	more, _, err := results.LoadDir(over.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(more, func(r results.Row) bool { return r.OversubPct > 100 && r.Bound == results.BoundFaults }) {
+		t.Error("no oversub row beyond 100 % bound by fault servicing")
+	}
+	rows = append(rows, more...)
 	seen := map[string]bool{}
 	for _, r := range rows {
 		seen[r.Bound] = true
 		old := r
 		old.Bound = ""
 		if got := results.LegacyBound(old); got != r.Bound || r.Bound == "" {
-			t.Errorf("%s %s %s %s %s %s useful %d: bound %q, legacy table %q",
-				r.Group, r.Benchmark, r.Mode, r.Policy, r.Phase, r.Direction, r.UsefulBytes, r.Bound, got)
+			t.Errorf("%s %s %s %s %s %s %g%% useful %d: bound %q, legacy table %q",
+				r.Group, r.Benchmark, r.Mode, r.Policy, r.Phase, r.Direction, r.OversubPct, r.UsefulBytes, r.Bound, got)
 		}
 	}
 	for _, b := range results.Bounds {

@@ -1,6 +1,7 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -130,8 +131,9 @@ type oversubArg struct {
 
 // Configs lists the configurations: each pattern, mode and percentage.
 // Their sizes and bytes per iteration depend on the device's free memory:
-// 0 until prepared. All are bound by fault servicing: the group measures
-// how the driver's paging copes with capacity pressure.
+// 0 until prepared. Cold trials, and any beyond 100 % (eviction), are
+// bound by fault servicing; prefetched and reused data that fit are
+// resident.
 func (c OversubConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
@@ -139,23 +141,33 @@ func (c OversubConfig) Configs() []Config {
 		for _, mode := range c.Modes {
 			for _, pct := range c.Percents {
 				k := Config{Entry: "oversub." + pattern, Benchmark: results.BenchStream, Mode: mode,
-					Label: fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct), Bound: results.BoundFaults, arg: oversubArg{pattern, pct}}
+					Label: fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct), arg: oversubArg{pattern, pct}}
+				// Unprepared, the bound takes the capacity asked for.
+				n, perElement := c.elements(pattern, pct, cmp.Or(c.capacity, uint64(max(c.CapacityBytes, 0))))
+				useful := int64(stateWorkload(pattern, n, uint64(c.Stride)).active * 16)
+				if k.Bound = results.BoundFaults; pct <= 100 {
+					k.Bound = stateBound(mode, useful)
+				}
 				if c.capacity > 0 {
-					footprint := uint64(pct / 100 * float64(c.capacity))
-					footprint -= footprint % (2 << 20)
-					perElement := uint64(8)
-					if pattern == results.PatternRandom {
-						perElement = 16 // the index array doubles the footprint
-					}
-					n := footprint / perElement
-					k.SizeBytes, k.FootprintBytes = int64(n*8), int64(n*perElement)
-					k.BytesPerIteration = int64(stateWorkload(pattern, n, uint64(c.Stride)).active * 16)
+					k.SizeBytes, k.FootprintBytes, k.BytesPerIteration = int64(n*8), int64(n*perElement), useful
 				}
 				out = append(out, k)
 			}
 		}
 	}
 	return configs(c, out, c.Trials.Int())
+}
+
+// elements is the data elements of a footprint of pct % of capacity bytes
+// (whole 2 MiB), and the bytes each takes (random's index array doubles it).
+func (c OversubConfig) elements(pattern string, pct float64, capacity uint64) (n, perElement uint64) {
+	footprint := uint64(pct / 100 * float64(capacity))
+	footprint -= footprint % (2 << 20)
+	perElement = 8
+	if pattern == results.PatternRandom {
+		perElement = 16
+	}
+	return footprint / perElement, perElement
 }
 
 // prepare shrinks free device memory to the capacity (and warns above

@@ -82,7 +82,7 @@ func Table(df dataframe.DataFrame) {
 
 // SimulatedCaption is the caption under every figure and table shown after
 // a Load whose local rows came from the simulated GPU.
-const SimulatedCaption = "Simulated GPU (internal/fakegpu): the local platform's numbers are made up, never measurements."
+const SimulatedCaption = "Simulated GPU (umkit/simgpu): the local platform's numbers are made up, never measurements."
 
 // simulatedCaption captions a figure or table when the last Load's local
 // rows are simulated.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // TestDefinitionsDescribeWhatRuns runs every definition on the fake and
@@ -22,7 +22,7 @@ func TestDefinitionsDescribeWhatRuns(t *testing.T) {
 			for _, b := range d.Entries() {
 				benches = append(benches, b.Name)
 			}
-			dev := fakegpu.New()
+			dev := simgpu.New()
 			info := dev.Info()
 			info.PageableMemoryAccess = true // nothing waived: every configuration measured
 			dev.SetInfo(info)
@@ -115,7 +115,7 @@ func TestRegistryFromDefinitions(t *testing.T) {
 // TestIterationCounts: unset takes the default, an explicit 0 is honoured,
 // and --quick fills only what is unset.
 func TestIterationCounts(t *testing.T) {
-	info := fakegpu.New().Info()
+	info := simgpu.New().Info()
 	for _, tc := range []struct {
 		name            string
 		o               umkit.Options
@@ -160,17 +160,17 @@ func TestIterationCounts(t *testing.T) {
 // TestZeroWarmupsRunsNone: an explicit 0 runs no warm-up at all, not even
 // the HBM group's minimum warm-up time; unset runs the default.
 func TestZeroWarmupsRunsNone(t *testing.T) {
-	timed := func(dev *fakegpu.Device) int { return callCount(dev, "Hold") }
+	timed := func(dev *simgpu.Device) int { return callCount(dev, "Hold") }
 	for _, tc := range []struct {
 		w    umkit.Count
 		want int
 	}{{umkit.N(0), 3}, {umkit.N(2), 5}} {
-		dev := fakegpu.New()
+		dev := simgpu.New()
 		if _, err := umkit.Measure(ctx, dev, umkit.HBMConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
 			Sizes: []int64{1 << 20}, Benchmarks: []string{"triad"}}); err != nil {
 			t.Fatal(err)
 		}
-		dev2 := fakegpu.New()
+		dev2 := simgpu.New()
 		if _, err := umkit.Measure(ctx, dev2, umkit.ManagedConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
 			Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
 			t.Fatal(err)
@@ -183,7 +183,7 @@ func TestZeroWarmupsRunsNone(t *testing.T) {
 		}
 	}
 	// Unset: the paper's 5.
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	if _, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: umkit.Common{Trials: umkit.N(1)}, Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +204,7 @@ func TestBounds(t *testing.T) {
 			}
 		}
 	}
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	info := dev.Info()
 	info.PageableMemoryAccess = true
 	dev.SetInfo(info)
@@ -218,7 +218,7 @@ func TestBounds(t *testing.T) {
 		t.Fatal(err)
 	}
 	// And beyond the GPU's capacity, where oversub evicts.
-	over := umkit.Options{Device: fakegpu.New(), Out: t.TempDir(), Groups: []string{"oversub"}, Trials: umkit.N(1), Warmups: umkit.N(0),
+	over := umkit.Options{Device: simgpu.New(), Out: t.TempDir(), Groups: []string{"oversub"}, Trials: umkit.N(1), Warmups: umkit.N(0),
 		OversubPercents: []float64{50, 120}, AllowOversubscription: true, Warn: func(string) {}}
 	if _, err := umkit.Run(ctx, over); err != nil {
 		t.Fatal(err)

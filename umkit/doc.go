@@ -45,7 +45,7 @@
 //
 // [Device] is the small interface the benchmarks need. [Open] returns one
 // backed by the cuda package; tests use a deterministic simulated GPU
-// (internal/fakegpu), whose numbers are made up and never reported.
+// (umkit/simgpu), whose numbers are made up and never reported.
 //
 // # Whole runs
 //

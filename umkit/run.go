@@ -345,7 +345,7 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 	}
 	if info.Simulated {
 		m.Kind = results.KindSimulated
-		m.Notes = append(m.Notes, "SIMULATED: every number was made up by the simulated GPU (internal/fakegpu); none is a measurement")
+		m.Notes = append(m.Notes, "SIMULATED: every number was made up by the simulated GPU (umkit/simgpu); none is a measurement")
 	}
 	d := &m.Device
 	d.Name, d.UUID, d.Index, d.MemoryBytes = info.Name, info.UUID, info.Ordinal, info.TotalMemory

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
 )
 
 // Published datasets the claims read their figures from.
@@ -71,20 +72,20 @@ func build() []*Claim {
 	add(&Claim{ID: "Abstract.state-dependent", Section: "Abstract",
 		Statement: "One managed allocation has no single bandwidth: the same streaming kernel is orders of magnitude faster prefetched than on CPU-initialised first touch (256 MiB)",
 		Reference: GB200, Relation: Relation{Kind: AtLeast, Bound: 10},
-		Measure: ratio(stream("managed_prefetch", 256*mib), stream("managed_cold", 256*mib), "×")})
+		Measure: ratio(stream(results.ModeManagedPrefetch, 256*mib), stream(results.ModeManagedCold, 256*mib), "×")})
 	add(&Claim{ID: "Abstract.resident-near-hbm", Section: "Abstract",
 		Statement: "Prefetched and reused managed memory recover near-HBM performance (at least 95 % of the explicit baseline, 256 MiB)",
 		Reference: GB200, Relation: Relation{Kind: AtLeast, Bound: 95},
 		Measure: func(a, _ *Run) (Quantity, error) {
-			p, err := get(a, stream("managed_prefetch", 256*mib))
+			p, err := get(a, stream(results.ModeManagedPrefetch, 256*mib))
 			if err != nil {
 				return Quantity{}, err
 			}
-			r, err := get(a, stream("managed_reuse", 256*mib))
+			r, err := get(a, stream(results.ModeManagedReuse, 256*mib))
 			if err != nil {
 				return Quantity{}, err
 			}
-			e, err := get(a, stream("explicit", 256*mib))
+			e, err := get(a, stream(results.ModeExplicit, 256*mib))
 			if err != nil {
 				return Quantity{}, err
 			}
@@ -130,19 +131,19 @@ func build() []*Claim {
 	add(&Claim{ID: "V-B.copy-h2d", Section: "V-B",
 		Statement: "1 GiB explicit host-to-device copies reach 211 GB/s on GB200",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Ambiguity: AmbPinned,
-		Measure: value(copyDir("h2d")), Explain: firstOf(link, otherGPU)})
+		Measure: value(copyDir(results.DirectionH2D)), Explain: firstOf(link, otherGPU)})
 	add(&Claim{ID: "V-B.copy-d2h-vs-h2d", Section: "V-B",
 		Statement: "Device-to-host copies are a little slower than host-to-device (193 against 211 GB/s)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.05}, Direction: below(0.99), DirectionText: "d2h slower than h2d",
 		Ambiguity: AmbPinned,
-		Measure:   ratio(copyDir("d2h"), copyDir("h2d"), "×"),
+		Measure:   ratio(copyDir(results.DirectionD2H), copyDir(results.DirectionH2D), "×"),
 		Explain: func(x *Check) string {
 			f := x.Run.Facts
 			if f.Link != LinkPCIe || f.HostLinkGBps <= 0 {
 				return ""
 			}
-			h, err1 := get(x.Run, copyDir("h2d"))
-			d, err2 := get(x.Run, copyDir("d2h"))
+			h, err1 := get(x.Run, copyDir(results.DirectionH2D))
+			d, err2 := get(x.Run, copyDir(results.DirectionD2H))
 			if err1 != nil || err2 != nil {
 				return ""
 			}
@@ -152,38 +153,38 @@ func build() []*Claim {
 	add(&Claim{ID: "V-B.prefetch-below-copy", Section: "V-B",
 		Statement: "Managed prefetch is slower than explicit copy (CPU-to-GPU 115 against 211 GB/s, 1 GiB)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2}, Direction: below(1), DirectionText: "prefetch below copy",
-		Measure: ratio(prefetchDir("h2d"), copyDir("h2d"), "×"), Explain: link})
+		Measure: ratio(prefetchDir(results.DirectionH2D), copyDir(results.DirectionH2D), "×"), Explain: link})
 	add(&Claim{ID: "V-B.prefetch-d2h-slower", Section: "V-B",
 		Statement: "GPU-to-CPU prefetch is slower than CPU-to-GPU (75 against 115 GB/s, 1 GiB)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2}, Direction: below(1), DirectionText: "GPU→CPU slower",
-		Measure: ratio(prefetchDir("d2h"), prefetchDir("h2d"), "×"), Explain: link})
+		Measure: ratio(prefetchDir(results.DirectionD2H), prefetchDir(results.DirectionH2D), "×"), Explain: link})
 	add(&Claim{ID: "V-B.transfers-gb200-gh200", Section: "V-B",
 		Statement: "GB200 improves explicit-transfer bandwidth over GH200 (host-to-device 211 against 130 GB/s)",
 		Reference: GB200, Against: GH200, Relation: Relation{Kind: Near, Tol: 0.1}, Direction: above(1), DirectionText: "GB200 faster",
-		Measure: cross(copyDir("h2d"), "×")})
+		Measure: cross(copyDir(results.DirectionH2D), "×")})
 	add(&Claim{ID: "V-B.prefetch-gb200-gh200", Section: "V-B",
 		Statement: "GB200 substantially improves managed prefetch over GH200 (CPU-to-GPU 115 against 42 GB/s)",
 		Reference: GB200, Against: GH200, Relation: Relation{Kind: Near, Tol: 0.1}, Direction: above(1), DirectionText: "GB200 faster",
-		Measure: cross(prefetchDir("h2d"), "×")})
+		Measure: cross(prefetchDir(results.DirectionH2D), "×")})
 
 	// V-C.
 	add(&Claim{ID: "V-C.cold-fraction", Section: "V-C",
 		Statement: "CPU-initialised first touch reaches only 0.3 % of the explicit-HBM streaming baseline (14.1 against 4582 GB/s, 256 MiB)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.25}, Direction: below(5), DirectionText: "cold below 5 % of explicit",
 		Ambiguity: AmbStreamKernel,
-		Measure:   ratio(stream("managed_cold", 256*mib), stream("explicit", 256*mib), "%"), Explain: coldRate})
+		Measure:   ratio(stream(results.ModeManagedCold, 256*mib), stream(results.ModeExplicit, 256*mib), "%"), Explain: coldRate})
 	add(&Claim{ID: "V-C.cold-absolute", Section: "V-C",
 		Statement: "Cold first touch of the 256 MiB streaming kernel runs at 14.1 GB/s on GB200 (9.9 on GH200)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.25}, Direction: below(100), DirectionText: "tens of GB/s at most",
-		Measure: value(stream("managed_cold", 256*mib)), Explain: coldRate})
+		Measure: value(stream(results.ModeManagedCold, 256*mib)), Explain: coldRate})
 	add(&Claim{ID: "V-C.prefetch-matches", Section: "V-C",
 		Statement: "With cudaMemPrefetchAsync the streaming kernel effectively matches the explicit baseline (4606 against 4582 GB/s)",
 		Reference: GB200, Relation: Relation{Kind: NearAbs, Tol: 2}, Direction: above(90), DirectionText: "prefetch above 90 % of explicit",
-		Measure: ratio(stream("managed_prefetch", 256*mib), stream("explicit", 256*mib), "%")})
+		Measure: ratio(stream(results.ModeManagedPrefetch, 256*mib), stream(results.ModeExplicit, 256*mib), "%")})
 	add(&Claim{ID: "V-C.reuse-fraction", Section: "V-C",
 		Statement: "Reused managed memory reaches 98.3 % of the explicit baseline (4504 against 4582 GB/s)",
 		Reference: GB200, Relation: Relation{Kind: NearAbs, Tol: 2}, Direction: above(90), DirectionText: "reuse above 90 % of explicit",
-		Measure: ratio(stream("managed_reuse", 256*mib), stream("explicit", 256*mib), "%")})
+		Measure: ratio(stream(results.ModeManagedReuse, 256*mib), stream(results.ModeExplicit, 256*mib), "%")})
 	add(&Claim{ID: "V-C.gh200-recover", Section: "V-C",
 		Statement: "On GH200 prefetch and reuse recover more than 99 % of explicit-HBM bandwidth (3121 and 3105 against 3128 GB/s)",
 		Reference: GH200, Relation: Relation{Kind: AtLeast, Bound: 99}, Direction: above(95), DirectionText: "above 95 % of explicit",
@@ -193,7 +194,7 @@ func build() []*Claim {
 	add(&Claim{ID: "V-C.stream-above-triad", Section: "V-C",
 		Statement: "The explicit streaming kernel (4582 GB/s at 256 MiB) runs faster than the 1 GiB triad (3963 GB/s)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Ambiguity: AmbStreamKernel,
-		Measure: ratio(stream("explicit", 256*mib), triad(gib), "×"),
+		Measure: ratio(stream(results.ModeExplicit, 256*mib), triad(gib), "×"),
 		Explain: func(x *Check) string {
 			if x.Run.Meta.Kind == "published" {
 				return ""
@@ -204,12 +205,12 @@ func build() []*Claim {
 		Statement: "On GB10 (one shared LPDDR5X pool) every managed state stays within about 80–83 % of the explicit baseline instead of collapsing",
 		Reference: GB10, Relation: Relation{Kind: AtLeast, Bound: 50},
 		Measure: func(a, _ *Run) (Quantity, error) {
-			e, err := get(a, stream("explicit", 256*mib))
+			e, err := get(a, stream(results.ModeExplicit, 256*mib))
 			if err != nil {
 				return Quantity{}, err
 			}
 			lo, who := fig{v: math.Inf(1)}, ""
-			for _, m := range []string{"managed_cold", "managed_prefetch", "managed_reuse"} {
+			for _, m := range []string{results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse} {
 				f, err := get(a, stream(m, 256*mib))
 				if err != nil {
 					return Quantity{}, err
@@ -234,34 +235,34 @@ func build() []*Claim {
 	add(&Claim{ID: "VI-A.cold-1gib", Section: "VI-A",
 		Statement: "Cold first touch stays near the same bandwidth from 256 MiB to 1 GiB (14.1 and 14.2 GB/s): the kernel is limited by page mapping and migration",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Direction: func(q float64) bool { return q > 0.75 && q < 1.33 }, DirectionText: "within a third",
-		Measure: ratio(stream("managed_cold", gib), stream("managed_cold", 256*mib), "×")})
+		Measure: ratio(stream(results.ModeManagedCold, gib), stream(results.ModeManagedCold, 256*mib), "×")})
 	add(&Claim{ID: "VI-A.prefetch-1gib", Section: "VI-A",
 		Statement: "Prefetched managed memory rises from 4606 GB/s at 256 MiB to 4826 GB/s at 1 GiB",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.04}, Direction: func(q float64) bool { return q >= 1 }, DirectionText: "not slower at 1 GiB",
-		Measure: ratio(stream("managed_prefetch", gib), stream("managed_prefetch", 256*mib), "×")})
+		Measure: ratio(stream(results.ModeManagedPrefetch, gib), stream(results.ModeManagedPrefetch, 256*mib), "×")})
 	add(&Claim{ID: "VI-A.reuse-1gib", Section: "VI-A",
 		Statement: "Reused managed memory rises from 4504 GB/s at 256 MiB to 4751 GB/s at 1 GiB",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.04}, Direction: func(q float64) bool { return q >= 1 }, DirectionText: "not slower at 1 GiB",
-		Measure: ratio(stream("managed_reuse", gib), stream("managed_reuse", 256*mib), "×")})
+		Measure: ratio(stream(results.ModeManagedReuse, gib), stream(results.ModeManagedReuse, 256*mib), "×")})
 	add(&Claim{ID: "VI-A.preferred-gpu-like-cold", Section: "VI-A",
 		Statement: "cudaMemAdvise with preferred GPU location is similar to the cold case (14.4 against 14.1 GB/s, 256 MiB)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2}, Direction: func(q float64) bool { return q > 0.5 && q < 2 }, DirectionText: "within 2× of cold",
-		Measure: ratio(stream("advise_preferred_gpu", 256*mib), stream("managed_cold", 256*mib), "×")})
+		Measure: ratio(stream(results.ModeAdvisePreferredGPU, 256*mib), stream(results.ModeManagedCold, 256*mib), "×")})
 	add(&Claim{ID: "VI-A.preferred-cpu-below-cold", Section: "VI-A",
 		Statement: "Preferred CPU location is slower still than cold first touch (10.6 against 14.1 GB/s, 256 MiB)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2}, Direction: below(1), DirectionText: "below cold",
-		Measure: ratio(stream("advise_preferred_cpu", 256*mib), stream("managed_cold", 256*mib), "×"),
+		Measure: ratio(stream(results.ModeAdvisePreferredCPU, 256*mib), stream(results.ModeManagedCold, 256*mib), "×"),
 		Explain: preferredCPU})
 	add(&Claim{ID: "VI-A.accessed-by-between", Section: "VI-A",
 		Statement: "The accessed-by hint improves on cold (272 GB/s) but stays far below prefetch (4809 GB/s in the same advice run)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3}, Direction: func(q float64) bool { return q < 20 }, DirectionText: "far below prefetch",
-		Measure: ratioAny([]sel{stream("advise_accessed_by", 256*mib)}, adviseRef("managed_prefetch"), "%"), Explain: link})
+		Measure: ratioAny([]sel{stream(results.ModeAdviseAccessedBy, 256*mib)}, adviseRef(results.ModeManagedPrefetch), "%"), Explain: link})
 	add(&Claim{ID: "VI-A.hints-not-residency", Section: "VI-A",
 		Statement: "Placement hints alone do not make pages resident: the best advice mode stays below 10 % of prefetch (256 MiB)",
 		Reference: GB200, Relation: Relation{Kind: AtMost, Bound: 10},
 		Measure: func(a, _ *Run) (Quantity, error) {
 			best, who := fig{v: math.Inf(-1)}, ""
-			for _, m := range []string{"advise_preferred_gpu", "advise_accessed_by", "advise_preferred_cpu"} {
+			for _, m := range []string{results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU} {
 				f, err := get(a, stream(m, 256*mib))
 				if err != nil {
 					return Quantity{}, err
@@ -270,7 +271,7 @@ func build() []*Claim {
 					best, who = f, m
 				}
 			}
-			p, err := get(a, adviseRef("managed_prefetch")...)
+			p, err := get(a, adviseRef(results.ModeManagedPrefetch)...)
 			if err != nil {
 				return Quantity{}, err
 			}
@@ -283,7 +284,7 @@ func build() []*Claim {
 	add(&Claim{ID: "VI-B.explicit-stride-fall", Section: "VI-B",
 		Statement: "Without any migration, explicit HBM falls from 4585 GB/s at stride 1 to 67.7 GB/s at stride 1024: sparse accesses use less of each transaction",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.5}, Direction: below(10), DirectionText: "below 10 % at stride 1024",
-		Measure: ratio(strided("explicit", 1024), strided("explicit", 1), "%")})
+		Measure: ratio(strided(results.ModeExplicit, 1024), strided(results.ModeExplicit, 1), "%")})
 	add(&Claim{ID: "VI-B.resident-track-explicit", Section: "VI-B",
 		Statement: "Prefetched and reused managed memory largely follow the explicit baseline: at stride 1, 3659 and 3685 against 4585 GB/s",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.15}, Direction: above(50), DirectionText: "above half of explicit",
@@ -291,19 +292,19 @@ func build() []*Claim {
 	add(&Claim{ID: "VI-B.resident-stride64", Section: "VI-B",
 		Statement: "Prefetched managed memory falls to 177 GB/s at stride 64 (4.8 % of its stride-1 figure)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3}, Direction: below(20), DirectionText: "below 20 % of stride 1",
-		Measure: ratio(strided("managed_prefetch", 64), strided("managed_prefetch", 1), "%")})
+		Measure: ratio(strided(results.ModeManagedPrefetch, 64), strided(results.ModeManagedPrefetch, 1), "%")})
 	add(&Claim{ID: "VI-B.cold-stride1", Section: "VI-B",
 		Statement: "Cold managed memory at stride 1 reaches only 8.6 GB/s, 0.19 % of explicit",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3}, Direction: below(5), DirectionText: "below 5 % of explicit",
-		Measure: ratio(strided("managed_cold", 1), strided("explicit", 1), "%"), Explain: coldRate})
+		Measure: ratio(strided(results.ModeManagedCold, 1), strided(results.ModeExplicit, 1), "%"), Explain: coldRate})
 	add(&Claim{ID: "VI-B.cold-stride-collapse", Section: "VI-B",
 		Statement: "Cold managed memory falls to 0.01 GB/s by stride 1024: sparse access compounds the first-touch penalty",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.5}, Direction: below(1), DirectionText: "below 1 % of stride 1",
-		Measure: ratio(strided("managed_cold", 1024), strided("managed_cold", 1), "%")})
+		Measure: ratio(strided(results.ModeManagedCold, 1024), strided(results.ModeManagedCold, 1), "%")})
 	add(&Claim{ID: "VI-B.gh200-prefetch-1024", Section: "VI-B",
 		Statement: "On GH200 at stride 1024 managed prefetch drops to 45.8 GB/s while explicit HBM stays near 78 GB/s",
 		Reference: GH200, Relation: Relation{Kind: Near, Tol: 0.2}, Direction: below(1), DirectionText: "prefetch below explicit",
-		Measure: ratio(strided("managed_prefetch", 1024), strided("explicit", 1024), "×"),
+		Measure: ratio(strided(results.ModeManagedPrefetch, 1024), strided(results.ModeExplicit, 1024), "×"),
 		Explain: func(x *Check) string {
 			if x.Run.Meta.Platform == x.Ref.Meta.Platform {
 				return ""
@@ -314,19 +315,19 @@ func build() []*Claim {
 		Statement: "Cold managed random access reaches only 0.77 GB/s, 0.53 % of explicit (144.7 GB/s)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3}, Direction: below(2), DirectionText: "below 2 % of explicit",
 		Ambiguity: AmbRandom,
-		Measure:   randomRatio("managed_cold", "explicit", "%"), Explain: denseRandom})
+		Measure:   randomRatio(results.ModeManagedCold, results.ModeExplicit, "%"), Explain: denseRandom})
 	add(&Claim{ID: "VI-B.random-recover", Section: "VI-B",
 		Statement: "Prefetching and reuse remove the dominant first-touch penalty of random access (212.8 and 212.2 against 0.77 GB/s cold)",
 		Reference: GB200, Relation: Relation{Kind: AtLeast, Bound: 10},
 		Ambiguity: AmbRandom,
-		Measure:   randomRatio("managed_prefetch", "managed_cold", "×"), Explain: denseRandom})
+		Measure:   randomRatio(results.ModeManagedPrefetch, results.ModeManagedCold, "×"), Explain: denseRandom})
 
 	// VI-C.
 	add(&Claim{ID: "VI-C.page-touch-fall", Section: "VI-C",
 		Statement: "Page-touch useful bandwidth falls steeply with the interval: 27.0 GB/s at 4 KiB to 0.043 GB/s at 2 MiB (a 628× fall for a 512× sparser touch)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.5}, Direction: above(50), DirectionText: "falls more than 50×",
 		Ambiguity: AmbPageTouch,
-		Measure:   ratioAny(pageTouch("managed_reuse", 4*kib), pageTouch("managed_reuse", 2*mib), "×"),
+		Measure:   ratioAny(pageTouch(results.ModeManagedReuse, 4*kib), pageTouch(results.ModeManagedReuse, 2*mib), "×"),
 		Explain: func(x *Check) string {
 			return "fixed per-kernel costs set a floor: at 2 MiB the kernel touches 128 elements, and its time is launch-dominated (short_kernel), so the fall flattens"
 		}})
@@ -334,20 +335,20 @@ func build() []*Claim {
 		Statement: "A 64 KiB page-touch interval reaches 1.85 GB/s, 6.9 % of the 4 KiB figure (16× sparser)",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.4}, Direction: below(25), DirectionText: "below a quarter of 4 KiB",
 		Ambiguity: AmbPageTouch,
-		Measure:   ratioAny(pageTouch("managed_reuse", 64*kib), pageTouch("managed_reuse", 4*kib), "%")})
+		Measure:   ratioAny(pageTouch(results.ModeManagedReuse, 64*kib), pageTouch(results.ModeManagedReuse, 4*kib), "%")})
 
 	// VII-A.
 	add(&Claim{ID: "VII-A.flat-below-capacity", Section: "VII-A",
 		Statement: "Below the capacity boundary prefetched managed memory stays flat near resident bandwidth (4683–4736 GB/s from 25 % to 90 %)",
 		Reference: GB200, Relation: Relation{Kind: AtMost, Bound: 3}, Ambiguity: AmbOversubPct,
-		Measure: spreadBelow("managed_prefetch"),
+		Measure: spreadBelow(results.ModeManagedPrefetch),
 		Paper: func(_, _ *Run) (Quantity, error) {
 			return Quantity{Value: 100 * (4736.0/4683 - 1), Unit: "%", Text: "4683–4736 GB/s (a range stated in VII-A, not a stored figure)"}, nil
 		}})
 	add(&Claim{ID: "VII-A.reuse-flat-below-capacity", Section: "VII-A",
 		Statement: "Below the capacity boundary reused managed memory stays flat too (4674–4701 GB/s from 25 % to 90 %)",
 		Reference: GB200, Relation: Relation{Kind: AtMost, Bound: 3}, Ambiguity: AmbOversubPct,
-		Measure: spreadBelow("managed_reuse"),
+		Measure: spreadBelow(results.ModeManagedReuse),
 		Paper: func(_, _ *Run) (Quantity, error) {
 			return Quantity{Value: 100 * (4701.0/4674 - 1), Unit: "%", Text: "4674–4701 GB/s (a range stated in VII-A, not a stored figure)"}, nil
 		}})
@@ -357,12 +358,12 @@ func build() []*Claim {
 		Measure: func(a, _ *Run) (Quantity, error) {
 			var worst float64
 			text := ""
-			for _, p := range a.pcts(oversub("managed_cold", 0)) {
+			for _, p := range a.pcts(oversub(results.ModeManagedCold, 0)) {
 				if p > 100 {
 					continue
 				}
-				c, err1 := get(a, oversub("managed_cold", p))
-				r, err2 := get(a, oversub("managed_prefetch", p))
+				c, err1 := get(a, oversub(results.ModeManagedCold, p))
+				r, err2 := get(a, oversub(results.ModeManagedPrefetch, p))
 				if err1 != nil || err2 != nil {
 					continue
 				}
@@ -376,7 +377,7 @@ func build() []*Claim {
 			return Quantity{Value: worst, Unit: "%", Text: "largest: " + text}, nil
 		},
 		Paper: func(ref, _ *Run) (Quantity, error) {
-			q, err := ratio(stream("managed_cold", 256*mib), stream("managed_prefetch", 256*mib), "%")(ref, nil)
+			q, err := ratio(stream(results.ModeManagedCold, 256*mib), stream(results.ModeManagedPrefetch, 256*mib), "%")(ref, nil)
 			q.Text += " (the sweep's cold figures are in Fig. 7 only; the 256 MiB size sweep's)"
 			return q, err
 		}})
@@ -386,9 +387,9 @@ func build() []*Claim {
 		id   string
 		stmt string
 	}{
-		{"managed_prefetch", 105, "VII-A.prefetch-105", "Just past the boundary, prefetched managed memory halves: 2385 GB/s at 105 % of CUDA-visible memory (against 4606 GB/s resident at 256 MiB)"},
-		{"managed_prefetch", 125, "VII-A.prefetch-125", "At 125 % prefetched managed memory falls to 968 GB/s"},
-		{"managed_reuse", 125, "VII-A.reuse-125", "At 125 % reused managed memory falls to 1214 GB/s"},
+		{results.ModeManagedPrefetch, 105, "VII-A.prefetch-105", "Just past the boundary, prefetched managed memory halves: 2385 GB/s at 105 % of CUDA-visible memory (against 4606 GB/s resident at 256 MiB)"},
+		{results.ModeManagedPrefetch, 125, "VII-A.prefetch-125", "At 125 % prefetched managed memory falls to 968 GB/s"},
+		{results.ModeManagedReuse, 125, "VII-A.reuse-125", "At 125 % reused managed memory falls to 1214 GB/s"},
 	} {
 		add(&Claim{ID: o.id, Section: "VII-A", Statement: o.stmt,
 			Reference: GB200, Relation: Relation{Kind: NearAbs, Tol: 10}, Direction: below(80), DirectionText: "well below resident",
@@ -399,19 +400,19 @@ func build() []*Claim {
 		Statement: "GH200 shows the same transition: prefetched managed memory at 125 % falls to 424 GB/s",
 		Reference: GH200, Relation: Relation{Kind: NearAbs, Tol: 10}, Direction: below(80), DirectionText: "well below resident",
 		Ambiguity: AmbOversubPct,
-		Measure:   oversubDrop("managed_prefetch", 125)})
+		Measure:   oversubDrop(results.ModeManagedPrefetch, 125)})
 	add(&Claim{ID: "VII-A.reuse-above-prefetch", Section: "VII-A",
 		Statement: "Beyond the boundary reused managed memory degrades less than prefetched (2722 against 2385 GB/s at 105 %, 1214 against 968 at 125 %)",
 		Reference: GB200, Relation: Relation{Kind: Same},
 		Measure: func(a, _ *Run) (Quantity, error) {
 			ok, n := true, 0
 			var parts []string
-			for _, p := range a.pcts(oversub("managed_reuse", 0)) {
+			for _, p := range a.pcts(oversub(results.ModeManagedReuse, 0)) {
 				if p <= 100 {
 					continue
 				}
-				r, err1 := get(a, oversub("managed_reuse", p))
-				f, err2 := get(a, oversub("managed_prefetch", p))
+				r, err1 := get(a, oversub(results.ModeManagedReuse, p))
+				f, err2 := get(a, oversub(results.ModeManagedPrefetch, p))
 				if err1 != nil || err2 != nil {
 					continue
 				}
@@ -592,7 +593,7 @@ func build() []*Claim {
 	add(&Claim{ID: "VIII-C.explicit-wins-r2", Section: "VIII-C",
 		Statement: "Explicit copy is faster than host-mapped from R = 2 on (60.9 against 65.3 ms), with the gap increasing",
 		Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Direction: below(1), DirectionText: "explicit faster",
-		Measure: ratio(handoff(model.ExplicitCopy, "alternating", 2), handoff(model.HostMapped, "alternating", 2), "×"),
+		Measure: ratio(handoff(model.ExplicitCopy, results.PhaseAlternating, 2), handoff(model.HostMapped, results.PhaseAlternating, 2), "×"),
 		Explain: hostVsExplicit})
 	add(&Claim{ID: "Table III.g-host", Section: "Table III",
 		Statement: "Host-mapped access pays for remote access on every pass: its G is 12× that of explicit copy (5.119 against 0.415 ms/pass)",
@@ -619,7 +620,7 @@ func build() []*Claim {
 	add(&Claim{ID: "IX.gb200-resident-gh200", Section: "IX",
 		Statement: "Relative to GH200, GB200 raises resident and prefetched bandwidth (prefetched streaming 4606 against 3121 GB/s)",
 		Reference: GB200, Against: GH200, Relation: Relation{Kind: Near, Tol: 0.1}, Direction: above(1), DirectionText: "GB200 faster",
-		Measure: cross(stream("managed_prefetch", 256*mib), "×")})
+		Measure: cross(stream(results.ModeManagedPrefetch, 256*mib), "×")})
 	return cs
 }
 
@@ -637,15 +638,15 @@ func minRatioStride(a *Run, stride int64) (Quantity, error) {
 // minRatioOf is min(prefetch, reuse)/explicit, in %, of the configurations
 // at(mode) selects.
 func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
-	e, err := get(a, at("explicit"))
+	e, err := get(a, at(results.ModeExplicit))
 	if err != nil {
 		return Quantity{}, err
 	}
-	p, err := get(a, at("managed_prefetch"))
+	p, err := get(a, at(results.ModeManagedPrefetch))
 	if err != nil {
 		return Quantity{}, err
 	}
-	r, err := get(a, at("managed_reuse"))
+	r, err := get(a, at(results.ModeManagedReuse))
 	if err != nil {
 		return Quantity{}, err
 	}

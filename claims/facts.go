@@ -71,7 +71,7 @@ func FactsOf(m results.Metadata) Facts {
 		f.DirectManagedFromHost = d.DirectManagedAccessFromHost
 	}
 	if cfg, ok := m.Config.(map[string]any); ok {
-		if o, ok := cfg["oversub"].(map[string]any); ok {
+		if o, ok := cfg[results.GroupOversub].(map[string]any); ok {
 			if c, ok := o["CapacityBytes"].(float64); ok {
 				f.OversubCapacityBytes = int64(c)
 			}

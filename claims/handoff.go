@@ -20,11 +20,11 @@ func baseline(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseBaseline, 1)); err == nil {
 		return f, nil
 	}
-	c, err := get(run, handoff(policy, "cpu_only", 0))
+	c, err := get(run, handoff(policy, results.PhaseCPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
-	g, err := get(run, handoff(policy, "gpu_only", 0))
+	g, err := get(run, handoff(policy, results.PhaseGPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
@@ -37,7 +37,7 @@ func extra(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseExtra, 1)); err == nil {
 		return f, nil
 	}
-	a, err := get(run, handoff(policy, "alternating", 1))
+	a, err := get(run, handoff(policy, results.PhaseAlternating, 1))
 	if err != nil {
 		return fig{}, err
 	}
@@ -52,9 +52,9 @@ func extra(run *Run, policy string) (fig, error) {
 func handoffRows(rows []results.Row) []results.Row {
 	var out []results.Row
 	for _, r := range rows {
-		if r.Group == "handoff" {
+		if r.Group == results.GroupHandoff {
 			switch r.Phase {
-			case "cpu_only", "gpu_only", "alternating":
+			case results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating:
 				out = append(out, r)
 			}
 		}
@@ -187,7 +187,7 @@ func crossHostExplicit(fe, fh, ge, gh float64) float64 { return (fe - fh) / (gh 
 func cpuSpread(run *Run) (lo, hi float64, ok bool) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, p := range policies {
-		f, err := get(run, handoff(p, "cpu_only", 0))
+		f, err := get(run, handoff(p, results.PhaseCPUOnly, 0))
 		if err != nil {
 			continue
 		}
@@ -199,8 +199,8 @@ func cpuSpread(run *Run) (lo, hi float64, ok bool) {
 // cpuInAlternating is the median CPU-update time inside alternating
 // execution at R = 1, and the CPU-only time, for a policy.
 func cpuInAlternating(run *Run, policy string) (alt, only float64, ok bool) {
-	a, _, ok1 := run.find(handoff(policy, "alternating", 1))
-	o, _, ok2 := run.find(handoff(policy, "cpu_only", 0))
+	a, _, ok1 := run.find(handoff(policy, results.PhaseAlternating, 1))
+	o, _, ok2 := run.find(handoff(policy, results.PhaseCPUOnly, 0))
 	if !ok1 || !ok2 || math.IsNaN(a.cpu) || math.IsNaN(o.total) {
 		return 0, 0, false
 	}
@@ -215,7 +215,7 @@ func order(run *Run, r int64) ([]string, []float64, error) {
 	}
 	var pts []pt
 	for _, p := range policies {
-		f, err := get(run, handoff(p, "alternating", r))
+		f, err := get(run, handoff(p, results.PhaseAlternating, r))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -19,24 +19,24 @@ func coldRate(x *Check) string {
 	if run.Meta.Platform == x.Ref.Meta.Platform || run.Facts.Link == LinkIntegrated {
 		return ""
 	}
-	s, at, ok := run.find(stream("managed_cold", 256*mib))
+	s, at, ok := run.find(stream(results.ModeManagedCold, 256*mib))
 	if !ok || math.IsNaN(s.kernel) || s.kernel <= 0 {
 		return ""
 	}
 	migrated := float64(at)
 	src := "one migration of the array, as a cold kernel makes"
-	if c, ok := run.counter("managed", "stream", "managed_cold", at, 0, 0); ok && c.HtoDBytes > 0 {
+	if c, ok := run.counter(results.GroupManaged, results.BenchStream, results.ModeManagedCold, at, 0, 0); ok && c.HtoDBytes > 0 {
 		migrated = c.HtoDBytes
 		src = "counted in the counter pass"
 	}
 	rate := migrated / s.kernel / 1e6
 	out := fmt.Sprintf("cold first touch is bounded by the driver's fault servicing, not by the link: the cold %s kernel moves %s host→device (%s) in %s ms, %s GB/s",
 		bytesText(at), bytesText(int64(migrated)), src, num(s.kernel), num(rate))
-	if p, err := get(run, prefetchDir("h2d")); err == nil {
+	if p, err := get(run, prefetchDir(results.DirectionH2D)); err == nil {
 		out += fmt.Sprintf(", %s %% of this machine's own prefetch rate (%s)", num(100*rate/p.v), p)
 	}
-	if pp, err := get(x.Ref, prefetchDir("h2d")); err == nil {
-		if c, err := get(x.Ref, stream("managed_cold", 256*mib)); err == nil {
+	if pp, err := get(x.Ref, prefetchDir(results.DirectionH2D)); err == nil {
+		if c, err := get(x.Ref, stream(results.ModeManagedCold, 256*mib)); err == nil {
 			out += fmt.Sprintf("; on %s the cold kernel's %s is at most %s %% of its %s prefetch rate", x.Ref.Meta.Platform, c, num(100*c.v/pp.v), pp)
 		}
 	}
@@ -46,8 +46,8 @@ func coldRate(x *Check) string {
 // preferredCPU: on a PCIe device preferred-CPU pages are accessed remotely.
 func preferredCPU(x *Check) string {
 	run := x.Run
-	pc, err1 := get(run, stream("advise_preferred_cpu", 256*mib))
-	ab, err2 := get(run, stream("advise_accessed_by", 256*mib))
+	pc, err1 := get(run, stream(results.ModeAdvisePreferredCPU, 256*mib))
+	ab, err2 := get(run, stream(results.ModeAdviseAccessedBy, 256*mib))
 	if err1 != nil || err2 != nil || run.Facts.Link == LinkC2C {
 		return ""
 	}
@@ -60,7 +60,7 @@ func preferredCPU(x *Check) string {
 		out += fmt.Sprintf(" and the host-mapped triad (%s)", h)
 	}
 	for _, c := range run.Counters {
-		if c.Config.Group == "managed" && c.Config.Mode == "advise_preferred_cpu" && c.Config.Benchmark == "stream" && c.Config.SizeBytes >= 64*mib {
+		if c.Config.Group == results.GroupManaged && c.Config.Mode == results.ModeAdvisePreferredCPU && c.Config.Benchmark == results.BenchStream && c.Config.SizeBytes >= 64*mib {
 			out += fmt.Sprintf("; the counter pass at %s counts %s bytes migrated and %s GPU page faults, with %s MB crossing PCIe",
 				bytesText(c.Config.SizeBytes), num(c.HtoDBytes+c.DtoHBytes), num(c.GPUPageFaults), num((c.PCIeTXBytes+c.PCIeRXBytes)/1e6))
 			break
@@ -78,14 +78,14 @@ func denseRandom(x *Check) string {
 		return ""
 	}
 	for _, r := range x.Run.Rows {
-		if r.Group == "pattern" && r.Benchmark == "random" && r.Mode == "explicit" && r.SizeBytes > 0 && r.ActiveElements > 0 {
+		if r.Group == results.GroupPattern && r.Benchmark == results.BenchRandom && r.Mode == results.ModeExplicit && r.SizeBytes > 0 && r.ActiveElements > 0 {
 			if r.ActiveElements*8 < r.SizeBytes {
 				return ""
 			}
 			out := fmt.Sprintf("this run's random benchmark is dense: it touches all %d elements of the %s array through a shuffled index, so every migrated page is fully used, while the paper's is \"sparse random\" (the paper does not say how sparse); sparse access is what makes cold pages expensive (see VI-B.cold-stride-collapse)",
 				r.ActiveElements, bytesText(r.SizeBytes))
 			for _, c := range x.Run.Counters {
-				if c.Config.Group == "pattern" && c.Config.Benchmark == "random" && c.Config.Mode == "managed_cold" && c.Config.UsefulBytes > 0 {
+				if c.Config.Group == results.GroupPattern && c.Config.Benchmark == results.BenchRandom && c.Config.Mode == results.ModeManagedCold && c.Config.UsefulBytes > 0 {
 					out += fmt.Sprintf("; the counter pass at %s migrates %s for %s of useful bytes (%s per useful byte, as a streaming kernel)",
 						bytesText(c.Config.SizeBytes), bytesText(int64(c.HtoDBytes)), bytesText(c.Config.UsefulBytes), num(c.HtoDBytes/float64(c.Config.UsefulBytes)))
 					break
@@ -124,8 +124,8 @@ func returnLeg(x *Check) string {
 	size := float64(at)
 	move := func(r *Run) (h2d, d2h fig, ms float64, ok bool) {
 		var err1, err2 error
-		h2d, err1 = get(r, prefetchDir("h2d"))
-		d2h, err2 = get(r, prefetchDir("d2h"))
+		h2d, err1 = get(r, prefetchDir(results.DirectionH2D))
+		d2h, err2 = get(r, prefetchDir(results.DirectionD2H))
 		if err1 != nil || err2 != nil {
 			return h2d, d2h, 0, false
 		}
@@ -137,11 +137,11 @@ func returnLeg(x *Check) string {
 	}
 	out := "managed prefetch moves the whole array to the GPU and back in every iteration"
 	for _, c := range run.Counters {
-		if c.Config.Group == "handoff" && c.Config.Policy == model.ManagedPrefetch && c.Config.Phase == "alternating" && c.HtoDBytes > 0 {
+		if c.Config.Group == results.GroupHandoff && c.Config.Policy == model.ManagedPrefetch && c.Config.Phase == results.PhaseAlternating && c.HtoDBytes > 0 {
 			out += fmt.Sprintf(" (counted at %s, R = %d: %s host→device and %s device→host per iteration, %s CPU and %s GPU page faults",
 				bytesText(c.Config.SizeBytes), c.Config.ReusePasses, bytesText(int64(c.HtoDBytes)), bytesText(int64(c.DtoHBytes)), num(c.CPUPageFaults), num(c.GPUPageFaults))
 			for _, m := range run.Counters {
-				if m.Config.Group == "handoff" && m.Config.Policy == model.Managed && m.Config.Phase == "alternating" && m.Config.SizeBytes == c.Config.SizeBytes && m.Config.ReusePasses == c.Config.ReusePasses {
+				if m.Config.Group == results.GroupHandoff && m.Config.Policy == model.Managed && m.Config.Phase == results.PhaseAlternating && m.Config.SizeBytes == c.Config.SizeBytes && m.Config.ReusePasses == c.Config.ReusePasses {
 					out += fmt.Sprintf("; managed moves the same through %s CPU page faults and %s GPU page faults", num(m.CPUPageFaults), num(m.GPUPageFaults))
 					break
 				}
@@ -195,7 +195,7 @@ func explicitLoop(run *Run) (e fig, size int64, copies, cpu []float64, err error
 		size = gib
 	}
 	for _, r := range run.Rows {
-		if r.Group == "handoff" && r.Policy == model.ExplicitCopy && r.Phase == "alternating" && r.ReusePasses == 1 && r.SizeBytes == size {
+		if r.Group == results.GroupHandoff && r.Policy == model.ExplicitCopy && r.Phase == results.PhaseAlternating && r.ReusePasses == 1 && r.SizeBytes == size {
 			if !math.IsNaN(r.TransferMs) {
 				copies = append(copies, r.TransferMs)
 			}
@@ -225,7 +225,7 @@ func copiesExceedExtra(x *Check) string {
 	}
 	out := fmt.Sprintf("explicit copy moves the whole array to the GPU and back in every iteration, and the two copies of %s take %s ms in the loop (transfer_ms, the median at R = 1), more than the whole extra (%s), so the rest of the loop took less time than the baseline's phases alone",
 		bytesText(size), num(ms), e)
-	alone := handoff(model.ExplicitCopy, "cpu_only", 0)
+	alone := handoff(model.ExplicitCopy, results.PhaseCPUOnly, 0)
 	alone.size, alone.near = size, false // the CPU update alone at the extra's size
 	if by, err := get(x.Run, alone); err == nil && len(cpu) > 0 {
 		in := results.Describe(cpu).Median
@@ -258,8 +258,8 @@ func copyLeg(x *Check) string {
 			return ""
 		}
 	} else {
-		h2d, err1 := get(run, copyDir("h2d"))
-		d2h, err2 := get(run, copyDir("d2h"))
+		h2d, err1 := get(run, copyDir(results.DirectionH2D))
+		d2h, err2 := get(run, copyDir(results.DirectionD2H))
 		if err1 != nil || err2 != nil {
 			return ""
 		}
@@ -358,14 +358,14 @@ func cpuUpdateSpread(run *Run) (lo, hi float64, ok bool) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range run.sum {
 		c := v.cfg
-		if c.Group != "handoff" || c.SizeBytes != gib {
+		if c.Group != results.GroupHandoff || c.SizeBytes != gib {
 			continue
 		}
 		x := math.NaN()
 		switch {
-		case c.Phase == "cpu_only":
+		case c.Phase == results.PhaseCPUOnly:
 			x = v.total
-		case c.Phase == "alternating" && (c.Policy == model.ExplicitCopy || c.Policy == model.HostMapped):
+		case c.Phase == results.PhaseAlternating && (c.Policy == model.ExplicitCopy || c.Policy == model.HostMapped):
 			x = v.cpu
 		}
 		if !math.IsNaN(x) {
@@ -439,7 +439,7 @@ func impliedF(run *Run, rep *model.Report, policy string, size int64) (lo, hi fl
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, v := range run.sum {
 		c := v.cfg
-		if c.Group == "handoff" && c.Phase == "alternating" && c.Policy == policy && c.SizeBytes == size && !math.IsNaN(v.total) {
+		if c.Group == results.GroupHandoff && c.Phase == results.PhaseAlternating && c.Policy == policy && c.SizeBytes == size && !math.IsNaN(v.total) {
 			f := v.total - float64(c.ReusePasses)*g
 			lo, hi, n = math.Min(lo, f), math.Max(hi, f), n+1
 		}

@@ -24,14 +24,14 @@ func BandwidthVsSize(rows []results.Row, o Options) (*Figure, error) {
 // StrideSweep draws useful bandwidth against stride for the strided
 // benchmark (paper, Figs. 5 and 6), one line per mode.
 func StrideSweep(rows []results.Row, o Options) (*Figure, error) {
-	rows = Where(rows, results.ColBenchmark, "strided")
+	rows = Where(rows, results.ColBenchmark, results.BenchStrided)
 	return bandwidthFigure(rows, results.ColStrideElements, "Strided access: useful bandwidth vs stride", o, results.ColMode, results.ColSizeBytes)
 }
 
 // PageTouch draws useful bandwidth against the page-touch interval (one
 // element touched per interval; paper, Section VI-C), one line per mode.
 func PageTouch(rows []results.Row, o Options) (*Figure, error) {
-	rows = Where(rows, results.ColBenchmark, "page_touch")
+	rows = Where(rows, results.ColBenchmark, results.BenchPageTouch)
 	return bandwidthFigure(rows, results.ColPageIntervalBytes, "Page touch: useful bandwidth vs interval", o, results.ColMode, results.ColSizeBytes)
 }
 
@@ -40,7 +40,7 @@ func PageTouch(rows []results.Row, o Options) (*Figure, error) {
 // pattern, when there are several), with the capacity boundary at 100 %
 // dashed.
 func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
-	rows = Where(rows, results.ColGroup, "oversub")
+	rows = Where(rows, results.ColGroup, results.GroupOversub)
 	lf, err := bandwidthLines(rows, results.ColOversubPct, lineSpec{
 		title:     "Oversubscription: bandwidth vs footprint (dashed: GPU memory)",
 		defSeries: []string{results.ColMode, results.ColPattern},
@@ -79,7 +79,7 @@ func bandwidthLines(rows []results.Row, x string, spec lineSpec, o Options) (*li
 // line F + R·G in its policy's colour, in the panel of its platform. Rows
 // other than the handoff group's alternating phase are ignored.
 func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*Figure, error) {
-	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "alternating")
+	rows = Where(Where(rows, results.ColGroup, results.GroupHandoff), results.ColPhase, results.PhaseAlternating)
 	spec := lineSpec{
 		title:      "CPU–GPU handoff: time per CPU update vs GPU reuse",
 		xa:         AxisOf(results.ColReusePasses),

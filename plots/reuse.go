@@ -38,7 +38,7 @@ func (f ReuseFit) Models() []model.Calibration {
 // platform that cannot be fitted (too few policies or reuse counts) has Err
 // set.
 func FitReuse(rows []results.Row, o model.Options) []ReuseFit {
-	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "cpu_only", "gpu_only", "alternating")
+	rows = Where(Where(rows, results.ColGroup, results.GroupHandoff), results.ColPhase, results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating)
 	var fits []ReuseFit
 	for _, g := range split(rows, By(results.ColPlatform)) {
 		rep, err := model.Fit(g.rows, o)

@@ -147,33 +147,16 @@ func (c HandoffConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c before anything touches the GPU.
 func (c HandoffConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("handoff"); err != nil {
-		return err
-	}
-	if c.Repetitions < 1 || c.Repetitions > 100 {
-		return fmt.Errorf("umkit: handoff: repetitions %d: allowed 1 to 100", c.Repetitions)
-	}
-	if err := validateSizes("handoff", "size", c.Sizes, 16, 64*GiB); err != nil {
-		return err
-	}
-	for _, r := range c.Reuse {
-		if r < 1 || r > 4096 {
-			return fmt.Errorf("umkit: handoff: reuse %d GPU passes: allowed 1 to 4096", r)
-		}
-	}
-	if !slices.Contains(c.Reuse, 1) {
-		return fmt.Errorf("umkit: handoff: reuse %v lacks R = 1, which the model calibrates on", c.Reuse)
-	}
-	if c.CPU < -2 {
-		return fmt.Errorf("umkit: handoff: CPU %d: allowed -2 (unpinned), -1 (near the GPU) or a core number", c.CPU)
-	}
-	if c.CPUThreads < 1 || c.CPUThreads > 256 {
-		return fmt.Errorf("umkit: handoff: CPU threads %d: allowed 1 (default) to 256", c.CPUThreads)
-	}
-	if err := validateChoice("handoff", "order", []string{c.Order}, HandoffOrders); err != nil {
-		return err
-	}
-	return validateChoice("handoff", "policy", c.Policies, HandoffPolicies)
+	return firstError(c.Common.validate("handoff"),
+		failIf(c.Repetitions < 1 || c.Repetitions > 100, "handoff: repetitions %d: allowed 1 to 100", c.Repetitions),
+		validateSizes("handoff", "size", c.Sizes, 16, 64*GiB),
+		each(c.Reuse, func(r int) error {
+			return failIf(r < 1 || r > 4096, "handoff: reuse %d GPU passes: allowed 1 to 4096", r)
+		}),
+		failIf(!slices.Contains(c.Reuse, 1), "handoff: reuse %v lacks R = 1, which the model calibrates on", c.Reuse),
+		failIf(c.CPU < -2, "handoff: CPU %d: allowed -2 (unpinned), -1 (near the GPU) or a core number", c.CPU),
+		failIf(c.CPUThreads < 1 || c.CPUThreads > 256, "handoff: CPU threads %d: allowed 1 (default) to 256", c.CPUThreads),
+		validateChoice("handoff", "order", []string{c.Order}, HandoffOrders), validateChoice("handoff", "policy", c.Policies, HandoffPolicies))
 }
 
 func (c HandoffConfig) configure(s Selection) Definition {

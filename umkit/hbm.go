@@ -58,16 +58,10 @@ func (c HBMConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c, defaults applied, before anything touches the GPU.
 func (c HBMConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("hbm"); err != nil {
-		return err
-	}
-	if c.MinWarmupMs < 0 {
-		return fmt.Errorf("umkit: hbm: MinWarmupMs %v: must not be negative", c.MinWarmupMs)
-	}
-	if err := validateSizes("hbm", "size", c.Sizes, 16, 64*GiB); err != nil {
-		return err
-	}
-	return validateChoice("hbm", "benchmark", c.Benchmarks, []string{results.BenchCopy, results.BenchTriad})
+	return firstError(c.Common.validate("hbm"),
+		failIf(c.MinWarmupMs < 0, "hbm: MinWarmupMs %v: must not be negative", c.MinWarmupMs),
+		validateSizes("hbm", "size", c.Sizes, 16, 64*GiB),
+		validateChoice("hbm", "benchmark", c.Benchmarks, []string{results.BenchCopy, results.BenchTriad}))
 }
 
 func (c HBMConfig) configure(s Selection) Definition {
@@ -91,42 +85,55 @@ func (c HBMConfig) Configs() []Config {
 }
 
 func (c HBMConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
+	return r.stream(ctx, c.Common, k, base, DeviceMem, c.MinWarmupMs)
+}
+
+// stream measures a STREAM kernel (k.Benchmark: copy or triad) over three
+// arrays of one kind of memory: device memory (hbm), or host memory the
+// GPU reads and writes in place (host). Each trial computes something the
+// previous one did not (another scalar, or the other source array), so the
+// check proves that this trial wrote every element.
+func (r *runner) stream(ctx context.Context, c Common, k Config, base results.Row, kind MemKind, minWarmupMs float64) error {
 	n := uint64(k.SizeBytes / 8)
 	base.ActiveElements, base.StrideElements = int64(n), 1
 	if r.skip(base) {
 		r.step(k.Label + " (done earlier)")
 		return nil
 	}
-	bufs, free, err := r.allocs(DeviceMem, uint64(k.SizeBytes), 3)
+	bufs, free, err := r.allocs(kind, uint64(k.SizeBytes), 3)
 	if err != nil {
 		return fmt.Errorf("umkit: %s: %w", k.Label, err)
 	}
 	defer free()
-	seedB, seedC := c.Seed, c.Seed+1
-	for i, seed := range []uint64{seedB, seedC} {
-		if err := r.dev.Fill(bufs[i+1], n, seed); err != nil {
-			return err
-		}
+	onDevice, what := kind == DeviceMem, k.Benchmark
+	if !onDevice {
+		what = "host " + what
 	}
 	// The trials are checked against the inputs, so check the inputs first;
 	// no kernel writes them afterwards.
-	if err := r.check(bufs[1], AllOf(n, seedB, 1, 0), "input b"); err != nil {
-		return err
-	}
-	if err := r.check(bufs[2], AllOf(n, seedC, 1, 0), "input c"); err != nil {
-		return err
-	}
-	return r.measureReps(ctx, base, k.Label, c.Warmups.Int(), c.Trials.Int(), 1, c.MinWarmupMs, func(it int, row *results.Row) error {
-		// Each trial computes something the previous one did not (another
-		// scalar, or the other source array), so the check proves that this
-		// trial wrote every element. Reading the arrays to check them leaves
-		// the memory system in a state that slows the next kernel (on an
-		// H200, 2026-11-29: 3934 GB/s after a check against 4289 back to
-		// back, for a 1 GiB triad), so one untimed launch with the previous
-		// trial's operands comes first, as in a back-to-back loop.
-		prev, _ := rotate(k.Benchmark, bufs, n, it+1)
-		if err := r.dev.Launch(prev); err != nil {
+	for i, seed := range []uint64{c.Seed, c.Seed + 1} {
+		in, check, fill := fmt.Sprintf("input %c", 'b'+i), r.check, r.dev.Fill
+		if !onDevice {
+			check, fill = r.checkHost, r.dev.FillHost
+		}
+		if err := fill(bufs[i+1], n, seed); err != nil {
 			return err
+		}
+		if err := check(bufs[i+1], AllOf(n, seed, 1, 0), in); err != nil {
+			return err
+		}
+	}
+	return r.measure(ctx, base, k.Label, c, minWarmupMs, func(it int, row *results.Row) error {
+		// Reading device arrays to check them leaves the memory system in a
+		// state that slows the next kernel (on an H200, 2026-11-29: 3934 GB/s
+		// after a check against 4289 back to back, for a 1 GiB triad), so
+		// one untimed launch with the previous trial's operands comes first,
+		// as in a back-to-back loop.
+		if onDevice {
+			prev, _ := rotate(k.Benchmark, bufs, n, it+1)
+			if err := r.dev.Launch(prev); err != nil {
+				return err
+			}
 		}
 		kern, want := rotate(k.Benchmark, bufs, n, it)
 		ms, err := r.timeKernel(kern)
@@ -134,7 +141,10 @@ func (c HBMConfig) measure(ctx context.Context, r *runner, k Config, base result
 			return err
 		}
 		row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
-		return r.check(bufs[0], want, k.Benchmark)
+		if !onDevice {
+			row.Placement = kind.String()
+		}
+		return r.check(bufs[0], want, what)
 	})
 }
 

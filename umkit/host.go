@@ -2,7 +2,6 @@ package umkit
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/umlab/umlab/results"
 )
@@ -64,13 +63,8 @@ func (c HostConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c before anything touches the GPU.
 func (c HostConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("host"); err != nil {
-		return err
-	}
-	if err := validateSizes("host", "size", c.Sizes, 16, 16*GiB); err != nil {
-		return err
-	}
-	return validateChoice("host", "mode", c.Modes, HostModes)
+	return firstError(c.Common.validate("host"), validateSizes("host", "size", c.Sizes, 16, 16*GiB),
+		validateChoice("host", "mode", c.Modes, HostModes))
 }
 
 func (c HostConfig) configure(s Selection) Definition {
@@ -100,47 +94,22 @@ func (c HostConfig) Configs() []Config {
 }
 
 func (c HostConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
-	return r.mappedStream(ctx, c.Common, k, base)
+	return r.hostStream(ctx, c.Common, k, base)
 }
 
-// mappedStream measures a STREAM kernel (k.Benchmark: copy or triad) with
-// all three arrays in host memory accessed by the GPU in place: pinned and
-// mapped, or malloc'd for mode system, which is waived where the device
-// cannot access pageable memory.
-func (r *runner) mappedStream(ctx context.Context, c Common, k Config, base results.Row) error {
-	n := uint64(k.SizeBytes / 8)
-	base.ActiveElements, base.StrideElements = int64(n), 1
-	kind := MappedMem
+// hostStream measures a STREAM kernel on host memory the GPU accesses in
+// place: pinned and mapped, or malloc'd for mode system, which is waived
+// where the device cannot access pageable memory.
+func (r *runner) hostStream(ctx context.Context, c Common, k Config, base results.Row) error {
+	base.ActiveElements, base.StrideElements = k.SizeBytes/8, 1 // as stream sets them, for a waived row
 	switch {
 	case k.Mode == results.ModeSystem && !r.info.PageableMemoryAccess:
 		return r.waive(base, k.Label, "the device does not report pageable memory access (no HMM or ATS): "+
 			"the GPU cannot dereference malloc'd memory here")
 	case k.Mode == results.ModeSystem:
-		kind = PageableMem
+		return r.stream(ctx, c, k, base, PageableMem, 0)
 	case !r.info.CanMapHostMemory:
 		return r.waive(base, k.Label, "the device cannot map host memory")
 	}
-	bufs, free, err := r.allocs(kind, uint64(k.SizeBytes), 3)
-	if err != nil {
-		return fmt.Errorf("umkit: %s: %w", k.Label, err)
-	}
-	defer free()
-	for i, seed := range []uint64{c.Seed, c.Seed + 1} {
-		if err := r.dev.FillHost(bufs[i+1], n, seed); err != nil {
-			return err
-		}
-		if err := r.checkHost(bufs[i+1], AllOf(n, seed, 1, 0), "input"); err != nil {
-			return err
-		}
-	}
-	return r.measure(ctx, base, k.Label, c.Warmups.Int(), c.Trials.Int(), func(it int, row *results.Row) error {
-		kern, want := rotate(k.Benchmark, bufs, n, it) // a new scalar or source each trial
-		ms, err := r.timeKernel(kern)
-		if err != nil {
-			return err
-		}
-		row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
-		row.Placement = kind.String()
-		return r.check(bufs[0], want, "host "+k.Benchmark)
-	})
+	return r.stream(ctx, c, k, base, MappedMem, 0)
 }

@@ -44,10 +44,7 @@ func (c HostCopyConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c before anything touches the GPU.
 func (c HostCopyConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("host.copy"); err != nil {
-		return err
-	}
-	return validateSizes("host.copy", "size", c.Sizes, 16, 16*GiB)
+	return firstError(c.Common.validate("host.copy"), validateSizes("host.copy", "size", c.Sizes, 16, 16*GiB))
 }
 
 func (c HostCopyConfig) configure(s Selection) Definition {
@@ -69,5 +66,5 @@ func (c HostCopyConfig) Configs() []Config {
 }
 
 func (c HostCopyConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
-	return r.mappedStream(ctx, c.Common, k, base)
+	return r.hostStream(ctx, c.Common, k, base)
 }

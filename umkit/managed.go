@@ -56,16 +56,8 @@ func (c ManagedConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c before anything touches the GPU.
 func (c ManagedConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("managed"); err != nil {
-		return err
-	}
-	if err := c.StateSetup.validate("managed"); err != nil {
-		return err
-	}
-	if err := validateSizes("managed", "size", c.Sizes, 16, 64*GiB); err != nil {
-		return err
-	}
-	return validateChoice("managed", "mode", c.Modes, ManagedModes)
+	return firstError(c.Common.validate("managed"), c.StateSetup.validate("managed"),
+		validateSizes("managed", "size", c.Sizes, 16, 64*GiB), validateChoice("managed", "mode", c.Modes, ManagedModes))
 }
 
 func (c ManagedConfig) configure(s Selection) Definition {

@@ -69,31 +69,16 @@ func (c OversubConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c before anything touches the GPU.
 func (c OversubConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("oversub"); err != nil {
-		return err
-	}
-	if err := c.StateSetup.validate("oversub"); err != nil {
-		return err
-	}
-	for _, p := range c.Percents {
-		if p <= 0 || p > 200 {
-			return fmt.Errorf("umkit: oversub: %v %%: allowed above 0 up to 90 (up to 200 with AllowOversubscription)", p)
-		}
-		if p > 90 && !c.AllowOversubscription {
-			return fmt.Errorf("umkit: oversub: %v %% of free device memory needs AllowOversubscription "+
-				"(--allow-oversubscription): beyond 90 %% pages are evicted and reloaded, and drivers have hung doing so", p)
-		}
-	}
-	if c.CapacityBytes != -1 && (c.CapacityBytes < 64*MiB || c.CapacityBytes%(2*MiB) != 0) {
-		return fmt.Errorf("umkit: oversub: capacity %d bytes: allowed -1 (all free memory) or a multiple of 2 MiB from 64 MiB", c.CapacityBytes)
-	}
-	if c.Stride < 1 {
-		return fmt.Errorf("umkit: oversub: stride %d: must be at least 1", c.Stride)
-	}
-	if err := validateChoice("oversub", "pattern", c.Patterns, OversubPatterns); err != nil {
-		return err
-	}
-	return validateChoice("oversub", "mode", c.Modes, OversubModes)
+	return firstError(c.Common.validate("oversub"), c.StateSetup.validate("oversub"),
+		each(c.Percents, func(p float64) error {
+			return firstError(failIf(p <= 0 || p > 200, "oversub: %v %%: allowed above 0 up to 90 (up to 200 with AllowOversubscription)", p),
+				failIf(p > 90 && !c.AllowOversubscription, "oversub: %v %% of free device memory needs AllowOversubscription "+
+					"(--allow-oversubscription): beyond 90 %% pages are evicted and reloaded, and drivers have hung doing so", p))
+		}),
+		failIf(c.CapacityBytes != -1 && (c.CapacityBytes < 64*MiB || c.CapacityBytes%(2*MiB) != 0),
+			"oversub: capacity %d bytes: allowed -1 (all free memory) or a multiple of 2 MiB from 64 MiB", c.CapacityBytes),
+		failIf(c.Stride < 1, "oversub: stride %d: must be at least 1", c.Stride),
+		validateChoice("oversub", "pattern", c.Patterns, OversubPatterns), validateChoice("oversub", "mode", c.Modes, OversubModes))
 }
 
 // Name is the group's name.

@@ -79,29 +79,16 @@ func (c PatternConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c before anything touches the GPU.
 func (c PatternConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("pattern"); err != nil {
-		return err
-	}
-	if err := c.StateSetup.validate("pattern"); err != nil {
-		return err
-	}
-	if err := validateSizes("pattern", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB); err != nil {
-		return err
-	}
-	for _, s := range c.Strides {
-		if s < 1 || s*8 > c.FootprintBytes {
-			return fmt.Errorf("umkit: pattern: stride %d elements: allowed 1 to footprint/8 (%d)", s, c.FootprintBytes/8)
-		}
-	}
-	for _, p := range c.PageIntervals {
-		if p < 8 || p%8 != 0 || p > c.FootprintBytes {
-			return fmt.Errorf("umkit: pattern: page interval %d bytes: allowed multiples of 8 up to the footprint (%d)", p, c.FootprintBytes)
-		}
-	}
-	if err := validateChoice("pattern", "benchmark", c.Benchmarks, PatternBenchmarks); err != nil {
-		return err
-	}
-	return validateChoice("pattern", "mode", c.Modes, PatternModes)
+	return firstError(c.Common.validate("pattern"), c.StateSetup.validate("pattern"),
+		validateSizes("pattern", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB),
+		each(c.Strides, func(s int64) error {
+			return failIf(s < 1 || s*8 > c.FootprintBytes, "pattern: stride %d elements: allowed 1 to footprint/8 (%d)", s, c.FootprintBytes/8)
+		}),
+		each(c.PageIntervals, func(p int64) error {
+			return failIf(p < 8 || p%8 != 0 || p > c.FootprintBytes,
+				"pattern: page interval %d bytes: allowed multiples of 8 up to the footprint (%d)", p, c.FootprintBytes)
+		}),
+		validateChoice("pattern", "benchmark", c.Benchmarks, PatternBenchmarks), validateChoice("pattern", "mode", c.Modes, PatternModes))
 }
 
 func (c PatternConfig) configure(s Selection) Definition {

@@ -43,6 +43,17 @@ func (p Plan) Definition(name string) Definition {
 	return nil
 }
 
+// DefinitionOf returns the plan's definition of type T, if it has one.
+func DefinitionOf[T Definition](p Plan) (T, bool) {
+	for _, d := range p.Groups {
+		if t, ok := d.(T); ok {
+			return t, true
+		}
+	}
+	var none T
+	return none, false
+}
+
 // MarshalJSON writes the plan as the metadata's config: an object keyed by
 // definition name, in run order.
 func (p Plan) MarshalJSON() ([]byte, error) {

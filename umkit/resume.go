@@ -181,7 +181,7 @@ func completeFor(p Plan) (key func(results.Row) string, complete func(rows []res
 		want[c.Group] = max(want[c.Group], c.Rows)
 	}
 	sweep := 0 // configurations in a handoff sweep
-	if h, ok := p.Definition("handoff").(HandoffConfig); ok {
+	if h, ok := DefinitionOf[HandoffConfig](p); ok {
 		sweep = len(h.Defaults().Reuse)
 	}
 	key = func(r results.Row) string {

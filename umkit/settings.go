@@ -118,6 +118,36 @@ func (c *Count) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// firstError returns the first of errs that is not nil: a definition's
+// checks, in the order they are reported.
+func firstError(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// failIf is the error format says, when bad: what was wrong and what is
+// allowed.
+func failIf(bad bool, format string, a ...any) error {
+	if !bad {
+		return nil
+	}
+	return fmt.Errorf("umkit: "+format, a...)
+}
+
+// each is the first error check finds among xs.
+func each[T any](xs []T, check func(T) error) error {
+	for _, x := range xs {
+		if err := check(x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func validateSizes(group, what string, sizes []int64, lo, hi int64) error {
 	for _, s := range sizes {
 		if s < lo || s > hi || s%16 != 0 {

@@ -63,22 +63,14 @@ func (c SparseConfig) Defaults() SparseConfig {
 // Validate checks c, defaults applied, before anything touches the GPU.
 func (c SparseConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("pattern.sparse"); err != nil {
-		return err
-	}
-	if err := c.StateSetup.validate("pattern.sparse"); err != nil {
-		return err
-	}
-	if err := validateSizes("pattern.sparse", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB); err != nil {
-		return err
-	}
 	n := c.FootprintBytes / 8
-	for _, d := range c.Densities {
-		if k := sparseSpacing(d); k < 1 || k > n {
-			return fmt.Errorf("umkit: pattern.sparse: density %v: allowed 1/k for a whole k from 1 to footprint/8 (%d), e.g. 0.25, 0.0625", d, n)
-		}
-	}
-	return validateChoice("pattern.sparse", "mode", c.Modes, PatternModes)
+	return firstError(c.Common.validate("pattern.sparse"), c.StateSetup.validate("pattern.sparse"),
+		validateSizes("pattern.sparse", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB),
+		each(c.Densities, func(d float64) error {
+			k := sparseSpacing(d)
+			return failIf(k < 1 || k > n, "pattern.sparse: density %v: allowed 1/k for a whole k from 1 to footprint/8 (%d), e.g. 0.25, 0.0625", d, n)
+		}),
+		validateChoice("pattern.sparse", "mode", c.Modes, PatternModes))
 }
 
 // sparseSpacing returns k for a density of 1/k, or 0 when it is not one.

@@ -130,23 +130,16 @@ func (b *stateBuffers) free(dev Device) error {
 // reallocate replaces the managed data buffer b.x, of n elements, with a
 // fresh allocation of its size that carries the mode's advice: nothing of
 // it is resident anywhere until it is written. The CPU's first-touch write
-// that follows is the cheapest way found to that state: on the H200 (cuda
-// TestDiagFirstTouch, 2026-12-02, 25 interleaved trials each) it set up
-// 1 GiB in 104.8 ms, against 141.8 ms with MADV_POPULATE_WRITE first and
-// 348.9 ms with a prefetch to the CPU first; and it is bound by the host's
-// cores (TestDiagRewriteParts: 297.6 ms on 4 threads, 94.6 ms on 16). On
-// another H200 later that day the prefetch did not get cheaper split into
-// FillHost's ranges, each prefetched on its own stream and thread at once:
-// 384.2 ms against 120.7 ms of first-touch writes (165.5 with
-// MADV_POPULATE_WRITE, 402.2 with one prefetch), the cold kernel's median
-// after each inside the others' 10th–90th percentile range, as under
-// preferred location CPU and preferred location GPU (256 MiB; under
-// accessed-by the medians lie within 0.4 % of each other):
-// datasets/diag/h200-2026-12-02-firsttouch.log.
-//
-// Where the device offers it (Reallocator), the new buffer may use part of
-// the free-memory margin, so that a footprint the guard admitted once is
-// not refused on a later trial for memory the driver has yet to give back.
+// that follows is the cheapest way found to that state, bound by the
+// host's cores (H200, 1 GiB: 104.8 ms, against 141.8 with
+// MADV_POPULATE_WRITE first, 348.9 with a prefetch to the CPU first and
+// 384.2 with the prefetch split over FillHost's threads; the cold kernel
+// after each inside the others' 10th–90th percentile range: cuda
+// TestDiagFirstTouch, TestDiagRewriteParts,
+// datasets/diag/h200-2026-12-02-firsttouch.log). Where the device offers
+// it (Reallocator), the new buffer may use part of the free-memory margin,
+// so that a footprint the guard admitted once is not refused on a later
+// trial for memory the driver has yet to give back.
 func (r *runner) reallocate(b *stateBuffers, n uint64) error {
 	old := b.x
 	b.x = nil // managed, so freed whatever happens; a failed free is not tried again
@@ -413,5 +406,5 @@ func (r *runner) runState(ctx context.Context, d stateful, k Config, base result
 		defer r.dev.Free(ref)
 		w.ref = ref
 	}
-	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, b, c.Seed, d.setup()))
+	return r.measure(ctx, base, label, c, 0, r.stateTrial(mode, w, b, c.Seed, d.setup()))
 }

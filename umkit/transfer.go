@@ -56,13 +56,8 @@ func (c TransferConfig) defaults() Definition { return c.Defaults() }
 // Validate checks c before anything touches the GPU.
 func (c TransferConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("transfer"); err != nil {
-		return err
-	}
-	if err := validateSizes("transfer", "size", c.Sizes, 16, 64*GiB); err != nil {
-		return err
-	}
-	return validateChoice("transfer", "mode", c.Modes, TransferModes)
+	return firstError(c.Common.validate("transfer"), validateSizes("transfer", "size", c.Sizes, 16, 64*GiB),
+		validateChoice("transfer", "mode", c.Modes, TransferModes))
 }
 
 func (c TransferConfig) configure(s Selection) Definition {
@@ -139,7 +134,7 @@ func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, k Config, base
 			return err
 		}
 	}
-	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
+	return r.measure(ctx, base, label, cfg.Common, 0, func(it int, row *results.Row) error {
 		seed := cfg.Seed + uint64(it) + 1
 		var ms float64
 		var err error
@@ -183,7 +178,7 @@ func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, k Config, 
 	}
 	defer r.dev.Free(m)
 	h2d := base.Direction == results.DirectionH2D
-	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
+	return r.measure(ctx, base, label, cfg.Common, 0, func(it int, row *results.Row) error {
 		seed := cfg.Seed + uint64(it) + 1
 		to := ToGPU
 		if h2d {

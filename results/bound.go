@@ -31,10 +31,10 @@ var legacyBounds = []struct {
 	beyond                                                  bool // oversub_pct above 100: eviction
 }{
 	{group: GroupHBM, bound: boundResident},
-	{group: GroupHost, mode: ModeSystem, bound: BoundHostMemory},
+	{group: GroupHost, mode: ModeSystem, bound: BoundHostPageable},
 	{group: GroupHost, bound: BoundHostLink},
-	{group: GroupTransfer, mode: ModePageable, bound: BoundHostMemory},
-	{group: GroupTransfer, benchmark: BenchPrefetch, direction: DirectionD2H, bound: BoundFaults},
+	{group: GroupTransfer, mode: ModePageable, bound: BoundHostPageable},
+	{group: GroupTransfer, benchmark: BenchPrefetch, bound: BoundFaults},
 	{group: GroupTransfer, bound: BoundHostLink},
 	{group: GroupOversub, beyond: true, bound: BoundFaults},
 	{group: GroupHandoff, phase: PhaseCPUOnly, bound: BoundHostCPU},
@@ -46,7 +46,7 @@ var legacyBounds = []struct {
 	{mode: ModeManagedCold, bound: BoundFaults},
 	{mode: ModeAdvisePreferredGPU, bound: BoundFaults},
 	{mode: ModeAdvisePreferredCPU, bound: BoundFaults},
-	{mode: ModeAdviseAccessedBy, bound: BoundHostLink},
+	{mode: ModeAdviseAccessedBy, bound: BoundFaults},
 	{mode: ModeExplicit, bound: boundResident},
 	{mode: ModeManagedPrefetch, bound: boundResident},
 	{mode: ModeManagedReuse, bound: boundResident},

@@ -103,14 +103,14 @@ var Directions = []string{DirectionH2D, DirectionD2H}
 // tell a slower GPU from a slower host. The first three are the GPU's
 // (with its link), the others the host's.
 const (
-	BoundGPUMemory  = "gpu_memory"      // GPU-resident data streamed through HBM
-	BoundGPULaunch  = "gpu_launch"      // GPU-resident kernels too short for their bytes to dominate: launch and latency
-	BoundHostLink   = "host_link"       // the CPU–GPU link: pinned copies, mapped access, prefetch to the GPU
-	BoundHostMemory = "host_memory"     // the host's pageable memory path: pageable copies, malloc'd memory
-	BoundFaults     = "fault_servicing" // Unified Memory page faults and migrations, serviced by the driver on the host
-	BoundHostCPU    = "host_cpu"        // the CPU's own loop (the handoff's CPU-only phase)
-	BoundMixed      = "mixed"           // CPU, link and GPU in turn (the handoff's alternating phase)
+	BoundGPUMemory    = "gpu_memory"      // GPU-resident data streamed through HBM
+	BoundGPULaunch    = "gpu_launch"      // GPU-resident kernels too short for their bytes to dominate: launch and latency
+	BoundHostLink     = "host_link"       // the CPU–GPU link: pinned copies, host-mapped access
+	BoundHostPageable = "host_pageable"   // the host's pageable memory path: pageable copies, malloc'd memory
+	BoundFaults       = "fault_servicing" // Unified Memory's driver on the host: faults, migrations, prefetches, advice
+	BoundHostCPU      = "host_cpu"        // the CPU's own loop (the handoff's CPU-only phase)
+	BoundMixed        = "mixed"           // CPU, movement and GPU in turn (the handoff's alternating phase)
 )
 
 // Bounds lists the values of the bound column, the GPU's first.
-var Bounds = []string{BoundGPUMemory, BoundGPULaunch, BoundHostLink, BoundHostMemory, BoundFaults, BoundHostCPU, BoundMixed}
+var Bounds = []string{BoundGPUMemory, BoundGPULaunch, BoundHostLink, BoundHostPageable, BoundFaults, BoundHostCPU, BoundMixed}

@@ -129,7 +129,7 @@ var Columns = []Column{
 	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
 	{ColSimulated, Bool, "", "true: made up by the simulated GPU (umbench run --simulate), never a measurement"},
 	{ColRoundPosition, Int, "", "handoff, interleaved alternating trials: the trial's place in its round (1 = first), a round running every R of one policy and size once, in a shuffled order; 0 elsewhere"},
-	{ColBound, String, "", "the resource the configuration is bound by, as its benchmark declares: gpu_memory, gpu_launch, host_link, host_memory, fault_servicing, host_cpu or mixed"},
+	{ColBound, String, "", "the resource the configuration is bound by, as its benchmark declares: gpu_memory, gpu_launch, host_link, host_pageable, fault_servicing, host_cpu or mixed"},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are

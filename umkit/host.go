@@ -27,7 +27,7 @@ var hostEntries = map[string]string{results.ModeHostMapped: "host.mapped_triad",
 
 // hostBounds: mapped memory is read and written over the CPU–GPU link,
 // malloc'd memory through the host's pageable path.
-var hostBounds = map[string]string{results.ModeHostMapped: results.BoundHostLink, results.ModeSystem: results.BoundHostMemory}
+var hostBounds = map[string]string{results.ModeHostMapped: results.BoundHostLink, results.ModeSystem: results.BoundHostPageable}
 
 // Name is the group's name.
 func (HostConfig) Name() string { return results.GroupHost }

@@ -351,19 +351,16 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 
 // stateBound is the resource a kernel under memory state mode, moving
 // useful bytes, is bound by: resident data (explicit, prefetched, reused)
-// by the GPU (results.KernelBound); a cold or advised first touch by the
-// driver's fault servicing, except under accessed-by, whose mapping is set
-// at advice time, so that the kernel reads the CPU's pages over the link
-// (an H200, 256 MiB: 79.7 GB/s, against host_mapped's 74.0; preferred CPU
-// 3.4 and cold 18.9, h200-2026-12-02-setuploops).
+// by the GPU (results.KernelBound); CPU-written data, cold or advised, by
+// the driver's fault servicing and mapping (even accessed-by, which reads
+// over the link at 1 GiB but varied 7–29 % between trials from 1 to 16 MiB
+// on an H200, h200-2026-12-02-setuploops).
 func stateBound(mode string, useful int64) string {
 	switch mode {
-	case results.ModeManagedCold, results.ModeAdvisePreferredGPU, results.ModeAdvisePreferredCPU:
-		return results.BoundFaults
-	case results.ModeAdviseAccessedBy:
-		return results.BoundHostLink
+	case results.ModeExplicit, results.ModeManagedPrefetch, results.ModeManagedReuse:
+		return results.KernelBound(useful)
 	}
-	return results.KernelBound(useful)
+	return results.BoundFaults
 }
 
 // stateful is a definition measured by the memory-state machine

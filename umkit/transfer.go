@@ -82,16 +82,16 @@ func (c TransferConfig) Configs() []Config {
 			for _, size := range c.Sizes {
 				k := Config{Benchmark: results.BenchCopy, Mode: mode, Label: label("transfer copy", mode, dir, size),
 					SizeBytes: size, FootprintBytes: 2 * size, BytesPerIteration: size, Bound: results.BoundHostLink, arg: dir}
-				switch {
-				case mode == results.ModePageable: // staged through pinned buffers by the CPU
-					k.Bound = results.BoundHostMemory
-				case mode == results.ModeManaged:
+				switch mode {
+				case results.ModePageable: // staged through pinned buffers by the CPU
+					k.Bound = results.BoundHostPageable
+				case results.ModeManaged:
+					// The driver's page work on the host: on an H200 prefetches
+					// to the CPU ran at 16.7 GB/s against the link's 55 at 1 GiB,
+					// and those to the GPU below 16 MiB varied 25–84 % between
+					// trials (h200-2026-12-02-setuploops).
 					k.Benchmark, k.Label, k.FootprintBytes = results.BenchPrefetch, label("transfer prefetch", dir, size), size
-					if dir == results.DirectionD2H {
-						// The driver's page work on the host: 16.7 GB/s against the
-						// link's 55 at 1 GiB on an H200 (h200-2026-12-02-setuploops).
-						k.Bound = results.BoundFaults
-					}
+					k.Bound = results.BoundFaults
 				}
 				out = append(out, k)
 			}

@@ -13,7 +13,7 @@
 // # Resources, slowdowns and noise
 //
 // Every operation is charged to one Resource, the one umkit declares its
-// configurations bound by (results.Bounds): HBM, Launch, Link, HostMemory,
+// configurations bound by (results.Bounds): HBM, Launch, Link, Pageable,
 // Faults or CPU. Device.Slow takes a fraction off a resource's speed, and
 // SetNoise makes speeds vary from one process (seed) to the next and one
 // operation to the next, by spreads measured on H200s (resources.go):
@@ -39,10 +39,9 @@
 //	UMLAB_SIM_SLOW              RESOURCE:FRACTION,...: resources slower by a fraction of their speed
 //	                            (0 to 0.9), e.g. hbm:0.05,link:0.05,faults:0.3; resources hbm (device-
 //	                            memory kernels and copies), launch (each kernel's fixed cost),
-//	                            link (pinned copies, mapped access, prefetch to the GPU), hostmem
-//	                            (pageable copies and malloc'd access), faults
-//	                            (cold and advised first touch, migration to the CPU), cpu (the
-//	                            CPU's loops: fills, the handoff's update)
+//	                            link (pinned copies, mapped access), pageable (pageable copies and
+//	                            malloc'd access), faults (cold and advised first touch,
+//	                            prefetches), cpu (the CPU's loops: fills, the handoff's update)
 //	UMLAB_SIM_NOISE             SEED: run-to-run noise drawn from this seed (0 or unset: none);
 //	                            repeats of a node are runs with different seeds
 //

@@ -12,16 +12,16 @@ type Resource int
 
 // The simulated resources.
 const (
-	HBM        Resource = iota // device-memory kernels and copies (HBMGBps)
-	Launch                     // the fixed cost of each kernel (LaunchMs; a copy's or prefetch's goes to its path)
-	Link                       // the CPU–GPU link: pinned copies, mapped access, prefetch to the GPU (LinkGBps)
-	HostMemory                 // the pageable path: copies from and to malloc'd memory, GPU access to it
-	Faults                     // Unified Memory's fault servicing: first touch, preferred-CPU access, migration to the CPU
-	CPU                        // the CPU's loops: fills and the handoff's update (CPUGBps)
+	HBM      Resource = iota // device-memory kernels and copies (HBMGBps)
+	Launch                   // the fixed cost of each kernel (LaunchMs; a copy's or prefetch's goes to its path)
+	Link                     // the CPU–GPU link: pinned copies, mapped access (LinkGBps)
+	Pageable                 // the pageable path: copies from and to malloc'd memory, GPU access to it
+	Faults                   // Unified Memory's driver: first touch, advised access, prefetches
+	CPU                      // the CPU's loops: fills and the handoff's update (CPUGBps)
 	NumResources
 )
 
-var resourceNames = [NumResources]string{"hbm", "launch", "link", "hostmem", "faults", "cpu"}
+var resourceNames = [NumResources]string{"hbm", "launch", "link", "pageable", "faults", "cpu"}
 
 func (r Resource) String() string { return resourceNames[r] }
 
@@ -32,8 +32,8 @@ func (r Resource) String() string { return resourceNames[r] }
 // -blockcheck and -reallocate, sizes from 16 MiB): between runs, of each
 // configuration's median; within a run, of its trials.
 var (
-	processCV   = [NumResources]float64{HBM: 0.0025, Launch: 0.0081, Link: 0.0132, HostMemory: 0.0887, Faults: 0.1371, CPU: 0.1205}
-	operationCV = [NumResources]float64{HBM: 0.0064, Launch: 0.0294, Link: 0.0118, HostMemory: 0.0634, Faults: 0.1019, CPU: 0.1094}
+	processCV   = [NumResources]float64{HBM: 0.0025, Launch: 0.0081, Link: 0.0132, Pageable: 0.0887, Faults: 0.1371, CPU: 0.1205}
+	operationCV = [NumResources]float64{HBM: 0.0064, Launch: 0.0294, Link: 0.0118, Pageable: 0.0634, Faults: 0.1019, CPU: 0.1094}
 )
 
 // noise is one process's run-to-run variation.

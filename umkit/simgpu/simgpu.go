@@ -323,21 +323,15 @@ func (d *Device) CheckHost(b umkit.Buffer, e umkit.Expect) (umkit.Mismatch, erro
 func (d *Device) gpuTouch(b *Buffer, bytes uint64) float64 {
 	switch {
 	case b.kind == umkit.PageableMem:
-		return float64(bytes) / (d.LinkGBps * d.speed(HostMemory) * 1e6)
+		return float64(bytes) / (d.LinkGBps * d.speed(Pageable) * 1e6)
 	case b.kind == umkit.MappedMem || b.kind == umkit.PinnedMem:
 		return float64(bytes) / (d.LinkGBps * d.speed(Link) * 1e6)
 	case b.kind == umkit.ManagedMem && !b.onGPU:
 		if slices.Contains(b.advice, umkit.PreferCPU) { // mapped for the GPU through faults
 			return float64(bytes) / (d.LinkGBps * d.speed(Faults) * 1e6)
 		}
-		// Accessed-by maps the pages at advice time, so its first touch
-		// is charged to the link, as umkit declares it bound.
-		first := Faults
-		if slices.Contains(b.advice, umkit.AccessedBy) {
-			first = Link
-		}
 		b.onGPU = true
-		return float64(b.bytes)/(d.FaultGBps*d.speed(first)*1e6) + float64(bytes)/(d.HBMGBps*d.speed(HBM)*1e6)
+		return float64(b.bytes)/(d.FaultGBps*d.speed(Faults)*1e6) + float64(bytes)/(d.HBMGBps*d.speed(HBM)*1e6)
 	}
 	return float64(bytes) / (d.HBMGBps * d.speed(HBM) * 1e6)
 }
@@ -365,7 +359,7 @@ func (d *Device) Copy(dst, src umkit.Buffer, bytes uint64) error {
 	path, rate := HBM, d.HBMGBps
 	switch {
 	case s.kind == umkit.PageableMem || t.kind == umkit.PageableMem: // staged by the CPU
-		path, rate = HostMemory, d.LinkGBps
+		path, rate = Pageable, d.LinkGBps
 	case s.kind != umkit.DeviceMem || t.kind != umkit.DeviceMem:
 		path, rate = Link, d.LinkGBps
 	}
@@ -388,13 +382,9 @@ func (d *Device) Prefetch(b umkit.Buffer, to umkit.Location) error {
 	dir := map[umkit.Location]string{umkit.ToGPU: "gpu", umkit.ToCPU: "cpu"}[to]
 	d.log("Prefetch(%s,%s)", x, dir)
 	if (to == umkit.ToGPU) != x.onGPU {
-		via := Link // to the CPU: the driver's page work on the host
-		if to == umkit.ToCPU {
-			via = Faults
-		}
-		d.queue(float64(x.bytes)/(d.LinkGBps*d.speed(via)*0.5*1e6), via)
+		d.queue(float64(x.bytes)/(d.LinkGBps*d.speed(Faults)*0.5*1e6), Faults) // the driver's page work
 	} else {
-		d.queue(0, Link)
+		d.queue(0, Faults)
 	}
 	x.onGPU = to == umkit.ToGPU
 	x.moved = x.moved || to == umkit.ToGPU

@@ -56,7 +56,7 @@ func TestSlow(t *testing.T) {
 		f     float64
 	}{
 		{simgpu.HBM, results.BoundGPUMemory, 0.05}, {simgpu.Launch, results.BoundGPULaunch, 0.05}, {simgpu.Link, results.BoundHostLink, 0.05},
-		{simgpu.HostMemory, results.BoundHostMemory, 0.1}, {simgpu.Faults, results.BoundFaults, 0.3}, {simgpu.CPU, results.BoundHostCPU, 0.2},
+		{simgpu.Pageable, results.BoundHostPageable, 0.1}, {simgpu.Faults, results.BoundFaults, 0.3}, {simgpu.CPU, results.BoundHostCPU, 0.2},
 	} {
 		dev := simgpu.New()
 		dev.Slow[tc.r] = tc.f

@@ -103,6 +103,7 @@ func TestLocalDatasetMixedRefused(t *testing.T) {
 	dir := t.TempDir()
 	a, b := results.NewRow(), results.NewRow()
 	a.Group, a.Benchmark, a.Mode, a.SizeBytes, a.GBps, a.Platform = "hbm", "triad", "explicit", 1<<20, 100, "TESTGPU"
+	a.Verified = true // unverified trials are left out before any check
 	b = a
 	b.Trial, b.Simulated = 1, true
 	if err := results.WriteDir(dir, []results.Row{a, b}, results.Metadata{Platform: "TESTGPU", RunID: "test"}); err != nil {
@@ -119,6 +120,7 @@ func writeRun(t *testing.T, dir, platform string) string {
 	t.Helper()
 	r := results.NewRow()
 	r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.GBps, r.Platform = "hbm", "triad", "explicit", 1<<20, 100, platform
+	r.Verified = true // unverified trials are left out of what datasets loads
 	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{Platform: platform, RunID: "test"}); err != nil {
 		t.Fatal(err)
 	}

@@ -59,7 +59,7 @@ var ErrMalformed = errors.New("malformed results CSV")
 // mode and size_bytes, which every file must have, and bound, which rows of
 // files written before it get from LegacyBound.
 func ReadCSV(r io.Reader, name string) ([]Row, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(newLineLimiter(r, name))
 	head, kinds, seen, err := readHeader(cr, name, schemaKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes)
 	if err != nil {
 		return nil, err
@@ -73,6 +73,9 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 		}
 		if err != nil {
 			return nil, err
+		}
+		if len(rows) == MaxCSVRows {
+			return nil, fmt.Errorf("%s:%d: %w: more than %d rows (about 70 whole default suites)", name, line, ErrTooLarge, MaxCSVRows)
 		}
 		row := NewRow()
 		for i, v := range vals {
@@ -120,7 +123,7 @@ func parseField(k Kind, f string) (any, error) {
 		}
 		v, err := strconv.ParseInt(f, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not an integer", f)
+			return nil, fmt.Errorf("%s is not an integer", short(f))
 		}
 		return v, nil
 	case Float:
@@ -129,7 +132,7 @@ func parseField(k Kind, f string) (any, error) {
 		}
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", f)
+			return nil, fmt.Errorf("%s is not a number", short(f))
 		}
 		return v, nil
 	case Bool:
@@ -138,7 +141,7 @@ func parseField(k Kind, f string) (any, error) {
 		}
 		v, err := strconv.ParseBool(f)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", f)
+			return nil, fmt.Errorf("%s is not true or false", short(f))
 		}
 		return v, nil
 	}

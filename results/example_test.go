@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"math"
@@ -216,4 +217,41 @@ func ExamplePlanRewrite() {
 	// home
 	// home
 	// ""
+}
+
+// Unverified trials are left out of every statistic, counted, and named
+// with their configuration; a command asked to keep them restores them.
+func ExampleScreenUnverified() {
+	var rows []results.Row
+	for trial, ok := range []bool{true, false, true, true, false} {
+		r := results.NewRow()
+		r.Group, r.Benchmark, r.Mode, r.SizeBytes = "hbm", "triad", "explicit", 64<<20
+		r.Trial, r.GBps, r.Verified = int64(trial), 4000, ok
+		rows = append(rows, r)
+	}
+	kept, left := results.ScreenUnverified(rows)
+	fmt.Println(len(kept), "trials for statistics")
+	fmt.Println(left)
+	fmt.Println(len(left.Restore(kept)), "with --keep-unverified")
+	// Output:
+	// 3 trials for statistics
+	// 2 unverified trials left out of every statistic: hbm triad explicit 64 MiB (2 of 5)
+	// 5 with --keep-unverified
+}
+
+// A command's own output file may not be one of a run's files, nor a link,
+// device or FIFO: CheckOutput refuses them before anything is written.
+func ExampleCheckOutput() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	fmt.Println(results.CheckOutput(filepath.Join(dir, "report.html")) == nil)
+	err := results.CheckOutput(filepath.Join(dir, results.CSVName))
+	fmt.Println(errors.Is(err, results.ErrRunData))
+	os.Symlink("/etc/passwd", filepath.Join(dir, "link.html"))
+	err = results.CheckOutput(filepath.Join(dir, "link.html"))
+	fmt.Println(errors.Is(err, results.ErrNotRegular))
+	// Output:
+	// true
+	// true
+	// true
 }

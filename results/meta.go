@@ -33,6 +33,9 @@ type Metadata struct {
 	// trials, how (umkit's StateSetup.Rewrite); nil in runs from before it
 	// was recorded (PlanRewrite then reads the plan).
 	Rewrites map[string]string `json:"rewrites,omitempty"`
+	// Unverified is what the loader left out of the rows it returned with
+	// this metadata (see ScreenUnverified); never written to meta.json.
+	Unverified Unverified `json:"-"`
 }
 
 // GroupTime is the wall-clock span of one benchmark group in one process

@@ -41,6 +41,22 @@ func checkRow(r *Row) error {
 	return nil
 }
 
+// checkCounterRow rejects what no counter pass can record: a configuration
+// column checkRow refuses, and a negative or infinite count, byte count or
+// time (head: the file's columns, to name the bad one).
+func checkCounterRow(r *CounterRow, head []string) error {
+	if err := checkRow(&r.Config); err != nil {
+		return err
+	}
+	for _, name := range head {
+		c := counterColumns[slices.IndexFunc(counterColumns, func(c counterCol) bool { return c.Name == name })]
+		if x, ok := c.Value(r).(float64); ok && (math.IsInf(x, 0) || x < 0) {
+			return fmt.Errorf("column %s: %s is impossible (allowed: a finite number ≥ 0, or empty)", name, strconv.FormatFloat(x, 'g', -1, 64))
+		}
+	}
+	return nil
+}
+
 // trialKey identifies one trial: its configuration, run, repetition and
 // trial index. Two rows with the same key are the same trial twice.
 func trialKey(r *Row) string {

@@ -26,10 +26,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("check", stderr)
 	baseline := fs.String("baseline", "", "the baseline: an embedded dataset (see umbench datasets) or a results directory (required)")
 	format := fs.String("format", "table", "table, csv or json")
-	failPct := fs.Float64("fail-pct", 5, "fail a configuration whose whole interval lies below -fail-pct %")
-	warnPct := fs.Float64("warn-pct", 2, "warn about a configuration whose whole interval lies below -warn-pct %")
-	conf := fs.Float64("confidence", 0.95, "bootstrap interval level")
-	strict := fs.Bool("strict", false, "exit 1 on warnings too")
+	failPct := fs.Float64("fail-pct", 3, "the smallest slowdown (%) that fails, where it is beyond the node's variation too")
+	conf := fs.Float64("confidence", 0.95, "interval level")
+	strict := fs.Bool("strict", false, "exit 1 unless both the GPU and the host verdict pass")
+	all := fs.Bool("all", false, "table: list every configuration, not only those that failed or are inconclusive")
 	wide := fs.Bool("wide", false, "table: do not cut long configuration names and reasons to fit 120 columns")
 	groups := fs.String("groups", "", "without RUN_DIR: groups to measure (default: the baseline's groups)")
 	gpu := fs.Int("gpu", 0, "without RUN_DIR: GPU ordinal to measure")
@@ -38,8 +38,8 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: umbench check --baseline DATASET|DIR [RUN_DIR | --dataset NAME] [flags]")
 		fmt.Fprintln(stderr, "\nSets each configuration's median against the baseline's, with a bootstrap interval for the ratio.")
-		fmt.Fprintln(stderr, "Without RUN_DIR, runs the quick suite on this GPU first. Exit 0: no failure; 1: a failure")
-		fmt.Fprintln(stderr, "(or, with --strict, a warning) or the two cannot be compared; 2: a usage error.\n\nFlags:")
+		fmt.Fprintln(stderr, "Without RUN_DIR, runs the quick suite on this GPU first. Exit 0: the GPU did not fail; 1: it failed")
+		fmt.Fprintln(stderr, "(with --strict: either verdict is not a pass) or the two cannot be compared; 2: a usage error.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {
@@ -65,7 +65,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() == 1 && (*groups != "" || *out != "" || isSet(fs, "gpu")) {
 		return usagef("--groups, --gpu and --out choose the quick run; with RUN_DIR %s nothing is measured", fs.Arg(0))
 	}
-	opts := check.Options{FailPct: *failPct, WarnPct: *warnPct, Confidence: *conf}
+	opts := check.Options{FailPct: *failPct, Confidence: *conf}
 	brows, bmeta, bname, err := source("", "", []string{*baseline})
 	if err != nil {
 		return fmt.Errorf("--baseline: %w", err)
@@ -101,10 +101,10 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		err = rep.WriteJSON(stdout)
 	default:
 		if *wide {
-			err = rep.WriteTable(stdout, true)
+			err = rep.WriteTable(stdout, true, *all)
 		} else {
 			fw := fitTo(stdout)
-			err = rep.WriteTable(fw, false)
+			err = rep.WriteTable(fw, false, *all)
 			fw.flush()
 		}
 	}
@@ -115,7 +115,7 @@ func cmdCheck(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stderr, rep.SummaryLine)
 	}
 	if !rep.OK(*strict) {
-		return fmt.Errorf("%w: %d fail, %d warn", errCheckFailed, rep.Counts.Fail, rep.Counts.Warn)
+		return fmt.Errorf("%w: GPU %s, host %s", errCheckFailed, rep.GPU, rep.Host)
 	}
 	return nil
 }

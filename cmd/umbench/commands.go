@@ -291,7 +291,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	start := time.Now()
 	meta, err := umkit.Run(ctx, opts)
 	bar.finish()
-	annotate(dir)
+	// A refused run measured nothing, and the directory is another run's.
+	refused := errors.Is(err, results.ErrResultsExist) || errors.Is(err, results.ErrLocked) ||
+		errors.Is(err, umkit.ErrNotSameRun) || errors.Is(err, results.ErrNotRegular)
+	if !refused {
+		annotate(dir)
+	}
 	if hung = errors.Is(err, umkit.ErrHung); hung {
 		return fmt.Errorf("%w\nevery configuration finished before it is kept in %s; check the GPU (nvidia-smi) before resuming with: umbench run --out %s --resume",
 			err, dir, dir)
@@ -304,8 +309,11 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("%w; every finished configuration is in %s; continue with: umbench run --out %s --resume", err, dir, dir)
 	}
 	if err != nil {
-		if errors.Is(err, results.ErrResultsExist) || errors.Is(err, results.ErrLocked) || errors.Is(err, umkit.ErrNotSameRun) {
+		if refused {
 			return usageError{err.Error()}
+		}
+		if errors.Is(err, results.ErrReplaced) {
+			return err // what the run wrote is gone with the file
 		}
 		return fmt.Errorf("%w (finished configurations are kept in %s)", err, dir)
 	}

@@ -27,6 +27,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return usagef("--out FILE.html is required")
 	}
+	if err := results.CheckOutput(*out); err != nil {
+		return usageError{err.Error()}
+	}
 	run, against, err := src.load()
 	if err != nil {
 		return err
@@ -37,7 +40,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	// A failed run never leaves half a file.
-	if err := results.WriteFileAtomic(*out, buf.Bytes(), 0o644); err != nil {
+	if err := results.WriteOutput(*out, buf.Bytes()); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %s (%d KiB): %s\n", *out, buf.Len()>>10, claimsSummary(run, o.Against))

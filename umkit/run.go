@@ -302,12 +302,18 @@ func (r *runner) runPlan(ctx context.Context, p Plan) error {
 			return err
 		}
 	}
-	for _, d := range p.Groups {
-		r.groups.start(d.Name())
+	// One span per group, over all of its definitions (they run together).
+	group := func(i int) string { return p.Groups[i].Entries()[0].Group }
+	for i, d := range p.Groups {
+		if i == 0 || group(i-1) != group(i) {
+			r.groups.start(group(i))
+		}
 		if err := r.runDefinition(ctx, d); err != nil {
 			return err
 		}
-		r.groups.end()
+		if i == len(p.Groups)-1 || group(i+1) != group(i) {
+			r.groups.end()
+		}
 	}
 	return nil
 }

@@ -272,9 +272,9 @@ func (run *Run) Amplification() string {
 // with R.
 func (run *Run) HandoffStory() string {
 	var rs []int64
-	for _, v := range run.sum {
-		if v.cfg.Group == results.GroupHandoff && v.cfg.Phase == results.PhaseAlternating && v.cfg.SizeBytes == gib && !containsInt(rs, v.cfg.ReusePasses) {
-			rs = append(rs, v.cfg.ReusePasses)
+	for _, c := range run.cfg {
+		if c.Group == results.GroupHandoff && c.Phase == results.PhaseAlternating && c.SizeBytes == gib && !containsInt(rs, c.ReusePasses) {
+			rs = append(rs, c.ReusePasses)
 		}
 	}
 	if len(rs) == 0 {
@@ -329,7 +329,7 @@ func (run *Run) ModelStory() string {
 	if ci := rep.MedianAPECI; !math.IsNaN(ci.Lo) {
 		s += fmt.Sprintf(" (95 %% CI %s–%s %%)", num(ci.Lo), num(ci.Hi))
 	}
-	s += fmt.Sprintf(" and it names the measured fastest policy in %d of %d size–reuse cases", rep.Matches, rep.Compared)
+	s += fmt.Sprintf(" and it names the measured fastest policy in %d of %d size–reuse cases, where always naming %s scores %d", rep.Matches, rep.Compared, rep.BestConstant, rep.BestConstantMatches)
 	if alt, err := NewRun(run.Name, model.WithoutCPU(handoffRows(run.Rows)), run.Meta); err == nil {
 		if r2, err := alt.fit(); err == nil && !math.IsNaN(r2.MedianAPE) {
 			s += fmt.Sprintf(" (with each trial's measured CPU time taken out: %s %%, %d of %d)", num(r2.MedianAPE), r2.Matches, r2.Compared)

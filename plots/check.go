@@ -116,7 +116,7 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 		pct float64
 		v   check.Verdict
 	}{{-rep.FailPct, check.Fail}} {
-		ls := lineStyle(colours[t.v], true)
+		ls := lineStyle(colours[t.v], modelDashes)
 		ls.Width = vg.Points(1)
 		if err := vline(t.pct, ls); err != nil {
 			return nil, err

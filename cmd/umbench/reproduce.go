@@ -58,8 +58,9 @@ func cmdReproduce(args []string, stdout, stderr io.Writer) error {
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "Usage: umbench reproduce DIR... | --dataset NAME[,NAME...] [--format table|md|csv]\n\n"+
 			"Checks every finding of the paper on a run: the paper's figure beside the measured one, a verdict\n"+
-			"(reproduces, reproduces qualitatively, differs for a known reason, differs unexplained, not measured)\n"+
-			"and the reason, derived from the run's device facts and data.\n\nFlags:")
+			"(reproduces, reproduces qualitatively, differs for a known reason, differs unexplained, inconclusive,\n"+
+			"not measured) from the figure's 95 % interval, the reason computed from the run's device facts and data,\n"+
+			"and the runs the figure rests on.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := parse(fs, args); err != nil {

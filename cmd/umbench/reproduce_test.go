@@ -75,7 +75,7 @@ func TestReportSelfContained(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := string(b)
-	if n := strings.Count(h, `src="data:image/png;base64,`); n < 8 {
+	if n := strings.Count(h, `src="data:image/svg`); n < 8 {
 		t.Errorf("%d embedded figures, want at least 8", n)
 	}
 	for _, bad := range []string{"http://", "https://", "<script", "ZgotmplZ"} {
@@ -83,7 +83,7 @@ func TestReportSelfContained(t *testing.T) {
 			t.Errorf("report contains %q", bad)
 		}
 	}
-	for _, want := range []string{"Device and provenance", "Summary with quality flags", "The reuse model", "VIII-C.crossover", "Table III"} {
+	for _, want := range []string{"Device and provenance", "Summary with intervals and quality flags", "The reuse model", "VIII-C.crossover", "Table III"} {
 		if !strings.Contains(h, want) {
 			t.Errorf("report lacks %q", want)
 		}

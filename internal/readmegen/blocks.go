@@ -21,6 +21,7 @@ var blocks = map[string]func() (string, error){
 	"results":  resultsTable,
 	"model":    modelParagraph,
 	"check":    checkBlock,
+	"claims":   claimsBlock,
 }
 
 func blockNames() []string {

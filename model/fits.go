@@ -1,86 +1,105 @@
-package plots
+package model
 
 import (
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 
 	"github.com/go-gota/gota/dataframe"
 
-	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
 
-// ReuseFit is the reuse model fitted to one platform's handoff rows.
-type ReuseFit struct {
+// PlatformFit is the reuse model fitted to one platform's handoff rows.
+type PlatformFit struct {
 	Platform string
-	Report   *model.Report // nil when Err is set
-	Err      error         // why the platform could not be fitted
+	Report   *Report // nil when Err is set
+	Err      error   // why the platform could not be fitted
 }
 
 // Models returns the fit's calibrated parameters with their validation
-// errors, as drawn by HandoffReuse and tabulated by ModelTable.
-func (f ReuseFit) Models() []model.Calibration {
+// errors, each stamped with the platform.
+func (f PlatformFit) Models() []Calibration {
 	if f.Report == nil {
 		return nil
 	}
-	out := append([]model.Calibration(nil), f.Report.Calibration...)
+	out := append([]Calibration(nil), f.Report.Calibration...)
 	for i := range out {
 		out[i].Platform = f.Platform
 	}
 	return out
 }
 
-// FitReuse fits the reuse model (model.Fit: G from the gpu_only rows,
+// FitEach fits the reuse model (Fit: G from the gpu_only rows,
 // F = T(R=1) − G, validated at the other R) separately for each platform of
-// the handoff rows, in platform order. Phases other than cpu_only, gpu_only
-// and alternating (the paper datasets' baseline and extra) are left out. A
-// platform that cannot be fitted (too few policies or reuse counts) has Err
-// set.
-func FitReuse(rows []results.Row, o model.Options) []ReuseFit {
-	rows = Where(Where(rows, results.ColGroup, results.GroupHandoff), results.ColPhase, results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating)
-	var fits []ReuseFit
-	for _, g := range split(rows, By(results.ColPlatform)) {
-		rep, err := model.Fit(g.rows, o)
-		fits = append(fits, ReuseFit{Platform: g.label, Report: rep, Err: err})
+// the handoff rows, the paper's platforms first (GB200, GH200, GB10), then
+// the others by name. Phases other than cpu_only, gpu_only and alternating
+// (the paper datasets' baseline and extra) are left out. A platform that
+// cannot be fitted (too few policies or reuse counts) has Err set.
+func FitEach(rows []results.Row, o Options) []PlatformFit {
+	by := map[string][]results.Row{}
+	for _, r := range rows {
+		if r.Group == results.GroupHandoff && (r.Phase == results.PhaseCPUOnly || r.Phase == results.PhaseGPUOnly || r.Phase == results.PhaseAlternating) {
+			by[r.Platform] = append(by[r.Platform], r)
+		}
+	}
+	var fits []PlatformFit
+	for _, p := range paperOrder(by) {
+		rep, err := Fit(by[p], o)
+		fits = append(fits, PlatformFit{Platform: p, Report: rep, Err: err})
 	}
 	return fits
 }
 
+// paperOrder returns the keys of by: GB200, GH200, GB10, then the rest by name.
+func paperOrder(by map[string][]results.Row) []string {
+	rank := func(p string) int {
+		if i := slices.Index([]string{"GB200", "GH200", "GB10"}, p); i >= 0 {
+			return i
+		}
+		return 3
+	}
+	var ps []string
+	for p := range by {
+		ps = append(ps, p)
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		if rank(ps[i]) != rank(ps[j]) {
+			return rank(ps[i]) < rank(ps[j])
+		}
+		return ps[i] < ps[j]
+	})
+	return ps
+}
+
 // AllModels returns the models of every fit that succeeded.
-func AllModels(fits []ReuseFit) []model.Calibration {
-	var out []model.Calibration
+func AllModels(fits []PlatformFit) []Calibration {
+	var out []Calibration
 	for _, f := range fits {
 		out = append(out, f.Models()...)
 	}
 	return out
 }
 
-// PublishedModels returns the reuse-model parameters stored with an
-// embedded dataset (datasets.ModelParameters), for the platform of that
-// dataset; none, and no error, when it has none.
-func PublishedModels(dataset string) ([]model.Calibration, error) {
-	return datasets.ModelParameters(dataset)
-}
-
-// CompareModels sets published parameters beside fitted ones, matched by
+// CompareFrame sets published parameters beside fitted ones, matched by
 // platform, policy and size: F, G and the errors of each, and the
 // difference of F in percent. Published parameters without a fitted match
 // (and the reverse) keep NaN in the other's columns.
-func CompareModels(published, fitted []model.Calibration) dataframe.DataFrame {
+func CompareFrame(published, fitted []Calibration) dataframe.DataFrame {
 	type k struct {
 		platform, policy string
 		size             int64
 	}
-	fit := map[k]model.Calibration{}
+	fit := map[k]Calibration{}
 	for _, m := range fitted {
 		fit[k{m.Platform, m.Policy, m.SizeBytes}] = m
 	}
-	used := map[k]bool{}
 	nan := math.NaN()
-	none := model.Calibration{Param: model.Param{F: nan, G: nan}, MedianAPE: nan, MaxAPE: nan}
-	type pair struct{ p, f model.Calibration }
+	none := Calibration{Param: Param{F: nan, G: nan}, MedianAPE: nan, MaxAPE: nan}
+	type pair struct{ p, f Calibration }
 	var pairs []pair
+	used := map[k]bool{}
 	for _, p := range published {
 		key := k{p.Platform, p.Policy, p.SizeBytes}
 		f, ok := fit[key]
@@ -98,7 +117,7 @@ func CompareModels(published, fitted []model.Calibration) dataframe.DataFrame {
 		}
 	}
 	if len(pairs) == 0 {
-		return errFrame(fmt.Errorf("%w: no models to compare", ErrNoData))
+		return dataframe.DataFrame{Err: fmt.Errorf("%w: no models to compare", ErrBadInput)}
 	}
 	type P = pair
 	num := func(name string, f func(p *P) float64) results.Field[P] { return results.FloatField(name, f) }
@@ -118,11 +137,11 @@ func CompareModels(published, fitted []model.Calibration) dataframe.DataFrame {
 	)
 }
 
-// AdviceTable asks the advisor (model.Advise) which policy is fastest for
-// each workload under each fit's model: platform, size, R, the fastest
-// policy and its predicted time, the runner-up, the break-even reuse R*
-// between them, and how the parameters were obtained at that size.
-func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFrame {
+// AdviceFrame asks the advisor (Advise) which policy is fastest for each
+// workload under each fit's model: platform, size, R, the fastest policy
+// and its predicted time, the runner-up, the break-even reuse R* between
+// them, and how the parameters were obtained at that size.
+func AdviceFrame(fits []PlatformFit, workloads []Workload) dataframe.DataFrame {
 	type advice struct {
 		platform           string
 		size, reuse        int64
@@ -135,16 +154,16 @@ func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFram
 			continue
 		}
 		for _, w := range workloads {
-			a, err := model.Advise(f.Report.Model, w)
+			a, err := Advise(f.Report.Model, w)
 			if err != nil {
-				return errFrame(fmt.Errorf("plots: advice for %s: %w", f.Platform, err))
+				return dataframe.DataFrame{Err: fmt.Errorf("model: advice for %s: %w", f.Platform, err)}
 			}
 			b := a.Ranking[0]
 			ad := advice{platform: f.Platform, size: w.SizeBytes, reuse: int64(math.Round(w.Reuse)),
 				best: b.Policy, pred: b.PredictedMs, how: b.How.String(), nextMs: math.NaN(), rstr: math.NaN()}
 			if len(a.Ranking) > 1 {
 				ad.next, ad.nextMs = a.Ranking[1].Policy, a.Ranking[1].PredictedMs
-				if a.BreakEven.Kind == model.Crosses {
+				if a.BreakEven.Kind == Crosses {
 					ad.rstr = a.BreakEven.R
 				}
 			}
@@ -152,7 +171,7 @@ func AdviceTable(fits []ReuseFit, workloads []model.Workload) dataframe.DataFram
 		}
 	}
 	if len(out) == 0 {
-		return errFrame(fmt.Errorf("%w: no fitted model to advise with", ErrNoData))
+		return dataframe.DataFrame{Err: fmt.Errorf("%w: no fitted model to advise with", ErrBadInput)}
 	}
 	type A = advice
 	return results.Build(out,

@@ -10,9 +10,9 @@ import (
 	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 func TestTableHTML(t *testing.T) {
@@ -187,7 +187,7 @@ func TestLiveCache(t *testing.T) {
 		t.Error("other trials read the cache of the first options")
 	}
 	o3 := o
-	other := fakegpu.New()
+	other := simgpu.New()
 	info := other.Info()
 	info.UUID = "GPU-11111111-2222-3333-4444-555555555555"
 	other.SetInfo(info)

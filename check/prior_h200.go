@@ -7,8 +7,8 @@ var h200 = &Prior{
 	GPU:    "NVIDIA H200",
 	Source: "datasets/h200-2026-12-03-repeat (six quick runs on one node) and five default suites on other H200 nodes (git af1c2cd: h200-2026-12-0{1,2}-*)",
 	PerResource: map[string]ResourceSpread{
-		"gpu_memory":      {Default: Spread{0.0329, 0.013}, Process: Spread{0.001, 0.00215}},
-		"gpu_launch":      {Default: Spread{0.037, 0.0323}, Process: Spread{0.00829, 0.0177}},
+		"gpu_memory":      {Default: Spread{0.0166, 0.02}, Process: Spread{0.001, 0.00214}},
+		"gpu_launch":      {Default: Spread{0.0495, 0.0194}, Process: Spread{0.001, 0.0231}},
 		"host_link":       {Default: Spread{0.187, 0.361}, Process: Spread{0.001, 0.0475}},
 		"host_pageable":   {Default: Spread{0.386, 0.348}, Process: Spread{0.131, 0.143}},
 		"fault_servicing": {Default: Spread{0.356, 0.213}, Process: Spread{0.0508, 0.0473}},

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/claims"
+	"github.com/umlab/umlab/internal/sanitize"
 )
 
 // claimSources are the flags with which reproduce and report name their
@@ -78,7 +79,7 @@ func newReproduceCmd() *cobra.Command {
 			fw := fitTo(w)
 			defer fw.flush()
 			w = fw
-			fmt.Fprintf(w, "%s: %s\n\n", run.Name, run.Facts.Describe())
+			fmt.Fprintf(w, "%s: %s\n\n", sanitize.Terminal(run.Name), sanitize.Terminal(run.Facts.Describe()))
 		}
 		return claims.Write(w, xs, format)
 	}

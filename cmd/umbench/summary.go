@@ -9,6 +9,7 @@ import (
 
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
@@ -129,12 +130,13 @@ func writeRunHeader(w io.Writer, meta results.Metadata, parts bool) {
 	if meta.Device.Name == "" {
 		return
 	}
-	fmt.Fprintf(w, "%s, %s", meta.Device.Name, meta.Platform)
+	t := sanitize.Terminal // a line break in meta.json must not forge a line
+	fmt.Fprintf(w, "%s, %s", t(meta.Device.Name), t(meta.Platform))
 	if meta.Device.DriverVersion != "" {
-		fmt.Fprintf(w, ", driver %s", meta.Device.DriverVersion)
+		fmt.Fprintf(w, ", driver %s", t(meta.Device.DriverVersion))
 	}
 	if meta.RunID != "" {
-		fmt.Fprintf(w, ", run %s", meta.RunID)
+		fmt.Fprintf(w, ", run %s", t(meta.RunID))
 	}
 	fmt.Fprintln(w)
 	printGroupTimes(w, meta.GroupTimes, parts)

@@ -137,3 +137,67 @@ func TestE2ELabelsReachTheTerminalEscaped(t *testing.T) {
 		}
 	}
 }
+
+// unescaped returns the characters of s among chars not written as a
+// Markdown backslash escape.
+func unescaped(s, chars string) string {
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\':
+			i++
+		case strings.IndexByte(chars, s[i]) >= 0:
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
+
+// reproduce --format md keeps a hostile platform name text: raw HTML, a
+// table cell separator and a javascript: link are escaped, so that every
+// row keeps its seven cells and no tag or link forms.
+func TestE2EReproduceMarkdownEscapes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	if code, _, e := umbenchBin(t, nil, runArgs(dir)...); code != 0 {
+		t.Fatalf("run: exit %d\n%s", code, e)
+	}
+	rows, meta, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	evil := `Fake<img src=x onerror="alert(1)"> | [x](javascript:alert(1))`
+	for i := range rows {
+		rows[i].Platform = evil
+	}
+	meta.Platform = evil
+	var buf bytes.Buffer
+	if err := results.WriteCSV(&buf, rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteFileAtomic(filepath.Join(dir, results.CSVName), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := results.WriteMetadata(filepath.Join(dir, results.MetaName), meta); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := umbenchBin(t, nil, "reproduce", dir, "--format", "md")
+	if code != 0 {
+		t.Fatalf("reproduce --format md: exit %d\n%s", code, errs)
+	}
+	shown := 0
+	for _, l := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(l, "| **") {
+			continue
+		}
+		if got := unescaped(l, "|"); len(got) != 7 {
+			t.Errorf("a row has %d cell separators, want 7: %s", len(got), l)
+		}
+		if got := unescaped(l, "<>[]()"); got != "" {
+			t.Errorf("a row keeps %q unescaped: %s", got, l)
+		}
+		shown += strings.Count(l, `Fake\<img src=x onerror="alert\(1\)"\> \| \[x\]\(javascript:alert\(1\)\)`)
+	}
+	if shown == 0 {
+		t.Errorf("no row shows the platform, escaped:\n%s", out)
+	}
+}

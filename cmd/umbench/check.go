@@ -98,6 +98,8 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 		return usageError{err.Error()}
 	}
 	announce(c, runSrc.Rows, f.format == "table")
+	sayUnverified(c, f.format == "table", "the run: ", runSrc.Meta.Unverified)
+	sayUnverified(c, f.format == "table", "the baseline: ", base.Meta.Unverified)
 	if err := f.write(c, rep); err != nil {
 		return err
 	}

@@ -383,7 +383,7 @@ func notes(run, base Side, missing map[string]int, host Verdict) []string {
 	if rm.Commit != "" && bm.Commit != "" && rm.Commit != bm.Commit {
 		out = append(out, fmt.Sprintf("umlab commit %.12s (run), %.12s (baseline): method changes show as differences", rm.Commit, bm.Commit))
 	}
-	if r, b := results.PlanRewrite(rm.Config), results.PlanRewrite(bm.Config); r != "" && b != "" && r != b {
+	if r, b := results.PlanRewrite(rm), results.PlanRewrite(bm); r != "" && b != "" && r != b {
 		out = append(out, fmt.Sprintf("memory states rewritten by %s (run), %s (baseline) before cold, prefetched and advised trials: "+
 			"states that depend on it (preferred location CPU above all) differ by method, not health", r, b))
 	}

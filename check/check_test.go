@@ -280,7 +280,7 @@ func TestOptionsValidated(t *testing.T) {
 // ways say so: the states that depend on it differ by method.
 func TestRewriteNoted(t *testing.T) {
 	plan := func(rewrite string) any {
-		c := map[string]any{"Trials": 25}
+		c := map[string]any{"Trials": 25, "Modes": []string{"explicit", "managed_cold"}} // a memory-state group
 		if rewrite != "" {
 			c["Rewrite"] = rewrite
 		}

@@ -205,7 +205,7 @@ const priorWeight = 2
 // config judges one configuration of the run against the baseline's.
 func (j *judge) config(r, b *sample) Result {
 	f := r.first
-	res := Result{Group: f.Group, Configuration: Label(f), Key: settingKey(f), Resource: resourceOf(f),
+	res := Result{Group: f.Group, Configuration: Label(f), Key: settingKey(f), Resource: boundOf(f),
 		GPU: f.GPUUUID, Host: f.Host, RunRuns: len(r.runs), BaselineRuns: len(b.runs)}
 	nan := math.NaN()
 	res.RunGBps, res.BaselineGBps, res.Ratio, res.Lo, res.Hi, res.SpreadPct, res.P = nan, nan, nan, nan, nan, nan, nan

@@ -1,23 +1,38 @@
 package check
 
-import "strings"
+import (
+	"strings"
 
-// The resources a configuration can be bound by (the row's bound column,
-// declared by its benchmark definition). The first three are the GPU's and
-// make the GPU verdict; the others are the host's.
-const (
-	GPUMemory    = "gpu_memory"      // kernels on data resident in device memory
-	GPULaunch    = "gpu_launch"      // kernels and copies too short to be bound by bandwidth
-	HostLink     = "host_link"       // pinned copies and host-mapped access: the CPU–GPU link
-	HostPageable = "host_pageable"   // copies from or to pageable host memory
-	Faults       = "fault_servicing" // cold, advised and oversubscribed managed memory
-	HostCPU      = "host_cpu"        // the handoff's CPU-only phase
-	Mixed        = "mixed"           // the handoff's alternating phase: CPU, movement and GPU
+	"github.com/umlab/umlab/results"
 )
 
-// Resources lists them, GPU first.
-var Resources = []string{GPUMemory, GPULaunch, HostLink, HostPageable, Faults, HostCPU, Mixed}
+// Resources lists the resources a configuration can be bound by (the
+// row's bound column, declared by its benchmark definition), the GPU's
+// first: results.Bounds.
+var Resources = results.Bounds
 
+// The resources by name, as results declares them.
+const (
+	GPUMemory    = results.BoundGPUMemory
+	GPULaunch    = results.BoundGPULaunch
+	HostLink     = results.BoundHostLink
+	HostPageable = results.BoundHostPageable
+	Faults       = results.BoundFaults
+	HostCPU      = results.BoundHostCPU
+	Mixed        = results.BoundMixed
+)
+
+// boundOf is a row's bound column, or, for a row made without it, what
+// results says rows of older files are bound by.
+func boundOf(r results.Row) string {
+	if r.Bound != "" {
+		return r.Bound
+	}
+	return results.LegacyBound(r)
+}
+
+// isGPU reports whether a resource is the GPU's own: GPU memory, launch
+// and the host link make the GPU verdict, the rest the host's.
 func isGPU(resource string) bool {
 	return resource == GPUMemory || resource == GPULaunch || resource == HostLink
 }

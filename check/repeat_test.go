@@ -122,7 +122,7 @@ func slowed(s Side, resource string, f float64) Side {
 	out := s
 	out.Rows = make([]results.Row, len(s.Rows))
 	for i, r := range s.Rows {
-		if resourceOf(r) == resource {
+		if r.Bound == resource {
 			r.GBps *= f
 			r.TotalMs /= f
 			r.KernelMs /= f

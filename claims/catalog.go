@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
 )
 
 // Published datasets the claims read their figures from.
@@ -82,7 +83,7 @@ func build() []*Claim {
 	gm := func(m func(a, b *Run) (Quantity, error)) said { return of(m, GB200) }
 
 	// Abstract.
-	stateDep := ratio(stream("managed_prefetch", 256*mib), stream("managed_cold", 256*mib), "×")
+	stateDep := ratio(stream(results.ModeManagedPrefetch, 256*mib), stream(results.ModeManagedCold, 256*mib), "×")
 	add(says("One managed allocation has no single bandwidth: the same streaming kernel is %s× faster prefetched than on CPU-initialised first touch (256 MiB)", gm(stateDep)),
 		&Claim{ID: "Abstract.state-dependent", Section: "Abstract", Reference: GB200, Relation: Relation{Kind: AtLeast, Bound: 10},
 			Measure: stateDep, Reasons: []Mechanism{integratedPool(poolUnity)}})
@@ -112,125 +113,125 @@ func build() []*Claim {
 			Direction: below(1), DirectionText: "copy below triad", Ambiguity: AmbTriadPerArray, Measure: ratio(hbmCopy(gib), triad(gib), "×")})
 
 	// V-B.
-	add(says("1 GiB explicit host-to-device copies reach %s GB/s on GB200", g(copyDir("h2d"))),
+	add(says("1 GiB explicit host-to-device copies reach %s GB/s on GB200", g(copyDir(results.DirectionH2D))),
 		&Claim{ID: "V-B.copy-h2d", Section: "V-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Ambiguity: AmbPinned,
-			Measure: value(copyDir("h2d")), Reasons: []Mechanism{linkCeiling(copyDir("h2d"))}})
-	add(says("Device-to-host copies are a little slower than host-to-device (%s against %s GB/s)", g(copyDir("d2h")), g(copyDir("h2d"))),
+			Measure: value(copyDir(results.DirectionH2D)), Reasons: []Mechanism{linkCeiling(copyDir(results.DirectionH2D))}})
+	add(says("Device-to-host copies are a little slower than host-to-device (%s against %s GB/s)", g(copyDir(results.DirectionD2H)), g(copyDir(results.DirectionH2D))),
 		&Claim{ID: "V-B.copy-d2h-vs-h2d", Section: "V-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.05},
 			Direction: below(0.99), DirectionText: "d2h slower than h2d", Ambiguity: AmbPinned,
-			Measure: ratio(copyDir("d2h"), copyDir("h2d"), "×"), Reasons: []Mechanism{linkBoth(copyDir("d2h"), copyDir("h2d"))}})
-	add(says("Managed prefetch is slower than explicit copy (CPU-to-GPU %s against %s GB/s, 1 GiB)", g(prefetchDir("h2d")), g(copyDir("h2d"))),
+			Measure: ratio(copyDir(results.DirectionD2H), copyDir(results.DirectionH2D), "×"), Reasons: []Mechanism{linkBoth(copyDir(results.DirectionD2H), copyDir(results.DirectionH2D))}})
+	add(says("Managed prefetch is slower than explicit copy (CPU-to-GPU %s against %s GB/s, 1 GiB)", g(prefetchDir(results.DirectionH2D)), g(copyDir(results.DirectionH2D))),
 		&Claim{ID: "V-B.prefetch-below-copy", Section: "V-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2},
 			Direction: below(1), DirectionText: "prefetch below copy",
-			Measure: ratio(prefetchDir("h2d"), copyDir("h2d"), "×"), Reasons: []Mechanism{linkBoth(prefetchDir("h2d"), copyDir("h2d"))}})
-	add(says("GPU-to-CPU prefetch is slower than CPU-to-GPU (%s against %s GB/s, 1 GiB)", g(prefetchDir("d2h")), g(prefetchDir("h2d"))),
+			Measure: ratio(prefetchDir(results.DirectionH2D), copyDir(results.DirectionH2D), "×"), Reasons: []Mechanism{linkBoth(prefetchDir(results.DirectionH2D), copyDir(results.DirectionH2D))}})
+	add(says("GPU-to-CPU prefetch is slower than CPU-to-GPU (%s against %s GB/s, 1 GiB)", g(prefetchDir(results.DirectionD2H)), g(prefetchDir(results.DirectionH2D))),
 		&Claim{ID: "V-B.prefetch-d2h-slower", Section: "V-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2},
-			Direction: below(1), DirectionText: "GPU→CPU slower", Measure: ratio(prefetchDir("d2h"), prefetchDir("h2d"), "×")})
-	add(says("GB200 improves explicit-transfer bandwidth over GH200 (host-to-device %s against %s GB/s)", g(copyDir("h2d")), h(copyDir("h2d"))),
+			Direction: below(1), DirectionText: "GPU→CPU slower", Measure: ratio(prefetchDir(results.DirectionD2H), prefetchDir(results.DirectionH2D), "×")})
+	add(says("GB200 improves explicit-transfer bandwidth over GH200 (host-to-device %s against %s GB/s)", g(copyDir(results.DirectionH2D)), h(copyDir(results.DirectionH2D))),
 		&Claim{ID: "V-B.transfers-gb200-gh200", Section: "V-B", Reference: GB200, Against: GH200, Relation: Relation{Kind: Near, Tol: 0.1},
-			Direction: above(1), DirectionText: "GB200 faster", Measure: cross(copyDir("h2d"), "×")})
-	add(says("GB200 substantially improves managed prefetch over GH200 (CPU-to-GPU %s against %s GB/s)", g(prefetchDir("h2d")), h(prefetchDir("h2d"))),
+			Direction: above(1), DirectionText: "GB200 faster", Measure: cross(copyDir(results.DirectionH2D), "×")})
+	add(says("GB200 substantially improves managed prefetch over GH200 (CPU-to-GPU %s against %s GB/s)", g(prefetchDir(results.DirectionH2D)), h(prefetchDir(results.DirectionH2D))),
 		&Claim{ID: "V-B.prefetch-gb200-gh200", Section: "V-B", Reference: GB200, Against: GH200, Relation: Relation{Kind: Near, Tol: 0.1},
-			Direction: above(1), DirectionText: "GB200 faster", Measure: cross(prefetchDir("h2d"), "×")})
+			Direction: above(1), DirectionText: "GB200 faster", Measure: cross(prefetchDir(results.DirectionH2D), "×")})
 
 	// V-C.
-	coldFrac := ratio(stream("managed_cold", 256*mib), stream("explicit", 256*mib), "%")
+	coldFrac := ratio(stream(results.ModeManagedCold, 256*mib), stream(results.ModeExplicit, 256*mib), "%")
 	add(says("CPU-initialised first touch reaches only %s %% of the explicit-HBM streaming baseline (%s against %s GB/s, 256 MiB)",
-		gm(coldFrac), g(stream("managed_cold", 256*mib)), g(stream("explicit", 256*mib))),
+		gm(coldFrac), g(stream(results.ModeManagedCold, 256*mib)), g(stream(results.ModeExplicit, 256*mib))),
 		&Claim{ID: "V-C.cold-fraction", Section: "V-C", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.25},
 			Direction: below(5), DirectionText: "cold below 5 % of explicit", Ambiguity: AmbStreamKernel,
 			Measure: coldFrac, Reasons: []Mechanism{integratedPool(poolFraction)}})
-	add(says("Cold first touch of the 256 MiB streaming kernel runs at %s GB/s on GB200 (%s on GH200)", g(stream("managed_cold", 256*mib)), h(stream("managed_cold", 256*mib))),
+	add(says("Cold first touch of the 256 MiB streaming kernel runs at %s GB/s on GB200 (%s on GH200)", g(stream(results.ModeManagedCold, 256*mib)), h(stream(results.ModeManagedCold, 256*mib))),
 		&Claim{ID: "V-C.cold-absolute", Section: "V-C", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.25},
 			Direction: below(100), DirectionText: "tens of GB/s at most",
-			Measure: value(stream("managed_cold", 256*mib)), Reasons: []Mechanism{integratedPool(poolValue)}})
-	add(says("With cudaMemPrefetchAsync the streaming kernel effectively matches the explicit baseline (%s against %s GB/s)", g(stream("managed_prefetch", 256*mib)), g(stream("explicit", 256*mib))),
+			Measure: value(stream(results.ModeManagedCold, 256*mib)), Reasons: []Mechanism{integratedPool(poolValue)}})
+	add(says("With cudaMemPrefetchAsync the streaming kernel effectively matches the explicit baseline (%s against %s GB/s)", g(stream(results.ModeManagedPrefetch, 256*mib)), g(stream(results.ModeExplicit, 256*mib))),
 		&Claim{ID: "V-C.prefetch-matches", Section: "V-C", Reference: GB200, Relation: Relation{Kind: NearAbs, Tol: 2},
 			Direction: above(90), DirectionText: "prefetch above 90 % of explicit",
-			Measure: ratio(stream("managed_prefetch", 256*mib), stream("explicit", 256*mib), "%")})
-	reuseFrac := ratio(stream("managed_reuse", 256*mib), stream("explicit", 256*mib), "%")
-	add(says("Reused managed memory reaches %s %% of the explicit baseline (%s against %s GB/s)", gm(reuseFrac), g(stream("managed_reuse", 256*mib)), g(stream("explicit", 256*mib))),
+			Measure: ratio(stream(results.ModeManagedPrefetch, 256*mib), stream(results.ModeExplicit, 256*mib), "%")})
+	reuseFrac := ratio(stream(results.ModeManagedReuse, 256*mib), stream(results.ModeExplicit, 256*mib), "%")
+	add(says("Reused managed memory reaches %s %% of the explicit baseline (%s against %s GB/s)", gm(reuseFrac), g(stream(results.ModeManagedReuse, 256*mib)), g(stream(results.ModeExplicit, 256*mib))),
 		&Claim{ID: "V-C.reuse-fraction", Section: "V-C", Reference: GB200, Relation: Relation{Kind: NearAbs, Tol: 2},
 			Direction: above(90), DirectionText: "reuse above 90 % of explicit", Measure: reuseFrac})
 	add(says("On GH200 prefetch and reuse recover more than 99 %% of explicit-HBM bandwidth (%s and %s against %s GB/s)",
-		h(stream("managed_prefetch", 256*mib)), h(stream("managed_reuse", 256*mib)), h(stream("explicit", 256*mib))),
+		h(stream(results.ModeManagedPrefetch, 256*mib)), h(stream(results.ModeManagedReuse, 256*mib)), h(stream(results.ModeExplicit, 256*mib))),
 		&Claim{ID: "V-C.gh200-recover", Section: "V-C", Reference: GH200, Relation: Relation{Kind: AtLeast, Bound: 99},
 			Direction: above(95), DirectionText: "above 95 % of explicit",
 			Measure: func(a, _ *Run) (Quantity, error) { return minRatio(a, 256*mib) }})
-	add(says("The explicit streaming kernel (%s GB/s at 256 MiB) runs faster than the 1 GiB triad (%s GB/s)", g(stream("explicit", 256*mib)), g(triad(gib))),
+	add(says("The explicit streaming kernel (%s GB/s at 256 MiB) runs faster than the 1 GiB triad (%s GB/s)", g(stream(results.ModeExplicit, 256*mib)), g(triad(gib))),
 		&Claim{ID: "V-C.stream-above-triad", Section: "V-C", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Ambiguity: AmbStreamKernel,
-			Measure: ratio(stream("explicit", 256*mib), triad(gib), "×"), Reasons: []Mechanism{streamTraffic}})
+			Measure: ratio(stream(results.ModeExplicit, 256*mib), triad(gib), "×"), Reasons: []Mechanism{streamTraffic}})
 	add(says("On GB10 (one shared LPDDR5X pool) every managed state stays within about %s %% of the explicit baseline instead of collapsing", of(slowestState, GB10)),
 		&Claim{ID: "V-C.gb10-uniform", Section: "V-C", Reference: GB10, Relation: Relation{Kind: AtLeast, Bound: 50},
 			Measure: slowestState, Reasons: []Mechanism{separatePool}})
 
 	// VI-A.
 	add(says("Cold first touch stays near the same bandwidth from 256 MiB to 1 GiB (%s and %s GB/s): the kernel is limited by page mapping and migration",
-		g(stream("managed_cold", 256*mib)), g(stream("managed_cold", gib))),
+		g(stream(results.ModeManagedCold, 256*mib)), g(stream(results.ModeManagedCold, gib))),
 		&Claim{ID: "VI-A.cold-1gib", Section: "VI-A", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1},
 			Direction: within(0.75, 1.33), DirectionText: "within a third",
-			Measure: ratio(stream("managed_cold", gib), stream("managed_cold", 256*mib), "×")})
-	for _, m := range []struct{ id, mode, name string }{{"VI-A.prefetch-1gib", "managed_prefetch", "Prefetched"}, {"VI-A.reuse-1gib", "managed_reuse", "Reused"}} {
+			Measure: ratio(stream(results.ModeManagedCold, gib), stream(results.ModeManagedCold, 256*mib), "×")})
+	for _, m := range []struct{ id, mode, name string }{{"VI-A.prefetch-1gib", results.ModeManagedPrefetch, "Prefetched"}, {"VI-A.reuse-1gib", results.ModeManagedReuse, "Reused"}} {
 		add(says(m.name+" managed memory rises from %s GB/s at 256 MiB to %s GB/s at 1 GiB", g(stream(m.mode, 256*mib)), g(stream(m.mode, gib))),
 			&Claim{ID: m.id, Section: "VI-A", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.04},
 				Direction: above(1), DirectionText: "not slower at 1 GiB", Measure: ratio(stream(m.mode, gib), stream(m.mode, 256*mib), "×")})
 	}
-	add(says("cudaMemAdvise with preferred GPU location is similar to the cold case (%s against %s GB/s, 256 MiB)", g(stream("advise_preferred_gpu", 256*mib)), g(stream("managed_cold", 256*mib))),
+	add(says("cudaMemAdvise with preferred GPU location is similar to the cold case (%s against %s GB/s, 256 MiB)", g(stream(results.ModeAdvisePreferredGPU, 256*mib)), g(stream(results.ModeManagedCold, 256*mib))),
 		&Claim{ID: "VI-A.preferred-gpu-like-cold", Section: "VI-A", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2},
 			Direction: within(0.5, 2), DirectionText: "within 2× of cold",
-			Measure: ratio(stream("advise_preferred_gpu", 256*mib), stream("managed_cold", 256*mib), "×")})
-	add(says("Preferred CPU location is slower still than cold first touch (%s against %s GB/s, 256 MiB)", g(stream("advise_preferred_cpu", 256*mib)), g(stream("managed_cold", 256*mib))),
+			Measure: ratio(stream(results.ModeAdvisePreferredGPU, 256*mib), stream(results.ModeManagedCold, 256*mib), "×")})
+	add(says("Preferred CPU location is slower still than cold first touch (%s against %s GB/s, 256 MiB)", g(stream(results.ModeAdvisePreferredCPU, 256*mib)), g(stream(results.ModeManagedCold, 256*mib))),
 		&Claim{ID: "VI-A.preferred-cpu-below-cold", Section: "VI-A", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.2},
 			Direction: below(1), DirectionText: "below cold",
-			Measure: ratio(stream("advise_preferred_cpu", 256*mib), stream("managed_cold", 256*mib), "×"), Reasons: []Mechanism{remoteAccess}})
-	add(says("The accessed-by hint improves on cold (%s GB/s) but stays far below prefetch (%s GB/s in the same advice run)", g(stream("advise_accessed_by", 256*mib)), g(adviseRef("managed_prefetch")[0])),
+			Measure: ratio(stream(results.ModeAdvisePreferredCPU, 256*mib), stream(results.ModeManagedCold, 256*mib), "×"), Reasons: []Mechanism{remoteAccess}})
+	add(says("The accessed-by hint improves on cold (%s GB/s) but stays far below prefetch (%s GB/s in the same advice run)", g(stream(results.ModeAdviseAccessedBy, 256*mib)), g(adviseRef(results.ModeManagedPrefetch)[0])),
 		&Claim{ID: "VI-A.accessed-by-between", Section: "VI-A", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3},
 			Direction: below(20), DirectionText: "far below prefetch",
-			Measure: ratioAny([]sel{stream("advise_accessed_by", 256*mib)}, adviseRef("managed_prefetch"), "%"), Reasons: []Mechanism{remoteStreamLink}})
+			Measure: ratioAny([]sel{stream(results.ModeAdviseAccessedBy, 256*mib)}, adviseRef(results.ModeManagedPrefetch), "%"), Reasons: []Mechanism{remoteStreamLink}})
 	add(says("Placement hints alone do not make pages resident: the best advice mode stays below 10 %% of prefetch (256 MiB)"),
 		&Claim{ID: "VI-A.hints-not-residency", Section: "VI-A", Reference: GB200, Relation: Relation{Kind: AtMost, Bound: 10}, Measure: bestHint})
 
 	// VI-B.
-	strideFall := ratio(strided("explicit", 1024), strided("explicit", 1), "%")
+	strideFall := ratio(strided(results.ModeExplicit, 1024), strided(results.ModeExplicit, 1), "%")
 	add(says("Without any migration, explicit HBM falls from %s GB/s at stride 1 to %s GB/s at stride 1024 (%s %%): sparse accesses use less of each transaction",
-		g(strided("explicit", 1)), g(strided("explicit", 1024)), gm(strideFall)),
+		g(strided(results.ModeExplicit, 1)), g(strided(results.ModeExplicit, 1024)), gm(strideFall)),
 		&Claim{ID: "VI-B.explicit-stride-fall", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.5},
 			Direction: below(10), DirectionText: "below 10 % at stride 1024", Measure: strideFall})
 	add(says("Prefetched and reused managed memory largely follow the explicit baseline: at stride 1, %s and %s against %s GB/s",
-		g(strided("managed_prefetch", 1)), g(strided("managed_reuse", 1)), g(strided("explicit", 1))),
+		g(strided(results.ModeManagedPrefetch, 1)), g(strided(results.ModeManagedReuse, 1)), g(strided(results.ModeExplicit, 1))),
 		&Claim{ID: "VI-B.resident-track-explicit", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.15},
 			Direction: above(50), DirectionText: "above half of explicit", Measure: func(a, _ *Run) (Quantity, error) { return minRatioStride(a, 1) }})
-	s64 := ratio(strided("managed_prefetch", 64), strided("managed_prefetch", 1), "%")
-	add(says("Prefetched managed memory falls to %s GB/s at stride 64 (%s %% of its stride-1 figure)", g(strided("managed_prefetch", 64)), gm(s64)),
+	s64 := ratio(strided(results.ModeManagedPrefetch, 64), strided(results.ModeManagedPrefetch, 1), "%")
+	add(says("Prefetched managed memory falls to %s GB/s at stride 64 (%s %% of its stride-1 figure)", g(strided(results.ModeManagedPrefetch, 64)), gm(s64)),
 		&Claim{ID: "VI-B.resident-stride64", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3},
 			Direction: below(20), DirectionText: "below 20 % of stride 1", Measure: s64})
-	cold1 := ratio(strided("managed_cold", 1), strided("explicit", 1), "%")
-	add(says("Cold managed memory at stride 1 reaches only %s GB/s, %s %% of explicit", g(strided("managed_cold", 1)), gm(cold1)),
+	cold1 := ratio(strided(results.ModeManagedCold, 1), strided(results.ModeExplicit, 1), "%")
+	add(says("Cold managed memory at stride 1 reaches only %s GB/s, %s %% of explicit", g(strided(results.ModeManagedCold, 1)), gm(cold1)),
 		&Claim{ID: "VI-B.cold-stride1", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3},
 			Direction: below(5), DirectionText: "below 5 % of explicit", Measure: cold1})
-	add(says("Cold managed memory falls from %s GB/s at stride 1 to %s GB/s by stride 1024: sparse access compounds the first-touch penalty", g(strided("managed_cold", 1)), g(strided("managed_cold", 1024))),
+	add(says("Cold managed memory falls from %s GB/s at stride 1 to %s GB/s by stride 1024: sparse access compounds the first-touch penalty", g(strided(results.ModeManagedCold, 1)), g(strided(results.ModeManagedCold, 1024))),
 		&Claim{ID: "VI-B.cold-stride-collapse", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.5},
-			Direction: below(1), DirectionText: "below 1 % of stride 1", Measure: ratio(strided("managed_cold", 1024), strided("managed_cold", 1), "%")})
-	add(says("On GH200 at stride 1024 managed prefetch drops to %s GB/s while explicit HBM stays near %s GB/s", h(strided("managed_prefetch", 1024)), h(strided("explicit", 1024))),
+			Direction: below(1), DirectionText: "below 1 % of stride 1", Measure: ratio(strided(results.ModeManagedCold, 1024), strided(results.ModeManagedCold, 1), "%")})
+	add(says("On GH200 at stride 1024 managed prefetch drops to %s GB/s while explicit HBM stays near %s GB/s", h(strided(results.ModeManagedPrefetch, 1024)), h(strided(results.ModeExplicit, 1024))),
 		&Claim{ID: "VI-B.gh200-prefetch-1024", Section: "VI-B", Reference: GH200, Relation: Relation{Kind: Near, Tol: 0.2},
-			Direction: below(1), DirectionText: "prefetch below explicit", Measure: ratio(strided("managed_prefetch", 1024), strided("explicit", 1024), "×")})
-	randCold := randomRatio("managed_cold", "explicit", "%")
-	add(says("Cold managed random access reaches only %s GB/s, %s %% of explicit (%s GB/s)", g(random("managed_cold")), gm(randCold), g(random("explicit"))),
+			Direction: below(1), DirectionText: "prefetch below explicit", Measure: ratio(strided(results.ModeManagedPrefetch, 1024), strided(results.ModeExplicit, 1024), "×")})
+	randCold := randomRatio(results.ModeManagedCold, results.ModeExplicit, "%")
+	add(says("Cold managed random access reaches only %s GB/s, %s %% of explicit (%s GB/s)", g(random(results.ModeManagedCold)), gm(randCold), g(random(results.ModeExplicit))),
 		&Claim{ID: "VI-B.random-cold", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3},
-			Direction: below(2), DirectionText: "below 2 % of explicit", Ambiguity: AmbRandom, Measure: randCold, Reasons: []Mechanism{denseRandom("managed_cold", "explicit")}})
+			Direction: below(2), DirectionText: "below 2 % of explicit", Ambiguity: AmbRandom, Measure: randCold, Reasons: []Mechanism{denseRandom(results.ModeManagedCold, results.ModeExplicit)}})
 	add(says("Prefetching and reuse remove the dominant first-touch penalty of random access (%s and %s against %s GB/s cold)",
-		g(random("managed_prefetch")), g(random("managed_reuse")), g(random("managed_cold"))),
+		g(random(results.ModeManagedPrefetch)), g(random(results.ModeManagedReuse)), g(random(results.ModeManagedCold))),
 		&Claim{ID: "VI-B.random-recover", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: AtLeast, Bound: 10}, Ambiguity: AmbRandom,
-			Measure: randomRatio("managed_prefetch", "managed_cold", "×"), Reasons: []Mechanism{denseRandom("managed_prefetch", "managed_cold")}})
+			Measure: randomRatio(results.ModeManagedPrefetch, results.ModeManagedCold, "×"), Reasons: []Mechanism{denseRandom(results.ModeManagedPrefetch, results.ModeManagedCold)}})
 
 	// VI-C.
-	touchFall := ratioAny(pageTouch("managed_reuse", 4*kib), pageTouch("managed_reuse", 2*mib), "×")
+	touchFall := ratioAny(pageTouch(results.ModeManagedReuse, 4*kib), pageTouch(results.ModeManagedReuse, 2*mib), "×")
 	add(says("Page-touch useful bandwidth falls steeply with the interval: %s GB/s at 4 KiB to %s GB/s at 2 MiB (%s× for a 512× sparser touch)",
-		g(pageTouch("managed", 4*kib)[0]), g(pageTouch("managed", 2*mib)[0]), gm(touchFall)),
+		g(pageTouch(results.ModeManaged, 4*kib)[0]), g(pageTouch(results.ModeManaged, 2*mib)[0]), gm(touchFall)),
 		&Claim{ID: "VI-C.page-touch-fall", Section: "VI-C", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.5},
 			Direction: above(50), DirectionText: "falls more than 50×", Ambiguity: AmbPageTouch, Measure: touchFall, Reasons: []Mechanism{launchFloor}})
-	touch64 := ratioAny(pageTouch("managed_reuse", 64*kib), pageTouch("managed_reuse", 4*kib), "%")
-	add(says("A 64 KiB page-touch interval reaches %s GB/s, %s %% of the 4 KiB figure (16× sparser)", g(pageTouch("managed", 64*kib)[0]), gm(touch64)),
+	touch64 := ratioAny(pageTouch(results.ModeManagedReuse, 64*kib), pageTouch(results.ModeManagedReuse, 4*kib), "%")
+	add(says("A 64 KiB page-touch interval reaches %s GB/s, %s %% of the 4 KiB figure (16× sparser)", g(pageTouch(results.ModeManaged, 64*kib)[0]), gm(touch64)),
 		&Claim{ID: "VI-C.page-touch-64k", Section: "VI-C", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.4},
 			Direction: below(25), DirectionText: "below a quarter of 4 KiB", Ambiguity: AmbPageTouch, Measure: touch64})
 
@@ -238,8 +239,8 @@ func build() []*Claim {
 	for _, f := range []struct {
 		id, mode, name string
 		lo, hi         float64
-	}{{"VII-A.flat-below-capacity", "managed_prefetch", "prefetched", statedPrefetchLo, statedPrefetchHi},
-		{"VII-A.reuse-flat-below-capacity", "managed_reuse", "reused", statedReuseLo, statedReuseHi}} {
+	}{{"VII-A.flat-below-capacity", results.ModeManagedPrefetch, "prefetched", statedPrefetchLo, statedPrefetchHi},
+		{"VII-A.reuse-flat-below-capacity", results.ModeManagedReuse, "reused", statedReuseLo, statedReuseHi}} {
 		lo, hi := f.lo, f.hi
 		add(says("Below the capacity boundary "+f.name+" managed memory stays flat near resident bandwidth (%s–%s GB/s from 25 %% to 90 %%)", stated(lo), stated(hi)),
 			&Claim{ID: f.id, Section: "VII-A", Reference: GB200, Relation: Relation{Kind: AtMost, Bound: 3}, Ambiguity: AmbOversubPct,
@@ -252,7 +253,7 @@ func build() []*Claim {
 		&Claim{ID: "VII-A.cold-low-across", Section: "VII-A", Reference: GB200, Relation: Relation{Kind: AtMost, Bound: 5}, Ambiguity: AmbOversubPct,
 			Measure: coldAcross,
 			Paper: func(ref, _ *Run) (Quantity, error) {
-				q, err := ratio(stream("managed_cold", 256*mib), stream("managed_prefetch", 256*mib), "%")(ref, nil)
+				q, err := ratio(stream(results.ModeManagedCold, 256*mib), stream(results.ModeManagedPrefetch, 256*mib), "%")(ref, nil)
 				q.Text += " (the sweep's cold figures are in Fig. 7 only; the 256 MiB size sweep's)"
 				return q, err
 			}})
@@ -260,17 +261,17 @@ func build() []*Claim {
 		mode, id, text string
 		pct            float64
 		ref            string
-	}{{"managed_prefetch", "VII-A.prefetch-105", "Just past the boundary, prefetched managed memory falls to %s GB/s at 105 %% of CUDA-visible memory (%s %% of its %s GB/s resident at 256 MiB)", 105, GB200},
-		{"managed_prefetch", "VII-A.prefetch-125", "At 125 %% prefetched managed memory falls to %s GB/s (%s %% of its %s GB/s resident)", 125, GB200},
-		{"managed_reuse", "VII-A.reuse-125", "At 125 %% reused managed memory falls to %s GB/s (%s %% of its %s GB/s resident)", 125, GB200},
-		{"managed_prefetch", "VII-A.gh200-125", "GH200 shows the same transition: prefetched managed memory at 125 %% falls to %s GB/s (%s %% of its %s GB/s resident)", 125, GH200}} {
+	}{{results.ModeManagedPrefetch, "VII-A.prefetch-105", "Just past the boundary, prefetched managed memory falls to %s GB/s at 105 %% of CUDA-visible memory (%s %% of its %s GB/s resident at 256 MiB)", 105, GB200},
+		{results.ModeManagedPrefetch, "VII-A.prefetch-125", "At 125 %% prefetched managed memory falls to %s GB/s (%s %% of its %s GB/s resident)", 125, GB200},
+		{results.ModeManagedReuse, "VII-A.reuse-125", "At 125 %% reused managed memory falls to %s GB/s (%s %% of its %s GB/s resident)", 125, GB200},
+		{results.ModeManagedPrefetch, "VII-A.gh200-125", "GH200 shows the same transition: prefetched managed memory at 125 %% falls to %s GB/s (%s %% of its %s GB/s resident)", 125, GH200}} {
 		m := oversubDrop(o.mode, o.pct)
 		add(says(o.text, at(o.ref, oversub(o.mode, o.pct)), of(m, o.ref), at(o.ref, stream(o.mode, 256*mib))),
 			&Claim{ID: o.id, Section: "VII-A", Reference: o.ref, Relation: Relation{Kind: NearAbs, Tol: 10},
 				Direction: below(80), DirectionText: "well below resident", Ambiguity: AmbOversubPct, Measure: m})
 	}
 	add(says("Beyond the boundary reused managed memory degrades less than prefetched (%s against %s GB/s at 105 %%, %s against %s at 125 %%)",
-		g(oversub("managed_reuse", 105)), g(oversub("managed_prefetch", 105)), g(oversub("managed_reuse", 125)), g(oversub("managed_prefetch", 125))),
+		g(oversub(results.ModeManagedReuse, 105)), g(oversub(results.ModeManagedPrefetch, 105)), g(oversub(results.ModeManagedReuse, 125)), g(oversub(results.ModeManagedPrefetch, 125))),
 		&Claim{ID: "VII-A.reuse-above-prefetch", Section: "VII-A", Reference: GB200, Relation: Relation{Kind: Same}, Measure: reuseAbovePrefetch})
 
 	// VII-B.
@@ -289,10 +290,10 @@ func build() []*Claim {
 			Direction: within(0, 25), DirectionText: "positive and below a quarter of the baseline", // an added cost must be positive to share the paper's direction
 			Measure: explicitExtra, Reasons: []Mechanism{copiesOverLink(copiesExtra)}})
 	add(says("At R = 1 host-mapped memory is (slightly) the fastest policy: %s ms against %s for explicit copy, %s for managed prefetch and %s for managed",
-		g(handoff(model.HostMapped, "alternating", 1)), g(handoff(model.ExplicitCopy, "alternating", 1)), g(handoff(model.ManagedPrefetch, "alternating", 1)), g(handoff(model.Managed, "alternating", 1))),
+		g(handoff(model.HostMapped, results.PhaseAlternating, 1)), g(handoff(model.ExplicitCopy, results.PhaseAlternating, 1)), g(handoff(model.ManagedPrefetch, results.PhaseAlternating, 1)), g(handoff(model.Managed, results.PhaseAlternating, 1))),
 		&Claim{ID: "VII-B.host-fastest-r1", Section: "VII-B", Reference: GB200, Relation: Relation{Kind: Same}, Measure: firstAt(1, model.HostMapped)})
 	add(says("With 32 GPU passes per update the policies order explicit copy < managed prefetch < host-mapped < managed (%s, %s, %s, %s ms)",
-		g(handoff(model.ExplicitCopy, "alternating", 32)), g(handoff(model.ManagedPrefetch, "alternating", 32)), g(handoff(model.HostMapped, "alternating", 32)), g(handoff(model.Managed, "alternating", 32))),
+		g(handoff(model.ExplicitCopy, results.PhaseAlternating, 32)), g(handoff(model.ManagedPrefetch, results.PhaseAlternating, 32)), g(handoff(model.HostMapped, results.PhaseAlternating, 32)), g(handoff(model.Managed, results.PhaseAlternating, 32))),
 		&Claim{ID: "VII-B.order-r32", Section: "VII-B", Reference: GB200, Relation: Relation{Kind: Same}, Measure: orderR32, Reasons: []Mechanism{hostPassLink(linkOrder)}})
 
 	// VIII.
@@ -324,10 +325,10 @@ func build() []*Claim {
 			Direction: within(1, 4), DirectionText: "a crossover within the first few passes (1 ≤ R* < 4)",
 			Measure: crossover, Paper: crossoverTableIII, Reasons: []Mechanism{copiesOverLink(copiesCrossover)}})
 	add(says("Explicit copy is faster than host-mapped from R = 2 on (%s against %s ms), with the gap increasing",
-		g(handoff(model.ExplicitCopy, "alternating", 2)), g(handoff(model.HostMapped, "alternating", 2))),
+		g(handoff(model.ExplicitCopy, results.PhaseAlternating, 2)), g(handoff(model.HostMapped, results.PhaseAlternating, 2))),
 		&Claim{ID: "VIII-C.explicit-wins-r2", Section: "VIII-C", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1},
 			Direction: below(1), DirectionText: "explicit faster",
-			Measure: ratio(handoff(model.ExplicitCopy, "alternating", 2), handoff(model.HostMapped, "alternating", 2), "×"), Reasons: []Mechanism{copiesOverLink(copiesR2)}})
+			Measure: ratio(handoff(model.ExplicitCopy, results.PhaseAlternating, 2), handoff(model.HostMapped, results.PhaseAlternating, 2), "×"), Reasons: []Mechanism{copiesOverLink(copiesR2)}})
 	gHost := paramRatio(model.HostMapped, model.ExplicitCopy, func(p model.Param) float64 { return p.G }, "G", "ms/pass")
 	add(says("Host-mapped access pays for remote access on every pass: its G is %s× that of explicit copy (%s against %s ms/pass)",
 		gm(gHost), table(model.HostMapped, tableG), table(model.ExplicitCopy, tableG)),
@@ -338,8 +339,8 @@ func build() []*Claim {
 		table(model.Managed, tableF), gm(fManaged), table(model.ExplicitCopy, tableF)),
 		&Claim{ID: "Table III.f-managed", Section: "Table III", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.25},
 			Direction: above(1.2), DirectionText: "managed F above explicit's", Measure: fManaged, Reasons: []Mechanism{slowerF}})
-	add(says("Relative to GH200, GB200 raises resident and prefetched bandwidth (prefetched streaming %s against %s GB/s)", g(stream("managed_prefetch", 256*mib)), h(stream("managed_prefetch", 256*mib))),
+	add(says("Relative to GH200, GB200 raises resident and prefetched bandwidth (prefetched streaming %s against %s GB/s)", g(stream(results.ModeManagedPrefetch, 256*mib)), h(stream(results.ModeManagedPrefetch, 256*mib))),
 		&Claim{ID: "IX.gb200-resident-gh200", Section: "IX", Reference: GB200, Against: GH200, Relation: Relation{Kind: Near, Tol: 0.1},
-			Direction: above(1), DirectionText: "GB200 faster", Measure: cross(stream("managed_prefetch", 256*mib), "×")})
+			Direction: above(1), DirectionText: "GB200 faster", Measure: cross(stream(results.ModeManagedPrefetch, 256*mib), "×")})
 	return cs
 }

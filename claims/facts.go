@@ -74,12 +74,12 @@ func FactsOf(m results.Metadata) Facts {
 		f.DirectManagedFromHost = d.DirectManagedAccessFromHost
 	}
 	if cfg, ok := m.Config.(map[string]any); ok {
-		if h, ok := cfg["handoff"].(map[string]any); ok {
+		if h, ok := cfg[results.GroupHandoff].(map[string]any); ok {
 			if t, ok := h["CPUThreads"].(float64); ok {
 				f.CPUThreads = int(t)
 			}
 		}
-		if o, ok := cfg["oversub"].(map[string]any); ok {
+		if o, ok := cfg[results.GroupOversub].(map[string]any); ok {
 			if c, ok := o["CapacityBytes"].(float64); ok {
 				f.OversubCapacityBytes = int64(c)
 			}

@@ -20,11 +20,11 @@ func baseline(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseBaseline, 1)); err == nil {
 		return f, nil
 	}
-	c, err := get(run, handoff(policy, "cpu_only", 0))
+	c, err := get(run, handoff(policy, results.PhaseCPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
-	g, err := get(run, handoff(policy, "gpu_only", 0))
+	g, err := get(run, handoff(policy, results.PhaseGPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
@@ -37,7 +37,7 @@ func extra(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseExtra, 1)); err == nil {
 		return f, nil
 	}
-	a, err := get(run, handoff(policy, "alternating", 1))
+	a, err := get(run, handoff(policy, results.PhaseAlternating, 1))
 	if err != nil {
 		return fig{}, err
 	}
@@ -52,9 +52,9 @@ func extra(run *Run, policy string) (fig, error) {
 func handoffRows(rows []results.Row) []results.Row {
 	var out []results.Row
 	for _, r := range rows {
-		if r.Group == "handoff" {
+		if r.Group == results.GroupHandoff {
 			switch r.Phase {
-			case "cpu_only", "gpu_only", "alternating":
+			case results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating:
 				out = append(out, r)
 			}
 		}
@@ -80,8 +80,8 @@ func (run *Run) readFit(policies []string, sizes []int64, validation bool) {
 		return
 	}
 	for k, c := range run.cfg {
-		if c.Group == "handoff" && contains(policies, c.Policy) && containsInt(sizes, c.SizeBytes) &&
-			(c.Phase == "gpu_only" || c.Phase == "alternating" && (validation || c.ReusePasses == 1)) {
+		if c.Group == results.GroupHandoff && contains(policies, c.Policy) && containsInt(sizes, c.SizeBytes) &&
+			(c.Phase == results.PhaseGPUOnly || c.Phase == results.PhaseAlternating && (validation || c.ReusePasses == 1)) {
 			run.reads[k] = true
 		}
 	}
@@ -178,7 +178,7 @@ func crossHostExplicit(fe, fh, ge, gh float64) float64 { return (fe - fh) / (gh 
 func cpuSpread(run *Run) (lo, hi float64, ok bool) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, p := range policies {
-		f, err := get(run, handoff(p, "cpu_only", 0))
+		f, err := get(run, handoff(p, results.PhaseCPUOnly, 0))
 		if err != nil {
 			continue
 		}
@@ -195,7 +195,7 @@ func order(run *Run, r int64) ([]string, []float64, error) {
 	}
 	var pts []pt
 	for _, p := range policies {
-		f, err := get(run, handoff(p, "alternating", r))
+		f, err := get(run, handoff(p, results.PhaseAlternating, r))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
 )
 
@@ -20,22 +21,22 @@ var noPct = math.NaN()
 // no other size stands in for it.
 
 func triad(size int64) sel {
-	return sel{group: "hbm", bench: "triad", mode: "explicit", size: size, pct: noPct}
+	return sel{group: results.GroupHBM, bench: results.BenchTriad, mode: results.ModeExplicit, size: size, pct: noPct}
 }
 func hbmCopy(size int64) sel {
-	return sel{group: "hbm", bench: "copy", mode: "explicit", size: size, pct: noPct}
+	return sel{group: results.GroupHBM, bench: results.BenchCopy, mode: results.ModeExplicit, size: size, pct: noPct}
 }
 func hostTriad(size int64) sel {
-	return sel{group: "host", bench: "triad", mode: "host_mapped", size: size, pct: noPct}
+	return sel{group: results.GroupHost, bench: results.BenchTriad, mode: results.ModeHostMapped, size: size, pct: noPct}
 }
 func copyDir(dir string) sel {
-	return sel{group: "transfer", bench: "copy", mode: "pinned", dir: dir, size: gib, pct: noPct}
+	return sel{group: results.GroupTransfer, bench: results.BenchCopy, mode: results.ModePinned, dir: dir, size: gib, pct: noPct}
 }
 func prefetchDir(dir string) sel {
-	return sel{group: "transfer", bench: "prefetch", mode: "managed", dir: dir, size: gib, pct: noPct}
+	return sel{group: results.GroupTransfer, bench: results.BenchPrefetch, mode: results.ModeManaged, dir: dir, size: gib, pct: noPct}
 }
 func stream(mode string, size int64) sel {
-	return sel{group: "managed", bench: "stream", mode: mode, size: size, pct: noPct}
+	return sel{group: results.GroupManaged, bench: results.BenchStream, mode: mode, size: size, pct: noPct}
 }
 
 // adviseRef is the prefetch or reuse reference of the paper's separate
@@ -46,16 +47,16 @@ func adviseRef(mode string) []sel {
 	return []sel{a, stream(mode, 256*mib)}
 }
 func strided(mode string, stride int64) sel {
-	return sel{group: "pattern", bench: "strided", mode: mode, pattern: "strided", size: 256 * mib, stride: stride, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchStrided, mode: mode, pattern: results.PatternStrided, size: 256 * mib, stride: stride, pct: noPct}
 }
 func random(mode string) sel {
-	return sel{group: "pattern", bench: "random", mode: mode, pattern: "random", size: 256 * mib, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchRandom, mode: mode, pattern: results.PatternRandom, size: 256 * mib, pct: noPct}
 }
 
 // sparseRandom selects pattern.sparse_random at density 1/k (its
 // stride_elements is k).
 func sparseRandom(mode string, k int64) sel {
-	return sel{group: "pattern", bench: "sparse_random", mode: mode, pattern: "sparse_random", size: 256 * mib, stride: k, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchSparse, mode: mode, pattern: results.PatternSparse, size: 256 * mib, stride: k, pct: noPct}
 }
 
 // randomRatio divides two random-access figures of the same benchmark:
@@ -75,7 +76,7 @@ func randomRatio(numMode, denMode, unit string) func(a, b *Run) (Quantity, error
 			if err != nil {
 				continue
 			}
-			if s := pick(numMode); s.bench == "sparse_random" {
+			if s := pick(numMode); s.bench == results.BenchSparse {
 				q.Text += fmt.Sprintf(" (sparse random, density 1/%d)", s.stride)
 			}
 			return q, nil
@@ -87,16 +88,16 @@ func randomRatio(numMode, denMode, unit string) func(a, b *Run) (Quantity, error
 // pageTouch selects the page-touch benchmark; the paper's rows have mode
 // "managed" (it does not name the state), ours name it.
 func pageTouch(mode string, interval int64) []sel {
-	s := sel{group: "pattern", bench: "page_touch", mode: mode, pattern: "page_touch", size: 256 * mib, interval: interval, pct: noPct}
+	s := sel{group: results.GroupPattern, bench: results.BenchPageTouch, mode: mode, pattern: results.PatternPageTouch, size: 256 * mib, interval: interval, pct: noPct}
 	p := s
-	p.mode = "managed"
+	p.mode = results.ModeManaged
 	return []sel{s, p}
 }
 func oversub(mode string, pct float64) sel {
-	return sel{group: "oversub", bench: "stream", mode: mode, pattern: "streaming", pct: pct}
+	return sel{group: results.GroupOversub, bench: results.BenchStream, mode: mode, pattern: results.PatternStreaming, pct: pct}
 }
 func handoff(policy, phase string, r int64) sel {
-	return sel{group: "handoff", bench: "handoff", policy: policy, phase: phase, size: gib, r: r, pct: noPct}
+	return sel{group: results.GroupHandoff, bench: results.BenchHandoff, policy: policy, phase: phase, size: gib, r: r, pct: noPct}
 }
 
 // describe names a configuration for "not measured" reasons.
@@ -113,7 +114,7 @@ func (s sel) describe() string {
 	if s.interval > 0 {
 		parts = append(parts, "every "+bytesText(s.interval))
 	}
-	if s.group == "oversub" {
+	if s.group == results.GroupOversub {
 		parts = append(parts, fmt.Sprintf("at %g %%", s.pct))
 	} else if s.size > 0 {
 		sizes := bytesText(s.size)
@@ -122,7 +123,7 @@ func (s sel) describe() string {
 		}
 		parts = append(parts, sizes)
 	}
-	if s.phase == "alternating" {
+	if s.phase == results.PhaseAlternating {
 		parts = append(parts, fmt.Sprintf("R = %d", s.r))
 	}
 	return strings.Join(parts, " ")
@@ -157,7 +158,7 @@ func get(run *Run, ss ...sel) (fig, error) {
 		}
 		col := func(v summary) float64 { return v.gbps }
 		f := fig{unit: "GB/s", ci: stats.NaN()}
-		if s.group == "handoff" {
+		if s.group == results.GroupHandoff {
 			col, f.unit = func(v summary) float64 { return v.total }, "ms"
 		}
 		if f.v = col(v); math.IsNaN(f.v) {

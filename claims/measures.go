@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
 )
 
 // The measures below compute the claims' figures from a run's rows; each
@@ -27,15 +28,15 @@ func minRatioStride(a *Run, stride int64) (Quantity, error) {
 // minRatioOf is min(prefetch, reuse)/explicit, in %, of the configurations
 // at(mode) selects.
 func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
-	e, err := get(a, at("explicit"))
+	e, err := get(a, at(results.ModeExplicit))
 	if err != nil {
 		return Quantity{}, err
 	}
-	p, err := get(a, at("managed_prefetch"))
+	p, err := get(a, at(results.ModeManagedPrefetch))
 	if err != nil {
 		return Quantity{}, err
 	}
-	r, err := get(a, at("managed_reuse"))
+	r, err := get(a, at(results.ModeManagedReuse))
 	if err != nil {
 		return Quantity{}, err
 	}
@@ -51,11 +52,11 @@ func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
 // slowestState is the slowest managed state of the 256 MiB streaming
 // kernel as a percentage of explicit.
 func slowestState(a, _ *Run) (Quantity, error) {
-	e, err := get(a, stream("explicit", 256*mib))
+	e, err := get(a, stream(results.ModeExplicit, 256*mib))
 	if err != nil {
 		return Quantity{}, err
 	}
-	lo, who, err := lowest(a, func(m string) sel { return stream(m, 256*mib) }, "managed_cold", "managed_prefetch", "managed_reuse")
+	lo, who, err := lowest(a, func(m string) sel { return stream(m, 256*mib) }, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse)
 	if err != nil {
 		return Quantity{}, err
 	}
@@ -67,7 +68,7 @@ func slowestState(a, _ *Run) (Quantity, error) {
 // bestHint is the fastest advice mode as a percentage of prefetch.
 func bestHint(a, _ *Run) (Quantity, error) {
 	best, who := fig{v: math.Inf(-1)}, ""
-	for _, m := range []string{"advise_preferred_gpu", "advise_accessed_by", "advise_preferred_cpu"} {
+	for _, m := range []string{results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU} {
 		f, err := get(a, stream(m, 256*mib))
 		if err != nil {
 			return Quantity{}, err
@@ -76,7 +77,7 @@ func bestHint(a, _ *Run) (Quantity, error) {
 			best, who = f, m
 		}
 	}
-	p, err := get(a, adviseRef("managed_prefetch")...)
+	p, err := get(a, adviseRef(results.ModeManagedPrefetch)...)
 	if err != nil {
 		return Quantity{}, err
 	}
@@ -114,12 +115,12 @@ func spreadBelow(mode string) func(a, _ *Run) (Quantity, error) {
 func coldAcross(a, _ *Run) (Quantity, error) {
 	var worst float64
 	text := ""
-	for _, p := range a.pcts(oversub("managed_cold", 0)) {
+	for _, p := range a.pcts(oversub(results.ModeManagedCold, 0)) {
 		if p > 100 {
 			continue
 		}
-		c, err1 := get(a, oversub("managed_cold", p))
-		r, err2 := get(a, oversub("managed_prefetch", p))
+		c, err1 := get(a, oversub(results.ModeManagedCold, p))
+		r, err2 := get(a, oversub(results.ModeManagedPrefetch, p))
 		if err1 != nil || err2 != nil {
 			continue
 		}
@@ -168,12 +169,12 @@ func oversubMissing(a *Run) error {
 func reuseAbovePrefetch(a, _ *Run) (Quantity, error) {
 	ok, n := true, 0
 	var parts []string
-	for _, p := range a.pcts(oversub("managed_reuse", 0)) {
+	for _, p := range a.pcts(oversub(results.ModeManagedReuse, 0)) {
 		if p <= 100 {
 			continue
 		}
-		r, err1 := get(a, oversub("managed_reuse", p))
-		f, err2 := get(a, oversub("managed_prefetch", p))
+		r, err1 := get(a, oversub(results.ModeManagedReuse, p))
+		f, err2 := get(a, oversub(results.ModeManagedPrefetch, p))
 		if err1 != nil || err2 != nil {
 			continue
 		}

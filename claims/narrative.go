@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
 )
 
 // This file holds what the notebooks and the report say in words: every
@@ -221,7 +222,7 @@ func (run *Run) SizeTrend(group, bench, mode string) string {
 // against how much sparser the touch gets, for each state the run measured.
 func (run *Run) PageTouchTrend() string {
 	var out []string
-	for _, mode := range []string{"managed", "explicit", "managed_cold", "managed_prefetch", "managed_reuse"} {
+	for _, mode := range []string{results.ModeManaged, results.ModeExplicit, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse} {
 		var pts []point
 		var ivs []int64
 		for _, iv := range []int64{4 * kib, 64 * kib, 2 * mib} {
@@ -253,7 +254,7 @@ func (run *Run) Amplification() string {
 	var pts []point
 	for _, iv := range []int64{4 * kib, 64 * kib, 2 * mib} {
 		for _, c := range run.Counters {
-			if c.Config.Group == "pattern" && c.Config.Benchmark == "page_touch" && c.Config.Mode == "managed_cold" && c.Config.PageIntervalBytes == iv && c.Config.UsefulBytes > 0 {
+			if c.Config.Group == results.GroupPattern && c.Config.Benchmark == results.BenchPageTouch && c.Config.Mode == results.ModeManagedCold && c.Config.PageIntervalBytes == iv && c.Config.UsefulBytes > 0 {
 				pts = append(pts, point{bytesText(iv), c.HtoDBytes / float64(c.Config.UsefulBytes)})
 				break
 			}
@@ -272,7 +273,7 @@ func (run *Run) Amplification() string {
 func (run *Run) HandoffStory() string {
 	var rs []int64
 	for _, c := range run.cfg {
-		if c.Group == "handoff" && c.Phase == "alternating" && c.SizeBytes == gib && !containsInt(rs, c.ReusePasses) {
+		if c.Group == results.GroupHandoff && c.Phase == results.PhaseAlternating && c.SizeBytes == gib && !containsInt(rs, c.ReusePasses) {
 			rs = append(rs, c.ReusePasses)
 		}
 	}
@@ -295,7 +296,7 @@ func (run *Run) HandoffStory() string {
 	for _, p := range policies {
 		var pts []point
 		for _, r := range rs {
-			if f, err := get(run, handoff(p, "alternating", r)); err == nil {
+			if f, err := get(run, handoff(p, results.PhaseAlternating, r)); err == nil {
 				pts = append(pts, point{fmt.Sprintf("R = %d", r), f.v})
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
 )
 
 // The mechanisms below explain differences from the paper. Each predicts
@@ -108,7 +109,7 @@ func remoteMapping(run *Run) (float64, string, bool) {
 // most twice the per-direction peak.
 var remoteStreamLink = Mechanism{Name: "remote access over PCIe", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
 	l, how, ok := remoteMapping(x.Run)
-	p, err := get(x.Run, adviseRef("managed_prefetch")...)
+	p, err := get(x.Run, adviseRef(results.ModeManagedPrefetch)...)
 	if !ok || err != nil {
 		return Prediction{}, false
 	}
@@ -119,8 +120,8 @@ var remoteStreamLink = Mechanism{Name: "remote access over PCIe", Factor: 2, Pre
 // as accessed-by's are, so the two run alike.
 var remoteAccess = Mechanism{Name: "remote access over PCIe", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
 	_, how, ok := remoteMapping(x.Run)
-	ab, err1 := get(x.Run, stream("advise_accessed_by", 256*mib))
-	c, err2 := get(x.Run, stream("managed_cold", 256*mib))
+	ab, err1 := get(x.Run, stream(results.ModeAdviseAccessedBy, 256*mib))
+	c, err2 := get(x.Run, stream(results.ModeManagedCold, 256*mib))
 	if !ok || err1 != nil || err2 != nil {
 		return Prediction{}, false
 	}
@@ -151,7 +152,7 @@ func hostPassLink(shape int) Mechanism {
 		if shape == linkPass {
 			return Prediction{pass / ps[0].G, inf(1), text + fmt.Sprintf(", against explicit copy's G of %s ms", num(ps[0].G))}, true
 		}
-		m, err := get(x.Run, handoff(model.Managed, "alternating", 32))
+		m, err := get(x.Run, handoff(model.Managed, results.PhaseAlternating, 32))
 		least := ps[1].F + 32*pass
 		if err != nil || least <= m.v {
 			return Prediction{}, false
@@ -207,11 +208,11 @@ func loopCopies(run *Run) (float64, string, bool) {
 	if !ok {
 		return 0, "", false
 	}
-	if v, _, found := run.find(handoff(model.ExplicitCopy, "alternating", 1)); found && !math.IsNaN(v.transfer) {
+	if v, _, found := run.find(handoff(model.ExplicitCopy, results.PhaseAlternating, 1)); found && !math.IsNaN(v.transfer) {
 		return v.transfer, fmt.Sprintf("the two copies take %s ms in the loop (transfer_ms at R = 1) over %s", num(v.transfer), how), true
 	}
-	h2d, err1 := get(run, copyDir("h2d"))
-	d2h, err2 := get(run, copyDir("d2h"))
+	h2d, err1 := get(run, copyDir(results.DirectionH2D))
+	d2h, err2 := get(run, copyDir(results.DirectionD2H))
 	if err1 != nil || err2 != nil {
 		return 0, "", false
 	}
@@ -225,8 +226,8 @@ func loopCopies(run *Run) (float64, string, bool) {
 // demand paging's extra cost it can remove.
 var migrationBothWays = Mechanism{Name: "the prefetches both ways", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
 	run := x.Run
-	h2d, err1 := get(run, prefetchDir("h2d"))
-	d2h, err2 := get(run, prefetchDir("d2h"))
+	h2d, err1 := get(run, prefetchDir(results.DirectionH2D))
+	d2h, err2 := get(run, prefetchDir(results.DirectionD2H))
 	m, err3 := extra(run, model.Managed)
 	if !run.Facts.Known || run.Facts.DirectManagedFromHost || err1 != nil || err2 != nil || err3 != nil || m.v <= 0 {
 		return Prediction{}, false
@@ -235,7 +236,7 @@ var migrationBothWays = Mechanism{Name: "the prefetches both ways", Factor: 2, P
 	text := fmt.Sprintf("without direct managed access from the host (meta.json) prefetch moves the array to the GPU and back in every iteration: at this run's prefetch rates (%s and %s) %s ms, so of managed memory's %s extra at most %s %% can go",
 		h2d, d2h, num(ms), m, num(100*(1-ms/m.v)))
 	for _, c := range run.Counters {
-		if c.Config.Group == "handoff" && c.Config.Policy == model.ManagedPrefetch && c.Config.Phase == "alternating" && c.HtoDBytes > 0 {
+		if c.Config.Group == results.GroupHandoff && c.Config.Policy == model.ManagedPrefetch && c.Config.Phase == results.PhaseAlternating && c.HtoDBytes > 0 {
 			text += fmt.Sprintf(" (a counter pass at %s, R = %d, counts %s to the GPU and %s back per iteration)", bytesText(c.Config.SizeBytes), c.Config.ReusePasses, bytesText(int64(c.HtoDBytes)), bytesText(int64(c.DtoHBytes)))
 			break
 		}
@@ -325,8 +326,8 @@ func integratedPool(shape int) Mechanism {
 		if x.Run.Facts.Link != LinkIntegrated {
 			return Prediction{}, false
 		}
-		p, err1 := get(x.Run, stream("managed_prefetch", 256*mib))
-		e, err2 := get(x.Run, stream("explicit", 256*mib))
+		p, err1 := get(x.Run, stream(results.ModeManagedPrefetch, 256*mib))
+		e, err2 := get(x.Run, stream(results.ModeExplicit, 256*mib))
 		if err1 != nil || err2 != nil {
 			return Prediction{}, false
 		}
@@ -341,8 +342,8 @@ func integratedPool(shape int) Mechanism {
 // few per cent of explicit: the direction only.
 var separatePool = Mechanism{Name: "migration to the GPU's own memory", Predict: func(x *Check) (Prediction, bool) {
 	f := x.Run.Facts
-	p, err1 := get(x.Run, prefetchDir("h2d"))
-	e, err2 := get(x.Run, stream("explicit", 256*mib))
+	p, err1 := get(x.Run, prefetchDir(results.DirectionH2D))
+	e, err2 := get(x.Run, stream(results.ModeExplicit, 256*mib))
 	if f.Link != LinkPCIe && f.Link != LinkC2C || err1 != nil || err2 != nil {
 		return Prediction{}, false
 	}
@@ -359,7 +360,7 @@ var streamTraffic = Mechanism{Name: "the kernels' traffic", Factor: 1.1, Predict
 	}
 	c, err1 := get(x.Run, hbmCopy(256*mib))
 	t, err2 := get(x.Run, triad(gib))
-	ps, err3 := get(x.Ref, stream("explicit", 256*mib))
+	ps, err3 := get(x.Ref, stream(results.ModeExplicit, 256*mib))
 	pc, err4 := get(x.Ref, hbmCopy(gib))
 	pt, err5 := get(x.Ref, triad(gib))
 	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil || ps.v <= pc.v || ps.v <= pt.v {
@@ -376,13 +377,13 @@ var streamTraffic = Mechanism{Name: "the kernels' traffic", Factor: 1.1, Predict
 var launchFloor = Mechanism{Name: "the launch floor", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
 	run := x.Run
 	var k2 string
-	for _, s := range pageTouch("managed_reuse", 2*mib) {
+	for _, s := range pageTouch(results.ModeManagedReuse, 2*mib) {
 		if _, _, ok := run.find(s); ok {
 			k2 = s.key(s.size)
 			break
 		}
 	}
-	dense, err := get(run, pageTouch("managed_reuse", 4*kib)...)
+	dense, err := get(run, pageTouch(results.ModeManagedReuse, 4*kib)...)
 	floor, at := math.Inf(1), ""
 	for k, v := range run.sum {
 		if v.kernel > 0 && v.kernel < floor {
@@ -404,7 +405,7 @@ var launchFloor = Mechanism{Name: "the launch floor", Factor: 1.25, Predict: fun
 // of two states is the streaming kernel's.
 func denseRandom(numMode, denMode string) Mechanism {
 	return Mechanism{Name: "a dense random benchmark", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
-		c, ok := x.Run.cfg[random("explicit").key(256*mib)]
+		c, ok := x.Run.cfg[random(results.ModeExplicit).key(256*mib)]
 		if strings.Contains(x.Measured.Text, "sparse random") || !ok || c.ActiveElements <= 0 || c.ActiveElements*8 < c.SizeBytes {
 			return Prediction{}, false
 		}

@@ -192,19 +192,19 @@ func key(group, bench, mode, pattern, policy, phase, dir string, size, stride, i
 // GPU-only phases have no R, and a pattern equal to the benchmark adds
 // nothing.
 func norm(r results.Row) results.Row {
-	if r.StrideElements == 1 && r.Benchmark != "strided" {
+	if r.StrideElements == 1 && r.Benchmark != results.BenchStrided {
 		r.StrideElements = 0
 	}
-	if r.Benchmark == "page_touch" {
+	if r.Benchmark == results.BenchPageTouch {
 		r.StrideElements = 0
 	}
-	if r.Group == "handoff" && r.Phase != "alternating" && r.Phase != datasets.PhaseBaseline && r.Phase != datasets.PhaseExtra {
+	if r.Group == results.GroupHandoff && r.Phase != results.PhaseAlternating && r.Phase != datasets.PhaseBaseline && r.Phase != datasets.PhaseExtra {
 		r.ReusePasses = 0
 	}
-	if r.Pattern == r.Benchmark || r.Group != "pattern" && r.Group != "oversub" {
+	if r.Pattern == r.Benchmark || r.Group != results.GroupPattern && r.Group != results.GroupOversub {
 		r.Pattern = ""
 	}
-	if r.Group != "oversub" {
+	if r.Group != results.GroupOversub {
 		r.OversubPct = math.NaN()
 	} else {
 		r.SizeBytes = 0 // the percentage names the configuration
@@ -232,13 +232,13 @@ type sel struct {
 
 func (s sel) key(size int64) string {
 	pct := s.pct
-	if s.group != "oversub" {
+	if s.group != results.GroupOversub {
 		pct = math.NaN()
 	} else {
 		size = 0
 	}
 	pattern := s.pattern
-	if pattern == s.bench || s.group != "pattern" && s.group != "oversub" {
+	if pattern == s.bench || s.group != results.GroupPattern && s.group != results.GroupOversub {
 		pattern = ""
 	}
 	return key(s.group, s.bench, s.mode, pattern, s.policy, s.phase, s.dir, size, s.stride, s.interval, pct, s.r)
@@ -275,7 +275,7 @@ func (run *Run) sizes(s sel) []int64 {
 func (run *Run) pcts(s sel) []float64 {
 	var out []float64
 	for _, c := range run.cfg {
-		if c.Group != "oversub" || c.Mode != s.mode || c.Benchmark != s.bench {
+		if c.Group != results.GroupOversub || c.Mode != s.mode || c.Benchmark != s.bench {
 			continue
 		}
 		if s.pattern != "" && c.Pattern != s.pattern {

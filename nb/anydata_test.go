@@ -14,10 +14,10 @@ import (
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/internal/datacheck"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // simulatedRuns are results directories of each kind of simulated run: the
@@ -35,12 +35,12 @@ var simulatedRuns = sync.OnceValues(func() (map[string]string, error) {
 	}
 	out := map[string]string{}
 	quick := filepath.Join(root, "quick")
-	if err := run(quick, fakegpu.New(), umkit.Options{}); err != nil {
+	if err := run(quick, simgpu.New(), umkit.Options{}); err != nil {
 		return nil, err
 	}
 	out["simulated quick"] = quick
 	home := filepath.Join(root, "home")
-	if err := run(home, fakegpu.New(), umkit.Options{Groups: []string{"managed"}, Rewrite: umkit.RewriteHome}); err != nil {
+	if err := run(home, simgpu.New(), umkit.Options{Groups: []string{"managed"}, Rewrite: umkit.RewriteHome}); err != nil {
 		return nil, err
 	}
 	out["simulated --rewrite home"] = home
@@ -48,7 +48,7 @@ var simulatedRuns = sync.OnceValues(func() (map[string]string, error) {
 	var meta results.Metadata
 	for i := range 2 {
 		dir := filepath.Join(root, "gpu", string(rune('0'+i)))
-		if err := run(dir, fakegpu.NewGPU(i), umkit.Options{Groups: []string{"hbm", "managed"}}); err != nil {
+		if err := run(dir, simgpu.NewGPU(i), umkit.Options{Groups: []string{"hbm", "managed"}}); err != nil {
 			return nil, err
 		}
 		r, m, err := datasets.LoadAny(dir)

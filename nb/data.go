@@ -19,7 +19,7 @@ import (
 const (
 	Live    = "live"
 	Bundled = "bundled"
-	// Fake is the live path on umkit's simulated GPU (internal/fakegpu):
+	// Fake is the live path on umkit's simulated GPU (umkit/simgpu):
 	// made-up numbers, for testing notebooks and the live path without a
 	// GPU. Its platform is "Fake".
 	Fake = "fake"

@@ -93,7 +93,7 @@ func TableFolded(df dataframe.DataFrame, what string) {
 
 // SimulatedCaption is the caption under every figure and table shown after
 // a Load whose local rows came from the simulated GPU.
-const SimulatedCaption = "Simulated GPU (internal/fakegpu): the local platform's numbers are made up, never measurements."
+const SimulatedCaption = "Simulated GPU (umkit/simgpu): the local platform's numbers are made up, never measurements."
 
 // simulatedCaption captions a figure or table when the last Load's local
 // rows are simulated.

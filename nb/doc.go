@@ -48,7 +48,7 @@
 //
 // UMLAB_NOTEBOOK_MODE=live or bundled forces a mode (CI runs bundled).
 // UMLAB_NOTEBOOK_MODE=simulated (or fake) runs the live path on the
-// simulated GPU the tests use (internal/fakegpu: platform "Fake", made-up
+// simulated GPU the tests use (umkit/simgpu: platform "Fake", made-up
 // numbers, cached apart, its source of kind "simulated"): it tests a
 // notebook's live path, progress display and cache on a machine without a
 // GPU. Every GoNB cell is a new process, so each cell that needs data calls
@@ -67,7 +67,7 @@
 // # Ownership and imports
 //
 // nb owns the notebook data layer and display. It imports umkit (live and
-// simulated runs), internal/fakegpu, plots, claims, model, datasets (the one
+// simulated runs), umkit/simgpu, plots, claims, model, datasets (the one
 // resolver) and results; a notebook never talks to cuda, and nb must not
 // import it directly.
 package nb // import "github.com/umlab/umlab/nb"

@@ -14,9 +14,9 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // CacheDir returns the root of the live-results cache: $UMLAB_CACHE_DIR,
@@ -63,7 +63,7 @@ func refresh(dir string) error {
 
 // loadLive measures (or reads back from the cache) each group of o on this
 // machine's GPU 0, or with simulated on the simulated GPU of the tests
-// (internal/fakegpu), and returns their rows. Results are cached under
+// (umkit/simgpu), and returns their rows. Results are cached under
 // CacheDir()/<kind>/<GPU UUID>/<options>/<group>: a change of GPU or of
 // options measures afresh, and the same call reads back.
 func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadata, error) {
@@ -72,7 +72,7 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadat
 	if simulated {
 		kind, sub = Fake, "simulated"
 		if dev == nil {
-			dev = fakegpu.New()
+			dev = simgpu.New()
 		}
 	} else if dev == nil {
 		if ok, reason := umkit.Available(); !ok {

@@ -10,10 +10,9 @@ import (
 	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/internal/fakegpu"
-	"github.com/umlab/umlab/plots"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 func TestTableHTML(t *testing.T) {
@@ -188,7 +187,7 @@ func TestLiveCache(t *testing.T) {
 		t.Error("other trials read the cache of the first options")
 	}
 	o3 := o
-	other := fakegpu.New()
+	other := simgpu.New()
 	info := other.Info()
 	info.UUID = "GPU-11111111-2222-3333-4444-555555555555"
 	other.SetInfo(info)
@@ -276,9 +275,9 @@ func TestLoadCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The only counters run of both groups; not the run of the figures
-	// (the bundled default), which the caption names too.
-	if src.Name != "h200-2026-11-30-counters" || src.Caveat != "" || !strings.Contains(src.Detail, "NVIDIA H200") ||
+	// The canonical counters run of every group; not the run of the
+	// figures (the bundled default), which the caption names too.
+	if src.Name != datasets.CanonicalCounters || src.Caveat != "" || !strings.Contains(src.Detail, "NVIDIA H200") ||
 		src.Same() || !strings.Contains(src.Caption(), src.Figures) {
 		t.Errorf("source %+v", src)
 	}
@@ -304,8 +303,13 @@ func TestLoadCounters(t *testing.T) {
 	if got := cold.Col(results.ColMigratedPerUseful).Float(); len(got) == 0 || slices.ContainsFunc(got, func(v float64) bool { return v != 0.5 }) {
 		t.Errorf("oversub cold streaming migrated per useful byte %v, want 0.5 each", got)
 	}
-	if _, _, err := LoadCounters("hbm"); !errors.Is(err, plots.ErrNoData) {
-		t.Errorf("counters of a group without passes: %v", err)
+	// Device memory moves nothing through Unified Memory.
+	hbm, _, err := LoadCounters("hbm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hbm.Col(results.ColMigratedPerUseful).Float(); len(got) == 0 || slices.ContainsFunc(got, func(v float64) bool { return v != 0 }) {
+		t.Errorf("hbm migrated per useful byte %v, want 0 each", got)
 	}
 	// Handoff passes come from a dataset that has them, for this platform.
 	if df, src, err := LoadCounters("handoff"); err != nil || df.Nrow() == 0 {

@@ -186,20 +186,15 @@ func formatValue(col string, v any) string {
 // vocabulary fixes the order of the values of some columns, the paper's
 // order where it has one; other values sort after these, alphabetically.
 var vocabulary = map[string][]string{
-	results.ColPlatform: {"GB200", "GH200", "GB10"},
-	results.ColGroup:    results.Groups,
-	results.ColBenchmark: {results.BenchTriad, results.BenchCopy, results.BenchStream, results.BenchPrefetch,
-		results.BenchAdvise, results.BenchStrided, results.BenchRandom, results.BenchSparse, results.BenchPageTouch},
-	results.ColMode: {results.ModeExplicit, results.ModeHostMapped, results.ModePinned, results.ModePageable,
-		results.ModeManaged, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse,
-		results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU, results.ModeSystem},
-	results.ColPolicy: {results.PolicyExplicitCopy, results.PolicyHostMapped, results.PolicyManaged,
-		results.PolicyManagedPrefetch}, // Table III
-	results.ColPattern: {results.PatternStreaming, results.PatternStrided, results.PatternRandom, results.PatternSparse,
-		results.PatternPageTouch, results.PatternCopy, results.PatternTriad},
-	results.ColDirection: {results.DirectionH2D, results.DirectionD2H},
-	results.ColPhase: {results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating,
-		"baseline", "extra"}, // the last two: the paper datasets' (datasets.PhaseBaseline, PhaseExtra)
+	results.ColPlatform:  {"GB200", "GH200", "GB10"},
+	results.ColGroup:     results.Groups,
+	results.ColBenchmark: results.Benchmarks,
+	results.ColMode:      results.Modes,
+	results.ColPolicy:    results.Policies, // Table III
+	results.ColPattern:   results.Patterns,
+	results.ColDirection: results.Directions,
+	results.ColPhase:     append(slices.Clone(results.Phases), "baseline", "extra"), // the last two: the paper datasets' (datasets.PhaseBaseline, PhaseExtra)
+	results.ColBound:     results.Bounds,
 }
 
 var vocabRank = func() map[string]map[string]int {

@@ -50,7 +50,7 @@ func Methods(rows []results.Row, m results.Metadata) string {
 	}
 	b.WriteString("Every trial is timed with CUDA events around the measured region on its own stream and verified after it; " +
 		"bandwidth is useful bytes over kernel time, 1 GB = 10^9 bytes. ")
-	switch w := results.PlanRewrite(m.Config); w {
+	switch w := results.PlanRewrite(m); w {
 	case "":
 	case "reallocate":
 		b.WriteString("Before each cold, prefetched or advised trial the CPU-written array was freed and allocated again (`--rewrite reallocate`). ")

@@ -56,7 +56,8 @@ var ErrMalformed = errors.New("malformed results CSV")
 // ReadCSV parses a results CSV. name (a file name) is used in errors, which
 // say the line and column of the first bad value. Schema columns the file
 // lacks take their empty value (NaN for numbers), except group, benchmark,
-// mode and size_bytes, which every file must have.
+// mode and size_bytes, which every file must have, and bound, which rows of
+// files written before it get from LegacyBound.
 func ReadCSV(r io.Reader, name string) ([]Row, error) {
 	cr := csv.NewReader(newLineLimiter(r, name))
 	head, kinds, seen, err := readHeader(cr, name, schemaKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes)
@@ -81,6 +82,9 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 			if err := row.set(head[i], v); err != nil {
 				return nil, err
 			}
+		}
+		if !seen[ColBound] {
+			row.Bound = LegacyBound(row)
 		}
 		if err := checkRow(&row); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrMalformed, err)

@@ -47,8 +47,8 @@ func ExampleWriteCSV() {
 		log.Fatal(err)
 	}
 	// Output:
-	// group,benchmark,mode,pattern,policy,phase,direction,size_bytes,footprint_bytes,useful_bytes,active_elements,stride_elements,page_interval_bytes,oversub_pct,reuse_passes,repetition,trial,warmups,kernel_ms,prefetch_ms,transfer_ms,cpu_ms,total_ms,gbps,verified,placement,waived,note,platform,gpu_uuid,host,run_id,source,reported,cpu_threads,sync_ms,order,order_seed,order_index,simulated,round_position
-	// hbm,copy,explicit,,,,,64,0,0,0,0,0,,0,0,0,0,1.5e-07,,,,,,false,,false,,,,,,,false,0,,,0,0,false,0
+	// group,benchmark,mode,pattern,policy,phase,direction,size_bytes,footprint_bytes,useful_bytes,active_elements,stride_elements,page_interval_bytes,oversub_pct,reuse_passes,repetition,trial,warmups,kernel_ms,prefetch_ms,transfer_ms,cpu_ms,total_ms,gbps,verified,placement,waived,note,platform,gpu_uuid,host,run_id,source,reported,cpu_threads,sync_ms,order,order_seed,order_index,simulated,round_position,bound
+	// hbm,copy,explicit,,,,,64,0,0,0,0,0,,0,0,0,0,1.5e-07,,,,,,false,,false,,,,,,,false,0,,,0,0,false,0,
 }
 
 func ExampleFormatBytes() {
@@ -204,14 +204,17 @@ func ExampleFormatGroupParts() {
 	// Output: oversub 2m49s: timed 56s, rewrite 1m13s, settle 5s, verify 3s, other 32s
 }
 
-// PlanRewrite reads how a run's plan re-established its memory states; a
-// plan from before the setting brought data home.
+// PlanRewrite reads how a run re-established its memory states: from
+// the run's record, or in an older run from its plan; a plan from before
+// the setting brought data home.
 func ExamplePlanRewrite() {
-	fmt.Println(results.PlanRewrite(map[string]any{"managed": map[string]any{"Rewrite": "reallocate"}}))
-	fmt.Println(results.PlanRewrite(map[string]any{"managed": map[string]any{"Trials": 25}}))
-	fmt.Printf("%q\n", results.PlanRewrite(map[string]any{"hbm": map[string]any{"Trials": 25}}))
+	fmt.Println(results.PlanRewrite(results.Metadata{Rewrites: map[string]string{"managed": "reallocate", "pattern": "reallocate"}}))
+	fmt.Println(results.PlanRewrite(results.Metadata{Config: map[string]any{"managed": map[string]any{"Rewrite": "home"}}}))
+	fmt.Println(results.PlanRewrite(results.Metadata{Config: map[string]any{"managed": map[string]any{"Modes": []string{"managed_cold"}}}}))
+	fmt.Printf("%q\n", results.PlanRewrite(results.Metadata{Config: map[string]any{"hbm": map[string]any{"Trials": 25}}}))
 	// Output:
 	// reallocate
+	// home
 	// home
 	// ""
 }

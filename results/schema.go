@@ -51,6 +51,7 @@ const (
 	ColOrderIndex        = "order_index"         // handoff: position of the configuration's block within its repetition
 	ColSimulated         = "simulated"           // true: made up by the simulated GPU (umbench run --simulate), never a measurement
 	ColRoundPosition     = "round_position"      // handoff interleaved alternating: the trial's place in its round of every R (1 = first); 0 elsewhere
+	ColBound             = "bound"               // the resource the configuration is bound by (Bounds); older files: LegacyBound
 )
 
 // Kind is the type of a column.
@@ -128,6 +129,7 @@ var Columns = []Column{
 	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
 	{ColSimulated, Bool, "", "true: made up by the simulated GPU (umbench run --simulate), never a measurement"},
 	{ColRoundPosition, Int, "", "handoff, interleaved alternating trials: the trial's place in its round (1 = first), a round running every R of one policy and size once, in a shuffled order; 0 elsewhere"},
+	{ColBound, String, "", "the resource the configuration is bound by, as its benchmark declares: gpu_memory, gpu_launch, host_link, host_pageable, fault_servicing, host_cpu or mixed"},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
@@ -163,6 +165,7 @@ type Row struct {
 	OrderSeed, OrderIndex                   int64
 	Simulated                               bool
 	RoundPosition                           int64
+	Bound                                   string
 }
 
 // NewRow returns a row whose float fields are NaN (not measured).
@@ -257,6 +260,8 @@ func (r *Row) Value(col string) (any, error) {
 		return r.Simulated, nil
 	case ColRoundPosition:
 		return r.RoundPosition, nil
+	case ColBound:
+		return r.Bound, nil
 	}
 	return nil, fmt.Errorf("results: unknown column %q", col)
 }
@@ -350,6 +355,8 @@ func (r *Row) set(col string, v any) error {
 		r.Simulated = b
 	case ColRoundPosition:
 		r.RoundPosition = i
+	case ColBound:
+		r.Bound = s
 	default:
 		return fmt.Errorf("results: unknown column %q", col)
 	}

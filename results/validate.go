@@ -8,8 +8,8 @@ import (
 )
 
 // checkRow rejects values no measurement can have: negative or infinite
-// times, rates and percentages, negative sizes and counts, and control
-// characters in text columns. ReadCSV applies it to every row, so every
+// times, rates and percentages, negative sizes and counts, control
+// characters in text columns, and a bound that is not one of Bounds. ReadCSV applies it to every row, so every
 // reading command (summary, compare, model, decompose, merge, resume)
 // refuses such a file with its line.
 func checkRow(r *Row) error {
@@ -34,6 +34,9 @@ func checkRow(r *Row) error {
 				}
 			}
 		}
+	}
+	if r.Bound != "" && !slices.Contains(Bounds, r.Bound) {
+		return fmt.Errorf("column %s: %q is not a resource (allowed: %v, or empty)", ColBound, r.Bound, Bounds)
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 	if f.gpu < 0 {
 		return usagef("--gpu %d: a GPU ordinal is 0 or more", f.gpu)
 	}
-	base, err := datasets.Open(f.baseline)
+	base, err := datasets.OpenRuns(f.baseline)
 	if err != nil {
 		return fmt.Errorf("--baseline: %w", err)
 	}

@@ -12,9 +12,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // dryRunPlan is umbench run --dry-run: the plan, its size and a rough
@@ -45,7 +45,7 @@ func dryRunPlan(w io.Writer, o umkit.Options, simulate bool) error {
 
 	// The estimate: the same plan on a simulated GPU whose buffers hold no
 	// data (nothing is computed, only timed by its model).
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	dev.DataLimit = 0
 	tmp, err := os.MkdirTemp("", "umbench-dry-run-")
 	if err != nil {

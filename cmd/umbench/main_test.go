@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // umbench runs a command line and returns its exit code and output. It
@@ -37,9 +37,9 @@ func umbench(t *testing.T, args ...string) (code int, stdout, stderr string) {
 
 // fake replaces openDevice with a simulated GPU for the test and counts the
 // opens. Tests that use it must not run in parallel.
-func fake(t *testing.T) (*fakegpu.Device, *int) {
+func fake(t *testing.T) (*simgpu.Device, *int) {
 	t.Helper()
-	d := fakegpu.New()
+	d := simgpu.New()
 	opens := 0
 	old := openDevice
 	openDevice = func(int) (umkit.Device, error) { opens++; return d, nil }

@@ -1,8 +1,9 @@
-package fakegpu
+package simgpu
 
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -10,13 +11,27 @@ import (
 	"github.com/umlab/umlab/umkit"
 )
 
-// Device is a fake GPU. Its zero value is not usable; call New.
+// The simulated GPU implements umkit's device and every optional interface.
+var (
+	_ umkit.Device         = (*Device)(nil)
+	_ umkit.Marker         = (*Device)(nil)
+	_ umkit.UpdateThreader = (*Device)(nil)
+	_ umkit.HomeFiller     = (*Device)(nil)
+	_ umkit.Reallocator    = (*Device)(nil)
+	_ umkit.Buffer         = (*Buffer)(nil)
+)
+
+// Device is a simulated GPU. Its zero value is not usable; call New.
 type Device struct {
 	// Model parameters, in GB/s and ms.
 	HBMGBps, LinkGBps, FaultGBps, CPUGBps float64
 	LaunchMs                              float64
-	DataLimit                             uint64 // bytes of real data kept per buffer
-	Total, Margin                         uint64
+	// Slow takes a fraction off each resource's rate (UMLAB_SIM_SLOW):
+	// Slow[HBM] = 0.05 makes device-memory kernels 5 % slower in GB/s.
+	Slow          [NumResources]float64
+	noise         *noise // SetNoise; nil: every run alike
+	DataLimit     uint64 // bytes of real data kept per buffer
+	Total, Margin uint64
 
 	// Fault injection.
 	CorruptKernels bool  // kernels write a wrong value into element 0
@@ -72,7 +87,7 @@ type Device struct {
 	threads   int                           // SetUpdateCPUs: UpdateHost's CPU time is divided by this
 }
 
-// Buffer is a fake allocation.
+// Buffer is a simulated allocation.
 type Buffer struct {
 	id     int
 	kind   umkit.MemKind
@@ -88,7 +103,7 @@ func (b *Buffer) Kind() umkit.MemKind { return b.kind }
 func (b *Buffer) Bytes() uint64       { return b.bytes }
 func (b *Buffer) String() string      { return fmt.Sprintf("%s#%d", b.kind, b.id) }
 
-// New returns a fake H200-like device with 80 GiB of memory.
+// New returns a simulated H200-like device with 80 GiB of memory.
 func New() *Device {
 	return &Device{
 		HBMGBps: 4000, LinkGBps: 50, FaultGBps: 8, CPUGBps: 20, LaunchMs: 0.005,
@@ -103,7 +118,7 @@ func New() *Device {
 	}
 }
 
-// NewGPU returns the fake device of ordinal i of a simulated node: New with
+// NewGPU returns the simulated device of ordinal i of a simulated node: New with
 // its own ordinal and UUID.
 func NewGPU(i int) *Device {
 	d := New()
@@ -168,7 +183,7 @@ func (d *Device) Alloc(kind umkit.MemKind, bytes uint64) (umkit.Buffer, error) {
 func (d *Device) Reallocate(old umkit.Buffer) (umkit.Buffer, error) {
 	x := fb(old)
 	if x.kind != umkit.ManagedMem {
-		return nil, fmt.Errorf("fakegpu: reallocating %s memory: %w", x.kind, cuda.ErrInvalidArgument)
+		return nil, fmt.Errorf("simgpu: reallocating %s memory: %w", x.kind, cuda.ErrInvalidArgument)
 	}
 	d.log("Reallocate(%s)", x) // then the Free and the Alloc
 	if err := d.Free(x); err != nil {
@@ -186,11 +201,11 @@ func (d *Device) alloc(kind umkit.MemKind, bytes, slack uint64) (umkit.Buffer, e
 		return nil, d.FailAlloc
 	}
 	if d.FailAllocAfter > 0 && d.allocs >= d.FailAllocAfter {
-		return nil, fmt.Errorf("fakegpu: allocation %d of %d bytes (injected failure after %d): %w",
+		return nil, fmt.Errorf("simgpu: allocation %d of %d bytes (injected failure after %d): %w",
 			d.allocs+1, bytes, d.FailAllocAfter, cuda.ErrWouldOversubscribe)
 	}
 	if bytes == 0 {
-		return nil, fmt.Errorf("fakegpu: zero-byte allocation: %w", cuda.ErrInvalidArgument)
+		return nil, fmt.Errorf("simgpu: zero-byte allocation: %w", cuda.ErrInvalidArgument)
 	}
 	onDevice := kind == umkit.DeviceMem || kind == umkit.ManagedMem
 	if onDevice && !(kind == umkit.ManagedMem && d.allowOver) && bytes+d.Margin-slack > d.free() {
@@ -215,7 +230,7 @@ func fb(b umkit.Buffer) *Buffer { return b.(*Buffer) }
 func (d *Device) Free(b umkit.Buffer) error {
 	x := fb(b)
 	if x.freed {
-		return errors.New("fakegpu: double free of " + x.String())
+		return errors.New("simgpu: double free of " + x.String())
 	}
 	x.freed = true
 	if x.kind == umkit.DeviceMem || x.kind == umkit.ManagedMem {
@@ -241,9 +256,9 @@ func (x *Buffer) fillSeed(n, seed uint64) {
 // cpuTouch models the CPU reading and writing a buffer: managed pages come
 // back to the CPU first.
 func (d *Device) cpuTouch(b *Buffer, n uint64) {
-	ms := float64(n*16) / (d.CPUGBps * 1e6)
-	if b.kind == umkit.ManagedMem && b.onGPU {
-		ms += float64(b.bytes) / (d.LinkGBps * 1e6)
+	ms := float64(n*16) / (d.CPUGBps * d.speed(CPU) * 1e6)
+	if b.kind == umkit.ManagedMem && b.onGPU { // CPU page faults bring the pages back
+		ms += float64(b.bytes) / (d.LinkGBps * d.speed(Faults) * 1e6)
 		b.onGPU = false
 	}
 	d.clock += time.Duration(ms * float64(time.Millisecond))
@@ -252,7 +267,7 @@ func (d *Device) cpuTouch(b *Buffer, n uint64) {
 func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
 	x := fb(b)
 	if x.kind == umkit.DeviceMem {
-		return fmt.Errorf("fakegpu: FillHost of device memory: %w", cuda.ErrInvalidArgument)
+		return fmt.Errorf("simgpu: FillHost of device memory: %w", cuda.ErrInvalidArgument)
 	}
 	d.log("FillHost(%s)", x)
 	d.cpuTouch(x, n)
@@ -265,22 +280,22 @@ func (d *Device) FillHost(b umkit.Buffer, n, seed uint64) error {
 func (d *Device) HomeFillHost(b umkit.Buffer, n, seed uint64) (float64, error) {
 	x := fb(b)
 	if x.kind != umkit.ManagedMem {
-		return 0, fmt.Errorf("fakegpu: HomeFillHost of %s memory: %w", x.kind, cuda.ErrInvalidArgument)
+		return 0, fmt.Errorf("simgpu: HomeFillHost of %s memory: %w", x.kind, cuda.ErrInvalidArgument)
 	}
 	if !d.info.ConcurrentManagedAccess {
-		return 0, fmt.Errorf("fakegpu: HomeFillHost: %w", cuda.ErrUnsupported)
+		return 0, fmt.Errorf("simgpu: HomeFillHost: %w", cuda.ErrUnsupported)
 	}
 	d.log("HomeFillHost(%s)", x)
 	d.homes++
 	if d.HangHomeAfter > 0 && d.homes > d.HangHomeAfter {
 		<-d.hang
-		return 0, fmt.Errorf("fakegpu: HomeFillHost %d hung (injected after %d) and was released", d.homes, d.HangHomeAfter)
+		return 0, fmt.Errorf("simgpu: HomeFillHost %d hung (injected after %d) and was released", d.homes, d.HangHomeAfter)
 	}
 	move := 0.0
 	if x.onGPU {
-		move = float64(x.bytes) / (d.LinkGBps * 0.5 * 1e6)
+		move = float64(x.bytes) / (d.LinkGBps * d.speed(Faults) * 0.5 * 1e6)
 	}
-	write := float64(n*16) / (d.CPUGBps * 1e6)
+	write := float64(n*16) / (d.CPUGBps * d.speed(CPU) * 1e6)
 	x.onGPU = false
 	d.clock += time.Duration(max(move, write) * float64(time.Millisecond))
 	x.fillSeed(n, seed)
@@ -307,29 +322,25 @@ func (d *Device) CheckHost(b umkit.Buffer, e umkit.Expect) (umkit.Mismatch, erro
 // gpuTouch models a kernel reading and writing bytes of b and returns ms.
 func (d *Device) gpuTouch(b *Buffer, bytes uint64) float64 {
 	switch {
-	case b.kind == umkit.MappedMem || b.kind == umkit.PageableMem || b.kind == umkit.PinnedMem:
-		return float64(bytes) / (d.LinkGBps * 1e6)
+	case b.kind == umkit.PageableMem:
+		return float64(bytes) / (d.LinkGBps * d.speed(Pageable) * 1e6)
+	case b.kind == umkit.MappedMem || b.kind == umkit.PinnedMem:
+		return float64(bytes) / (d.LinkGBps * d.speed(Link) * 1e6)
 	case b.kind == umkit.ManagedMem && !b.onGPU:
-		if slicesContains(b.advice, umkit.PreferCPU) {
-			return float64(bytes) / (d.LinkGBps * 1e6)
+		if slices.Contains(b.advice, umkit.PreferCPU) { // mapped for the GPU through faults
+			return float64(bytes) / (d.LinkGBps * d.speed(Faults) * 1e6)
 		}
 		b.onGPU = true
-		return float64(b.bytes)/(d.FaultGBps*1e6) + float64(bytes)/(d.HBMGBps*1e6)
+		return float64(b.bytes)/(d.FaultGBps*d.speed(Faults)*1e6) + float64(bytes)/(d.HBMGBps*d.speed(HBM)*1e6)
 	}
-	return float64(bytes) / (d.HBMGBps * 1e6)
+	return float64(bytes) / (d.HBMGBps * d.speed(HBM) * 1e6)
 }
 
-func slicesContains(s []umkit.Advice, a umkit.Advice) bool {
-	for _, x := range s {
-		if x == a {
-			return true
-		}
-	}
-	return false
-}
-
-func (d *Device) queue(ms float64) {
-	ms += d.LaunchMs
+// queue adds GPU work of ms, and the fixed cost of one operation charged
+// to resource fixed: Launch for kernels, the copy's or prefetch's own path
+// for those.
+func (d *Device) queue(ms float64, fixed Resource) {
+	ms += d.LaunchMs / d.speed(fixed)
 	d.queued += ms
 	d.clock += time.Duration(ms * float64(time.Millisecond))
 }
@@ -337,7 +348,7 @@ func (d *Device) queue(ms float64) {
 func (d *Device) Fill(b umkit.Buffer, n, seed uint64) error {
 	x := fb(b)
 	d.log("Fill(%s)", x)
-	d.queue(d.gpuTouch(x, n*8))
+	d.queue(d.gpuTouch(x, n*8), Launch)
 	x.fillSeed(n, seed)
 	return nil
 }
@@ -345,11 +356,15 @@ func (d *Device) Fill(b umkit.Buffer, n, seed uint64) error {
 func (d *Device) Copy(dst, src umkit.Buffer, bytes uint64) error {
 	s, t := fb(src), fb(dst)
 	d.log("Copy(%s<-%s)", t, s)
-	rate := d.HBMGBps
-	if s.kind != umkit.DeviceMem || t.kind != umkit.DeviceMem {
-		rate = d.LinkGBps
+	path, rate := HBM, d.HBMGBps
+	switch {
+	case s.kind == umkit.PageableMem || t.kind == umkit.PageableMem: // staged by the CPU
+		path, rate = Pageable, d.LinkGBps
+	case s.kind != umkit.DeviceMem || t.kind != umkit.DeviceMem:
+		path, rate = Link, d.LinkGBps
 	}
-	d.queue(float64(bytes) / (rate * 1e6))
+	rate *= d.speed(path)
+	d.queue(float64(bytes)/(rate*1e6), path)
 	if s.data != nil && t.data != nil {
 		copy(t.data, s.data[:bytes/8])
 	}
@@ -359,17 +374,17 @@ func (d *Device) Copy(dst, src umkit.Buffer, bytes uint64) error {
 func (d *Device) Prefetch(b umkit.Buffer, to umkit.Location) error {
 	x := fb(b)
 	if x.kind != umkit.ManagedMem {
-		return fmt.Errorf("fakegpu: prefetch of %s memory: %w", x.kind, cuda.ErrInvalidArgument)
+		return fmt.Errorf("simgpu: prefetch of %s memory: %w", x.kind, cuda.ErrInvalidArgument)
 	}
 	if !d.info.ConcurrentManagedAccess {
-		return fmt.Errorf("fakegpu: prefetch: %w", cuda.ErrUnsupported)
+		return fmt.Errorf("simgpu: prefetch: %w", cuda.ErrUnsupported)
 	}
 	dir := map[umkit.Location]string{umkit.ToGPU: "gpu", umkit.ToCPU: "cpu"}[to]
 	d.log("Prefetch(%s,%s)", x, dir)
 	if (to == umkit.ToGPU) != x.onGPU {
-		d.queue(float64(x.bytes) / (d.LinkGBps * 0.5 * 1e6))
+		d.queue(float64(x.bytes)/(d.LinkGBps*d.speed(Faults)*0.5*1e6), Faults) // the driver's page work
 	} else {
-		d.queue(0)
+		d.queue(0, Faults)
 	}
 	x.onGPU = to == umkit.ToGPU
 	x.moved = x.moved || to == umkit.ToGPU
@@ -387,150 +402,6 @@ func (d *Device) Advise(b umkit.Buffer, a umkit.Advice) error {
 	return nil
 }
 
-func (d *Device) Launch(k umkit.Kernel) error {
-	x := fb(k.X)
-	d.log("Launch(%s,%s)", k.Kind, x)
-	d.launches++
-	if d.HangAfter > 0 && d.launches > d.HangAfter {
-		<-d.hang
-		return fmt.Errorf("fakegpu: launch %d hung (injected after %d) and was released", d.launches, d.HangAfter)
-	}
-	if d.KernelDelay > 0 {
-		time.Sleep(d.KernelDelay)
-	}
-	if d.launches == d.DropLaunch {
-		return nil
-	}
-	var touched func() []uint64 // indices the kernel updates, built only for real data
-	switch k.Kind {
-	case umkit.KCopy:
-		y := fb(k.Y)
-		d.queue(d.gpuTouch(x, k.N*8) + d.gpuTouch(y, k.N*8))
-		if x.data != nil && y.data != nil {
-			copy(y.data[:k.N], x.data[:k.N])
-		}
-		if d.CorruptKernels && y.data != nil {
-			y.data[0]++
-		}
-		return nil
-	case umkit.KTriad:
-		y, z := fb(k.Y), fb(k.Z)
-		d.queue(d.gpuTouch(x, k.N*8) + d.gpuTouch(y, k.N*8) + d.gpuTouch(z, k.N*8))
-		if x.data != nil && y.data != nil && z.data != nil {
-			for i := uint64(0); i < k.N; i++ {
-				x.data[i] = y.data[i] + k.Scalar*z.data[i]
-			}
-			if d.CorruptKernels {
-				x.data[0] = -1
-			}
-		}
-		return nil
-	case umkit.KRMW:
-		d.queue(d.gpuTouch(x, k.N*16))
-		touched = func() []uint64 { return span(0, k.N, 1) }
-	case umkit.KStrided:
-		d.queue(d.gpuTouch(x, k.Active*16))
-		touched = func() []uint64 { return span(0, k.Active, k.Stride) }
-	case umkit.KPageTouch:
-		d.queue(d.gpuTouch(x, k.Active*16))
-		touched = func() []uint64 { return span(0, k.Active, k.IntervalBytes/8) }
-	case umkit.KRandom:
-		idx := fb(k.Idx)
-		d.queue(d.gpuTouch(x, k.Active*16) + d.gpuTouch(idx, k.Active*8))
-		touched = func() []uint64 {
-			var t []uint64
-			for i := uint64(0); i < k.Active && idx.data != nil; i++ {
-				t = append(t, uint64(idx.data[i]))
-			}
-			return t
-		}
-	default:
-		return fmt.Errorf("fakegpu: unknown kernel %v", k.Kind)
-	}
-	if x.data != nil {
-		for _, i := range touched() {
-			x.data[i] = x.data[i]*k.Mul + k.Add
-		}
-		if d.CorruptKernels {
-			x.data[0] = -1
-		}
-	}
-	return nil
-}
-
-// span lists count indices starting at first with the given step.
-func span(first, count, step uint64) []uint64 {
-	out := make([]uint64, count)
-	for i := range out {
-		out[i] = first + uint64(i)*step
-	}
-	return out
-}
-
-func (d *Device) PermFill(idx umkit.Buffer, n, seed uint64) error {
-	x := fb(idx)
-	d.log("PermFill(%s)", x)
-	d.queue(d.gpuTouch(x, n*8))
-	if x.data != nil {
-		// A deterministic shuffle: multiplication by an odd constant modulo
-		// a power of two, walked back into range.
-		p := uint64(1)
-		for p < n {
-			p <<= 1
-		}
-		j := uint64(0)
-		for i := uint64(0); i < p && j < n; i++ {
-			v := (i*0x9E3779B97F4A7C15 + seed) & (p - 1)
-			if v < n {
-				x.data[j] = float64(v)
-				j++
-			}
-		}
-	}
-	return nil
-}
-
-func (d *Device) Check(b umkit.Buffer, e umkit.Expect) (umkit.Mismatch, error) {
-	x := fb(b)
-	d.log("Check(%s)", x)
-	d.queue(d.gpuTouch(x, e.N*8))
-	return check(x, e), nil
-}
-
-func check(x *Buffer, e umkit.Expect) umkit.Mismatch {
-	var m umkit.Mismatch
-	if x.data == nil {
-		return m // symbolic buffer: nothing to compare
-	}
-	for i := uint64(0); i < e.N && i < uint64(len(x.data)); i++ {
-		var want float64
-		if e.Y != nil {
-			y := e.Y.(*Buffer)
-			if y.data == nil {
-				return m
-			}
-			want = y.data[i]
-			if e.Z != nil {
-				want += e.Scalar * e.Z.(*Buffer).data[i]
-			}
-		} else if e.Triad {
-			want = seedValue(e.SeedB, i) + e.Scalar*seedValue(e.SeedC, i)
-		} else {
-			want = seedValue(e.Seed, i)
-			if i%e.Stride == 0 && i/e.Stride < e.Active {
-				want = want*e.Mul + e.Add
-			}
-		}
-		if x.data[i] != want {
-			if m.Count == 0 {
-				m.First = i
-			}
-			m.Count++
-		}
-	}
-	return m
-}
-
 func (d *Device) StartTimer() error {
 	d.log("StartTimer")
 	d.queued, d.timerOn = 0, true
@@ -539,7 +410,7 @@ func (d *Device) StartTimer() error {
 
 func (d *Device) StopTimer() (float64, error) {
 	if !d.timerOn {
-		return 0, errors.New("fakegpu: StopTimer without StartTimer")
+		return 0, errors.New("simgpu: StopTimer without StartTimer")
 	}
 	d.log("StopTimer")
 	d.timerOn = false
@@ -562,10 +433,10 @@ func (d *Device) TimeKernel(k umkit.Kernel) (float64, error) {
 
 func (d *Device) Sync() error { d.log("Sync"); return nil }
 
-// Mark records the simulated clock: the fake finishes GPU work as it is queued.
+// Mark records the simulated clock: the simulation finishes GPU work as it is queued.
 func (d *Device) Mark(i int) error {
 	if i < 0 || i >= umkit.MaxMarks {
-		return fmt.Errorf("fakegpu: mark %d: %w", i, cuda.ErrInvalidArgument)
+		return fmt.Errorf("simgpu: mark %d: %w", i, cuda.ErrInvalidArgument)
 	}
 	d.log("Mark(%d)", i)
 	d.marks[i] = d.clock
@@ -575,7 +446,7 @@ func (d *Device) Mark(i int) error {
 // MarkedMs returns the simulated time between two marks.
 func (d *Device) MarkedMs(i, j int) (float64, error) {
 	if i < 0 || j < 0 || i >= umkit.MaxMarks || j >= umkit.MaxMarks {
-		return 0, fmt.Errorf("fakegpu: marks %d, %d: %w", i, j, cuda.ErrInvalidArgument)
+		return 0, fmt.Errorf("simgpu: marks %d, %d: %w", i, j, cuda.ErrInvalidArgument)
 	}
 	return float64(d.marks[j]-d.marks[i]) / float64(time.Millisecond), nil
 }
@@ -606,12 +477,3 @@ func (d *Device) Placement(b umkit.Buffer) (string, error) {
 }
 
 func (d *Device) Close() error { d.log("Close"); return nil }
-
-// seedValue matches cuda.SeedValue without cgo.
-func seedValue(seed, i uint64) float64 {
-	z := seed + (i+1)*0x9E3779B97F4A7C15
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
-	z ^= z >> 31
-	return float64(z>>44) + 1
-}

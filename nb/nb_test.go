@@ -319,9 +319,9 @@ func TestLoadCounters(t *testing.T) {
 
 // Data from files never reaches notebook HTML or Markdown as markup.
 func TestTextEscapes(t *testing.T) {
-	evil := "<script>alert(1)</script> | `x` **b** [l](javascript:x)\nnext"
+	evil := "<script>alert(1)</script> | `x` **b** [l](javascript:x)\nnext\x1b[2J\u202e\u2066"
 	got := Text(evil)
-	for _, bad := range []string{"<", ">", "|", "`", "*", "[", "\n"} {
+	for _, bad := range []string{"<", ">", "|", "`", "*", "[", "\n", "\x1b", "\u202e", "\u2066"} {
 		if strings.Contains(got, bad) {
 			t.Errorf("Text left %q in %q", bad, got)
 		}

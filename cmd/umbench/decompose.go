@@ -49,6 +49,7 @@ func newDecomposeCmd() *cobra.Command {
 		w := c.OutOrStdout()
 		if format == "csv" {
 			announce(c, src.Rows, false)
+			sayUnverified(c, false, "", src.Meta.Unverified)
 			caveats(c.ErrOrStderr(), src.Name)
 			return model.WriteFrameCSV(w, model.DecompositionFrame(ds))
 		}
@@ -58,6 +59,7 @@ func newDecomposeCmd() *cobra.Command {
 			w = fw
 		}
 		announce(c, src.Rows, true)
+		sayUnverified(c, true, "", src.Meta.Unverified)
 		caveats(w, src.Name)
 		fmt.Fprintf(w, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", src.Name)
 		if len(counted) > 0 {

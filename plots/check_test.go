@@ -56,7 +56,7 @@ func ExampleCheckRatios() {
 	}
 	save("check_ratios", fig)
 	fmt.Println(rep.Counts.Fail, rep.Counts.Inconclusive, rep.Counts.Pass)
-	// Output: 0 2 4
+	// Output: 1 1 4
 }
 
 func TestCheckRatiosGolden(t *testing.T) { checkGolden(t, ExampleCheckRatios, "check_ratios") }

@@ -332,7 +332,7 @@ func TestNewRunRejectsMixedPlatforms(t *testing.T) {
 // canonical H200 runs and on the paper's GB200 figures.
 func TestNarrative(t *testing.T) {
 	h := load(t, fullRun)
-	c := load(t, "h200-2026-11-30-counters")
+	c := load(t, "h200counters-2026-12-03-quick")
 	g := load(t, claims.GB200)
 	for _, tc := range []struct{ got, want string }{
 		{h.SizeTrend("managed", "stream", "managed_cold"), "managed_cold stream rises from 1.07 GB/s at 64 KiB to 22.3 GB/s at 1 GiB"},

@@ -50,7 +50,6 @@ func newDecomposeCmd() *cobra.Command {
 		if format == "csv" {
 			announce(c, src.Rows, false)
 			sayUnverified(c, false, "", src.Meta.Unverified)
-			caveats(c.ErrOrStderr(), src.Name)
 			return model.WriteFrameCSV(w, model.DecompositionFrame(ds))
 		}
 		if !wide {
@@ -60,7 +59,6 @@ func newDecomposeCmd() *cobra.Command {
 		}
 		announce(c, src.Rows, true)
 		sayUnverified(c, true, "", src.Meta.Unverified)
-		caveats(w, src.Name)
 		fmt.Fprintf(w, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", src.Name)
 		if len(counted) > 0 {
 			fmt.Fprintf(w, "; migration from %d counter passes where present", len(counted))

@@ -262,13 +262,6 @@ func tol(v float64) string {
 	return fmt.Sprintf("%.1f", v)
 }
 
-func interval(lo, hi float64) string {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return "-"
-	}
-	return fmt.Sprintf("[%+.1f,%+.1f]", 100*(lo-1), 100*(hi-1))
-}
-
 func full(v float64) string {
 	if math.IsNaN(v) {
 		return ""

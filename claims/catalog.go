@@ -57,6 +57,26 @@ func ByID(id string) *Claim {
 	return nil
 }
 
+// CheckIDs checks the claims with the given ids on a run; a nil run checks
+// them on the paper's GB200 dataset.
+func CheckIDs(run *Run, ids ...string) ([]Check, error) {
+	var cs []*Claim
+	for _, id := range ids {
+		c := ByID(id)
+		if c == nil {
+			return nil, fmt.Errorf("claims: no claim %q", id)
+		}
+		cs = append(cs, c)
+	}
+	if run == nil {
+		var err error
+		if run, err = reference(GB200); err != nil {
+			return nil, err
+		}
+	}
+	return EvaluateClaims(cs, run, Options{})
+}
+
 // Sections returns the claims whose section starts with one of the given
 // prefixes ("V-", "VI-A", "Table III"), in catalogue order.
 func Sections(prefixes ...string) []*Claim {

@@ -312,9 +312,6 @@ func TestWriteFormats(t *testing.T) {
 	if err := claims.Write(&b, xs, "xml"); err == nil || !strings.Contains(err.Error(), "table, md or csv") {
 		t.Errorf("bad format: %v", err)
 	}
-	if df := claims.Frame(xs); df.Err != nil || df.Nrow() != len(xs) {
-		t.Errorf("frame: %v, %d rows", df.Err, df.Nrow())
-	}
 }
 
 func TestNewRunRejectsMixedPlatforms(t *testing.T) {
@@ -328,36 +325,13 @@ func TestNewRunRejectsMixedPlatforms(t *testing.T) {
 	}
 }
 
-// The notebooks' sentences come from the data: pin what they say on the
-// canonical H200 runs and on the paper's GB200 figures.
-func TestNarrative(t *testing.T) {
-	h := load(t, fullRun)
-	c := load(t, "h200counters-2026-12-03-quick")
-	g := load(t, claims.GB200)
-	for _, tc := range []struct{ got, want string }{
-		{h.SizeTrend("managed", "stream", "managed_cold"), "managed_cold stream rises from 1.07 GB/s at 64 KiB to 22.3 GB/s at 1 GiB"},
-		{c.Amplification(), "(256 at 4 KiB, 4096 at 64 KiB, 4096 at 2 MiB)"},
-		{h.HandoffStory(), "managed stays within 376–390 ms from R = 1 to R = 32"},
-		{h.HandoffStory(), "host_mapped rises from 211 ms at R = 1 to 1014 ms at R = 32"},
-		{h.HandoffStory(), "takes 154–186 ms depending on the policy (a 21.2 % spread)"},
-		{g.HandoffStory(), "at R = 1 the policies order host_mapped 60.2 ms < explicit_copy 60.5 ms"},
-		{h.PctBasis(), "shrunk to 2 GiB"},
-		{g.PctBasis(), "CUDA-visible"},
-		{g.PageTouchTrend(), "4 KiB→64 KiB: 16.0× sparser, 14.6× slower"},
-		{h.ModelStory(), "20 of 20 size–reuse cases, where always naming explicit_copy scores 16"},
-	} {
-		if !strings.Contains(tc.got, tc.want) {
-			t.Errorf("%q\n  lacks %q", tc.got, tc.want)
-		}
-	}
-	if r, err := claims.Open(fullRun + " + " + counters); err != nil || len(r.Counters) == 0 {
-		t.Errorf("Open of a joined source name: %v", err)
-	}
+// CheckIDs checks named claims, on the paper's GB200 rows without a run.
+func TestCheckIDs(t *testing.T) {
 	xs, err := claims.CheckIDs(nil, "V-C.cold-fraction")
-	if err != nil || !strings.Contains(claims.Says(xs), "reproduces") {
+	if err != nil || len(xs) != 1 || xs[0].Verdict != claims.Reproduces {
 		t.Errorf("CheckIDs(nil): %v %v", xs, err)
 	}
-	if _, err := claims.CheckIDs(h, "no.such"); err == nil {
+	if _, err := claims.CheckIDs(load(t, fullRun), "no.such"); err == nil {
 		t.Error("unknown id accepted")
 	}
 }
@@ -471,7 +445,7 @@ func unescaped(s, chars string) string {
 	return string(out)
 }
 
-// Data in a run's labels stays text in the Markdown table and sentences:
+// Data in a run's labels stays text in the Markdown table:
 // no extra cell, no tag, no link.
 func TestMarkdownEscapesLabels(t *testing.T) {
 	rows, meta, err := datasets.Load("paper-gh200")
@@ -509,14 +483,5 @@ func TestMarkdownEscapesLabels(t *testing.T) {
 	}
 	if shown == 0 {
 		t.Errorf("the table never shows the platform, escaped:\n%s", b.String())
-	}
-	says := claims.Says(xs)
-	for _, l := range strings.Split(says, "\n") {
-		if got := unescaped(l, "<>[]()|"); got != "" && got != "()" {
-			t.Errorf("a sentence keeps %q unescaped: %s", got, l)
-		}
-	}
-	if !strings.Contains(says, `\[x\]\(javascript:alert\(1\)\)`) {
-		t.Errorf("no sentence names the device, escaped:\n%s", says)
 	}
 }

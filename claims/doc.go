@@ -54,9 +54,7 @@
 // # Output
 //
 // [Write] prints the checks as text, Markdown or CSV, with the intervals
-// and [IntervalsNote]; [Frame] gives them as a DataFrame;
-// [Check.Sentence] says one in a sentence whose numbers come from the
-// data, for notebooks.
+// and [IntervalsNote].
 //
 // # Ownership and imports
 //

@@ -7,9 +7,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
-
 	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/results"
 )
@@ -45,22 +42,6 @@ func (x Check) Cells() []string {
 		reason += "Ambiguity: " + x.Claim.Ambiguity
 	}
 	return []string{x.Claim.ID, x.Claim.Section, x.Claim.Statement, paper, meas, x.Verdict.String(), reason}
-}
-
-// Frame returns the checks as a DataFrame with the columns id, section,
-// claim, paper, measured, verdict and reason.
-func Frame(xs []Check) dataframe.DataFrame {
-	cols := make([][]string, len(tableColumns))
-	for _, x := range xs {
-		for i, c := range x.Cells() {
-			cols[i] = append(cols[i], c)
-		}
-	}
-	ss := make([]series.Series, len(tableColumns))
-	for i, name := range tableColumns {
-		ss[i] = series.New(cols[i], series.String, name)
-	}
-	return dataframe.New(ss...)
 }
 
 // Counts returns how many checks have each verdict.
@@ -195,40 +176,4 @@ func wrap(text string, n int) []string {
 // there (a |, a link, an image, raw HTML, a terminal escape).
 func mdCell(s string) string {
 	return sanitize.Markdown(strings.ReplaceAll(s, "\n", " "))
-}
-
-// Sentence says one check in a sentence for a notebook or a report: the
-// claim in the paper's words, the figure measured on this run, the paper's,
-// and the verdict with its reason. The numbers come from the check, so the
-// sentence is true for whatever data it was computed from.
-//
-// What comes from data (the device, the platforms, the figures' texts,
-// the reason) is escaped with mdCell, so that it stays text.
-func (x Check) Sentence() string {
-	on := x.Run.Facts.Device
-	if on == "" {
-		on = x.Run.Meta.Platform
-	}
-	on = mdCell(on)
-	head := fmt.Sprintf("*%s* (`%s`)", mdCell(strings.TrimSuffix(x.Claim.Statement, ".")), x.Claim.ID)
-	if x.Verdict == NotMeasured {
-		return fmt.Sprintf("%s — not measured on %s: %s.", head, on, mdCell(x.Reason))
-	}
-	s := fmt.Sprintf("%s On %s: %s; the paper's %s: %s — **%s**", head, on, mdCell(withText(x.Measured)),
-		mdCell(x.Ref.Meta.Platform), mdCell(withText(x.Paper)), x.Verdict)
-	if x.Simulated {
-		s = "SIMULATED data, not measurements: " + s
-	}
-	if x.Reason != "" {
-		s += ": " + mdCell(x.Reason)
-	}
-	return s + "."
-}
-
-// withText is a quantity with its interval and how it was obtained.
-func withText(q Quantity) string {
-	if q.Text == "" {
-		return q.WithCI()
-	}
-	return q.WithCI() + " (" + q.Text + ")"
 }

@@ -3,6 +3,7 @@ package claims
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,7 +81,7 @@ func (run *Run) readFit(policies []string, sizes []int64, validation bool) {
 		return
 	}
 	for k, c := range run.cfg {
-		if c.Group == results.GroupHandoff && contains(policies, c.Policy) && containsInt(sizes, c.SizeBytes) &&
+		if c.Group == results.GroupHandoff && slices.Contains(policies, c.Policy) && slices.Contains(sizes, c.SizeBytes) &&
 			(c.Phase == results.PhaseGPUOnly || c.Phase == results.PhaseAlternating && (validation || c.ReusePasses == 1)) {
 			run.reads[k] = true
 		}
@@ -172,20 +173,6 @@ func tableMaxAPE(ps ...string) func(ref, _ *Run) (Quantity, error) {
 
 // crossover of host-mapped and explicit placement, R* = (F_e − F_h)/(G_h − G_e).
 func crossHostExplicit(fe, fh, ge, gh float64) float64 { return (fe - fh) / (gh - ge) }
-
-// cpuSpread is the spread of the CPU-only medians over the policies at
-// 1 GiB, the noise floor of any difference between F values.
-func cpuSpread(run *Run) (lo, hi float64, ok bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, p := range policies {
-		f, err := get(run, handoff(p, results.PhaseCPUOnly, 0))
-		if err != nil {
-			continue
-		}
-		lo, hi, ok = math.Min(lo, f.v), math.Max(hi, f.v), true
-	}
-	return lo, hi, ok
-}
 
 // order returns the handoff policies at R sorted by median time.
 func order(run *Run, r int64) ([]string, []float64, error) {

@@ -3,6 +3,7 @@ package claims
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/results"
@@ -104,7 +105,7 @@ func handoff(policy, phase string, r int64) sel {
 func (s sel) describe() string {
 	var parts []string
 	for _, p := range []string{s.group, s.bench, s.mode, s.policy, s.phase, s.dir} {
-		if p != "" && !contains(parts, p) {
+		if p != "" && !slices.Contains(parts, p) {
 			parts = append(parts, p)
 		}
 	}

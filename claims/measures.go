@@ -3,7 +3,7 @@ package claims
 import (
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/model"
@@ -247,7 +247,7 @@ var paperOrder32 = []string{model.ExplicitCopy, model.ManagedPrefetch, model.Hos
 func validationSizes(rep *model.Report) []int64 {
 	var out []int64
 	for _, p := range rep.Points {
-		if p.SizeBytes >= rep.MinSizeBytes && !containsInt(out, p.SizeBytes) {
+		if p.SizeBytes >= rep.MinSizeBytes && !slices.Contains(out, p.SizeBytes) {
 			out = append(out, p.SizeBytes)
 		}
 	}
@@ -269,10 +269,8 @@ func medianAPE(a, _ *Run) (Quantity, error) {
 
 // sizesText lists sizes in words.
 func sizesText(sizes []int64) string {
-	sorted := append([]int64(nil), sizes...)
-	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
 	var parts []string
-	for _, s := range sorted {
+	for _, s := range slices.Sorted(slices.Values(sizes)) {
 		parts = append(parts, bytesText(s))
 	}
 	return strings.Join(parts, ", ")

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,7 +57,7 @@ type summary struct {
 func NewRun(name string, rows []results.Row, m results.Metadata) (*Run, error) {
 	var plats []string
 	for _, r := range rows {
-		if r.Platform != "" && !contains(plats, r.Platform) {
+		if r.Platform != "" && !slices.Contains(plats, r.Platform) {
 			plats = append(plats, r.Platform)
 		}
 	}
@@ -70,15 +71,6 @@ func NewRun(name string, rows []results.Row, m results.Metadata) (*Run, error) {
 	r := &Run{Name: name, Rows: rows, Meta: m, Facts: FactsOf(m), Sources: map[string]string{}}
 	r.index()
 	return r, nil
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // Load opens one or more embedded datasets or results directories (each
@@ -259,18 +251,6 @@ func (run *Run) find(s sel) (summary, int64, bool) {
 	return summary{}, 0, false
 }
 
-// sizes lists the sizes at which a configuration (ignoring size) was measured.
-func (run *Run) sizes(s sel) []int64 {
-	var out []int64
-	for k, c := range run.cfg {
-		if s.key(c.SizeBytes) == k {
-			out = append(out, c.SizeBytes)
-		}
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
-	return out
-}
-
 // pcts lists the oversubscription percentages measured for a configuration.
 func (run *Run) pcts(s sel) []float64 {
 	var out []float64
@@ -311,9 +291,22 @@ func (run *Run) restsOn(keys map[string]bool) []string {
 		if name == "" {
 			name = id
 		}
-		if !contains(out, name) {
+		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
 	}
 	return out
+}
+
+// Describe says which machine a run is, for sentences: the device and its link.
+func (run *Run) Describe() string {
+	f := run.Facts
+	d := f.Device
+	if d == "" {
+		d = run.Meta.Platform
+	}
+	if f.Link != LinkUnknown {
+		return d + ", " + f.LinkText
+	}
+	return d
 }

@@ -1,6 +1,7 @@
 package claims
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -288,9 +289,7 @@ func (run *Run) restsOn(keys map[string]bool) []string {
 			continue
 		}
 		name := run.Sources[id]
-		if name == "" {
-			name = id
-		}
+		name = cmp.Or(name, id)
 		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
@@ -302,9 +301,7 @@ func (run *Run) restsOn(keys map[string]bool) []string {
 func (run *Run) Describe() string {
 	f := run.Facts
 	d := f.Device
-	if d == "" {
-		d = run.Meta.Platform
-	}
+	d = cmp.Or(d, run.Meta.Platform)
 	if f.Link != LinkUnknown {
 		return d + ", " + f.LinkText
 	}

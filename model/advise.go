@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -129,9 +130,7 @@ func appendOnce(s []string, v string) []string {
 func (a *Advice) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	pat := a.Workload.Pattern
-	if pat == "" {
-		pat = "streaming"
-	}
+	pat = cmp.Or(pat, "streaming")
 	ew.printf("Workload: %s, R = %g GPU passes per CPU update, %s access\n\n", formatSize(a.Workload.SizeBytes), a.Workload.Reuse, pat)
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "rank\tpolicy\tF (ms)\tG (ms/pass)\tpredicted (ms)\tparameters")

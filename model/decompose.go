@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -64,9 +65,7 @@ func (d Decomposition) AccessMs() float64 { return d.AccessHBMMs + d.AccessCPUMs
 // Label names the configuration, e.g. "managed/stream managed_cold 256 MiB".
 func (d Decomposition) Label() string {
 	what := d.Policy
-	if what == "" {
-		what = d.Mode
-	}
+	what = cmp.Or(what, d.Mode)
 	s := fmt.Sprintf("%s/%s %s", d.Group, d.Benchmark, what)
 	if d.StrideElements > 0 {
 		s += fmt.Sprintf(" stride %d", d.StrideElements)

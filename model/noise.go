@@ -26,9 +26,7 @@ const minTrialsForCI = 5
 // that F does not depend on R.
 func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	B := o.Resamples
-	if B == 0 {
-		B = stats.DefaultResamples
-	}
+	B = cmp.Or(B, stats.DefaultResamples)
 	fewest := math.MaxInt
 	for _, v := range h.vals {
 		fewest = min(fewest, len(v))

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -116,9 +117,7 @@ func checkFigure(title, xlabel string, rows []checkRow, failPct float64, o Optio
 	if fig.PanelHeight == 0 {
 		fig.PanelHeight = max(PanelHeight, vg.Length(n)*0.22*vg.Inch+1.1*vg.Inch)
 	}
-	if fig.PanelWidth == 0 {
-		fig.PanelWidth = 7 * vg.Inch
-	}
+	fig.PanelWidth = cmp.Or(fig.PanelWidth, 7*vg.Inch)
 	p := newPanel("", xlabel, "")
 	pts := map[check.Verdict]*ratioPoints{}
 	var ticks plotter.XYs

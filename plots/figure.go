@@ -2,6 +2,7 @@ package plots
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"image/color"
@@ -89,12 +90,8 @@ func (f *Figure) LegendNames() []string { return append([]string(nil), f.legendN
 
 func (f *Figure) panelSize() (w, h vg.Length) {
 	w, h = f.PanelWidth, f.PanelHeight
-	if w == 0 {
-		w = PanelWidth
-	}
-	if h == 0 {
-		h = PanelHeight
-	}
+	w = cmp.Or(w, PanelWidth)
+	h = cmp.Or(h, PanelHeight)
 	return w, h
 }
 

@@ -1,6 +1,7 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -115,30 +116,14 @@ func (HandoffConfig) Entries() []Benchmark {
 // Defaults returns c with every zero field set to its default.
 func (c HandoffConfig) Defaults() HandoffConfig {
 	c.Common = c.Common.withDefaults(HandoffTrials)
-	if c.Repetitions == 0 {
-		c.Repetitions = DefaultHandoffReps
-	}
-	if c.Sizes == nil {
-		c.Sizes = []int64{64 * KiB, 2 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB}
-	}
-	if c.Reuse == nil {
-		c.Reuse = []int{1, 2, 4, 8, 16, 32}
-	}
-	if c.Policies == nil {
-		c.Policies = HandoffPolicies
-	}
-	if c.CPU == 0 {
-		c.CPU = -1
-	}
-	if c.Order == "" {
-		c.Order = "interleaved"
-	}
-	if c.OrderSeed == 0 {
-		c.OrderSeed = 1
-	}
-	if c.CPUThreads == 0 {
-		c.CPUThreads = 1
-	}
+	c.Repetitions = cmp.Or(c.Repetitions, DefaultHandoffReps)
+	c.Sizes = orElse(c.Sizes, []int64{64 * KiB, 2 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB})
+	c.Reuse = orElse(c.Reuse, []int{1, 2, 4, 8, 16, 32})
+	c.Policies = orElse(c.Policies, HandoffPolicies)
+	c.CPU = cmp.Or(c.CPU, -1)
+	c.Order = cmp.Or(c.Order, "interleaved")
+	c.OrderSeed = cmp.Or(c.OrderSeed, 1)
+	c.CPUThreads = cmp.Or(c.CPUThreads, 1)
 	return c
 }
 

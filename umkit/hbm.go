@@ -41,12 +41,8 @@ func (HBMConfig) Entries() []Benchmark {
 // Defaults returns c with every zero field set to its default.
 func (c HBMConfig) Defaults() HBMConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
-	if c.Sizes == nil {
-		c.Sizes = pow4(64*KiB, 4*GiB)
-	}
-	if c.Benchmarks == nil {
-		c.Benchmarks = []string{results.BenchCopy, results.BenchTriad}
-	}
+	c.Sizes = orElse(c.Sizes, pow4(64*KiB, 4*GiB))
+	c.Benchmarks = orElse(c.Benchmarks, []string{results.BenchCopy, results.BenchTriad})
 	if c.MinWarmupMs == 0 && c.Warmups.Int() > 0 { // N(0) warm-ups: none at all
 		c.MinWarmupMs = 100
 	}

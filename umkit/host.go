@@ -49,12 +49,8 @@ func (HostConfig) Entries() []Benchmark {
 // Defaults returns c with every zero field set to its default.
 func (c HostConfig) Defaults() HostConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
-	if c.Sizes == nil {
-		c.Sizes = pow4(64*KiB, GiB)
-	}
-	if c.Modes == nil {
-		c.Modes = HostModes
-	}
+	c.Sizes = orElse(c.Sizes, pow4(64*KiB, GiB))
+	c.Modes = orElse(c.Modes, HostModes)
 	return c
 }
 

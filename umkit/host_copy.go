@@ -33,9 +33,7 @@ func (HostCopyConfig) Entries() []Benchmark {
 // Defaults returns c with every zero field set to its default.
 func (c HostCopyConfig) Defaults() HostCopyConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
-	if c.Sizes == nil {
-		c.Sizes = pow4(64*KiB, GiB)
-	}
+	c.Sizes = orElse(c.Sizes, pow4(64*KiB, GiB))
 	return c
 }
 

@@ -42,12 +42,8 @@ func (ManagedConfig) Entries() []Benchmark {
 func (c ManagedConfig) Defaults() ManagedConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
 	c.StateSetup = c.StateSetup.withDefaults()
-	if c.Sizes == nil {
-		c.Sizes = pow4(64*KiB, GiB)
-	}
-	if c.Modes == nil {
-		c.Modes = ManagedModes
-	}
+	c.Sizes = orElse(c.Sizes, pow4(64*KiB, GiB))
+	c.Modes = orElse(c.Modes, ManagedModes)
 	return c
 }
 

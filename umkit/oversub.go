@@ -46,21 +46,11 @@ var OversubPatterns = []string{results.PatternStreaming, results.PatternStrided,
 func (c OversubConfig) Defaults() OversubConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
 	c.StateSetup = c.StateSetup.withDefaults()
-	if c.Percents == nil {
-		c.Percents = []float64{25, 50, 75, 90}
-	}
-	if c.CapacityBytes == 0 {
-		c.CapacityBytes = 2 * GiB
-	}
-	if c.Patterns == nil {
-		c.Patterns = OversubPatterns
-	}
-	if c.Modes == nil {
-		c.Modes = OversubModes
-	}
-	if c.Stride == 0 {
-		c.Stride = 16
-	}
+	c.Percents = orElse(c.Percents, []float64{25, 50, 75, 90})
+	c.CapacityBytes = cmp.Or(c.CapacityBytes, 2*GiB)
+	c.Patterns = orElse(c.Patterns, OversubPatterns)
+	c.Modes = orElse(c.Modes, OversubModes)
+	c.Stride = cmp.Or(c.Stride, 16)
 	return c
 }
 

@@ -1,6 +1,7 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
@@ -54,23 +55,15 @@ func (PatternConfig) Entries() []Benchmark {
 func (c PatternConfig) Defaults() PatternConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
 	c.StateSetup = c.StateSetup.withDefaults()
-	if c.FootprintBytes == 0 {
-		c.FootprintBytes = 256 * MiB
-	}
+	c.FootprintBytes = cmp.Or(c.FootprintBytes, 256*MiB)
 	if c.Strides == nil {
 		for s := int64(1); s <= 1024; s *= 2 {
 			c.Strides = append(c.Strides, s)
 		}
 	}
-	if c.PageIntervals == nil {
-		c.PageIntervals = []int64{4 * KiB, 64 * KiB, 2 * MiB}
-	}
-	if c.Benchmarks == nil {
-		c.Benchmarks = PatternBenchmarks
-	}
-	if c.Modes == nil {
-		c.Modes = PatternModes
-	}
+	c.PageIntervals = orElse(c.PageIntervals, []int64{4 * KiB, 64 * KiB, 2 * MiB})
+	c.Benchmarks = orElse(c.Benchmarks, PatternBenchmarks)
+	c.Modes = orElse(c.Modes, PatternModes)
 	return c
 }
 

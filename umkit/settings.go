@@ -2,6 +2,7 @@ package umkit
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -58,9 +59,7 @@ func (c Common) validate(group string) error {
 func (c Common) withDefaults(trials int) Common {
 	c.Warmups = c.Warmups.Or(DefaultWarmups)
 	c.Trials = c.Trials.Or(trials)
-	if c.Seed == 0 {
-		c.Seed = defaultSeed
-	}
+	c.Seed = cmp.Or(c.Seed, defaultSeed)
 	return c
 }
 
@@ -165,6 +164,14 @@ func validateChoice(group, what string, got, allowed []string) error {
 		}
 	}
 	return nil
+}
+
+// orElse returns s, or def where s is nil (unset): cmp.Or for slices.
+func orElse[T any](s, def []T) []T {
+	if s == nil {
+		return def
+	}
+	return s
 }
 
 // pow4 returns lo, 4lo, 16lo, ... up to hi.

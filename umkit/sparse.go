@@ -1,6 +1,7 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -48,15 +49,9 @@ func (SparseConfig) Entries() []Benchmark {
 func (c SparseConfig) Defaults() SparseConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
 	c.StateSetup = c.StateSetup.withDefaults()
-	if c.FootprintBytes == 0 {
-		c.FootprintBytes = 256 * MiB
-	}
-	if c.Densities == nil {
-		c.Densities = []float64{1.0 / 16, 1.0 / 256}
-	}
-	if c.Modes == nil {
-		c.Modes = PatternModes
-	}
+	c.FootprintBytes = cmp.Or(c.FootprintBytes, 256*MiB)
+	c.Densities = orElse(c.Densities, []float64{1.0 / 16, 1.0 / 256})
+	c.Modes = orElse(c.Modes, PatternModes)
 	return c
 }
 

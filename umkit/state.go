@@ -1,6 +1,7 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -200,9 +201,7 @@ type StateSetup struct {
 }
 
 func (s StateSetup) withDefaults() StateSetup {
-	if s.Rewrite == "" {
-		s.Rewrite = RewriteReallocate
-	}
+	s.Rewrite = cmp.Or(s.Rewrite, RewriteReallocate)
 	return s
 }
 

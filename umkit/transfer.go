@@ -42,12 +42,8 @@ func (TransferConfig) Entries() []Benchmark {
 // Defaults returns c with every zero field set to its default.
 func (c TransferConfig) Defaults() TransferConfig {
 	c.Common = c.Common.withDefaults(DefaultTrials)
-	if c.Sizes == nil {
-		c.Sizes = pow4(64*KiB, GiB)
-	}
-	if c.Modes == nil {
-		c.Modes = TransferModes
-	}
+	c.Sizes = orElse(c.Sizes, pow4(64*KiB, GiB))
+	c.Modes = orElse(c.Modes, TransferModes)
 	return c
 }
 

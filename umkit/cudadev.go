@@ -201,8 +201,6 @@ func (d *cudaDevice) Check(b Buffer, e Expect) (Mismatch, error) {
 			z = raw(e.Z)
 		}
 		m, err = d.c.CheckCombo(raw(b), raw(e.Y), z, e.Scalar, e.N, d.s)
-	case e.Triad:
-		m, err = d.c.CheckTriad(raw(b), e.N, e.SeedB, e.SeedC, e.Scalar, d.s)
 	default:
 		m, err = d.c.CheckAffine(raw(b), e.N, e.Seed, e.Mul, e.Add, e.Stride, e.Active, d.s)
 	}
@@ -210,13 +208,7 @@ func (d *cudaDevice) Check(b Buffer, e Expect) (Mismatch, error) {
 }
 
 func (d *cudaDevice) CheckHost(b Buffer, e Expect) (Mismatch, error) {
-	var m cuda.Mismatch
-	var err error
-	if e.Triad {
-		m, err = cuda.CheckTriadHost(raw(b), e.N, e.SeedB, e.SeedC, e.Scalar)
-	} else {
-		m, err = cuda.CheckAffineHost(raw(b), e.N, e.Seed, e.Mul, e.Add, e.Stride, e.Active)
-	}
+	m, err := cuda.CheckAffineHost(raw(b), e.N, e.Seed, e.Mul, e.Add, e.Stride, e.Active)
 	return fromCuda(m), err
 }
 

@@ -143,20 +143,17 @@ type Kernel struct {
 // Expect describes a buffer's expected content after a trial.
 //
 // Affine: element i is SeedValue(Seed,i)*Mul+Add where touched (i%Stride == 0
-// and i/Stride < Active), SeedValue(Seed,i) elsewhere. Triad: element i is
-// SeedValue(SeedB,i) + Scalar*SeedValue(SeedC,i). Reference (Y set): element
+// and i/Stride < Active), SeedValue(Seed,i) elsewhere. Reference (Y set): element
 // i is Y[i] + Scalar*Z[i], or Y[i] when Z is nil, read from the buffers
 // themselves; this check does no hashing, so it is light enough to run
 // between timed trials of bandwidth kernels without slowing the next one.
 type Expect struct {
-	Triad        bool
-	N, Seed      uint64
-	Mul, Add     float64
-	Stride       uint64
-	Active       uint64
-	SeedB, SeedC uint64
-	Scalar       float64
-	Y, Z         Buffer
+	N, Seed  uint64
+	Mul, Add float64
+	Stride   uint64
+	Active   uint64
+	Scalar   float64
+	Y, Z     Buffer
 }
 
 // AllOf expects every one of n elements to be seed*mul+add.

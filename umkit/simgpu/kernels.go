@@ -136,8 +136,6 @@ func check(x *Buffer, e umkit.Expect) umkit.Mismatch {
 			if e.Z != nil {
 				want += e.Scalar * e.Z.(*Buffer).data[i]
 			}
-		} else if e.Triad {
-			want = seedValue(e.SeedB, i) + e.Scalar*seedValue(e.SeedC, i)
 		} else {
 			want = seedValue(e.Seed, i)
 			if i%e.Stride == 0 && i/e.Stride < e.Active {

@@ -280,7 +280,7 @@ func seedOf(id string, b int) uint64 {
 // replicate fits its own medians, one row per configuration.
 func (run *Run) fit() (*model.Report, error) {
 	run.fitOnce.Do(func() {
-		rows, o := handoffRows(run.Rows), model.Options{Resamples: 400}
+		rows, o := model.HandoffPhases(run.Rows), model.Options{Resamples: 400}
 		switch {
 		case run.rep > 0:
 			rows, o = run.medianRows(), model.Options{Resamples: -1}

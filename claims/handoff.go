@@ -49,20 +49,6 @@ func extra(run *Run, policy string) (fig, error) {
 	return fig{v: a.v - b.v, unit: "ms", at: a.at}, nil
 }
 
-// handoffRows keeps the measured handoff phases the model reads.
-func handoffRows(rows []results.Row) []results.Row {
-	var out []results.Row
-	for _, r := range rows {
-		if r.Group == results.GroupHandoff {
-			switch r.Phase {
-			case results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating:
-				out = append(out, r)
-			}
-		}
-	}
-	return out
-}
-
 // param returns a policy's fitted parameters at 1 GiB.
 func param(rep *model.Report, policy string) (model.Param, bool) {
 	for _, c := range rep.Calibration {

@@ -300,7 +300,7 @@ var cpuVariation = Mechanism{Name: "the CPU update's variation", Factor: 1.25, P
 // withoutCPU is the run with each alternating trial's CPU update taken out
 // (model.WithoutCPU), its fit without intervals; nil without handoff rows.
 func (run *Run) withoutCPU() *Run {
-	rows := handoffRows(run.Rows)
+	rows := model.HandoffPhases(run.Rows)
 	if len(rows) == 0 {
 		return nil
 	}

@@ -129,9 +129,7 @@ func appendOnce(s []string, v string) []string {
 // warnings.
 func (a *Advice) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
-	pat := a.Workload.Pattern
-	pat = cmp.Or(pat, "streaming")
-	ew.printf("Workload: %s, R = %g GPU passes per CPU update, %s access\n\n", formatSize(a.Workload.SizeBytes), a.Workload.Reuse, pat)
+	ew.printf("Workload: %s, R = %g GPU passes per CPU update, %s access\n\n", formatSize(a.Workload.SizeBytes), a.Workload.Reuse, cmp.Or(a.Workload.Pattern, "streaming"))
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "rank\tpolicy\tF (ms)\tG (ms/pass)\tpredicted (ms)\tparameters")
 	for i, r := range a.Ranking {

@@ -121,7 +121,7 @@ func collect(rows []results.Row) (*handoff, error) {
 		}
 	}
 	h.parts = collectParts(rows)
-	sort.Slice(h.policies, func(i, j int) bool { return policyLess(h.policies[i], h.policies[j]) })
+	slices.SortFunc(h.policies, comparePolicies)
 	slices.Sort(h.sizes)
 	slices.Sort(h.rs)
 	return h, nil

@@ -64,9 +64,7 @@ func (d Decomposition) AccessMs() float64 { return d.AccessHBMMs + d.AccessCPUMs
 
 // Label names the configuration, e.g. "managed/stream managed_cold 256 MiB".
 func (d Decomposition) Label() string {
-	what := d.Policy
-	what = cmp.Or(what, d.Mode)
-	s := fmt.Sprintf("%s/%s %s", d.Group, d.Benchmark, what)
+	s := fmt.Sprintf("%s/%s %s", d.Group, d.Benchmark, cmp.Or(d.Policy, d.Mode))
 	if d.StrideElements > 0 {
 		s += fmt.Sprintf(" stride %d", d.StrideElements)
 	}

@@ -1,10 +1,12 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 
@@ -39,10 +41,8 @@ func (f PlatformFit) Models() []Calibration {
 // cannot be fitted (too few policies or reuse counts) has Err set.
 func FitEach(rows []results.Row, o Options) []PlatformFit {
 	by := map[string][]results.Row{}
-	for _, r := range rows {
-		if r.Group == results.GroupHandoff && (r.Phase == results.PhaseCPUOnly || r.Phase == results.PhaseGPUOnly || r.Phase == results.PhaseAlternating) {
-			by[r.Platform] = append(by[r.Platform], r)
-		}
+	for _, r := range HandoffPhases(rows) {
+		by[r.Platform] = append(by[r.Platform], r)
 	}
 	var fits []PlatformFit
 	for _, p := range paperOrder(by) {
@@ -54,23 +54,10 @@ func FitEach(rows []results.Row, o Options) []PlatformFit {
 
 // paperOrder returns the keys of by: GB200, GH200, GB10, then the rest by name.
 func paperOrder(by map[string][]results.Row) []string {
-	rank := func(p string) int {
-		if i := slices.Index([]string{"GB200", "GH200", "GB10"}, p); i >= 0 {
-			return i
-		}
-		return 3
-	}
-	var ps []string
-	for p := range by {
-		ps = append(ps, p)
-	}
-	sort.Slice(ps, func(i, j int) bool {
-		if rank(ps[i]) != rank(ps[j]) {
-			return rank(ps[i]) < rank(ps[j])
-		}
-		return ps[i] < ps[j]
+	paper := []string{"GB200", "GH200", "GB10"}
+	return slices.SortedFunc(maps.Keys(by), func(a, b string) int {
+		return cmp.Or(cmp.Compare(rankIn(paper, a), rankIn(paper, b)), strings.Compare(a, b))
 	})
-	return ps
 }
 
 // AllModels returns the models of every fit that succeeded.

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -22,18 +23,17 @@ const (
 // policyOrder is the order of Table III; other policies sort after it by name.
 var policyOrder = []string{ExplicitCopy, HostMapped, Managed, ManagedPrefetch}
 
-// policyLess orders policies as Table III does.
-func policyLess(a, b string) bool {
-	ia, ib := slices.Index(policyOrder, a), slices.Index(policyOrder, b)
-	switch {
-	case ia >= 0 && ib >= 0:
-		return ia < ib
-	case ia >= 0:
-		return true
-	case ib >= 0:
-		return false
+// comparePolicies orders policies as Table III does.
+func comparePolicies(a, b string) int {
+	return cmp.Or(cmp.Compare(rankIn(policyOrder, a), rankIn(policyOrder, b)), strings.Compare(a, b))
+}
+
+// rankIn is v's place in order, or len(order) for a value not in it.
+func rankIn(order []string, v string) int {
+	if i := slices.Index(order, v); i >= 0 {
+		return i
 	}
-	return a < b
+	return len(order)
 }
 
 // Param holds the two parameters of the reuse-amortized model for one policy
@@ -112,9 +112,9 @@ func NewModel(params []Param) (*Model, error) {
 		}
 		m.by[p.Policy] = append(m.by[p.Policy], p)
 	}
-	sort.Slice(m.policies, func(i, j int) bool { return policyLess(m.policies[i], m.policies[j]) })
+	slices.SortFunc(m.policies, comparePolicies)
 	for _, ps := range m.by {
-		sort.Slice(ps, func(i, j int) bool { return ps[i].SizeBytes < ps[j].SizeBytes })
+		slices.SortFunc(ps, func(a, b Param) int { return cmp.Compare(a.SizeBytes, b.SizeBytes) })
 	}
 	return m, nil
 }
@@ -129,15 +129,6 @@ func (m *Model) Params() []Param {
 		out = append(out, m.by[p]...)
 	}
 	return out
-}
-
-// Sizes returns the sizes at which a policy is calibrated, ascending.
-func (m *Model) Sizes(policy string) []int64 {
-	var s []int64
-	for _, p := range m.by[policy] {
-		s = append(s, p.SizeBytes)
-	}
-	return s
 }
 
 // MaxReuse is the largest R of the alternating rows the model was calibrated

@@ -1,9 +1,10 @@
 package model
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/results"
@@ -39,12 +40,7 @@ type Options struct {
 	Require []string
 }
 
-func (o Options) minSize() int64 {
-	if o.MinSizeBytes == 0 {
-		return DefaultMinSizeBytes
-	}
-	return o.MinSizeBytes
-}
+func (o Options) minSize() int64 { return cmp.Or(o.MinSizeBytes, DefaultMinSizeBytes) }
 
 // Point is one validation point: a measured alternating configuration with
 // R ≠ 1 against the model's prediction.
@@ -211,16 +207,12 @@ func newReport(m *Model, o Options) *Report {
 
 // allSizes returns every calibrated size, ascending.
 func (m *Model) allSizes() []int64 {
-	seen := map[int64]bool{}
 	var s []int64
 	for _, p := range m.Params() {
-		if !seen[p.SizeBytes] {
-			seen[p.SizeBytes] = true
-			s = append(s, p.SizeBytes)
-		}
+		s = append(s, p.SizeBytes)
 	}
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s
+	slices.Sort(s)
+	return slices.Compact(s)
 }
 
 func (h *handoff) validate(m *Model, o Options) (*Report, error) {

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/results"
 )
@@ -21,58 +20,40 @@ import (
 // migration_ms, eviction_ms, sync_ms, residual_ms, counted_htod_bytes,
 // counted_gpu_fault_groups, dominant, note and measured_terms.
 func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
-	n := len(ds)
-	var cols []series.Series
-	str := func(name string, f func(d *Decomposition) string) {
-		v := make([]string, n)
-		for i := range ds {
-			v[i] = f(&ds[i])
-		}
-		cols = append(cols, series.New(v, series.String, name))
-	}
-	integer := func(name string, f func(d *Decomposition) int64) {
-		v := make([]int, n)
-		for i := range ds {
-			v[i] = int(f(&ds[i]))
-		}
-		cols = append(cols, series.New(v, series.Int, name))
-	}
-	float := func(name string, f func(d *Decomposition) float64) {
-		v := make([]float64, n)
-		for i := range ds {
-			v[i] = f(&ds[i])
-		}
-		cols = append(cols, series.New(v, series.Float, name))
-	}
-	str(results.ColGroup, func(d *Decomposition) string { return d.Group })
-	str(results.ColBenchmark, func(d *Decomposition) string { return d.Benchmark })
-	str(results.ColMode, func(d *Decomposition) string { return d.Mode })
-	str(results.ColPattern, func(d *Decomposition) string { return d.Pattern })
-	str(results.ColPolicy, func(d *Decomposition) string { return d.Policy })
-	integer(results.ColSizeBytes, func(d *Decomposition) int64 { return d.SizeBytes })
-	integer(results.ColStrideElements, func(d *Decomposition) int64 { return d.StrideElements })
-	integer(results.ColPageIntervalBytes, func(d *Decomposition) int64 { return d.PageIntervalBytes })
-	float(results.ColOversubPct, func(d *Decomposition) float64 { return d.OversubPct })
-	integer(results.ColReusePasses, func(d *Decomposition) int64 { return d.ReusePasses })
-	integer(results.ColUsefulBytes, func(d *Decomposition) int64 { return d.UsefulBytes })
-	float(results.ColTotalMs, func(d *Decomposition) float64 { return d.TotalMs })
-	float(ColHBMGBps, func(d *Decomposition) float64 { return d.HBMGBps })
-	float(ColCPUGBps, func(d *Decomposition) float64 { return d.CPUGBps })
-	float(ColComputeMs, func(d *Decomposition) float64 { return d.ComputeMs })
-	float(ColAccessHBMMs, func(d *Decomposition) float64 { return d.AccessHBMMs })
-	float(ColAccessCPUMs, func(d *Decomposition) float64 { return d.AccessCPUMs })
-	float(ColAccessMs, func(d *Decomposition) float64 { return d.AccessMs() })
-	float(ColFaultMs, func(d *Decomposition) float64 { return d.FaultMs })
-	float(ColMigrationMs, func(d *Decomposition) float64 { return d.MigrationMs })
-	float(ColEvictionMs, func(d *Decomposition) float64 { return d.EvictionMs })
-	float(ColSyncMs, func(d *Decomposition) float64 { return d.SyncMs })
-	float(ColResidualMs, func(d *Decomposition) float64 { return d.ResidualMs })
-	float(ColCountedHtoDBytes, func(d *Decomposition) float64 { return d.CountedHtoDBytes })
-	float(ColCountedFaultGroups, func(d *Decomposition) float64 { return d.CountedGPUFaultGroups })
-	str(ColDominant, func(d *Decomposition) string { return d.Dominant })
-	str(results.ColNote, func(d *Decomposition) string { return strings.Join(d.Notes, "; ") })
-	str(ColMeasuredTerms, func(d *Decomposition) string { return strings.Join(d.Measured, ";") })
-	return dataframe.New(cols...)
+	type D = Decomposition
+	str := func(name string, f func(*D) string) results.Field[D] { return results.StringField(name, f) }
+	integer := func(name string, f func(*D) int64) results.Field[D] { return results.IntField(name, f) }
+	float := func(name string, f func(*D) float64) results.Field[D] { return results.FloatField(name, f) }
+	return results.Build(ds,
+		str(results.ColGroup, func(d *D) string { return d.Group }),
+		str(results.ColBenchmark, func(d *D) string { return d.Benchmark }),
+		str(results.ColMode, func(d *D) string { return d.Mode }),
+		str(results.ColPattern, func(d *D) string { return d.Pattern }),
+		str(results.ColPolicy, func(d *D) string { return d.Policy }),
+		integer(results.ColSizeBytes, func(d *D) int64 { return d.SizeBytes }),
+		integer(results.ColStrideElements, func(d *D) int64 { return d.StrideElements }),
+		integer(results.ColPageIntervalBytes, func(d *D) int64 { return d.PageIntervalBytes }),
+		float(results.ColOversubPct, func(d *D) float64 { return d.OversubPct }),
+		integer(results.ColReusePasses, func(d *D) int64 { return d.ReusePasses }),
+		integer(results.ColUsefulBytes, func(d *D) int64 { return d.UsefulBytes }),
+		float(results.ColTotalMs, func(d *D) float64 { return d.TotalMs }),
+		float(ColHBMGBps, func(d *D) float64 { return d.HBMGBps }),
+		float(ColCPUGBps, func(d *D) float64 { return d.CPUGBps }),
+		float(ColComputeMs, func(d *D) float64 { return d.ComputeMs }),
+		float(ColAccessHBMMs, func(d *D) float64 { return d.AccessHBMMs }),
+		float(ColAccessCPUMs, func(d *D) float64 { return d.AccessCPUMs }),
+		float(ColAccessMs, func(d *D) float64 { return d.AccessMs() }),
+		float(ColFaultMs, func(d *D) float64 { return d.FaultMs }),
+		float(ColMigrationMs, func(d *D) float64 { return d.MigrationMs }),
+		float(ColEvictionMs, func(d *D) float64 { return d.EvictionMs }),
+		float(ColSyncMs, func(d *D) float64 { return d.SyncMs }),
+		float(ColResidualMs, func(d *D) float64 { return d.ResidualMs }),
+		float(ColCountedHtoDBytes, func(d *D) float64 { return d.CountedHtoDBytes }),
+		float(ColCountedFaultGroups, func(d *D) float64 { return d.CountedGPUFaultGroups }),
+		str(ColDominant, func(d *D) string { return d.Dominant }),
+		str(results.ColNote, func(d *D) string { return strings.Join(d.Notes, "; ") }),
+		str(ColMeasuredTerms, func(d *D) string { return strings.Join(d.Measured, ";") }),
+	)
 }
 
 // Column names of the decomposition table.

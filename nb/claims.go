@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
-	"github.com/go-gota/gota/series"
 
 	"github.com/umlab/umlab/claims"
 	"github.com/umlab/umlab/datasets"
@@ -223,19 +222,16 @@ func quantity(q claims.Quantity) string {
 // statement, paper, here, verdict and the number of its reason (written
 // out under the figures, or under the table for those not said there).
 func claimsFrame(xs []claims.Check, rs *reasons) dataframe.DataFrame {
-	cols := map[string][]string{}
-	names := []string{"id", "section", "claim", "paper", "here", "verdict", "reason"}
-	for _, x := range xs {
-		reason := strings.Join(rs.numbers(x.Reason), ", ")
-		for i, v := range []string{x.Claim.ID, x.Claim.Section, x.Claim.Statement, quantity(x.Paper), quantity(x.Measured), x.Verdict.String(), reason} {
-			cols[names[i]] = append(cols[names[i]], v)
-		}
-	}
-	var ss []series.Series
-	for _, n := range names {
-		ss = append(ss, series.New(cols[n], series.String, n))
-	}
-	return dataframe.New(ss...)
+	type X = claims.Check
+	col := results.StringField[X]
+	return results.Build(xs,
+		col("id", func(x *X) string { return x.Claim.ID }),
+		col("section", func(x *X) string { return x.Claim.Section }),
+		col("claim", func(x *X) string { return x.Claim.Statement }),
+		col("paper", func(x *X) string { return quantity(x.Paper) }),
+		col("here", func(x *X) string { return quantity(x.Measured) }),
+		col("verdict", func(x *X) string { return x.Verdict.String() }),
+		col("reason", func(x *X) string { return strings.Join(rs.numbers(x.Reason), ", ") }))
 }
 
 // claimsParts are what ClaimsTable shows: a heading line, the table, and

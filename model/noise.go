@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -38,42 +39,9 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		rep.judgeCrossovers(nil, B)
 		return
 	}
-	seed := cmp.Or(o.Seed, 1)
-	keys := make([]hkey, 0, len(h.vals))
-	for k := range h.vals {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b hkey) int {
-		return cmp.Or(cmp.Compare(a.policy, b.policy), cmp.Compare(a.phase, b.phase), cmp.Compare(a.size, b.size), cmp.Compare(a.r, b.r))
-	})
-	rs := stats.NewResampler(seed)
-	med := map[hkey][]float64{}
 	paired := h.pairedSweeps()
-	for _, k := range keys {
-		if med[k] != nil {
-			continue
-		}
-		if sweep, ok := paired[hkey{policy: k.policy, phase: phaseAlt, size: k.size}]; ok && k.phase == phaseAlt {
-			// A sweep's rounds are resampled whole: every R of a round
-			// shares the host's state of those seconds, as measured.
-			for _, kk := range sweep.keys {
-				med[kk] = make([]float64, B)
-			}
-			for b := range B {
-				idx := rs.Indices(sweep.rounds)
-				for j, kk := range sweep.keys {
-					med[kk][b] = rs.MedianAt(sweep.vals[j], idx)
-				}
-			}
-			rep.PairedSweeps++
-			continue
-		}
-		v := make([]float64, B)
-		for b := range v {
-			v[b] = rs.Median(h.vals[k])
-		}
-		med[k] = v
-	}
+	med := h.replicates(B, cmp.Or(o.Seed, 1), paired)
+	rep.PairedSweeps = len(paired)
 	ci := replicateCI
 	// param returns replicate b's F and G of a policy at a size.
 	param := func(p string, s int64, b int) (float64, float64) {
@@ -144,6 +112,42 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	rep.Spread = h.spread(med)
 	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
 	h.checkFConstant(rep, med, B, o.Counted, paired)
+}
+
+// replicates returns B bootstrap replicates of every configuration's
+// median, in a fixed order of the configurations so that a seed gives the
+// same replicates.
+func (h *handoff) replicates(B int, seed uint64, paired map[hkey]sweep) map[hkey][]float64 {
+	keys := slices.SortedFunc(maps.Keys(h.vals), func(a, b hkey) int {
+		return cmp.Or(cmp.Compare(a.policy, b.policy), cmp.Compare(a.phase, b.phase), cmp.Compare(a.size, b.size), cmp.Compare(a.r, b.r))
+	})
+	rs := stats.NewResampler(seed)
+	med := map[hkey][]float64{}
+	for _, k := range keys {
+		if med[k] != nil {
+			continue
+		}
+		if sweep, ok := paired[hkey{policy: k.policy, phase: phaseAlt, size: k.size}]; ok && k.phase == phaseAlt {
+			// A sweep's rounds are resampled whole: every R of a round
+			// shares the host's state of those seconds, as measured.
+			for _, kk := range sweep.keys {
+				med[kk] = make([]float64, B)
+			}
+			for b := range B {
+				idx := rs.Indices(sweep.rounds)
+				for j, kk := range sweep.keys {
+					med[kk][b] = rs.MedianAt(sweep.vals[j], idx)
+				}
+			}
+			continue
+		}
+		v := make([]float64, B)
+		for b := range v {
+			v[b] = rs.Median(h.vals[k])
+		}
+		med[k] = v
+	}
+	return med
 }
 
 // medianAPECI is the bootstrap interval of a median APE over the points

@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
@@ -121,7 +122,9 @@ func barMarks(pgs []group, category, series Key, names []string, y string) ([][]
 	var ys []float64
 	for pi, pg := range pgs {
 		for ci, cg := range split(pg.rows, category) {
-			ci = index(names, cg.label, ci)
+			if i := slices.Index(names, cg.label); i >= 0 {
+				ci = i
+			}
 			sgs := split(cg.rows, series)
 			for si, sg := range sgs {
 				pt := describe(sg.rows, y)
@@ -133,16 +136,6 @@ func barMarks(pgs []group, category, series Key, names []string, y string) ([][]
 		}
 	}
 	return marks, ys
-}
-
-// index returns the position of label in names (def when absent).
-func index(names []string, label string, def int) int {
-	for i, n := range names {
-		if n == label {
-			return i
-		}
-	}
-	return def
 }
 
 // addMark draws one mark at x: a stem from the axis' bottom (bottom), a

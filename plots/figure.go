@@ -89,10 +89,7 @@ func (f *Figure) AddLegend(name string, thumbs ...plot.Thumbnailer) {
 func (f *Figure) LegendNames() []string { return append([]string(nil), f.legendNames...) }
 
 func (f *Figure) panelSize() (w, h vg.Length) {
-	w, h = f.PanelWidth, f.PanelHeight
-	w = cmp.Or(w, PanelWidth)
-	h = cmp.Or(h, PanelHeight)
-	return w, h
+	return cmp.Or(f.PanelWidth, PanelWidth), cmp.Or(f.PanelHeight, PanelHeight)
 }
 
 func (f *Figure) legendWidth() vg.Length {

@@ -1,11 +1,13 @@
 package plots
 
 import (
-	"github.com/go-gota/gota/dataframe"
-
+	"cmp"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/go-gota/gota/dataframe"
 
 	"github.com/umlab/umlab/results"
 )
@@ -98,11 +100,7 @@ func groupMethod(group string, rows []results.Row) string {
 // counts writes how many configurations had each count: "5 warm-ups", or
 // "25 trials (60 for 3 configurations)".
 func counts[K int | int64](c map[K]int, unit string) string {
-	var ks []K
-	for k := range c {
-		ks = append(ks, k)
-	}
-	sort.Slice(ks, func(i, j int) bool { return c[ks[i]] > c[ks[j]] || c[ks[i]] == c[ks[j]] && ks[i] < ks[j] })
+	ks := slices.SortedFunc(maps.Keys(c), func(a, b K) int { return cmp.Or(cmp.Compare(c[b], c[a]), cmp.Compare(a, b)) })
 	s := fmt.Sprintf("%d %s", ks[0], plural(unit, int(ks[0])))
 	var rest []string
 	for _, k := range ks[1:] {

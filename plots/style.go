@@ -4,7 +4,6 @@ import (
 	"image/color"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -269,16 +268,9 @@ func (t pow2Ticks) Ticks(lo, hi float64) []plot.Tick {
 
 // distinct returns the distinct values of v, ascending.
 func distinct(v []float64) []float64 {
-	seen := map[float64]bool{}
-	var out []float64
-	for _, x := range v {
-		if !seen[x] && !math.IsNaN(x) {
-			seen[x] = true
-			out = append(out, x)
-		}
-	}
-	sort.Float64s(out)
-	return out
+	out := slices.DeleteFunc(slices.Clone(v), math.IsNaN)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // logTicks labels powers of ten; on a short axis also 2 and 5 times them,

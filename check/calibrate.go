@@ -3,9 +3,9 @@ package check
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -106,23 +106,27 @@ func logMedians(j *judge, runs [][]results.Row) (map[string][]float64, map[strin
 // upperSD is the upper end of the one-sided 90 % confidence bound of the
 // standard deviation of x (chi-square with len(x)−1 degrees of freedom).
 func upperSD(x []float64) float64 {
-	n := float64(len(x))
-	var m, ss float64
-	for _, v := range x {
-		m += v
-	}
-	m /= n
-	for _, v := range x {
-		ss += (v - m) * (v - m)
-	}
-	chi := distuv.ChiSquared{K: n - 1}.Quantile(0.10)
+	_, ss := sumSquares(x)
+	chi := distuv.ChiSquared{K: float64(len(x)) - 1}.Quantile(0.10)
 	return math.Sqrt(ss / chi)
+}
+
+// sumSquares returns the mean of x and the sum of its squared deviations
+// from it.
+func sumSquares(x []float64) (mean, ss float64) {
+	for _, v := range x {
+		mean += v
+	}
+	mean /= float64(len(x))
+	for _, v := range x {
+		ss += (v - mean) * (v - mean)
+	}
+	return mean, ss
 }
 
 // p90 is the 90th percentile of v (its largest tenth's smallest).
 func p90(v []float64) float64 {
-	v = slices.Clone(v)
-	sort.Float64s(v)
+	v = slices.Sorted(slices.Values(v))
 	return v[int(math.Ceil(0.9*float64(len(v))))-1]
 }
 
@@ -184,12 +188,7 @@ func (p *Prior) WriteGo(w io.Writer, varName string) error {
 		}
 	}
 	fmt.Fprintf(w, "\t},\n\tConfigs: map[string]Spread{\n")
-	keys := make([]string, 0, len(p.Configs))
-	for k := range p.Configs {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(p.Configs)) {
 		fmt.Fprintf(w, "\t\t%q: {%s, %s},\n", k, f(p.Configs[k].Within), f(p.Configs[k].Between))
 	}
 	_, err := fmt.Fprintf(w, "\t},\n}\n\nfunc init() { priors = append(priors, %s) }\n", varName)

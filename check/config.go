@@ -185,10 +185,7 @@ func between(prior float64, sides ...estimate) float64 {
 	num, df := priorWeight*prior, float64(priorWeight)
 	for _, e := range sides {
 		if k := len(e.logs); k > 1 {
-			var ss float64
-			for _, l := range e.logs {
-				ss += (l - e.mean) * (l - e.mean)
-			}
+			_, ss := sumSquares(e.logs)
 			num += math.Max(ss-float64(k-1)*e.within, 0)
 			df += float64(k - 1)
 		}

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/results"
@@ -38,10 +39,8 @@ func isGPU(resource string) bool {
 }
 
 func resourceRank(resource string) int {
-	for i, r := range Resources {
-		if r == resource {
-			return i
-		}
+	if i := slices.Index(Resources, resource); i >= 0 {
+		return i
 	}
 	return len(Resources)
 }

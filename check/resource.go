@@ -1,10 +1,11 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -60,9 +61,8 @@ func (j *judge) resources(rs []Result) []ResourceResult {
 		}
 		groups[k] = append(groups[k], r)
 	}
-	sort.SliceStable(keys, func(a, b int) bool {
-		ra, rb := resourceRank(keys[a].resource), resourceRank(keys[b].resource)
-		return ra < rb || ra == rb && keys[a].gpu < keys[b].gpu
+	slices.SortStableFunc(keys, func(a, b key) int {
+		return cmp.Or(cmp.Compare(resourceRank(a.resource), resourceRank(b.resource)), strings.Compare(a.gpu, b.gpu))
 	})
 	perClass := map[string]int{}
 	for _, k := range keys {
@@ -89,7 +89,7 @@ func (j *judge) resources(rs []Result) []ResourceResult {
 		res := ResourceResult{Resource: k.resource, Class: classOf(k.resource), GPU: k.gpu, Configurations: len(g),
 			Ratio: math.Exp(d), Lo: math.Exp(d - z*se), Hi: math.Exp(d + z*se), Level: level}
 		res.Verdict, res.TolerancePct = j.verdict(d, se, z)
-		slices.SortStableFunc(g, func(a, b Result) int { return cmpFloat(a.delta, b.delta) })
+		slices.SortStableFunc(g, func(a, b Result) int { return cmp.Compare(a.delta, b.delta) })
 		for _, r := range g[:min(3, len(g))] {
 			if r.delta < 0 {
 				res.Worst = append(res.Worst, fmt.Sprintf("%s %s %+.1f %%", r.Group, r.Configuration, r.ChangePct()))
@@ -98,16 +98,6 @@ func (j *judge) resources(rs []Result) []ResourceResult {
 		out = append(out, res)
 	}
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // headline gives the GPU and the host verdict: the worst of their
@@ -171,14 +161,7 @@ func pooledProcess(prior float64, g []Result, noise float64) float64 {
 		if len(idx) < 2 {
 			continue
 		}
-		var m, ss float64
-		for _, v := range idx {
-			m += v
-		}
-		m /= float64(len(idx))
-		for _, v := range idx {
-			ss += (v - m) * (v - m)
-		}
+		_, ss := sumSquares(idx)
 		num += math.Max(ss-float64(len(idx)-1)*noise, 0)
 		df += float64(len(idx) - 1)
 	}

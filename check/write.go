@@ -1,11 +1,13 @@
 package check
 
 import (
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -143,14 +145,8 @@ func wrap(text string, width int) []string {
 // keeping the run's order within each.
 func (r *Report) sorted() []Result {
 	rank := map[Verdict]int{Fail: 0, Inconclusive: 1, Pass: 2, Skip: 3}
-	out := make([]Result, 0, len(r.Results))
-	for v := 0; v < 4; v++ {
-		for _, res := range r.Results {
-			if rank[res.Verdict] == v {
-				out = append(out, res)
-			}
-		}
-	}
+	out := slices.Clone(r.Results)
+	slices.SortStableFunc(out, func(a, b Result) int { return cmp.Compare(rank[a.Verdict], rank[b.Verdict]) })
 	return out
 }
 

@@ -10,7 +10,6 @@ import (
 	"maps"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -169,10 +168,9 @@ func provenance(m results.Metadata) ([]Field, []Field) {
 	}
 	add("source", m.Source)
 	var uvm []Field
-	for k, v := range m.UVMParams {
-		uvm = append(uvm, Field{k, v})
+	for _, k := range slices.Sorted(maps.Keys(m.UVMParams)) {
+		uvm = append(uvm, Field{k, m.UVMParams[k]})
 	}
-	sort.Slice(uvm, func(i, j int) bool { return uvm[i].Name < uvm[j].Name })
 	return f, uvm
 }
 
@@ -267,8 +265,7 @@ func modelParts(run *claims.Run) ([]modelPart, string) {
 		out = append(out, modelPart{Title: "Published parameters", Table: frameTable(plots.ModelTable(ps)),
 			Text: "Table III as published (the paper gives no intervals)."})
 	}
-	rows := plots.Where(run.Rows, results.ColGroup, results.GroupHandoff)
-	rows = plots.Where(rows, results.ColPhase, results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating)
+	rows := model.HandoffPhases(run.Rows)
 	if len(rows) == 0 {
 		return out, "This run has no handoff sweep: the reuse model T = F + R·G needs one (umbench run --groups handoff)."
 	}

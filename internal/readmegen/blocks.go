@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -25,14 +26,7 @@ var blocks = map[string]func() (string, error){
 	"check-figures": checkFigures,
 }
 
-func blockNames() []string {
-	var n []string
-	for k := range blocks {
-		n = append(n, k)
-	}
-	slices.Sort(n)
-	return n
-}
+func blockNames() []string { return slices.Sorted(maps.Keys(blocks)) }
 
 // quick is the first screen's sentence on how long the quick suite takes.
 func quick() (string, error) {

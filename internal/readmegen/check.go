@@ -17,17 +17,9 @@ const repeatDir = "datasets/h200-2026-12-03-repeat"
 // every ordered pair, each run against the other five, each against a
 // quick run of another host, and the calibration's spreads per resource.
 func checkBlock() (string, error) {
-	dirs, _ := filepath.Glob(filepath.Join(root, repeatDir, "run*"))
-	if len(dirs) < 3 {
-		return "", fmt.Errorf("%s: %d runs, want at least 3", repeatDir, len(dirs))
-	}
-	var runs []check.Side
-	for _, d := range dirs {
-		rows, m, err := results.LoadDir(d)
-		if err != nil {
-			return "", err
-		}
-		runs = append(runs, check.Side{Name: filepath.Base(d), Rows: rows, Meta: m})
+	runs, err := repeatRuns()
+	if err != nil {
+		return "", err
 	}
 	qrows, qm, err := datasets.Load(datasets.CanonicalQuick)
 	if err != nil {
@@ -89,6 +81,23 @@ func checkBlock() (string, error) {
 		fmt.Fprintf(&b, "| %s | %s | %.3f | %.4f | %.4f |\n", r, class, s.Default.Within, s.Process.Within, s.Process.Between)
 	}
 	return b.String(), nil
+}
+
+// repeatRuns loads the calibration runs of repeatDir, in name order.
+func repeatRuns() ([]check.Side, error) {
+	dirs, _ := filepath.Glob(filepath.Join(root, repeatDir, "run*"))
+	if len(dirs) < 3 {
+		return nil, fmt.Errorf("%s: %d runs, want at least 3", repeatDir, len(dirs))
+	}
+	var runs []check.Side
+	for _, d := range dirs {
+		rows, m, err := results.LoadDir(d)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, check.Side{Name: filepath.Base(d), Rows: rows, Meta: m})
+	}
+	return runs, nil
 }
 
 func pool(ss []check.Side) check.Side {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/plots"
@@ -14,24 +13,11 @@ import (
 // planted 5 % slower, as files of docs/, and returns the README's lines
 // showing them.
 func checkFigures() (string, error) {
-	dirs, _ := filepath.Glob(filepath.Join(root, repeatDir, "run*"))
-	if len(dirs) < 3 {
-		return "", fmt.Errorf("%s: %d runs, want at least 3", repeatDir, len(dirs))
+	runs, err := repeatRuns()
+	if err != nil {
+		return "", err
 	}
-	var base []check.Side
-	var run check.Side
-	for i, d := range dirs {
-		rows, m, err := results.LoadDir(d)
-		if err != nil {
-			return "", err
-		}
-		s := check.Side{Name: filepath.Base(d), Rows: rows, Meta: m}
-		if i == len(dirs)-1 {
-			run = s
-		} else {
-			base = append(base, s)
-		}
-	}
+	base, run := runs[:len(runs)-1], runs[len(runs)-1]
 	others := pool(base)
 	others.Name = fmt.Sprintf("the other %d runs", len(base))
 	slowed := run

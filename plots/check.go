@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"sort"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -13,10 +12,6 @@ import (
 
 	"github.com/umlab/umlab/check"
 )
-
-// CheckMaxRows is the most configurations CheckRatios draws: every failure
-// and inconclusive one, then the passes that moved most.
-const CheckMaxRows = 40
 
 // checkRow is one row of a check figure: a change and its interval, in
 // percent, coloured by its verdict.
@@ -54,48 +49,6 @@ func CheckResources(rep *check.Report, o Options) (*Figure, error) {
 	}
 	title := fmt.Sprintf("%s against %s: GPU %s, host %s", rep.GPUModel, rep.Baseline, rep.GPU, rep.Host)
 	return checkFigure(o.title(title), fmt.Sprintf("change against the baseline (%%, interval; ticks: the tolerance; negative is slower)"), rows, rep.FailPct, o)
-}
-
-// CheckRatios draws a check report per configuration: its change against
-// the baseline (in percent) as a point with its interval as a bar,
-// coloured by verdict. Reports with more than CheckMaxRows judged
-// configurations show the failures and inconclusive ones first, then the
-// passes that moved most; the title says how many are shown.
-func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
-	if rep == nil {
-		return nil, fmt.Errorf("%w: no check report", ErrNoData)
-	}
-	var judged []check.Result
-	for _, r := range rep.Results {
-		if r.Verdict != check.Skip && !math.IsNaN(r.Ratio) && !math.IsNaN(r.Lo) {
-			judged = append(judged, r)
-		}
-	}
-	if len(judged) == 0 {
-		return nil, fmt.Errorf("%w: the check judged no configuration", ErrNoData)
-	}
-	rank := map[check.Verdict]int{check.Fail: 0, check.Inconclusive: 1, check.Pass: 2}
-	sort.SliceStable(judged, func(i, j int) bool {
-		a, b := judged[i], judged[j]
-		if rank[a.Verdict] != rank[b.Verdict] {
-			return rank[a.Verdict] < rank[b.Verdict]
-		}
-		return math.Abs(a.Ratio-1) > math.Abs(b.Ratio-1)
-	})
-	title := fmt.Sprintf("%s against %s", rep.GPUModel, rep.Baseline)
-	if len(judged) > CheckMaxRows {
-		title += fmt.Sprintf(" (%d of %d configurations: flagged first, then the largest changes)", CheckMaxRows, len(judged))
-		judged = judged[:CheckMaxRows]
-	}
-	var rows []checkRow
-	for _, r := range judged {
-		label := r.Group + " " + r.Configuration
-		if rep.RunGPUs > 1 && len(r.GPU) > 12 {
-			label += " " + r.GPU[4:12]
-		}
-		rows = append(rows, checkRow{label, 100 * (r.Ratio - 1), 100 * (r.Lo - 1), 100 * (r.Hi - 1), r.Verdict, math.NaN()})
-	}
-	return checkFigure(o.title(title), fmt.Sprintf("change against the baseline (%%, %g %% interval; negative is slower)", 100*rep.Confidence), rows, rep.FailPct, o)
 }
 
 // ratioPoints are a check figure's points with their intervals.

@@ -1,7 +1,6 @@
 package plots_test
 
 import (
-	"errors"
 	"fmt"
 	"log"
 	"testing"
@@ -40,31 +39,6 @@ func syntheticCheck() (run, base check.Side) {
 	base = check.Side{Name: "baseline", Rows: mk("GPU-a", nil, 0)}
 	run = check.Side{Name: "run", Rows: mk("GPU-a", map[string]float64{"hbmcopy": 0.92, "transfercopy": 0.96}, 3)}
 	return run, base
-}
-
-// A check's ratios with their intervals: the 8 % slower copy fails, the
-// 4 % slower transfer warns, the rest pass.
-func ExampleCheckRatios() {
-	run, base := syntheticCheck()
-	rep, err := check.Compare(run, base, check.Options{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fig, err := plots.CheckRatios(rep, plots.Options{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	save("check_ratios", fig)
-	fmt.Println(rep.Counts.Fail, rep.Counts.Inconclusive, rep.Counts.Pass)
-	// Output: 1 1 4
-}
-
-func TestCheckRatiosGolden(t *testing.T) { checkGolden(t, ExampleCheckRatios, "check_ratios") }
-
-func TestCheckRatiosNoData(t *testing.T) {
-	if _, err := plots.CheckRatios(nil, plots.Options{}); !errors.Is(err, plots.ErrNoData) {
-		t.Fatalf("err = %v", err)
-	}
 }
 
 // A check per resource, with every device-memory configuration of the

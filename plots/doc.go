@@ -36,7 +36,7 @@
 // (one configuration's trials with its median and interval). [Lines] is the
 // general form behind the line figures. A [Key] ([By]) says which columns
 // make a series, a panel or a category; [Where], [Except] and [Nearest]
-// select rows. [CheckRatios] and [FleetDeviation] draw check and fleet
+// select rows. [CheckResources] and [FleetDeviation] draw check and fleet
 // comparisons.
 //
 // # Tables and text

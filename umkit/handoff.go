@@ -36,9 +36,9 @@ import (
 // its trials in rounds, one trial of every R per round in a shuffled
 // order (roundOrder, recorded as round_position), so the R = 1 point the
 // model calibrates on and the R > 1 points it is validated on share the
-// host's state second by second: on the H200 the managed CPU update sat
-// 20–30 % slower for stretches of several trials, which whole blocks of
-// one R caught and others missed. A unit's first block starts with the
+// host's state second by second (the CPU update slows for stretches of
+// trials, which whole blocks of one R would catch and others miss). A
+// unit's first block starts with the
 // warm-ups (a sweep's: warm-up rounds); a later block whose buffers
 // another phase used in between starts with one untimed settling
 // iteration that re-establishes the phase's state (pages where the phase
@@ -63,9 +63,9 @@ import (
 // block's rows are then never written. GPU-only and alternating blocks are
 // checked on the device, where their last iteration leaves the data; the
 // CPU-only phase on the CPU, because a device check would move managed
-// pages and change the state being measured. Checks after every trial
-// took 16 s of the default suite on an H200 (h200-2026-12-02-rerun, in git history), one
-// per block 1.4 s on another (h200-2026-12-02-blockcheck).
+// pages and change the state being measured. (One check per block instead
+// of per trial cut the suite's verification from 16 s to 1.4 s on the
+// H200; datasets/README.md.)
 type HandoffConfig struct {
 	Common              // Trials default 20 per repetition
 	Repetitions int     // default 3

@@ -121,10 +121,9 @@ func (r *runner) stream(ctx context.Context, c Common, k Config, base results.Ro
 	}
 	return r.measure(ctx, base, k.Label, c, minWarmupMs, func(it int, row *results.Row) error {
 		// Reading device arrays to check them leaves the memory system in a
-		// state that slows the next kernel (on an H200, 2026-11-29: 3934 GB/s
-		// after a check against 4289 back to back, for a 1 GiB triad), so
-		// one untimed launch with the previous trial's operands comes first,
-		// as in a back-to-back loop.
+		// state that slows the next kernel (an H200's 1 GiB triad by 8 %),
+		// so one untimed launch with the previous trial's operands comes
+		// first, as in a back-to-back loop.
 		if onDevice {
 			prev, _ := rotate(k.Benchmark, bufs, n, it+1)
 			if err := r.dev.Launch(prev); err != nil {

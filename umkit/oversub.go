@@ -88,10 +88,8 @@ func (OversubConfig) Entries() []Benchmark {
 func (c OversubConfig) configure(s Selection) Definition {
 	c.Common, c.StateSetup, c.Patterns, c.Percents, c.AllowOversubscription = s.Common, s.StateSetup(), s.Benchmarks, s.OversubPercents, s.AllowOversubscription
 	// Quick runs keep the default 2 GiB capacity: at 1 GiB the 10 % left
-	// above a 90 % footprint (about 104 MiB) is less than an H200's free
-	// memory dropped once a prefetched footprint was freed (about 105 MiB,
-	// 2026-12-02), while full runs at 2 GiB reallocated every 90 % trial
-	// on two H200s.
+	// above a 90 % footprint is less than the free memory an H200 loses
+	// once a prefetched footprint is freed.
 	if s.Quick && c.Percents == nil {
 		c.Percents = []float64{25, 90}
 	}
@@ -184,12 +182,10 @@ const OversubWarning = "oversubscribing managed memory: beyond the GPU's capacit
 
 // primeManaged makes the driver set up its managed-memory machinery before
 // free memory is read: a small managed buffer prefetched to the GPU, run
-// over once and freed. On an H200 the driver takes 100-odd MiB of device
-// memory at the first managed prefetch of a process; when that happened
-// after shrink, a 90 % footprint no longer fitted above the allocation
-// margin and was refused (notebook 04 live, where oversub is the first
-// group of its process). Best effort: a failure here shows up, with its
-// reason, in the measurements that follow.
+// over once and freed. The driver takes 100-odd MiB of device memory at
+// the first managed prefetch of a process (an H200); after shrink, a 90 %
+// footprint would no longer fit. Best effort: a failure here shows up,
+// with its reason, in the measurements that follow.
 func (r *runner) primeManaged() {
 	const n = 1 << 18 // 2 MiB of float64
 	b, err := r.dev.Alloc(ManagedMem, n*8)

@@ -6,11 +6,9 @@ import (
 )
 
 // Settling: a GPU that has idled, even for the few milliseconds a CPU
-// re-initialisation or a copy takes, runs its next kernel at lower clocks.
-// On the H200 (2026-11-29, cuda/perfdiag_test.go TestResidentBetweenStates)
-// a 256 MiB read-modify-write ran at 3844 GB/s back to back but at 2917 GB/s
-// after 50 ms idle, and resident managed trials re-established by a CPU
-// write and a prefetch at 3191 GB/s with 4 % variation. So before every
+// re-initialisation or a copy takes, runs its next kernel at lower clocks
+// (a quarter slower after 50 ms on the H200: cuda/perfdiag_test.go
+// TestResidentBetweenStates). So before every
 // timed kernel of a memory-state trial, untimed passes over a scratch
 // device buffer bring the GPU back to steady clocks. They touch nothing the
 // measured kernel uses, so the memory state being measured is unchanged.

@@ -132,15 +132,10 @@ func (b *stateBuffers) free(dev Device) error {
 // fresh allocation of its size that carries the mode's advice: nothing of
 // it is resident anywhere until it is written. The CPU's first-touch write
 // that follows is the cheapest way found to that state, bound by the
-// host's cores (H200, 1 GiB: 104.8 ms, against 141.8 with
-// MADV_POPULATE_WRITE first, 348.9 with a prefetch to the CPU first and
-// 384.2 with the prefetch split over FillHost's threads; the cold kernel
-// after each inside the others' 10th–90th percentile range: cuda
-// TestDiagFirstTouch, TestDiagRewriteParts,
-// datasets/diag/h200-2026-12-02-firsttouch.log). Where the device offers
-// it (Reallocator), the new buffer may use part of the free-memory margin,
-// so that a footprint the guard admitted once is not refused on a later
-// trial for memory the driver has yet to give back.
+// host's cores (datasets/diag/h200-2026-12-02-firsttouch.log). Where the
+// device offers it (Reallocator), the new buffer may use part of the
+// free-memory margin, so that a footprint the guard admitted once is not
+// refused on a later trial for memory the driver has yet to give back.
 func (r *runner) reallocate(b *stateBuffers, n uint64) error {
 	old := b.x
 	b.x = nil // managed, so freed whatever happens; a failed free is not tried again
@@ -187,15 +182,11 @@ var Rewrites = []string{RewriteReallocate, RewriteHome}
 // regions. They differ under preferred location CPU: data brought home stay
 // mapped for the GPU from the trial before, so the kernel reads them
 // remotely at once, while a fresh allocation is mapped at the kernel's
-// first touch, through GPU faults, as in the paper's cold start. Two full
-// runs on two H200s (PCIe, 2026-12-01, 256 MiB) measured 79 GB/s brought
-// home and 2.9 GB/s reallocated; the paper's GB200 has 10.6 GB/s, below its
-// cold case, as reallocated here. (Accessed-by, mapped at advice time,
-// measured 79.5 GB/s both ways.)
-// Reallocating is the default: it is the paper's method, and it set up a
-// cold 1 GiB trial in 107 ms against 134 ms, the cold kernel's medians
-// (112 and 104 ms) each inside the other's 10th–90th percentile range
-// (cuda TestDiagColdRealloc, 25 interleaved trials each, 2026-12-01).
+// first touch, through GPU faults, as in the paper's cold start (on an
+// H200 preferred-CPU ran at 79 GB/s brought home and 2.9 GB/s reallocated;
+// the paper's GB200 at 10.6). Reallocating is the default: it is the
+// paper's method, and it sets a trial up faster with the same cold kernel
+// (datasets/README.md, h200-2026-12-01-reallocate).
 type StateSetup struct {
 	Rewrite string // RewriteReallocate (default) or RewriteHome
 }
@@ -226,13 +217,9 @@ func (r *runner) rewrite(setup StateSetup, b *stateBuffers, n, seed uint64) (flo
 // rewrites it, so that every cold trial starts from data that left the GPU
 // the same way, whatever the previous trial's kernel touched. The CPU write
 // alone would pull the pages back through CPU page faults into the same
-// residency (on the CPU, unmapped from the GPU), but by another path: on
-// the H200 (2026-12-01, 1 GiB, 16 threads) the fault-driven rewrite took
-// 74 ms against 61 ms of prefetch and 39 ms of writing, and the cold kernel
-// after it ran at a median of 106 ms against 95 ms (10 trials each), too
-// close to call and so not taken; homeFill overlaps the prefetch and the
-// write instead. Devices without concurrent managed access cannot prefetch
-// and use the faults.
+// residency by another path, no faster on the H200; homeFill overlaps the
+// prefetch and the write instead. Devices without concurrent managed
+// access cannot prefetch and use the faults.
 func (r *runner) home(x Buffer) error {
 	if !r.info.ConcurrentManagedAccess {
 		return nil
@@ -246,10 +233,8 @@ func (r *runner) home(x Buffer) error {
 // homeFill brings managed data home (home) and rewrites it on the CPU
 // with FillHost's values, and returns the CPU's write time in ms. Where the
 // device overlaps the two (HomeFiller), the write of each piece follows its
-// arrival: on the H200 (2026-12-01) home took 61–83 ms per GiB and the
-// write 39–46 ms, one after the other, the largest cost of the
-// oversubscription group outside its measurements. The state reached is
-// the same, and no timed region changes.
+// arrival, which on the H200 saves most of the oversubscription group's
+// set-up time. The state reached is the same, and no timed region changes.
 func (r *runner) homeFill(x Buffer, n, seed uint64) (float64, error) {
 	defer r.groups.spend(partRewrite)()
 	if h, ok := optional[HomeFiller](r.dev); ok && r.info.ConcurrentManagedAccess && x.Kind() == ManagedMem {
@@ -283,8 +268,8 @@ func (r *runner) homeFill(x Buffer, n, seed uint64) (float64, error) {
 // untimed pass; later ones rewrite it on the GPU where the last trial left
 // it, resident in the pages the migration chose, instead of sending it home
 // and migrating it back: two migrations and a CPU write less per trial.
-// (Data first written by the GPU instead, never migrated, ran a 128-byte
-// stride 2–3 % slower on the H200, 2026-12-01.) Sparser kernels (large
+// (Data first written by the GPU, never migrated, ran a 128-byte stride
+// 2–3 % slower on the H200.) Sparser kernels (large
 // strides, page touches, sparse random subsets) keep the CPU write every
 // time, so that only the pages they touch are resident.
 func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint64, setup StateSetup) trial {
@@ -352,8 +337,7 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 // useful bytes, is bound by: resident data (explicit, prefetched, reused)
 // by the GPU (results.KernelBound); CPU-written data, cold or advised, by
 // the driver's fault servicing and mapping (even accessed-by, which reads
-// over the link at 1 GiB but varied 7–29 % between trials from 1 to 16 MiB
-// on an H200, h200-2026-12-02-setuploops).
+// over the link but varies with the driver's mapping between trials).
 func stateBound(mode string, useful int64) string {
 	switch mode {
 	case results.ModeExplicit, results.ModeManagedPrefetch, results.ModeManagedReuse:

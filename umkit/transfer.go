@@ -82,10 +82,8 @@ func (c TransferConfig) Configs() []Config {
 				case results.ModePageable: // staged through pinned buffers by the CPU
 					k.Bound = results.BoundHostPageable
 				case results.ModeManaged:
-					// The driver's page work on the host: on an H200 prefetches
-					// to the CPU ran at 16.7 GB/s against the link's 55 at 1 GiB,
-					// and those to the GPU below 16 MiB varied 25–84 % between
-					// trials (h200-2026-12-02-setuploops).
+					// The driver's page work on the host, well below the
+					// link on an H200 (h200-2026-12-02-setuploops).
 					k.Benchmark, k.Label, k.FootprintBytes = results.BenchPrefetch, label("transfer prefetch", dir, size), size
 					k.Bound = results.BoundFaults
 				}
@@ -185,12 +183,9 @@ func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, k Config, 
 		} else {
 			// GPU-written pages are GPU-resident. The pages the last
 			// trial moved to the CPU go back with a prefetch before the
-			// fill rather than through the fill's faults: on the H200
-			// (cuda TestDiagPrefetchToCPUSource, 1 GiB, 25 interleaved
-			// trials each, 2026-12-02) that set up a trial in 22.5 ms
-			// against 124.9, and the timed prefetch back ran at a median
-			// of 102.34 ms against 104.60, each inside the other's
-			// 10th–90th percentile range.
+			// fill rather than through the fill's faults: a fifth of the
+			// set-up time, the same timed prefetch (cuda
+			// TestDiagPrefetchToCPUSource).
 			to = ToCPU
 			if err := r.dev.Prefetch(m, ToGPU); err != nil {
 				return err

@@ -101,6 +101,7 @@ func build() []*Claim {
 	g := func(s sel) said { return at(GB200, s) }
 	h := func(s sel) said { return at(GH200, s) }
 	gm := func(m func(a, b *Run) (Quantity, error)) said { return of(m, GB200) }
+	stream256 := func(m string) sel { return stream(m, 256*mib) }
 
 	// Abstract.
 	stateDep := ratio(stream(results.ModeManagedPrefetch, 256*mib), stream(results.ModeManagedCold, 256*mib), "×")
@@ -109,7 +110,7 @@ func build() []*Claim {
 			Measure: stateDep, Reasons: []Mechanism{integratedPool(poolUnity)}})
 	add(says("Prefetched and reused managed memory recover near-HBM performance (at least 95 %% of the explicit baseline, 256 MiB)"),
 		&Claim{ID: "Abstract.resident-near-hbm", Section: "Abstract", Reference: GB200, Relation: Relation{Kind: AtLeast, Bound: 95},
-			Measure: func(a, _ *Run) (Quantity, error) { return minRatio(a, 256*mib) }})
+			Measure: minRatio(stream256)})
 
 	// V-A.
 	add(says("The 1 GiB STREAM triad reaches %s GB/s from local HBM on GB200", g(triad(gib))),
@@ -177,7 +178,7 @@ func build() []*Claim {
 		h(stream(results.ModeManagedPrefetch, 256*mib)), h(stream(results.ModeManagedReuse, 256*mib)), h(stream(results.ModeExplicit, 256*mib))),
 		&Claim{ID: "V-C.gh200-recover", Section: "V-C", Reference: GH200, Relation: Relation{Kind: AtLeast, Bound: 99},
 			Direction: above(95), DirectionText: "above 95 % of explicit",
-			Measure: func(a, _ *Run) (Quantity, error) { return minRatio(a, 256*mib) }})
+			Measure: minRatio(stream256)})
 	add(says("The explicit streaming kernel (%s GB/s at 256 MiB) runs faster than the 1 GiB triad (%s GB/s)", g(stream(results.ModeExplicit, 256*mib)), g(triad(gib))),
 		&Claim{ID: "V-C.stream-above-triad", Section: "V-C", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.1}, Ambiguity: AmbStreamKernel,
 			Measure: ratio(stream(results.ModeExplicit, 256*mib), triad(gib), "×"), Reasons: []Mechanism{streamTraffic}})
@@ -220,7 +221,7 @@ func build() []*Claim {
 	add(says("Prefetched and reused managed memory largely follow the explicit baseline: at stride 1, %s and %s against %s GB/s",
 		g(strided(results.ModeManagedPrefetch, 1)), g(strided(results.ModeManagedReuse, 1)), g(strided(results.ModeExplicit, 1))),
 		&Claim{ID: "VI-B.resident-track-explicit", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.15},
-			Direction: above(50), DirectionText: "above half of explicit", Measure: func(a, _ *Run) (Quantity, error) { return minRatioStride(a, 1) }})
+			Direction: above(50), DirectionText: "above half of explicit", Measure: minRatio(func(m string) sel { return strided(m, 1) })})
 	s64 := ratio(strided(results.ModeManagedPrefetch, 64), strided(results.ModeManagedPrefetch, 1), "%")
 	add(says("Prefetched managed memory falls to %s GB/s at stride 64 (%s %% of its stride-1 figure)", g(strided(results.ModeManagedPrefetch, 64)), gm(s64)),
 		&Claim{ID: "VI-B.resident-stride64", Section: "VI-B", Reference: GB200, Relation: Relation{Kind: Near, Tol: 0.3},

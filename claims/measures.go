@@ -14,19 +14,12 @@ import (
 // reads its configurations through get (or the fitted model with readFit),
 // so that a check knows which rows its figure rests on.
 
-// minRatio is min(prefetch, reuse)/explicit of the streaming kernel at
-// size, in %.
-func minRatio(a *Run, size int64) (Quantity, error) {
-	return minRatioOf(a, func(mode string) sel { return stream(mode, size) })
+// minRatio is a Measure of min(prefetch, reuse)/explicit, in %, of the
+// configurations at(mode) selects.
+func minRatio(at func(mode string) sel) func(a, _ *Run) (Quantity, error) {
+	return func(a, _ *Run) (Quantity, error) { return minRatioOf(a, at) }
 }
 
-// minRatioStride is minRatio of the strided kernel at stride.
-func minRatioStride(a *Run, stride int64) (Quantity, error) {
-	return minRatioOf(a, func(mode string) sel { return strided(mode, stride) })
-}
-
-// minRatioOf is min(prefetch, reuse)/explicit, in %, of the configurations
-// at(mode) selects.
 func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
 	e, err := get(a, at(results.ModeExplicit))
 	if err != nil {

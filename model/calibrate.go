@@ -30,9 +30,7 @@ type handoff struct {
 	med    map[hkey]float64
 	vals   map[hkey][]float64 // every trial's total_ms (results.Grouped.Values), for the bootstrap
 	rounds map[hkey][]round   // for sweep trials, the round each of vals was measured in (noise.go pairs them)
-	n      map[hkey]int
-	useful map[hkey]int64 // useful_bytes of the configuration, when recorded
-	parts  map[hkey]parts // alternating configurations' trial parts (misses.go)
+	parts  map[hkey]parts     // alternating configurations' trial parts (misses.go)
 	// sequential: some rows were measured in sequential order (or before
 	// the order was recorded), so drift can land on whole configurations.
 	sequential bool
@@ -55,7 +53,7 @@ func collect(rows []results.Row) (*handoff, error) {
 		rd round
 	}
 	var trials []trial
-	h := &handoff{n: map[hkey]int{}, useful: map[hkey]int64{}, med: map[hkey]float64{}, vals: map[hkey][]float64{}, rounds: map[hkey][]round{}}
+	h := &handoff{med: map[hkey]float64{}, vals: map[hkey][]float64{}, rounds: map[hkey][]round{}}
 	var platforms []string
 	for _, r := range rows {
 		if r.Group != groupHandoff || r.Waived || math.IsNaN(r.TotalMs) {
@@ -90,9 +88,6 @@ func collect(rows []results.Row) (*handoff, error) {
 		}
 		trials = append(trials, t)
 		h.sequential = h.sequential || r.Order != "interleaved"
-		if r.UsefulBytes > 0 {
-			h.useful[k] = r.UsefulBytes
-		}
 	}
 	if len(trials) == 0 {
 		return nil, badInput("no handoff rows with a total_ms (group %q)", groupHandoff)
@@ -109,7 +104,7 @@ func collect(rows []results.Row) (*handoff, error) {
 	}
 	for _, g := range results.GroupStats(trials, func(t *trial) hkey { return t.k }, func(t *trial) float64 { return t.ms }) {
 		k := g.Key
-		h.med[k], h.n[k], h.vals[k] = g.Median, g.N, g.Values
+		h.med[k], h.vals[k] = g.Median, g.Values
 		if !slices.Contains(h.policies, k.policy) {
 			h.policies = append(h.policies, k.policy)
 		}

@@ -196,8 +196,8 @@ func (h *handoff) leadRange(p string, s int64, lead, label string) string {
 		}
 		v := at.of(lead)
 		if lead == partKernel {
-			if e, err := h.gpuPass(p, s); err == nil {
-				v -= float64(r) * e
+			if g, ok := h.get(p, phaseGPU, s, 0); ok {
+				v -= float64(r) * g
 			}
 		}
 		if v < lo {
@@ -215,15 +215,6 @@ func (h *handoff) leadRange(p string, s int64, lead, label string) string {
 		out += fmt.Sprintf("; the same update alone (cpu_only) takes %.3g ms", c)
 	}
 	return out + "."
-}
-
-// gpuPass returns the calibrated GPU-only pass time G of a policy at a size.
-func (h *handoff) gpuPass(p string, s int64) (float64, error) {
-	g, ok := h.get(p, phaseGPU, s, 0)
-	if !ok {
-		return 0, fmt.Errorf("no gpu_only rows")
-	}
-	return g, nil
 }
 
 // countedAlt indexes the alternating counter passes by configuration.

@@ -260,7 +260,7 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 					}
 					continue
 				}
-				pt := Point{Policy: p, SizeBytes: s, R: r, MeasuredMs: t, PredictedMs: e.Time(float64(r)), Trials: h.n[hkey{p, phaseAlt, s, r}],
+				pt := Point{Policy: p, SizeBytes: s, R: r, MeasuredMs: t, PredictedMs: e.Time(float64(r)), Trials: len(h.vals[hkey{p, phaseAlt, s, r}]),
 					MeasuredCI: stats.NaN(), APECI: stats.NaN()}
 				pt.APE = 100 * math.Abs(pt.PredictedMs-pt.MeasuredMs) / pt.MeasuredMs
 				rep.Points = append(rep.Points, pt)

@@ -1,9 +1,9 @@
 package nb
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
-	"html"
 	"os"
 	"slices"
 	"sort"
@@ -79,14 +79,7 @@ var last struct {
 
 // Data is Load that panics on error, which fails the notebook cell; it is
 // meant for notebook cells: rows := nb.Data("hbm", "host").
-func Data(groups ...string) []results.Row {
-	rows, err := Load(groups...)
-	if err != nil {
-		HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
-		panic(err)
-	}
-	return rows
-}
+func Data(groups ...string) []results.Row { return Options{Groups: groups}.Data() }
 
 // Load returns the rows of the given benchmark groups (all groups if none
 // is given) from the paper's published datasets and from the local
@@ -166,23 +159,20 @@ func ofGroups(rows []results.Row, groups []string) []results.Row {
 // published returns the published datasets, the paper's platforms in the
 // paper's order (GB200, GH200, GB10), others after them by name.
 func published() []datasets.Info {
-	order := map[string]int{"GB200": 1, "GH200": 2, "GB10": 3}
+	order := []string{"GB200", "GH200", "GB10"}
+	rank := func(in datasets.Info) int {
+		if i := slices.Index(order, in.Platform); i >= 0 {
+			return i
+		}
+		return len(order)
+	}
 	var out []datasets.Info
 	for _, in := range datasets.List() {
 		if in.Kind == datasets.Published {
 			out = append(out, in)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool {
-		oi, oj := order[out[i].Platform], order[out[j].Platform]
-		if oi == 0 {
-			oi = len(order) + 1
-		}
-		if oj == 0 {
-			oj = len(order) + 1
-		}
-		return oi < oj
-	})
+	slices.SortStableFunc(out, func(a, b datasets.Info) int { return cmp.Compare(rank(a), rank(b)) })
 	return out
 }
 

@@ -2,6 +2,7 @@ package nb
 
 import (
 	"fmt"
+	"html"
 	"slices"
 	"strings"
 
@@ -39,7 +40,7 @@ const KindSimulated = "simulated"
 func (o Options) Data() []results.Row {
 	rows, err := o.Load()
 	if err != nil {
-		HTML(`<pre style="color:#b00">` + err.Error() + `</pre>`)
+		HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
 		panic(err)
 	}
 	return rows

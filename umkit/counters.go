@@ -72,8 +72,7 @@ type Counters struct {
 	mu     sync.Mutex
 	app    *results.CounterAppender
 	rows   []results.CounterRow
-	pcieOK bool   // a PCIe counter is in use
-	noPCIe string // why not
+	noPCIe string // why no PCIe counter is in use
 	warn   func(string)
 	warned bool
 }
@@ -93,7 +92,7 @@ func OpenCounters() (*Counters, error) {
 // NewCounters runs counter passes with any source, and a PCIe counter
 // (nil: NVML's, found by the GPU's UUID when the run starts).
 func NewCounters(src CounterSource, pcie PCIeCounter) *Counters {
-	return &Counters{src: src, pcie: pcie, pcieOK: pcie != nil, about: "Unified Memory counters"}
+	return &Counters{src: src, pcie: pcie, about: "Unified Memory counters"}
 }
 
 // String says where the counts come from, for the run's metadata.
@@ -101,7 +100,7 @@ func (c *Counters) String() string {
 	s := c.about
 	if c.noPCIe != "" {
 		s += "; no PCIe byte counters: " + c.noPCIe
-	} else if c.pcieOK {
+	} else if c.pcie != nil {
 		s += "; PCIe bytes from NVML"
 	}
 	return s
@@ -133,7 +132,7 @@ func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string
 		if err != nil {
 			c.noPCIe = err.Error()
 		} else {
-			c.pcie, c.pcieOK = p, true
+			c.pcie = p
 		}
 	}
 	return nil

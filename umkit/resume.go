@@ -2,6 +2,7 @@ package umkit
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -42,14 +43,8 @@ func checkResume(dir string, now results.Metadata) error {
 	if want := strings.Join(schemaHeader(), ","); head != want {
 		diffs = append(diffs, fmt.Sprintf("results.csv columns: on disk %s; this umbench writes %s", head, want))
 	}
-	kind := func(k string) string {
-		if k == "" {
-			return "measured"
-		}
-		return k
-	}
-	if kind(old.Kind) != kind(now.Kind) {
-		diffs = append(diffs, fmt.Sprintf("kind: on disk %s, now %s", kind(old.Kind), kind(now.Kind)))
+	if was, is := cmp.Or(old.Kind, "measured"), cmp.Or(now.Kind, "measured"); was != is {
+		diffs = append(diffs, fmt.Sprintf("kind: on disk %s, now %s", was, is))
 	}
 	if old.Device.UUID != now.Device.UUID {
 		diffs = append(diffs, fmt.Sprintf("GPU: on disk %s (%s), now %s (%s)", old.Device.UUID, old.Device.Name, now.Device.UUID, now.Device.Name))
@@ -130,13 +125,8 @@ func diffJSON(path string, a, b any) []string {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
-		keys := map[string]bool{}
-		for k := range am {
-			keys[k] = true
-		}
-		for k := range bm {
-			keys[k] = true
-		}
+		keys := maps.Clone(am)
+		maps.Copy(keys, bm)
 		var out []string
 		for _, k := range slices.Sorted(maps.Keys(keys)) {
 			av, ain := am[k]

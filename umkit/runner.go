@@ -181,28 +181,22 @@ func errVerify(what string, m Mismatch) error {
 
 // check verifies b on the device.
 func (r *runner) check(b Buffer, e Expect, what string) error {
-	defer r.groups.spend(partVerify)()
-	m, err := r.dev.Check(b, e)
-	if err != nil {
-		return err
-	}
-	if !m.OK() {
-		return errVerify(what, m)
-	}
-	return nil
+	return r.verify(r.dev.Check, b, e, what)
 }
 
 // checkHost verifies b on the CPU.
 func (r *runner) checkHost(b Buffer, e Expect, what string) error {
+	return r.verify(r.dev.CheckHost, b, e, what)
+}
+
+// verify runs a check of b, counted as verification; a mismatch is an error.
+func (r *runner) verify(check func(Buffer, Expect) (Mismatch, error), b Buffer, e Expect, what string) error {
 	defer r.groups.spend(partVerify)()
-	m, err := r.dev.CheckHost(b, e)
-	if err != nil {
-		return err
+	m, err := check(b, e)
+	if err == nil && !m.OK() {
+		err = errVerify(what, m)
 	}
-	if !m.OK() {
-		return errVerify(what, m)
-	}
-	return nil
+	return err
 }
 
 // timed returns the GPU time of the work op queues, measured with events.

@@ -127,29 +127,26 @@ func (d watchedDevice) Mark(i int) error {
 	}
 	return d.do("Mark", func() error { return m.Mark(i) })
 }
-func (d watchedDevice) MarkedMs(i, j int) (ms float64, err error) {
+func (d watchedDevice) MarkedMs(i, j int) (float64, error) {
 	m, ok := d.Device.(Marker)
 	if !ok {
 		return 0, errNotOffered("MarkedMs")
 	}
-	err = d.do("MarkedMs (event wait)", func() error { ms, err = m.MarkedMs(i, j); return err })
-	return ms, err
+	return watch(d, "MarkedMs (event wait)", func() (float64, error) { return m.MarkedMs(i, j) })
 }
-func (d watchedDevice) HomeFillHost(b Buffer, n, seed uint64) (ms float64, err error) {
+func (d watchedDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error) {
 	h, ok := d.Device.(HomeFiller)
 	if !ok {
 		return 0, errNotOffered("HomeFillHost")
 	}
-	err = d.do("HomeFillHost", func() error { ms, err = h.HomeFillHost(b, n, seed); return err })
-	return ms, err
+	return watch(d, "HomeFillHost", func() (float64, error) { return h.HomeFillHost(b, n, seed) })
 }
-func (d watchedDevice) Reallocate(old Buffer) (b Buffer, err error) {
+func (d watchedDevice) Reallocate(old Buffer) (Buffer, error) {
 	re, ok := d.Device.(Reallocator)
 	if !ok {
 		return nil, errNotOffered("Reallocate")
 	}
-	err = d.do("Reallocate", func() error { b, err = re.Reallocate(old); return err })
-	return b, err
+	return watch(d, "Reallocate", func() (Buffer, error) { return re.Reallocate(old) })
 }
 func (d watchedDevice) SetUpdateCPUs(cpus []int) error {
 	t, ok := d.Device.(UpdateThreader)
@@ -165,9 +162,15 @@ func (d watchedDevice) do(call string, f func() error) error {
 	return f()
 }
 
-func (d watchedDevice) Alloc(kind MemKind, bytes uint64) (b Buffer, err error) {
-	err = d.do("Alloc("+kind.String()+")", func() error { b, err = d.Device.Alloc(kind, bytes); return err })
-	return b, err
+// watch is do for a call that returns a value.
+func watch[T any](d watchedDevice, call string, f func() (T, error)) (T, error) {
+	d.w.enter(call)
+	defer d.w.leave()
+	return f()
+}
+
+func (d watchedDevice) Alloc(kind MemKind, bytes uint64) (Buffer, error) {
+	return watch(d, "Alloc("+kind.String()+")", func() (Buffer, error) { return d.Device.Alloc(kind, bytes) })
 }
 func (d watchedDevice) Free(b Buffer) error {
 	return d.do("Free", func() error { return d.Device.Free(b) })
@@ -178,9 +181,8 @@ func (d watchedDevice) FillHost(b Buffer, n, seed uint64) error {
 func (d watchedDevice) UpdateHost(b Buffer, n uint64, mul, add float64) error {
 	return d.do("UpdateHost", func() error { return d.Device.UpdateHost(b, n, mul, add) })
 }
-func (d watchedDevice) CheckHost(b Buffer, e Expect) (m Mismatch, err error) {
-	err = d.do("CheckHost", func() error { m, err = d.Device.CheckHost(b, e); return err })
-	return m, err
+func (d watchedDevice) CheckHost(b Buffer, e Expect) (Mismatch, error) {
+	return watch(d, "CheckHost", func() (Mismatch, error) { return d.Device.CheckHost(b, e) })
 }
 func (d watchedDevice) Fill(b Buffer, n, seed uint64) error {
 	return d.do("Fill", func() error { return d.Device.Fill(b, n, seed) })
@@ -200,25 +202,21 @@ func (d watchedDevice) Launch(k Kernel) error {
 func (d watchedDevice) PermFill(idx Buffer, n, seed uint64) error {
 	return d.do("PermFill", func() error { return d.Device.PermFill(idx, n, seed) })
 }
-func (d watchedDevice) Check(b Buffer, e Expect) (m Mismatch, err error) {
-	err = d.do("Check", func() error { m, err = d.Device.Check(b, e); return err })
-	return m, err
+func (d watchedDevice) Check(b Buffer, e Expect) (Mismatch, error) {
+	return watch(d, "Check", func() (Mismatch, error) { return d.Device.Check(b, e) })
 }
 func (d watchedDevice) StartTimer() error {
 	return d.do("StartTimer", d.Device.StartTimer)
 }
-func (d watchedDevice) StopTimer() (ms float64, err error) {
-	err = d.do("StopTimer (event wait)", func() error { ms, err = d.Device.StopTimer(); return err })
-	return ms, err
+func (d watchedDevice) StopTimer() (float64, error) {
+	return watch(d, "StopTimer (event wait)", d.Device.StopTimer)
 }
-func (d watchedDevice) TimeKernel(k Kernel) (ms float64, err error) {
-	err = d.do("TimeKernel("+k.Kind.String()+")", func() error { ms, err = d.Device.TimeKernel(k); return err })
-	return ms, err
+func (d watchedDevice) TimeKernel(k Kernel) (float64, error) {
+	return watch(d, "TimeKernel("+k.Kind.String()+")", func() (float64, error) { return d.Device.TimeKernel(k) })
 }
 func (d watchedDevice) Sync() error { return d.do("Sync (stream wait)", d.Device.Sync) }
-func (d watchedDevice) Placement(b Buffer) (p string, err error) {
-	err = d.do("Placement", func() error { p, err = d.Device.Placement(b); return err })
-	return p, err
+func (d watchedDevice) Placement(b Buffer) (string, error) {
+	return watch(d, "Placement", func() (string, error) { return d.Device.Placement(b) })
 }
 
 // runWatched runs the plan in its own goroutine so that neither a hung

@@ -40,7 +40,7 @@ func checkResume(dir string, now results.Metadata) error {
 			"Start a new run with another --out", ErrNotSameRun, metaPath, err)
 	}
 	var diffs []string
-	if want := strings.Join(schemaHeader(), ","); head != want {
+	if want := strings.Join(results.Names(results.Columns), ","); head != want {
 		diffs = append(diffs, fmt.Sprintf("results.csv columns: on disk %s; this umbench writes %s", head, want))
 	}
 	if was, is := cmp.Or(old.Kind, "measured"), cmp.Or(now.Kind, "measured"); was != is {
@@ -69,14 +69,6 @@ func checkResume(dir string, now results.Metadata) error {
 	return fmt.Errorf("%w (%s):\n  %s\n"+
 		"Resume only with the same command line on the same GPU.%s To measure something else, use a new --out; "+
 		"to combine different runs afterwards, use umbench merge --out DIR %s OTHER", ErrNotSameRun, dir, strings.Join(diffs, "\n  "), hint, dir)
-}
-
-func schemaHeader() []string {
-	h := make([]string, len(results.Columns))
-	for i, c := range results.Columns {
-		h[i] = c.Name
-	}
-	return h
 }
 
 // csvHead returns the header line of a results.csv and whether rows follow.

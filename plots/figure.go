@@ -197,16 +197,8 @@ func drawPanel(p *plot.Plot, c draw.Canvas) {
 // PNG renders the figure as a PNG image at 96 dpi on a white background.
 func (f *Figure) PNG() ([]byte, error) {
 	w, h := f.Size()
-	c := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI),
-		vgimg.UseBackgroundColor(color.White))}
-	if err := drawSafely(func() { f.Draw(draw.New(c)) }); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("plots: png: %w", err)
-	}
-	return buf.Bytes(), nil
+	return f.render(vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI),
+		vgimg.UseBackgroundColor(color.White))}, "png")
 }
 
 // SVG renders the figure as an SVG document. Its text names Liberation
@@ -214,16 +206,21 @@ func (f *Figure) PNG() ([]byte, error) {
 // drawn without embedding the font (some 400 KB per figure).
 func (f *Figure) SVG() ([]byte, error) {
 	w, h := f.Size()
-	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
+	svg, err := f.render(vgsvg.NewWith(vgsvg.UseWH(w, h)), "svg")
+	return bytes.ReplaceAll(svg, []byte("font-family:Liberation Sans;"),
+		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")), err
+}
+
+// render draws the figure on c and returns what c writes.
+func (f *Figure) render(c vg.CanvasWriterTo, format string) ([]byte, error) {
 	if err := drawSafely(func() { f.Draw(draw.New(c)) }); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("plots: svg: %w", err)
+		return nil, fmt.Errorf("plots: %s: %w", format, err)
 	}
-	return bytes.ReplaceAll(buf.Bytes(), []byte("font-family:Liberation Sans;"),
-		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")), nil
+	return buf.Bytes(), nil
 }
 
 // drawSafely turns a panic of gonum/plot (it panics on values ≤ 0 on a log

@@ -10,10 +10,9 @@ import (
 )
 
 // HandoffConfig configures the CPU–GPU handoff group, handoff and reuse
-// (paper VII-B): the same data
-// alternately updated by the CPU (x = x + 1, a C loop on a thread pinned
-// near the GPU) and read-modified-written by R GPU passes, under four
-// policies:
+// (paper VII-B): the same data alternately updated by the CPU (x = x + 1,
+// a C loop on a thread pinned near the GPU) and read-modified-written by R
+// GPU passes, under four policies:
 //
 //	managed           the CPU and GPU touch managed memory; pages fault back and forth
 //	managed_prefetch  the same, with a prefetch to the CPU before the update and to the GPU after it
@@ -38,12 +37,12 @@ import (
 // model calibrates on and the R > 1 points it is validated on share the
 // host's state second by second (the CPU update slows for stretches of
 // trials, which whole blocks of one R would catch and others miss). A
-// unit's first block starts with the
-// warm-ups (a sweep's: warm-up rounds); a later block whose buffers
-// another phase used in between starts with one untimed settling
-// iteration that re-establishes the phase's state (pages where the phase
-// leaves them; needsSettling). Sequential order runs all repetitions of a
-// configuration back to back, policy by policy, size by size and R by R.
+// unit's first block starts with the warm-ups (a sweep's: warm-up rounds);
+// a later block whose buffers another phase used in between starts with
+// one untimed settling iteration that re-establishes the phase's state
+// (pages where the phase leaves them; needsSettling). Sequential order
+// runs all repetitions of a configuration back to back, policy by policy,
+// size by size and R by R (the layout before interleaving).
 //
 // Parts of an alternating trial (as far as the policy allows): cpu_ms is
 // the CPU update (wall; for managed memory it includes the CPU-side page
@@ -73,17 +72,11 @@ type HandoffConfig struct {
 	Reuse       []int   // GPU passes per CPU update; default 1, 2, 4, 8, 16, 32
 	Policies    []string
 	// CPU is the core the host thread is pinned to; -1 (default) picks the
-	// first core of the GPU's NUMA-local set, -2 leaves the thread unpinned.
+	// last core of the GPU's NUMA-local set (pinThread), -2 leaves the
+	// thread unpinned.
 	CPU int
-	// Order is the measurement order: "interleaved" (default) runs, within
-	// each repetition, the blocks of every policy and size (CPU-only,
-	// GPU-only, and the alternating sweep, whose trials alternate every R
-	// round by round in a shuffled order) in an order shuffled with
-	// OrderSeed, so that slow drift of the host falls on all policies and
-	// every R alike and each CPU-only baseline is measured among the
-	// alternating runs it is compared with; "sequential" runs policy by
-	// policy, size by size, R by R, all repetitions of a configuration back
-	// to back (the layout before interleaving).
+	// Order is the measurement order above: "interleaved" (default) or
+	// "sequential".
 	Order string
 	// OrderSeed seeds the interleaved order; default 1. It is recorded in
 	// every row (order_seed) with the block's position (order_index) and,

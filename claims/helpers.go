@@ -256,20 +256,21 @@ func cross(s sel, unit string) func(a, b *Run) (Quantity, error) {
 	}
 }
 
-// lowest returns the smallest of the figures of the given modes, with its
-// mode, reading every one.
-func lowest(a *Run, at func(mode string) sel, modes ...string) (fig, string, error) {
-	lo, who := fig{v: math.Inf(1)}, ""
+// extreme returns the smallest (sign 1) or the largest (sign −1) of the
+// figures of the given modes, with its mode, reading every one.
+func extreme(a *Run, at func(mode string) sel, sign float64, modes ...string) (fig, string, error) {
+	var best fig
+	who := ""
 	for _, m := range modes {
 		f, err := get(a, at(m))
 		if err != nil {
 			return fig{}, "", err
 		}
-		if f.v < lo.v {
-			lo, who = f, m
+		if who == "" || sign*f.v < sign*best.v {
+			best, who = f, m
 		}
 	}
-	return lo, who, nil
+	return best, who, nil
 }
 
 // truth is a Quantity for an ordering or a yes/no finding: 1 or 0.

@@ -49,7 +49,7 @@ func slowestState(a, _ *Run) (Quantity, error) {
 	if err != nil {
 		return Quantity{}, err
 	}
-	lo, who, err := lowest(a, func(m string) sel { return stream(m, 256*mib) }, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse)
+	lo, who, err := extreme(a, func(m string) sel { return stream(m, 256*mib) }, 1, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse)
 	if err != nil {
 		return Quantity{}, err
 	}
@@ -60,15 +60,10 @@ func slowestState(a, _ *Run) (Quantity, error) {
 
 // bestHint is the fastest advice mode as a percentage of prefetch.
 func bestHint(a, _ *Run) (Quantity, error) {
-	best, who := fig{v: math.Inf(-1)}, ""
-	for _, m := range []string{results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU} {
-		f, err := get(a, stream(m, 256*mib))
-		if err != nil {
-			return Quantity{}, err
-		}
-		if f.v > best.v {
-			best, who = f, m
-		}
+	best, who, err := extreme(a, func(m string) sel { return stream(m, 256*mib) }, -1,
+		results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU)
+	if err != nil {
+		return Quantity{}, err
 	}
 	p, err := get(a, adviseRef(results.ModeManagedPrefetch)...)
 	if err != nil {

@@ -124,27 +124,22 @@ var MaxRows = 200
 func TableHTML(df dataframe.DataFrame) string {
 	var b strings.Builder
 	b.WriteString(`<table class="umlab-table" style="border-collapse:collapse;font-size:90%">` + "\n<thead><tr>")
-	names := df.Names()
-	types := df.Types()
+	names, types := df.Names(), df.Types()
+	align := make([]string, len(names))
 	for i, n := range names {
-		align := "left"
+		align[i] = "left"
 		if types[i] == series.Float || types[i] == series.Int {
-			align = "right"
+			align[i] = "right"
 		}
 		fmt.Fprintf(&b, `<th style="text-align:%s;padding:2px 8px;border-bottom:1px solid #888">%s</th>`,
-			align, html.EscapeString(plots.ColumnTitle(n)))
+			align[i], html.EscapeString(plots.ColumnTitle(n)))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	rows := df.Nrow()
 	for r := 0; r < min(rows, MaxRows); r++ {
 		b.WriteString("<tr>")
 		for c, n := range names {
-			e := df.Elem(r, c)
-			text, align := cell(n, types[c], e), "left"
-			if types[c] == series.Float || types[c] == series.Int {
-				align = "right"
-			}
-			fmt.Fprintf(&b, `<td style="text-align:%s;padding:2px 8px">%s</td>`, align, html.EscapeString(text))
+			fmt.Fprintf(&b, `<td style="text-align:%s;padding:2px 8px">%s</td>`, align[c], html.EscapeString(cell(n, types[c], df.Elem(r, c))))
 		}
 		b.WriteString("</tr>\n")
 	}

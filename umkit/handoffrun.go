@@ -220,22 +220,16 @@ func (r *runner) handoffSetup(cfg HandoffConfig, policy string, size int64, cpu 
 	if policy == results.PolicyManagedPrefetch && !r.info.ConcurrentManagedAccess {
 		return nil, true, r.waive(base, h.label, "prefetch needs concurrent managed access, which the device does not report")
 	}
+	// What the CPU updates; the GPU passes use it too, except explicit
+	// copy's, which use a device array.
+	hostKind := map[string]MemKind{results.PolicyManaged: ManagedMem, results.PolicyManagedPrefetch: ManagedMem,
+		results.PolicyHostMapped: MappedMem, results.PolicyExplicitCopy: PinnedMem}[policy]
 	var err error
-	switch policy {
-	case results.PolicyManaged, results.PolicyManagedPrefetch:
-		if h.host, err = r.dev.Alloc(ManagedMem, uint64(size)); err != nil {
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
-		}
-		h.gpu = h.host
-	case results.PolicyHostMapped:
-		if h.host, err = r.dev.Alloc(MappedMem, uint64(size)); err != nil {
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
-		}
-		h.gpu = h.host
-	case results.PolicyExplicitCopy:
-		if h.host, err = r.dev.Alloc(PinnedMem, uint64(size)); err != nil {
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
-		}
+	if h.host, err = r.dev.Alloc(hostKind, uint64(size)); err != nil {
+		return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
+	}
+	h.gpu = h.host
+	if policy == results.PolicyExplicitCopy {
 		if h.gpu, err = r.dev.Alloc(DeviceMem, uint64(size)); err != nil {
 			r.dev.Free(h.host)
 			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)

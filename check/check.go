@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 )
 
 // Verdict is the outcome for one configuration.
@@ -382,10 +383,10 @@ func judge(r, b *sample, rng *rand.Rand, o Options) Result {
 	sort.Float64s(rv)
 	sort.Float64s(bv)
 	if len(rv) > 0 {
-		res.RunGBps = results.Median(rv)
+		res.RunGBps = stats.Median(rv)
 	}
 	if len(bv) > 0 {
-		res.BaselineGBps = results.Median(bv)
+		res.BaselineGBps = stats.Median(bv)
 	}
 	if r.unverif > 0 && b.unverif == 0 {
 		res.Verdict, res.Reason = Fail, fmt.Sprintf("%d of %d trials not verified (the baseline's all were)", r.unverif, r.n)
@@ -434,7 +435,7 @@ func RatioInterval(run, base []float64, conf float64, n int, rng *rand.Rand) (lo
 		}
 		sort.Float64s(ra)
 		sort.Float64s(ba)
-		ratios[i] = results.Median(ra) / results.Median(ba)
+		ratios[i] = stats.Median(ra) / stats.Median(ba)
 	}
 	sort.Float64s(ratios)
 	a := (1 - conf) / 2

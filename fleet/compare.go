@@ -10,6 +10,7 @@ import (
 	"github.com/go-gota/gota/dataframe"
 
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 )
 
 // CompareOptions tune Compare. Zero values take the defaults.
@@ -216,13 +217,13 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 		v[i] = m.s.Median
 	}
 	sort.Float64s(v)
-	fm := results.Median(v)
+	fm := stats.Median(v)
 	dev := make([]float64, len(v))
 	for i, x := range v {
 		dev[i] = math.Abs(x - fm)
 	}
 	sort.Float64s(dev)
-	mad := results.Median(dev)
+	mad := stats.Median(dev)
 	scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
 	cfg := identity(c.first)
 	cfg.Platform = c.first.Platform

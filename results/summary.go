@@ -18,7 +18,8 @@ type Stats struct {
 	Median, Min, Max, Std, CVPct float64
 }
 
-// Describe computes Stats of x with gonum, ignoring NaN.
+// Describe computes Stats of x, ignoring NaN: the median with
+// stats.Median, the standard deviation with gonum.
 func Describe(x []float64) Stats {
 	v := make([]float64, 0, len(x))
 	for _, f := range x {
@@ -31,9 +32,8 @@ func Describe(x []float64) Stats {
 	if len(v) == 0 {
 		return s
 	}
-	sort.Float64s(v)
+	sort.Float64s(v) // gonum sums in this order: the digits of std depend on it
 	s.Min, s.Max = v[0], v[len(v)-1]
-	s.Median = Median(v)
 	if len(v) > 1 {
 		mean, std := stat.MeanStdDev(v, nil)
 		s.Std = std
@@ -43,20 +43,8 @@ func Describe(x []float64) Stats {
 	} else {
 		s.Std, s.CVPct = 0, 0
 	}
+	s.Median = stats.Median(v)
 	return s
-}
-
-// Median of sorted, NaN-free data: the mean of the two middle values for an
-// even count (gonum's quantiles return the lower one).
-func Median(sorted []float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // Quality flags attached to summaries.

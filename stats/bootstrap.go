@@ -1,0 +1,257 @@
+package stats
+
+import (
+	"math"
+	"math/bits"
+	"slices"
+	"sync"
+)
+
+// Resampler draws bootstrap resamples from a seeded generator. Its draws
+// are those of rand.New(rand.NewPCG(seed, 0x5eed)).IntN, taken from the
+// PCG directly: the same seed gives the same resamples as it always has.
+// A Resampler keeps its buffers between calls; it is not safe for
+// concurrent use.
+type Resampler struct {
+	pcg pcg
+	buf []float64
+	idx []int
+}
+
+// NewResampler returns a resampler seeded with seed.
+func NewResampler(seed uint64) *Resampler {
+	return &Resampler{pcg: pcg{hi: seed, lo: 0x5eed}}
+}
+
+// pcg is math/rand/v2's PCG (128-bit LCG, DXSM output), written out so
+// that the draw loop inlines it; TestResamplerStream pins it to the
+// library's stream.
+type pcg struct{ hi, lo uint64 }
+
+func (p *pcg) next() uint64 {
+	const (
+		mulHi    = 2549297995355413924
+		mulLo    = 4865540595714422341
+		incHi    = 6364136223846793005
+		incLo    = 1442695040888963407
+		cheapMul = 0xda942042e4dd58b5
+	)
+	hi, lo := bits.Mul64(p.lo, mulLo)
+	hi += p.hi*mulLo + p.lo*mulHi
+	lo, c := bits.Add64(lo, incLo, 0)
+	hi, _ = bits.Add64(hi, incHi, c)
+	p.lo, p.hi = lo, hi
+	hi ^= hi >> 32
+	hi *= cheapMul
+	hi ^= hi >> 48
+	return hi * (lo | 1)
+}
+
+// intN is rand.Rand.IntN on a 64-bit platform (Lemire's multiply with
+// rejection, a mask for powers of two), so that the stream is unchanged.
+func (r *Resampler) intN(n uint64) int {
+	if n&(n-1) == 0 {
+		return int(r.pcg.next() & (n - 1))
+	}
+	hi, lo := bits.Mul64(r.pcg.next(), n)
+	if lo < n {
+		return r.reject(hi, lo, n)
+	}
+	return int(hi)
+}
+
+// reject finishes intN in the rare case (lo < n) that may need new draws.
+func (r *Resampler) reject(hi, lo, n uint64) int { return int(r.pcg.reject(hi, lo, n)) }
+
+func (p *pcg) reject(hi, lo, n uint64) uint64 {
+	thresh := -n % n
+	for lo < thresh {
+		hi, lo = bits.Mul64(p.next(), n)
+	}
+	return hi
+}
+
+// counts draws b resamples of n indices as intN does and returns how many
+// times each index was drawn in each: row k (counts[k·n : (k+1)·n]) is
+// resample k.
+func (r *Resampler) counts(n, b int) []int32 {
+	out := make([]int32, n*b)
+	m := uint64(n)
+	p := r.pcg // a local copy stays in registers
+	for k := range b {
+		row := out[k*n : (k+1)*n]
+		for range n {
+			if m&(m-1) == 0 {
+				row[p.next()&(m-1)]++
+				continue
+			}
+			hi, lo := bits.Mul64(p.next(), m)
+			if lo < m {
+				hi = p.reject(hi, lo, m)
+			}
+			row[hi]++
+		}
+	}
+	r.pcg = p
+	return out
+}
+
+// Median returns the median of one resample of x (len(x) draws with
+// replacement), NaN values ignored; NaN for an empty x.
+func (r *Resampler) Median(x []float64) float64 {
+	if len(x) == 0 {
+		return math.NaN()
+	}
+	r.buf = r.buf[:0]
+	n := uint64(len(x))
+	for range x {
+		if v := x[r.intN(n)]; !math.IsNaN(v) {
+			r.buf = append(r.buf, v)
+		}
+	}
+	return medianInPlace(r.buf)
+}
+
+// Indices returns one resample of the indices 0…n−1 (n draws with
+// replacement), for resampling paired data alike: values measured
+// together keep the same index in every series. The slice is reused by
+// the next call.
+func (r *Resampler) Indices(n int) []int {
+	r.idx = r.idx[:0]
+	for range n {
+		r.idx = append(r.idx, r.intN(uint64(n)))
+	}
+	return r.idx
+}
+
+// MedianAt returns the median of x at the indices idx (a resample from
+// Indices(len(x))), NaN values ignored; NaN for no indices.
+func (r *Resampler) MedianAt(x []float64, idx []int) float64 {
+	if len(idx) == 0 {
+		return math.NaN()
+	}
+	r.buf = r.buf[:0]
+	for _, i := range idx {
+		if v := x[i]; !math.IsNaN(v) {
+			r.buf = append(r.buf, v)
+		}
+	}
+	return medianInPlace(r.buf)
+}
+
+// MedianCI returns the median of x with a percentile-bootstrap interval at
+// the given level (0 < level < 1) from b resamples (DefaultResamples when b
+// ≤ 0), NaN values left out first. With fewer than two values the interval
+// is the point itself.
+func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
+	x = appendFinite(make([]float64, 0, len(x)), x)
+	if len(x) == 0 {
+		return NaN()
+	}
+	if b <= 0 {
+		b = DefaultResamples
+	}
+	sorted, order := sortedOrder(x)
+	n := len(x)
+	est := sorted[n/2]
+	if n%2 == 0 {
+		est = (sorted[n/2-1] + sorted[n/2]) / 2
+	}
+	if n < 2 {
+		return Interval{est, est, est}
+	}
+	counts := drawn(seed, n, b)
+	meds := make([]float64, b)
+	for k := range b {
+		meds[k] = countedMedian(sorted, order, counts[k*n:(k+1)*n])
+	}
+	lo, hi := percentilesInPlace(meds, level)
+	return Interval{est, lo, hi}
+}
+
+// MedianCI reads each resample as the number of times each index was
+// drawn, and its median by walking the values in sorted order, adding up
+// those counts to the middle, as a sort of the resample would place it:
+// nothing is copied or sorted per resample. The counts depend only on the
+// seed, the length and the number of resamples, so a process draws them
+// once for every configuration with as many trials (see drawn).
+
+// countedMedian is the median of a resample of sorted (order[v] the index
+// of the value of rank v) that drew index i cnt[i] times.
+func countedMedian(sorted []float64, order, cnt []int32) float64 {
+	n := int32(len(sorted))
+	mid := n / 2 // the 0-based position of the (upper) middle value
+	var seen int32
+	v := 0
+	for ; seen+cnt[order[v]] <= mid; v++ {
+		seen += cnt[order[v]]
+	}
+	switch {
+	case n%2 == 1:
+		return sorted[v]
+	case seen < mid: // position mid−1 holds rank v too
+		return (sorted[v] + sorted[v]) / 2
+	}
+	lower := v - 1 // position mid−1 holds the largest rank below v drawn
+	for cnt[order[lower]] == 0 {
+		lower--
+	}
+	return (sorted[lower] + sorted[v]) / 2
+}
+
+// drawnCache keeps the resample counts by seed, length and resample count:
+// a summary bootstraps hundreds of configurations of the same number of
+// trials with the same seed, so they share one table. It holds at most
+// drawnCacheBytes; larger or later tables are drawn afresh each time.
+var drawnCache struct {
+	sync.Mutex
+	tables map[[3]uint64][]int32
+	bytes  int
+}
+
+const drawnCacheBytes = 32 << 20
+
+// drawn returns NewResampler(seed).counts(n, b), cached.
+func drawn(seed uint64, n, b int) []int32 {
+	key := [3]uint64{seed, uint64(n), uint64(b)}
+	drawnCache.Lock()
+	t, ok := drawnCache.tables[key]
+	drawnCache.Unlock()
+	if ok {
+		return t
+	}
+	t = NewResampler(seed).counts(n, b)
+	drawnCache.Lock()
+	defer drawnCache.Unlock()
+	if size := 4 * len(t); drawnCache.bytes+size <= drawnCacheBytes {
+		if drawnCache.tables == nil {
+			drawnCache.tables = map[[3]uint64][]int32{}
+		}
+		drawnCache.tables[key] = t
+		drawnCache.bytes += size
+	}
+	return t
+}
+
+// sortedOrder returns x sorted and order, the index in x of each sorted
+// value (ties in index order).
+func sortedOrder(x []float64) ([]float64, []int32) {
+	order := make([]int32, len(x))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if x[a] < x[b] {
+			return -1
+		}
+		if x[a] > x[b] {
+			return 1
+		}
+		return int(a - b)
+	})
+	sorted := make([]float64, len(x))
+	for p, i := range order {
+		sorted[p] = x[i]
+	}
+	return sorted, order
+}

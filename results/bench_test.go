@@ -37,3 +37,17 @@ func BenchmarkSummarize(b *testing.B) {
 		Summarize(rows, SummaryOptions{})
 	}
 }
+
+func BenchmarkRowReader(b *testing.B) {
+	buf := benchBytes(b)
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		rr, err := NewRowReader(bytes.NewReader(buf), benchRun)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var r Row
+		for rr.Next(&r) == nil {
+		}
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -20,22 +18,7 @@ const (
 
 // ConfigKey identifies the configuration a row belongs to (its
 // ConfigColumns joined); trials of one configuration share it.
-func ConfigKey(r Row) string {
-	var b strings.Builder
-	for i, c := range ConfigColumns {
-		if i > 0 {
-			b.WriteByte('|')
-		}
-		v, _ := r.Value(c)
-		switch x := v.(type) {
-		case float64:
-			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
-		default:
-			fmt.Fprint(&b, x)
-		}
-	}
-	return b.String()
-}
+func ConfigKey(r Row) string { return string(appendConfigKey(nil, &r)) }
 
 // Appender adds finished configurations to a results directory's CSV. Each
 // Append is flushed and synced before it returns, so a run that is

@@ -140,18 +140,20 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 	if o.HighCVPct == 0 {
 		o.HighCVPct = 5
 	}
-	var order []string
-	groups := map[string][]Row{}
-	for _, r := range rows {
-		k := ConfigKey(r)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
+	var groups [][]Row
+	at := map[configID]int{}
+	for i := range rows {
+		k := configOf(&rows[i])
+		j, ok := at[k]
+		if !ok {
+			j = len(groups)
+			at[k] = j
+			groups = append(groups, nil)
 		}
-		groups[k] = append(groups[k], r)
+		groups[j] = append(groups[j], rows[i])
 	}
-	out := make([]SummaryRow, 0, len(order))
-	for _, k := range order {
-		g := groups[k]
+	out := make([]SummaryRow, 0, len(groups))
+	for _, g := range groups {
 		cfg := NewRow()
 		first := g[0]
 		for _, c := range ConfigColumns {

@@ -1,0 +1,75 @@
+package results
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// changed returns r with column col set to another value of its kind.
+func changed(r Row, col string) Row {
+	switch p := fieldPtr[col](&r).(type) {
+	case *string:
+		*p += "x"
+	case *int64:
+		*p++
+	case *float64:
+		if math.IsNaN(*p) {
+			*p = 0
+		} else {
+			*p = math.NaN()
+		}
+	case *bool:
+		*p = !*p
+	}
+	return r
+}
+
+// configOf tells configurations apart exactly as ConfigKey does, column by
+// column: a column of ConfigColumns changes both, any other changes
+// neither.
+func TestConfigID(t *testing.T) {
+	base := NewRow()
+	base.Group, base.SizeBytes, base.OversubPct = "oversub", 1<<20, 50
+	for _, c := range Columns {
+		r := changed(base, c.Name)
+		config := slices.Contains(ConfigColumns, c.Name)
+		if got := ConfigKey(r) != ConfigKey(base); got != config {
+			t.Errorf("column %s: ConfigKey changes %v, want %v", c.Name, got, config)
+		}
+		if got := configOf(&r) != configOf(&base); got != config {
+			t.Errorf("column %s: configOf changes %v, want %v", c.Name, got, config)
+		}
+	}
+	a, b := NewRow(), NewRow()
+	b.OversubPct = math.Float64frombits(math.Float64bits(math.NaN()) | 1) // another NaN
+	if ConfigKey(a) != ConfigKey(b) || configOf(&a) != configOf(&b) {
+		t.Error("two NaN oversubscriptions differ")
+	}
+}
+
+// The one table of fields covers every column with a pointer of its kind.
+func TestFieldTable(t *testing.T) {
+	r := NewRow()
+	for i, c := range Columns {
+		var kind Kind
+		switch fieldAt[i](&r).(type) {
+		case *string:
+			kind = String
+		case *int64:
+			kind = Int
+		case *float64:
+			kind = Float
+		case *bool:
+			kind = Bool
+		default:
+			t.Fatalf("column %s has no field", c.Name)
+		}
+		if kind != c.Kind {
+			t.Errorf("column %s: field of kind %d, schema says %d", c.Name, kind, c.Kind)
+		}
+	}
+	if len(fieldPtr) != len(Columns) {
+		t.Errorf("%d fields for %d columns", len(fieldPtr), len(Columns))
+	}
+}

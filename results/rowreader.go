@@ -1,0 +1,104 @@
+package results
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// RowReader reads a results CSV one row at a time, with ReadCSV's rules
+// and errors, so that a large file is never held whole: fleet statistics
+// and merge stream every GPU's rows through one.
+type RowReader struct {
+	cr     *csv.Reader
+	name   string
+	head   []string
+	fields []func(*Row) any // fieldPtr of each column of the file
+	trial  bool             // the file has a trial column: duplicates are caught
+	trials map[trialID]int  // → line
+}
+
+// NewRowReader reads the header line of a results CSV named name (used in
+// errors) and returns a reader of its rows.
+func NewRowReader(r io.Reader, name string) (*RowReader, error) {
+	cr := csv.NewReader(r)
+	head, _, seen, err := readHeader(cr, name, schemaKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes)
+	if err != nil {
+		return nil, err
+	}
+	cr.ReuseRecord = true
+	rr := &RowReader{cr: cr, name: name, head: head, trial: seen[ColTrial], trials: map[trialID]int{}}
+	for _, h := range head {
+		rr.fields = append(rr.fields, fieldPtr[h])
+	}
+	return rr, nil
+}
+
+// Columns returns the file's columns, in its order.
+func (rr *RowReader) Columns() []string { return rr.head }
+
+// Next reads the next row into row; io.EOF at the end of the file. Schema
+// columns the file lacks take their empty value.
+func (rr *RowReader) Next(row *Row) error {
+	rec, err := rr.cr.Read()
+	if err == io.EOF {
+		return err
+	}
+	if err != nil { // a *csv.ParseError names the line
+		return fmt.Errorf("%s: %w: %v", rr.name, ErrMalformed, err)
+	}
+	line, _ := rr.cr.FieldPos(0)
+	if len(rec) != len(rr.head) {
+		return fmt.Errorf("%s:%d: %w: %d fields, header has %d", rr.name, line, ErrMalformed, len(rec), len(rr.head))
+	}
+	*row = NewRow()
+	for i, f := range rec {
+		if err := parseInto(rr.fields[i](row), strings.TrimSpace(f)); err != nil {
+			return fmt.Errorf("%s:%d: %w: column %s: %v", rr.name, line, ErrMalformed, rr.head[i], err)
+		}
+	}
+	if err := checkRow(row); err != nil {
+		return fmt.Errorf("%s:%d: %w: %v", rr.name, line, ErrMalformed, err)
+	}
+	if rr.trial && !row.Waived {
+		k := trialID{configOf(row), row.RunID, row.Source, row.Repetition, row.Trial}
+		if first, dup := rr.trials[k]; dup {
+			return fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
+				rr.name, line, ErrMalformed, row.Trial, row.Repetition, first)
+		}
+		rr.trials[k] = line
+	}
+	return nil
+}
+
+// parseInto parses one field into the row field p points to, as
+// ParseValue parses it.
+func parseInto(p any, f string) error {
+	var err error
+	switch x := p.(type) {
+	case *string:
+		*x = f
+	case *int64:
+		if *x = 0; f != "" {
+			if *x, err = strconv.ParseInt(f, 10, 64); err != nil {
+				return fmt.Errorf("%q is not an integer", f)
+			}
+		}
+	case *float64:
+		if *x = math.NaN(); f != "" && !strings.EqualFold(f, "nan") {
+			if *x, err = strconv.ParseFloat(f, 64); err != nil {
+				return fmt.Errorf("%q is not a number", f)
+			}
+		}
+	case *bool:
+		if *x = false; f != "" {
+			if *x, err = strconv.ParseBool(f); err != nil {
+				return fmt.Errorf("%q is not true or false", f)
+			}
+		}
+	}
+	return nil
+}

@@ -80,22 +80,23 @@ var configAt = func() []int {
 	return at
 }()
 
-// configID is ConfigKey as a comparable value: two rows have the same
-// configID exactly when they have the same ConfigKey (TestConfigID), and
-// making one formats nothing.
-type configID struct {
+// ConfigID is ConfigKey as a comparable value, for map keys: two rows
+// have the same ConfigID exactly when they have the same ConfigKey
+// (TestConfigID), and making one formats nothing.
+type ConfigID struct {
 	group, benchmark, mode, pattern, policy, phase, direction string
 	size, footprint, stride, pageInterval, reuse, threads     int64
 	oversub                                                   uint64 // bits; every NaN alike
 	platform, uuid                                            string
 }
 
-func configOf(r *Row) configID {
+// ConfigID returns the row's ConfigID.
+func (r *Row) ConfigID() ConfigID {
 	o := math.Float64bits(r.OversubPct)
 	if math.IsNaN(r.OversubPct) {
 		o = math.Float64bits(math.NaN())
 	}
-	return configID{r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.Direction,
+	return ConfigID{r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.Direction,
 		r.SizeBytes, r.FootprintBytes, r.StrideElements, r.PageIntervalBytes, r.ReusePasses, r.CPUThreads,
 		o, r.Platform, r.GPUUUID}
 }
@@ -104,7 +105,7 @@ func configOf(r *Row) configID {
 // repetition and trial index. Two rows with the same trialID are the same
 // trial twice.
 type trialID struct {
-	config            configID
+	config            ConfigID
 	run, source       string
 	repetition, trial int64
 }

@@ -25,7 +25,7 @@ func changed(r Row, col string) Row {
 	return r
 }
 
-// configOf tells configurations apart exactly as ConfigKey does, column by
+// ConfigID tells configurations apart exactly as ConfigKey does, column by
 // column: a column of ConfigColumns changes both, any other changes
 // neither.
 func TestConfigID(t *testing.T) {
@@ -37,13 +37,13 @@ func TestConfigID(t *testing.T) {
 		if got := ConfigKey(r) != ConfigKey(base); got != config {
 			t.Errorf("column %s: ConfigKey changes %v, want %v", c.Name, got, config)
 		}
-		if got := configOf(&r) != configOf(&base); got != config {
-			t.Errorf("column %s: configOf changes %v, want %v", c.Name, got, config)
+		if got := r.ConfigID() != base.ConfigID(); got != config {
+			t.Errorf("column %s: ConfigID changes %v, want %v", c.Name, got, config)
 		}
 	}
 	a, b := NewRow(), NewRow()
 	b.OversubPct = math.Float64frombits(math.Float64bits(math.NaN()) | 1) // another NaN
-	if ConfigKey(a) != ConfigKey(b) || configOf(&a) != configOf(&b) {
+	if ConfigKey(a) != ConfigKey(b) || a.ConfigID() != b.ConfigID() {
 		t.Error("two NaN oversubscriptions differ")
 	}
 }

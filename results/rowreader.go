@@ -64,7 +64,7 @@ func (rr *RowReader) Next(row *Row) error {
 		return fmt.Errorf("%s:%d: %w: %v", rr.name, line, ErrMalformed, err)
 	}
 	if rr.trial && !row.Waived {
-		k := trialID{configOf(row), row.RunID, row.Source, row.Repetition, row.Trial}
+		k := trialID{row.ConfigID(), row.RunID, row.Source, row.Repetition, row.Trial}
 		if first, dup := rr.trials[k]; dup {
 			return fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
 				rr.name, line, ErrMalformed, row.Trial, row.Repetition, first)

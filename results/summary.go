@@ -105,6 +105,9 @@ type SummaryRow struct {
 	Flags                                   []string
 	// GBpsCI and TotalMsCI are 95 % bootstrap intervals of the medians.
 	GBpsCI, TotalMsCI stats.Interval
+	// Waived: some trial was waived; Published: the rows are figures from a
+	// publication (their source column is set), which need no verification.
+	Waived, Published bool
 }
 
 // linkFactor says whether a configuration's bandwidth is bounded by the
@@ -134,16 +137,10 @@ func linkFactor(r Row) float64 {
 // Summarize groups rows by configuration, in a stable order (the order in
 // which each configuration first appears), and describes each.
 func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
-	if o.ShortKernelMs == 0 {
-		o.ShortKernelMs = 0.05
-	}
-	if o.HighCVPct == 0 {
-		o.HighCVPct = 5
-	}
 	var groups [][]Row
-	at := map[configID]int{}
+	at := map[ConfigID]int{}
 	for i := range rows {
-		k := configOf(&rows[i])
+		k := rows[i].ConfigID()
 		j, ok := at[k]
 		if !ok {
 			j = len(groups)
@@ -154,54 +151,70 @@ func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
 	}
 	out := make([]SummaryRow, 0, len(groups))
 	for _, g := range groups {
-		cfg := NewRow()
-		first := g[0]
-		for _, c := range ConfigColumns {
-			v, _ := first.Value(c)
-			_ = cfg.set(c, v)
-		}
 		s := DescribeTrials(g)
-		s.Config = cfg
-		waived := false
-		for _, r := range g {
-			waived = waived || r.Waived
-		}
-		peak := o.PeakMemoryGBps
-		if f := linkFactor(first); f != 0 {
-			peak = f * o.PeakHostLinkGBps
-		}
-		if peak > 0 && !math.IsNaN(s.GBps.Median) {
-			s.PctOfPeak = 100 * s.GBps.Median / peak
-			if s.PctOfPeak > 100 {
-				s.Flags = append(s.Flags, FlagAbovePeak)
-			}
-		}
-		if waived {
-			s.Flags = append(s.Flags, FlagWaived)
-		} else if !s.AllVerified && first.Source == "" {
-			s.Flags = append(s.Flags, FlagUnverified)
-		}
-		if s.KernelMs < o.ShortKernelMs {
-			s.Flags = append(s.Flags, FlagShortKernel)
-		}
-		cv := s.GBps.CVPct
-		if math.IsNaN(cv) {
-			cv = s.TotalMs.CVPct
-		}
-		if cv > o.HighCVPct {
-			s.Flags = append(s.Flags, FlagHighCV)
-		}
-		if o.ThrottleReasons != "" {
-			s.Flags = append(s.Flags, FlagThrottled)
-		}
+		s.Config = ConfigOf(g[0])
+		o.Finish(&s)
 		out = append(out, s)
 	}
 	return out
 }
 
+// ConfigOf is a row's configuration: its configuration columns, every
+// other column empty (measurements NaN).
+func ConfigOf(r Row) Row {
+	cfg := NewRow()
+	for _, at := range configAt {
+		setField(fieldAt[at](&cfg), valueOf(fieldAt[at](&r)))
+	}
+	return cfg
+}
+
+// Finish sets the percentage of the device's peak and the quality flags
+// of a configuration described by DescribeTrials, its Config set: the
+// part of Summarize that depends on the options (the device's peaks, the
+// thresholds), so that a summary kept on disk is finished as it is read.
+func (o SummaryOptions) Finish(s *SummaryRow) {
+	if o.ShortKernelMs == 0 {
+		o.ShortKernelMs = 0.05
+	}
+	if o.HighCVPct == 0 {
+		o.HighCVPct = 5
+	}
+	s.PctOfPeak, s.Flags = math.NaN(), nil
+	peak := o.PeakMemoryGBps
+	if f := linkFactor(s.Config); f != 0 {
+		peak = f * o.PeakHostLinkGBps
+	}
+	if peak > 0 && !math.IsNaN(s.GBps.Median) {
+		s.PctOfPeak = 100 * s.GBps.Median / peak
+		if s.PctOfPeak > 100 {
+			s.Flags = append(s.Flags, FlagAbovePeak)
+		}
+	}
+	if s.Waived {
+		s.Flags = append(s.Flags, FlagWaived)
+	} else if !s.AllVerified && !s.Published {
+		s.Flags = append(s.Flags, FlagUnverified)
+	}
+	if s.KernelMs < o.ShortKernelMs {
+		s.Flags = append(s.Flags, FlagShortKernel)
+	}
+	cv := s.GBps.CVPct
+	if math.IsNaN(cv) {
+		cv = s.TotalMs.CVPct
+	}
+	if cv > o.HighCVPct {
+		s.Flags = append(s.Flags, FlagHighCV)
+	}
+	if o.ThrottleReasons != "" {
+		s.Flags = append(s.Flags, FlagThrottled)
+	}
+}
+
 // DescribeTrials describes a group of trials: their number, the bandwidth
-// statistics, the median of each time column (total_ms fully described)
-// and whether every trial was verified. Summarize calls it for each
+// statistics, the median of each time column (total_ms fully described),
+// whether every trial was verified, any waived, and whether they are
+// published figures (the first row's source). Summarize calls it for each
 // configuration, plots.Summary for each group of its key; Config, PctOfPeak
 // and Flags are left for the caller (PctOfPeak NaN).
 func DescribeTrials(g []Row) SummaryRow {
@@ -223,7 +236,9 @@ func DescribeTrials(g []Row) SummaryRow {
 	s.TotalMsCI = stats.MedianCI(col(func(r Row) float64 { return r.TotalMs }), stats.DefaultLevel, SummaryResamples, 1)
 	for _, r := range g {
 		s.AllVerified = s.AllVerified && r.Verified
+		s.Waived = s.Waived || r.Waived
 	}
+	s.Published = g[0].Source != ""
 	return s
 }
 

@@ -50,7 +50,7 @@ const (
 // Comparison is one GPU's median of one configuration against the median
 // of every GPU that measured it (the fleet median).
 type Comparison struct {
-	Config   results.Row // the configuration columns (GPU UUID cleared; trial fields zero)
+	Config   results.Row // the configuration columns (GPU UUID cleared), every other column empty
 	Label    string      // ConfigLabel of Config
 	Platform string
 	Mode     string // how the part was measured (Part.ModeLabel); modes are compared apart
@@ -68,6 +68,11 @@ type Comparison struct {
 	N      int     // trials
 	Median float64 // the GPU's median of Metric
 	CVPct  float64 // its coefficient of variation across trials
+	// Runs is the number of runs among the GPU's trials; RunSpreadPct the
+	// spread of their medians (max − min, % of their median; NaN with
+	// one run): the GPU's own process-to-process variation.
+	Runs         int
+	RunSpreadPct float64
 
 	FleetMedian float64 // median of the GPUs' medians
 	FleetN      int     // GPUs that measured the configuration
@@ -98,7 +103,7 @@ func metricOf(r *results.Row, metric string) float64 {
 }
 
 // Metrics are the columns Compare can compare.
-var Metrics = []string{results.ColGBps, results.ColTotalMs, results.ColKernelMs, results.ColCPUMs, results.ColPrefetchMs, results.ColTransferMs}
+var Metrics = metricCols[:]
 
 // Compare sets each GPU's median of each configuration against the fleet
 // median: the median of the medians of every GPU that measured the
@@ -106,14 +111,21 @@ var Metrics = []string{results.ColGBps, results.ColTotalMs, results.ColKernelMs,
 // slow or fast beyond ±TolerancePct, and robust_z when its robust z-score
 // (from the median absolute deviation of the GPUs' medians) exceeds MaxZ.
 // Waived rows are left out. With two GPUs, both are beyond the tolerance
-// when either is: the median cannot tell which one is off.
+// when either is: the median cannot tell which one is off. It reads the
+// parts' digests; only where one part has two configurations that the
+// fleet counts as one (oversubscription at one percentage but two sizes)
+// are that part's rows read again, to pool them.
 func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	o = o.defaults()
 	if o.Metric != "" && !contains(Metrics, o.Metric) {
 		return nil, fmt.Errorf("fleet: metric %q: want one of %s", o.Metric, strings.Join(Metrics, ", "))
 	}
+	configs, err := gatherConfigs(parts)
+	if err != nil {
+		return nil, err
+	}
 	var out []Comparison
-	for _, c := range gatherConfigs(parts) {
+	for _, c := range configs {
 		if len(c.units) < o.MinGPUs {
 			continue
 		}
@@ -133,55 +145,117 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	return out, nil
 }
 
-// unit is the rows one part has of one configuration.
+// unit is what one part has of one configuration: its statistics of each
+// metric over the trials not waived.
 type unit struct {
-	part int
-	rows []*results.Row
+	part    int
+	metrics [len(metricCols)]metricStats
+	runs    int
+	spread  float64
 }
 
-// cmpConfig is one configuration, on one platform in one mode, with the
-// rows of every part that measured it.
+// cmpConfig is one configuration, on one platform in one mode, with what
+// every part that measured it has of it.
 type cmpConfig struct {
 	first results.Row
 	mode  string
 	units []*unit
 }
 
-// gatherConfigs groups the parts' measured (not waived) rows by
-// configuration, platform and mode, in first-seen order.
-func gatherConfigs(parts []Part) []*cmpConfig {
+// fleetID identifies a configuration across GPUs: ConfigKey's identity,
+// the platform and how the part was measured.
+type fleetID struct {
+	id             results.ConfigID
+	platform, mode string
+}
+
+// gatherConfigs groups the parts' configurations by configuration,
+// platform and mode, in first-seen order, leaving out configurations
+// with no trial that was not waived.
+func gatherConfigs(parts []Part) ([]*cmpConfig, error) {
 	var configs []*cmpConfig
-	idx := map[string]*cmpConfig{}
+	idx := map[fleetID]*cmpConfig{}
 	for pi := range parts {
 		p := &parts[pi]
-		for ri := range p.Rows {
-			r := &p.Rows[ri]
-			if r.Waived {
+		mode := p.ModeLabel()
+		var pooled map[fleetID]*unit // configurations this part has twice
+		for _, c := range p.digest().Configs {
+			if c.Trials == 0 {
 				continue
 			}
-			k := ConfigKey(*r) + "|" + r.Platform + "|" + p.ModeLabel()
-			c := idx[k]
-			if c == nil {
-				c = &cmpConfig{first: *r, mode: p.ModeLabel()}
-				idx[k] = c
-				configs = append(configs, c)
+			cfg := identity(c.Sum.Config)
+			k := fleetID{cfg.ConfigID(), c.Sum.Config.Platform, mode}
+			x := idx[k]
+			if x == nil {
+				x = &cmpConfig{first: c.Sum.Config, mode: mode}
+				idx[k] = x
+				configs = append(configs, x)
 			}
-			if n := len(c.units); n == 0 || c.units[n-1].part != pi {
-				c.units = append(c.units, &unit{part: pi})
+			if n := len(x.units); n > 0 && x.units[n-1].part == pi {
+				if pooled == nil {
+					pooled = map[fleetID]*unit{}
+				}
+				pooled[k] = x.units[n-1]
+				continue
 			}
-			u := c.units[len(c.units)-1]
-			u.rows = append(u.rows, r)
+			x.units = append(x.units, &unit{part: pi, metrics: c.Metrics, runs: c.Runs, spread: c.RunSpreadPct})
+		}
+		if len(pooled) > 0 {
+			if err := pool(p, mode, pooled); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return configs
+	return configs, nil
+}
+
+// pool describes again, from the part's rows, the configurations it has
+// in two digests (the fleet identity pools them).
+func pool(p *Part, mode string, units map[fleetID]*unit) error {
+	vals := map[fleetID]*[len(metricCols)][]float64{}
+	err := p.EachRow(func(r *results.Row) error {
+		if r.Waived {
+			return nil
+		}
+		id := identity(*r)
+		k := fleetID{id.ConfigID(), r.Platform, mode}
+		if units[k] == nil {
+			return nil
+		}
+		v := vals[k]
+		if v == nil {
+			v = new([len(metricCols)][]float64)
+			vals[k] = v
+		}
+		for m, col := range metricCols {
+			v[m] = append(v[m], metricOf(r, col))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for k, u := range units {
+		if vals[k] == nil {
+			continue
+		}
+		for m := range metricCols {
+			u.metrics[m] = describeMetric(vals[k][m])
+		}
+		u.runs, u.spread = 0, math.NaN()
+	}
+	return nil
 }
 
 // metric is the best-ranked metric any part has of the configuration.
 func (c *cmpConfig) metric() string {
-	metric := autoMetric(c.units[0].rows)
-	for _, u := range c.units[1:] {
-		if m := autoMetric(u.rows); rank(m) < rank(metric) {
-			metric = m
+	metric := ""
+	for _, u := range c.units {
+		for m, col := range metricCols[:4] {
+			if u.metrics[m].Finite && (metric == "" || rank(col) < rank(metric)) {
+				metric = col
+				break
+			}
 		}
 	}
 	return metric
@@ -189,21 +263,19 @@ func (c *cmpConfig) metric() string {
 
 // partStats is one part's statistics of a metric.
 type partStats struct {
-	s    results.Stats
+	s    metricStats
 	part int
+	u    *unit
 }
 
-// medians describes each part's values of metric; parts without any are
-// left out.
+// medians is each part's statistics of metric; parts without any value
+// are left out.
 func (c *cmpConfig) medians(metric string) []partStats {
+	m := metricIndex(metric)
 	var meds []partStats
 	for _, u := range c.units {
-		x := make([]float64, len(u.rows))
-		for i, r := range u.rows {
-			x[i] = metricOf(r, metric)
-		}
-		if s := results.Describe(x); s.N > 0 {
-			meds = append(meds, partStats{s, u.part})
+		if s := u.metrics[m]; s.N > 0 {
+			meds = append(meds, partStats{s, u.part, u})
 		}
 	}
 	return meds
@@ -238,7 +310,7 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 			Config: cfg, Label: ConfigLabel(cfg), Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
 			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
 			N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
-			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0,
+			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: m.u.runs, RunSpreadPct: m.u.spread,
 		}
 		if fm != 0 {
 			cmp.MADPct = 100 * mad / math.Abs(fm)
@@ -269,19 +341,6 @@ func flagsOf(cmp Comparison, o CompareOptions) []string {
 		flags = append(flags, FlagRobustZ)
 	}
 	return flags
-}
-
-// autoMetric picks the first of gbps, total_ms, kernel_ms, cpu_ms that
-// the rows have.
-func autoMetric(rows []*results.Row) string {
-	for _, m := range Metrics[:4] {
-		for _, r := range rows {
-			if v := metricOf(r, m); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				return m
-			}
-		}
-	}
-	return ""
 }
 
 func rank(m string) int {

@@ -13,26 +13,51 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// A results.csv whose columns differ from the schema is an error that
-// names the file and the columns.
-func TestLoadSchemaMismatch(t *testing.T) {
-	root := t.TempDir()
-	fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
-	old := fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 1})
-	// An older umbench without the gpu_uuid and host columns.
-	b, err := os.ReadFile(filepath.Join(old, results.CSVName))
+// dropColumns rewrites a part's results.csv without the named columns,
+// as an older umbench wrote it.
+func dropColumns(t *testing.T, dir string, cols ...string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, results.CSVName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.Split(l, ",")
-		lines = append(lines, strings.Join(append(f[:29:29], f[31:]...), ","))
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	head := strings.Split(lines[0], ",")
+	for i, l := range lines {
+		var keep []string
+		for j, f := range strings.Split(l, ",") {
+			if !slices.Contains(cols, head[j]) {
+				keep = append(keep, f)
+			}
+		}
+		lines[i] = strings.Join(keep, ",")
 	}
-	os.WriteFile(filepath.Join(old, results.CSVName), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, results.CSVName), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A results.csv of an older umbench (columns missing) is read as summary
+// reads it; one with a column this umbench does not know, or without a
+// column every results file has, is an error that names the file and the
+// columns.
+func TestLoadSchemas(t *testing.T) {
+	root := t.TempDir()
+	fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
+	old := fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 1})
+	dropColumns(t, old, results.ColCPUThreads, results.ColSyncMs, results.ColOrder, results.ColSimulated)
+	parts, _, err := fleet.Load([]string{root}, nil)
+	if err != nil || len(parts) != 2 {
+		t.Fatalf("an older schema: %v, %d parts", err, len(parts))
+	}
+	if cmp, err := fleet.Compare(parts, fleet.CompareOptions{}); err != nil || len(cmp) != 6 {
+		t.Errorf("comparing an older schema with this one: %v, %d comparisons, want 6", err, len(cmp))
+	}
+	broken := fleettest.WritePart(t, root, fleettest.Spec{Host: "b", Index: 1})
+	dropColumns(t, broken, results.ColMode)
 	// A newer one with a column this umbench does not know.
 	newer := fleettest.WritePart(t, root, fleettest.Spec{Host: "b", Index: 0})
-	b, _ = os.ReadFile(filepath.Join(newer, results.CSVName))
+	b, _ := os.ReadFile(filepath.Join(newer, results.CSVName))
 	b = []byte(strings.Replace(string(b), "\n", ",power_w\n", 1)) // the header's last column, whichever it is
 	os.WriteFile(filepath.Join(newer, results.CSVName), b, 0o644)
 
@@ -43,7 +68,7 @@ func TestLoadSchemaMismatch(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		filepath.Join(old, results.CSVName) + " lacks column(s) gpu_uuid, host",
+		filepath.Join(broken, results.CSVName) + " lacks required column(s) mode",
 		filepath.Join(newer, results.CSVName) + " has column(s) this umbench does not know: power_w",
 	} {
 		if !strings.Contains(msg, want) {

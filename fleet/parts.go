@@ -2,7 +2,9 @@ package fleet
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -31,23 +33,123 @@ type Part struct {
 	Meta  results.Metadata
 	// Columns is the header of the results.csv it was read from.
 	Columns []string
-	Rows    []results.Row
+	// Rows are the part's rows where they are in memory (FromRows, a part
+	// made by hand, LoadRows); Load leaves them out and reads the part's
+	// digest instead (see CacheName): EachRow streams them from the file.
+	Rows []results.Row
+
+	dig   *digest                   // nil until needed when Rows are set
+	csv   string                    // the file its rows are in ("": only Rows)
+	stamp stamp                     // of csv when its digest was read
+	mine  func(r *results.Row) bool // which rows of csv are the part's
 }
 
 // key identifies the rows of a part inside a merged results.csv.
 func rowKey(r results.Row) string { return r.RunID + "|" + r.GPUUUID + "|" + r.Host }
 
 // keys returns the distinct row keys of the part, in order.
-func (p *Part) keys() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range p.Rows {
-		if k := rowKey(r); !seen[k] {
-			seen[k] = true
-			out = append(out, k)
+func (p *Part) keys() []string { return p.digest().Keys }
+
+// digest returns the part's digest, made from its rows if it has none.
+func (p *Part) digest() *digest {
+	if p.dig == nil {
+		ds, _ := digestParts(p.Rows, func(*results.Row) (int, error) { return 0, nil })
+		p.dig = &digest{}
+		if len(ds) > 0 {
+			p.dig = ds[0]
 		}
 	}
-	return out
+	return p.dig
+}
+
+// NRows is the number of the part's rows.
+func (p *Part) NRows() int { return p.digest().Rows }
+
+// Simulated reports whether the part's rows were made up by the simulated
+// GPU: "all", "none" or "some" (a part that mixes them).
+func (p *Part) Simulated() string {
+	switch d := p.digest(); d.Simulated {
+	case 0:
+		return "none"
+	case d.Rows:
+		return "all"
+	}
+	return "some"
+}
+
+// EachRow calls f with each of the part's rows, in file order, streaming
+// them from its results.csv (or from Rows where they are in memory): raw
+// rows only where they are asked for. It stops at f's first error.
+func (p *Part) EachRow(f func(*results.Row) error) error {
+	if p.csv == "" {
+		for i := range p.Rows {
+			if err := f(&p.Rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	file, err := results.OpenLimited(p.csv, results.MaxCSVBytes)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	rr, err := results.NewRowReader(file, p.csv)
+	if err != nil {
+		return err
+	}
+	for {
+		var r results.Row
+		if err := rr.Next(&r); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if p.mine == nil || p.mine(&r) {
+			if err := f(&r); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// LoadRows reads the part's rows into Rows (a no-op where they are).
+func (p *Part) LoadRows() error {
+	if p.Rows != nil || p.csv == "" {
+		return nil
+	}
+	var rows []results.Row
+	if err := p.EachRow(func(r *results.Row) error { rows = append(rows, *r); return nil }); err != nil {
+		return err
+	}
+	p.Rows = rows
+	return nil
+}
+
+// KeepGroup leaves the part only its configurations of one benchmark
+// group and returns how many rows it has left.
+func (p *Part) KeepGroup(group string) int {
+	d := *p.digest()
+	d.Configs, d.Rows = nil, 0
+	for _, c := range p.digest().Configs {
+		if c.Sum.Config.Group == group {
+			d.Configs = append(d.Configs, c)
+			d.Rows += c.Sum.N
+		}
+	}
+	p.dig = &d
+	if p.Rows != nil {
+		var keep []results.Row
+		for _, r := range p.Rows {
+			if r.Group == group {
+				keep = append(keep, r)
+			}
+		}
+		p.Rows = keep
+	}
+	mine := p.mine
+	p.mine = func(r *results.Row) bool { return r.Group == group && (mine == nil || mine(r)) }
+	return d.Rows
 }
 
 // ModeLabel says how the part was measured: "isolated", "concurrent (4
@@ -77,22 +179,28 @@ type Manifest struct {
 
 // PartInfo is a part as the manifest records it.
 type PartInfo struct {
-	Label  string           `json:"label"`
-	Source string           `json:"source"` // the directory it was merged from
-	Host   string           `json:"host"`
-	GPU    string           `json:"gpu"`
-	Index  int              `json:"index"`
-	UUID   string           `json:"gpu_uuid"`
-	RunID  string           `json:"run_id"`
-	Mode   string           `json:"mode,omitempty"`
-	Peers  int              `json:"peers,omitempty"`
-	Rows   int              `json:"rows"`
-	Keys   []string         `json:"row_keys"` // run_id|gpu_uuid|host of its rows
-	Meta   results.Metadata `json:"meta"`
+	Label  string   `json:"label"`
+	Source string   `json:"source"` // the directory it was merged from
+	Host   string   `json:"host"`
+	GPU    string   `json:"gpu"`
+	Index  int      `json:"index"`
+	UUID   string   `json:"gpu_uuid"`
+	RunID  string   `json:"run_id"`
+	Mode   string   `json:"mode,omitempty"`
+	Peers  int      `json:"peers,omitempty"`
+	Rows   int      `json:"rows"`
+	Keys   []string `json:"row_keys"` // run_id|gpu_uuid|host of its rows
+	// Shard is the directory, relative to the merged one, that holds the
+	// part's results.csv and meta.json; "" in merges that kept every row
+	// in one results.csv.
+	Shard string           `json:"shard,omitempty"`
+	Meta  results.Metadata `json:"meta"`
 }
 
-// SchemaError is returned by Load when results files do not have the
-// schema of this umbench: merging them would misalign or invent columns.
+// SchemaError is returned by Load when results files have columns this
+// umbench does not know, or lack one every results file has: merging them
+// would misalign or invent columns. Columns an older umbench did not
+// write are read as their empty value, as every reader does.
 type SchemaError struct{ Problems []string }
 
 func (e *SchemaError) Error() string {
@@ -101,10 +209,6 @@ func (e *SchemaError) Error() string {
 
 // checkHeader compares a results.csv header with the schema.
 func checkHeader(path string, head []string) string {
-	want := map[string]bool{}
-	for _, c := range results.Columns {
-		want[c.Name] = true
-	}
 	have := map[string]bool{}
 	var extra, missing, dup []string
 	for _, h := range head {
@@ -113,13 +217,13 @@ func checkHeader(path string, head []string) string {
 			dup = append(dup, h)
 		}
 		have[h] = true
-		if !want[h] {
+		if _, ok := results.ColumnOf(h); !ok {
 			extra = append(extra, h)
 		}
 	}
-	for _, c := range results.Columns {
-		if !have[c.Name] && !results.Optional[c.Name] {
-			missing = append(missing, c.Name)
+	for _, c := range results.RequiredColumns {
+		if !have[c] {
+			missing = append(missing, c)
 		}
 	}
 	if len(extra)+len(missing)+len(dup) == 0 {
@@ -127,7 +231,7 @@ func checkHeader(path string, head []string) string {
 	}
 	var what []string
 	if len(missing) > 0 {
-		what = append(what, "lacks column(s) "+strings.Join(missing, ", "))
+		what = append(what, "lacks required column(s) "+strings.Join(missing, ", "))
 	}
 	if len(extra) > 0 {
 		what = append(what, "has column(s) this umbench does not know: "+strings.Join(extra, ", "))
@@ -139,7 +243,7 @@ func checkHeader(path string, head []string) string {
 }
 
 func readHeader(path string) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := results.OpenLimited(path, results.MaxCSVBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -151,11 +255,21 @@ func readHeader(path string) ([]string, error) {
 	return h, nil
 }
 
+// isMerged reports whether dir is a merged directory: one with a manifest
+// (fleet.json) beside its metadata.
+func isMerged(dir string) bool {
+	_, merr := os.Stat(filepath.Join(dir, ManifestName))
+	_, err := os.Stat(filepath.Join(dir, results.MetaName))
+	return merr == nil && err == nil
+}
+
 // Find returns the results directories under the given paths: every
-// directory holding both results.csv and meta.json (a merged directory
-// counts as one), not descending into them. Directories whose name starts
-// with a dot are skipped, and so is every path in skip. A results.csv
-// without meta.json is reported as a warning.
+// directory holding both results.csv and meta.json, and every merged
+// directory (fleet.json and meta.json), not descending into them.
+// Directories whose name starts with a dot are skipped, and so is every
+// path in skip. Every other directory that is passed over is named in a
+// warning with the reason: a results.csv without meta.json, a symbolic
+// link (never followed: name its target).
 func Find(paths []string, skip []string) (dirs []string, warnings []string, err error) {
 	skipAbs := map[string]bool{}
 	for _, s := range skip {
@@ -172,21 +286,31 @@ func Find(paths []string, skip []string) (dirs []string, warnings []string, err 
 		if !st.IsDir() {
 			return nil, nil, fmt.Errorf("%s is not a directory", root)
 		}
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		walk := root
+		if fi, err := os.Lstat(root); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			walk += string(filepath.Separator) // a link named on the command line is followed
+		}
+		err = filepath.WalkDir(walk, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
+			}
+			if d.Type()&fs.ModeSymlink != 0 {
+				if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+					warnings = append(warnings, fmt.Sprintf("skipping %s: a symbolic link to a directory (links are not followed; name its target instead)", path))
+				}
+				return nil
 			}
 			if !d.IsDir() {
 				return nil
 			}
 			abs, _ := filepath.Abs(path)
-			if skipAbs[abs] || (path != root && strings.HasPrefix(d.Name(), ".")) {
+			if skipAbs[abs] || (path != walk && strings.HasPrefix(d.Name(), ".")) {
 				return filepath.SkipDir
 			}
 			_, cerr := os.Stat(filepath.Join(path, results.CSVName))
 			_, merr := os.Stat(filepath.Join(path, results.MetaName))
 			switch {
-			case cerr == nil && merr == nil:
+			case (cerr == nil && merr == nil) || isMerged(path):
 				if !seen[abs] {
 					seen[abs] = true
 					dirs = append(dirs, path)
@@ -211,12 +335,14 @@ var gpuDirRE = regexp.MustCompile(`^gpu(\d+)$`)
 
 // Load reads the parts under the given paths (see Find): each worker or
 // plain results directory is split by host and GPU UUID (normally one
-// part), a merged directory into the parts its manifest lists. Every
-// results.csv must have this umbench's schema, or Load returns a
-// *SchemaError naming each file and its missing or unknown columns.
+// part), a merged directory into the parts its manifest lists. A part is
+// read as its digest (kept beside its results.csv, see CacheName): the
+// rows themselves stay on disk (Part.EachRow, Part.LoadRows). Every
+// results.csv must be readable by this umbench, or Load returns a
+// *SchemaError naming each file and its unknown or missing columns.
 // Duplicates (the same rows reached twice, e.g. a node directory and a
-// merged copy of it) are dropped with a warning. Parts come sorted by host,
-// GPU index and label.
+// merged copy of it) are dropped with a warning. Parts come sorted by
+// host, GPU index and label.
 func Load(paths []string, skip []string) ([]Part, []string, error) {
 	dirs, warns, err := Find(paths, skip)
 	if err != nil {
@@ -225,32 +351,15 @@ func Load(paths []string, skip []string) ([]Part, []string, error) {
 	var parts []Part
 	var schema []string
 	for _, dir := range dirs {
-		csvPath := filepath.Join(dir, results.CSVName)
-		head, err := readHeader(csvPath)
+		ps, bad, err := loadDir(dir)
 		if err != nil {
 			return nil, warns, err
 		}
-		if msg := checkHeader(csvPath, head); msg != "" {
-			schema = append(schema, msg)
-			continue
-		}
-		rows, meta, err := results.LoadDir(dir)
-		if err != nil {
-			return nil, warns, err
-		}
-		if _, err := os.Stat(filepath.Join(dir, ManifestName)); err == nil {
-			ps, err := splitMerged(dir, head, rows)
-			if err != nil {
-				return nil, warns, err
-			}
-			parts = append(parts, ps...)
-			continue
-		}
-		if len(rows) == 0 {
+		schema = append(schema, bad...)
+		if len(ps) == 0 && len(bad) == 0 {
 			warns = append(warns, fmt.Sprintf("skipping %s: no rows", dir))
-			continue
 		}
-		parts = append(parts, splitPlain(dir, head, rows, meta)...)
+		parts = append(parts, ps...)
 	}
 	if len(schema) > 0 {
 		return nil, warns, &SchemaError{Problems: schema}
@@ -262,68 +371,144 @@ func Load(paths []string, skip []string) ([]Part, []string, error) {
 	return parts, warns, nil
 }
 
-// splitPlain makes parts of a results directory: one per host and GPU.
-func splitPlain(dir string, head []string, rows []results.Row, meta results.Metadata) []Part {
-	var order []string
-	by := map[string][]results.Row{}
-	for _, r := range rows {
-		k := r.Host + "|" + r.GPUUUID
-		if _, ok := by[k]; !ok {
-			order = append(order, k)
-		}
-		by[k] = append(by[k], r)
+// loadDir reads the parts of one directory Find returned; bad lists its
+// files whose schema this umbench cannot read.
+func loadDir(dir string) (parts []Part, bad []string, err error) {
+	csvPath := filepath.Join(dir, results.CSVName)
+	if _, err := os.Stat(csvPath); err != nil && isMerged(dir) {
+		return loadShards(dir)
 	}
+	head, err := readHeader(csvPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	if msg := checkHeader(csvPath, head); msg != "" {
+		return nil, []string{msg}, nil
+	}
+	var meta results.Metadata
+	if _, err := os.Stat(filepath.Join(dir, results.MetaName)); err == nil {
+		if meta, err = results.ReadMetadata(filepath.Join(dir, results.MetaName)); err != nil {
+			return nil, nil, err
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestName)); err == nil {
+		parts, err := splitMerged(dir, head)
+		return parts, nil, err
+	}
+	head, ds, of, err := digestDir(dir, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	parts = plainParts(dir, head, ds, meta)
+	for i := range parts {
+		parts[i].stamp = of
+	}
+	return parts, nil, nil
+}
+
+// plainParts makes parts of a results directory's digests: one per host
+// and GPU.
+func plainParts(dir string, head []string, ds []*digest, meta results.Metadata) []Part {
 	var parts []Part
-	for _, k := range order {
-		rs := by[k]
-		p := Part{Dir: dir, Host: rs[0].Host, UUID: rs[0].GPUUUID, RunID: rs[0].RunID, Meta: meta, Columns: head, Rows: rs, Index: -1}
+	for _, d := range ds {
+		host, uuid := d.Host, d.UUID
+		p := Part{Dir: dir, Host: d.Host, UUID: d.UUID, RunID: d.RunID, Meta: meta, Columns: head, Index: -1,
+			Mode: d.Mode, Peers: d.Peers, dig: d, csv: filepath.Join(dir, results.CSVName)}
+		if len(ds) > 1 {
+			p.mine = func(r *results.Row) bool { return r.Host == host && r.GPUUUID == uuid }
+		}
 		if p.Host == "" {
 			p.Host = meta.Host
 		}
-		if m := gpuDirRE.FindStringSubmatch(filepath.Base(dir)); m != nil && len(order) == 1 {
+		if m := gpuDirRE.FindStringSubmatch(filepath.Base(dir)); m != nil && len(ds) == 1 {
 			p.Index, _ = strconv.Atoi(m[1])
 		} else if meta.Device.UUID != "" && meta.Device.UUID == p.UUID {
 			p.Index = meta.Device.Index
-		}
-		for _, r := range rs {
-			if m, n := ModeOf(r.Note); m != "" {
-				p.Mode, p.Peers = m, n
-				break
-			}
 		}
 		parts = append(parts, p)
 	}
 	return parts
 }
 
-// splitMerged makes parts of a merged directory from its manifest.
-func splitMerged(dir string, head []string, rows []results.Row) ([]Part, error) {
+// splitMerged makes parts of a merged directory of one results.csv (as
+// umbench merge wrote them before it kept each part in a shard of its
+// own) from its manifest.
+func splitMerged(dir string, head []string) ([]Part, error) {
 	m, err := ReadManifest(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return nil, err
 	}
 	owner := map[string]int{}
-	parts := make([]Part, len(m.Parts))
 	for i, pi := range m.Parts {
-		parts[i] = Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
-			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label}
 		for _, k := range pi.Keys {
 			owner[k] = i
 		}
 	}
-	for _, r := range rows {
-		i, ok := owner[rowKey(r)]
+	_, ds, of, err := digestDir(dir, func(r *results.Row) (int, error) {
+		i, ok := owner[rowKey(*r)]
 		if !ok {
-			return nil, fmt.Errorf("%s: a row of run %s, GPU %s, host %s belongs to no part of %s", dir, r.RunID, r.GPUUUID, r.Host, ManifestName)
+			return 0, fmt.Errorf("%s: a row of run %s, GPU %s, host %s belongs to no part of %s", dir, r.RunID, r.GPUUUID, r.Host, ManifestName)
 		}
-		parts[i].Rows = append(parts[i].Rows, r)
+		return i, nil
+	})
+	if err != nil {
+		return nil, err
 	}
+	parts := make([]Part, len(m.Parts))
 	for i, pi := range m.Parts {
-		if len(parts[i].Rows) != pi.Rows {
-			return nil, fmt.Errorf("%s: part %s has %d rows in %s, %d in %s", dir, pi.Label, len(parts[i].Rows), results.CSVName, pi.Rows, ManifestName)
+		keys := map[string]bool{}
+		for _, k := range pi.Keys {
+			keys[k] = true
+		}
+		parts[i] = Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
+			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
+			csv: filepath.Join(dir, results.CSVName), mine: func(r *results.Row) bool { return keys[rowKey(*r)] }}
+		if i < len(ds) {
+			parts[i].dig = ds[i]
+		}
+		if n := parts[i].dig.Rows; n != pi.Rows {
+			return nil, fmt.Errorf("%s: part %s has %d rows in %s, %d in %s", dir, pi.Label, n, results.CSVName, pi.Rows, ManifestName)
 		}
 	}
 	return parts, nil
+}
+
+// loadShards makes parts of a merged directory that keeps each part in a
+// shard of its own (PartInfo.Shard).
+func loadShards(dir string) ([]Part, []string, error) {
+	m, err := ReadManifest(filepath.Join(dir, ManifestName))
+	if err != nil {
+		return nil, nil, err
+	}
+	var parts []Part
+	for _, pi := range m.Parts {
+		if pi.Shard == "" || !filepath.IsLocal(pi.Shard) {
+			return nil, nil, fmt.Errorf("%s: part %s has no shard inside the directory (%q) in %s", dir, pi.Label, pi.Shard, ManifestName)
+		}
+		sdir := filepath.Join(dir, pi.Shard)
+		head, err := readHeader(filepath.Join(sdir, results.CSVName))
+		if err != nil {
+			return nil, nil, err
+		}
+		if msg := checkHeader(filepath.Join(sdir, results.CSVName), head); msg != "" {
+			return nil, []string{msg}, nil
+		}
+		_, ds, of, err := digestDir(sdir, func(*results.Row) (int, error) { return 0, nil })
+		if err != nil {
+			return nil, nil, err
+		}
+		p := Part{Dir: sdir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
+			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
+			csv: filepath.Join(sdir, results.CSVName)}
+		if len(ds) > 0 {
+			p.dig = ds[0]
+		}
+		if p.dig.Rows != pi.Rows {
+			return nil, nil, fmt.Errorf("%s: part %s has %d rows in its shard, %d in %s", dir, pi.Label, p.dig.Rows, pi.Rows, ManifestName)
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil, nil
 }
 
 // ReadManifest reads a merged directory's fleet.json.
@@ -335,7 +520,7 @@ func dedupe(parts []Part) ([]Part, []string) {
 	var warns []string
 	seen := map[string]int{}
 	for _, p := range parts {
-		sig := strings.Join(p.keys(), ",") + "#" + strconv.Itoa(len(p.Rows))
+		sig := strings.Join(p.keys(), ",") + "#" + strconv.Itoa(p.NRows())
 		if j, ok := seen[sig]; ok {
 			warns = append(warns, fmt.Sprintf("the rows of GPU %s on %s (run %s) were found twice, in %s and %s; keeping the first",
 				p.UUID, p.Host, p.RunID, out[j].Dir, p.Dir))

@@ -115,18 +115,26 @@ func WriteDir(dir string, rows []Row, m Metadata) error {
 	return WriteMetadata(filepath.Join(dir, MetaName), m)
 }
 
-// LoadDir reads a results directory: its CSV and, if present, its metadata.
+// LoadDir reads a results directory: its CSV (a sharded directory's
+// shards, see ShardsDir) and, if present, its metadata.
 func LoadDir(dir string) ([]Row, Metadata, error) {
 	var m Metadata
-	path := filepath.Join(dir, CSVName)
-	f, err := OpenLimited(path, MaxCSVBytes)
-	if err != nil {
-		return nil, m, fmt.Errorf("results: %s is not a results directory: %w", dir, err)
-	}
-	defer f.Close()
-	rows, err := ReadCSV(f, path)
-	if err != nil {
-		return nil, m, err
+	var rows []Row
+	if shards, ok := Shards(dir); ok {
+		var err error
+		if rows, err = readShards(dir, shards); err != nil {
+			return nil, m, err
+		}
+	} else {
+		path := filepath.Join(dir, CSVName)
+		f, err := OpenLimited(path, MaxCSVBytes)
+		if err != nil {
+			return nil, m, fmt.Errorf("results: %s is not a results directory: %w", dir, err)
+		}
+		defer f.Close()
+		if rows, err = ReadCSV(f, path); err != nil {
+			return nil, m, err
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, MetaName)); err == nil {
 		m, err = ReadMetadata(filepath.Join(dir, MetaName))

@@ -3,6 +3,7 @@ package results
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -71,5 +72,35 @@ func TestFieldTable(t *testing.T) {
 	}
 	if len(fieldPtr) != len(Columns) {
 		t.Errorf("%d fields for %d columns", len(fieldPtr), len(Columns))
+	}
+}
+
+// RowWriter writes what WriteCSV writes, and RowReader reads it back.
+func TestRowWriter(t *testing.T) {
+	rows := []Row{NewRow(), NewRow()}
+	rows[0].Group, rows[0].Note, rows[0].GBps, rows[0].SizeBytes, rows[0].Verified = "hbm", `a, "quoted" note`, 1.0/3, 1<<30, true
+	rows[1].Group, rows[1].OversubPct, rows[1].Placement = "oversub", 150, " leading space"
+	var want, got strings.Builder
+	if err := WriteCSV(&want, rows); err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewRowWriter(&got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		if err := w.Write(&rows[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Errorf("RowWriter wrote\n%s\nWriteCSV\n%s", got.String(), want.String())
+	}
+	back, err := ReadCSV(strings.NewReader(got.String()), "t")
+	if err != nil || len(back) != 2 || back[0].Note != rows[0].Note || back[1].Placement != "leading space" { // the reader trims fields
+		t.Errorf("read back %v: %+v", err, back)
 	}
 }

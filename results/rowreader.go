@@ -21,11 +21,15 @@ type RowReader struct {
 	trials map[trialID]int  // → line
 }
 
+// RequiredColumns are the columns every results CSV must have; any other
+// column a file lacks (an older umbench wrote it) takes its empty value.
+var RequiredColumns = []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes}
+
 // NewRowReader reads the header line of a results CSV named name (used in
 // errors) and returns a reader of its rows.
 func NewRowReader(r io.Reader, name string) (*RowReader, error) {
 	cr := csv.NewReader(r)
-	head, _, seen, err := readHeader(cr, name, schemaKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes)
+	head, _, seen, err := readHeader(cr, name, schemaKind, RequiredColumns...)
 	if err != nil {
 		return nil, err
 	}

@@ -270,14 +270,7 @@ func cmdCompare(args []string, stdout, stderr io.Writer) error {
 	if *group != "" {
 		n := 0
 		for i := range parts {
-			var keep []results.Row
-			for _, r := range parts[i].Rows {
-				if r.Group == *group {
-					keep = append(keep, r)
-				}
-			}
-			parts[i].Rows = keep
-			n += len(keep)
+			n += parts[i].KeepGroup(*group)
 		}
 		if n == 0 {
 			return fmt.Errorf("no rows of group %q", *group)

@@ -115,15 +115,11 @@ func checkSource(rows []results.Row, name string) error {
 // checkParts is checkSource over the parts compare reads, with the banner
 // when they are simulated.
 func checkParts(w io.Writer, parts []fleet.Part, table bool) error {
-	var all []results.Row
-	for _, p := range parts {
-		all = append(all, p.Rows...)
-	}
-	if err := checkSource(all, "the parts given"); err != nil {
+	if err := fleet.NotMixed(parts, "the parts given"); err != nil {
 		return err
 	}
-	if table {
-		banner(w, all)
+	if table && fleet.Simulated(parts) {
+		fmt.Fprintf(w, "*** %s ***\n", results.SimulatedBanner)
 	}
 	return nil
 }

@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 
 	"github.com/umlab/umlab/results"
 )
@@ -72,4 +74,21 @@ func Simulated(parts []Part) bool {
 		}
 	}
 	return false
+}
+
+// IsFleet reports whether dir is read part by part: a merged directory
+// (one with fleet.json), or a directory without a results.csv of its own
+// above results directories (the root of a fleet run, say).
+func IsFleet(dir string) bool {
+	if isMerged(dir) {
+		return true
+	}
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(dir, results.CSVName)); err == nil {
+		return false
+	}
+	dirs, _, err := Find([]string{dir}, nil)
+	return err == nil && len(dirs) > 0
 }

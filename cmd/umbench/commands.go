@@ -417,7 +417,10 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 	if *format != "table" && *format != "csv" {
 		return usagef("--format %q: table or csv", *format)
 	}
-	rows, meta, _, err := source(*data, *dataset, fs.Args())
+	sums, rows, meta, err := fleetSummary(*data, *dataset, fs.Args(), *group, stderr)
+	if sums == nil && err == nil {
+		rows, meta, _, err = source(*data, *dataset, fs.Args())
+	}
 	if err != nil {
 		return err
 	}
@@ -445,6 +448,12 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		ThrottleReasons: meta.Device.ThrottleReasons,
 	}
 	modes, byMode := splitFleetModes(rows)
+	summarize := func(m string) []results.SummaryRow {
+		if sums != nil {
+			return sums[m]
+		}
+		return results.Summarize(byMode[m], sopts)
+	}
 	if *fleetMode != "" {
 		if byMode[*fleetMode] == nil {
 			return usagef("--fleet %q: this data has %s", *fleetMode, describeModes(modes))
@@ -455,7 +464,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 		if len(modes) > 1 {
 			return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
 		}
-		return model.WriteFrameCSV(stdout, results.SummaryFrame(results.Summarize(byMode[modes[0]], sopts)))
+		return model.WriteFrameCSV(stdout, results.SummaryFrame(summarize(modes[0])))
 	}
 	banner(stdout, rows)
 	if meta.Device.Name != "" {
@@ -476,7 +485,7 @@ func cmdSummary(args []string, stdout, stderr io.Writer) error {
 			}
 			fmt.Fprintf(stdout, "fleet=%s\n", m)
 		}
-		sum := displayOrder(results.Summarize(byMode[m], sopts))
+		sum := displayOrder(summarize(m))
 		if *wide {
 			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
 				results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,

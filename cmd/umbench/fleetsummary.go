@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
+)
+
+// fleetSummary reads a fleet for umbench summary (a merged directory, or
+// the root of a fleet run, named by --data or as the one argument) part by
+// part, from its GPUs' digests, never holding their rows: the summaries by
+// fleet mode, the fleet's metadata where it has one (a merged directory's
+// meta.json), and one row per part and mode that stands for its rows
+// where summary reads their host, GPU, mode, group and whether they are
+// simulated. sums is nil when the source is not a fleet.
+func fleetSummary(data, dataset string, args []string, group string, stderr io.Writer) (sums map[string][]results.SummaryRow, ids []results.Row, meta results.Metadata, err error) {
+	dir := data
+	if dir == "" && len(args) == 1 && (strings.ContainsAny(args[0], `/\`) || !embedded(args[0])) {
+		dir = args[0]
+	}
+	if dataset != "" || dir == "" || !fleet.IsFleet(dir) {
+		return nil, nil, meta, nil
+	}
+	parts, warns, err := fleet.Load([]string{dir}, nil)
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "umbench: warning:", w)
+	}
+	if err != nil {
+		return nil, nil, meta, err
+	}
+	if group != "" {
+		n := 0
+		for i := range parts {
+			n += parts[i].KeepGroup(group)
+		}
+		if n == 0 {
+			return nil, nil, meta, fmt.Errorf("no rows of group %q", group)
+		}
+	}
+	if err := fleet.NotMixed(parts, dir); err != nil {
+		return nil, nil, meta, err
+	}
+	if m, err := results.ReadMetadata(filepath.Join(dir, results.MetaName)); err == nil {
+		meta = m
+	}
+	modes, sums := fleet.Summarize(parts)
+	for i := range parts {
+		p := &parts[i]
+		for _, m := range modes {
+			token := ""
+			if m != "" {
+				token = "fleet=" + m + fmt.Sprintf(":%d", max(p.Peers, 1))
+			}
+			ids = append(ids, results.Row{Group: group, Host: p.Host, GPUUUID: p.UUID, Note: token, Simulated: p.Simulated() != "none"})
+		}
+	}
+	return sums, ids, meta, nil
+}
+
+// embedded reports whether name is an embedded dataset's.
+func embedded(name string) bool {
+	for _, d := range datasets.List() {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,186 @@
+package fleet_test
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/internal/fleettest"
+	"github.com/umlab/umlab/results"
+)
+
+// twoGPUDir writes one results directory holding two GPUs' rows,
+// interleaved row by row (as one process measuring both would write them),
+// the second GPU's in a concurrent fleet run. The numbers are synthetic.
+func twoGPUDir(t *testing.T) (string, []results.Row) {
+	dir := t.TempDir()
+	a := fleettest.Rows(fleettest.Spec{Host: "n", UUID: fleettest.UUIDOf("n", 0), Trials: 7, Scale: 1, Run: "r0"})
+	b := fleettest.Rows(fleettest.Spec{Host: "n", UUID: fleettest.UUIDOf("n", 1), Trials: 7, Scale: 0.97, Run: "r1", Note: "fleet=concurrent:2"})
+	var rows []results.Row
+	for i := range a {
+		a[i].GBps *= 1 + 0.01*float64(i%5) // spread for the intervals
+		rows = append(rows, a[i], b[i])
+	}
+	m := results.Metadata{RunID: "r0", Platform: "H200", Kind: "measured"}
+	m.Device.PeakMemoryGBps = 1010
+	if err := results.WriteDir(dir, rows, m); err != nil {
+		t.Fatal(err)
+	}
+	return dir, rows
+}
+
+// Summarize of a directory's parts, from their digests, is
+// results.Summarize of its rows per fleet mode, figure for figure and in
+// the same order; so is it when the digests come from the cache.
+func TestSummarizeFromDigests(t *testing.T) {
+	dir, rows := twoGPUDir(t)
+	want := map[string][]results.SummaryRow{}
+	for _, r := range rows {
+		mode, _ := fleet.ModeOf(r.Note)
+		want[mode] = nil
+	}
+	for mode := range want {
+		var rs []results.Row
+		for _, r := range rows {
+			if m, _ := fleet.ModeOf(r.Note); m == mode {
+				rs = append(rs, r)
+			}
+		}
+		want[mode] = results.Summarize(rs, results.SummaryOptions{PeakMemoryGBps: 1010})
+	}
+	for _, pass := range []string{"from the rows", "from the cache"} {
+		parts, _, err := fleet.Load([]string{dir}, nil)
+		if err != nil || len(parts) != 2 {
+			t.Fatalf("%s: %v, %d parts", pass, err, len(parts))
+		}
+		modes, got := fleet.Summarize(parts)
+		if !reflect.DeepEqual(modes, []string{"", fleet.Concurrent}) {
+			t.Errorf("%s: modes %q", pass, modes)
+		}
+		for mode, w := range want {
+			if !sameSummaries(got[mode], w) {
+				t.Errorf("%s, mode %q:\n got %+v\nwant %+v", pass, mode, got[mode], w)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, fleet.CacheName)); err != nil {
+			t.Fatalf("%s: no cache: %v", pass, err)
+		}
+	}
+}
+
+// sameSummaries compares summaries with NaN equal to NaN.
+func sameSummaries(a, b []results.SummaryRow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if !reflect.DeepEqual(nanless(x), nanless(y)) {
+			return false
+		}
+	}
+	return true
+}
+
+func nanless(s results.SummaryRow) string { return fmt.Sprintf("%+v", s) }
+
+// A cache is made again when its results.csv changes, and one that is
+// not a cache is ignored.
+func TestCacheFollowsTheFile(t *testing.T) {
+	root := t.TempDir()
+	dir := fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
+	load := func() fleet.Part {
+		t.Helper()
+		parts, _, err := fleet.Load([]string{root}, nil)
+		if err != nil || len(parts) != 1 {
+			t.Fatal(err, len(parts))
+		}
+		return parts[0]
+	}
+	if p := load(); p.NRows() != 15 {
+		t.Fatalf("%d rows", p.NRows())
+	}
+	rows, m, err := results.LoadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := rows[0]
+	extra.Trial = 99
+	if err := results.WriteDir(dir, append(rows, extra), m); err != nil {
+		t.Fatal(err)
+	}
+	if p := load(); p.NRows() != 16 {
+		t.Errorf("after a row was added: %d rows, want 16 (a stale cache was read)", p.NRows())
+	}
+	if err := os.WriteFile(filepath.Join(dir, fleet.CacheName), []byte("not a cache"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if p := load(); p.NRows() != 16 {
+		t.Errorf("with a broken cache: %d rows", p.NRows())
+	}
+}
+
+// The fleet-wide summary: the fleet median of each configuration with
+// its interval over GPUs, the spread of the GPUs' medians and the flagged
+// GPUs.
+func TestSpreads(t *testing.T) {
+	root := t.TempDir()
+	for i, s := range []float64{1.0, 0.99, 1.01, 1.02, 0.98, 0.8} {
+		fleettest.WritePart(t, root, fleettest.Spec{Host: "n", Index: i, Scale: s})
+	}
+	parts, _, err := fleet.Load([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := fleet.Compare(parts, fleet.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp := fleet.Spreads(cmp)
+	if len(sp) != 3 {
+		t.Fatalf("%d configurations", len(sp))
+	}
+	for _, s := range sp {
+		if s.GPUs != 6 || s.Outliers != 1 || s.Median.Est != cmp[0].FleetMedian && s.Metric == results.ColGBps {
+			t.Errorf("%s: %d GPUs, %d outliers, median %v", s.Label, s.GPUs, s.Outliers, s.Median)
+		}
+		if !(s.Median.Lo <= s.Median.Est && s.Median.Est <= s.Median.Hi) || s.Min > s.Lo || s.Hi > s.Max {
+			t.Errorf("%s: interval %v, p5–p95 %v–%v, range %v–%v", s.Label, s.Median, s.Lo, s.Hi, s.Min, s.Max)
+		}
+		if !math.IsNaN(s.RunSpreadPct) {
+			t.Errorf("%s: run spread %v with one run per GPU", s.Label, s.RunSpreadPct)
+		}
+	}
+	if s := sp[0]; s.Metric != results.ColGBps || math.Abs(s.Median.Est-995) > 1 || s.Min < 799 || s.Max > 1021 {
+		t.Errorf("triad: %+v", s)
+	}
+	if df := fleet.SpreadFrame(sp); df.Err != nil || df.Nrow() != 3 {
+		t.Errorf("frame: %v, %d rows", df.Err, df.Nrow())
+	}
+}
+
+// Two runs of one GPU, merged, are two parts; Summarize describes their
+// common configurations from both runs' rows together, as Summarize of
+// the merged rows does.
+func TestSummarizePoolsOneGPU(t *testing.T) {
+	root := t.TempDir()
+	var all []results.Row
+	for i, run := range []string{"r1", "r2"} {
+		spec := fleettest.Spec{Host: "n", UUID: fleettest.UUIDOf("n", 0), Index: i, Run: run, Trials: 3 + 2*i, Scale: 1 + 0.1*float64(i)}
+		fleettest.WritePart(t, root, spec)
+		all = append(all, fleettest.Rows(spec)...)
+	}
+	parts, _, err := fleet.Load([]string{root}, nil)
+	if err != nil || len(parts) != 2 {
+		t.Fatal(err, len(parts))
+	}
+	_, got := fleet.Summarize(parts)
+	want := results.Summarize(all, results.SummaryOptions{PeakMemoryGBps: 4800})
+	if !sameSummaries(got[""], want) {
+		t.Errorf("got\n%+v\nwant\n%+v", got[""], want)
+	}
+}

@@ -1,6 +1,7 @@
 package fleet_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -217,5 +218,57 @@ func TestAnnotate(t *testing.T) {
 	}
 	if err := fleet.Annotate(t.TempDir(), a); err != nil {
 		t.Errorf("a directory without results: %v", err)
+	}
+}
+
+// Each shard of a merge keeps the counter passes of its own GPU, and a
+// merge that fails half-way leaves nothing a reader takes for a fleet.
+func TestMergeShards(t *testing.T) {
+	root := t.TempDir()
+	dir, rows := twoGPUDir(t)
+	var ctr []results.CounterRow
+	for _, r := range rows[:4] {
+		ctr = append(ctr, results.CounterRow{Config: r, Pass: results.PassCounters, Collected: true})
+	}
+	var buf bytes.Buffer
+	if err := results.WriteCounterCSV(&buf, ctr); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, results.CountersName), buf.Bytes(), 0o644)
+	parts, _, err := fleet.Load([]string{dir}, nil)
+	if err != nil || len(parts) != 2 {
+		t.Fatal(err, len(parts))
+	}
+	out := filepath.Join(root, "merged")
+	man, err := fleet.Merge(out, parts, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pi := range man.Parts {
+		got, err := results.LoadCounters(filepath.Join(out, pi.Shard))
+		if err != nil || len(got) != 2 {
+			t.Fatalf("%s: %v, %d counter rows, want its GPU's 2", pi.Label, err, len(got))
+		}
+		for _, c := range got {
+			if c.Config.GPUUUID != pi.UUID {
+				t.Errorf("%s holds a counter row of GPU %s", pi.Label, c.Config.GPUUUID)
+			}
+		}
+	}
+	back, _, err := results.LoadDir(out)
+	if err != nil || len(back) != len(rows) {
+		t.Errorf("the merge read whole: %v, %d rows, want %d", err, len(back), len(rows))
+	}
+
+	broken := filepath.Join(root, "broken")
+	os.Remove(filepath.Join(dir, results.CSVName)) // gone between Load and Merge
+	if _, err := fleet.Merge(broken, parts, nil, "test"); err == nil {
+		t.Fatal("merging a part whose rows are gone succeeded")
+	}
+	ents, _ := os.ReadDir(broken)
+	for _, e := range ents {
+		if e.Name() != results.LockName {
+			t.Errorf("a failed merge left %s", e.Name())
+		}
 	}
 }

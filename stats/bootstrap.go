@@ -13,9 +13,105 @@ import (
 // A Resampler keeps its buffers between calls; it is not safe for
 // concurrent use.
 type Resampler struct {
-	pcg pcg
-	buf []float64
-	idx []int
+	pcg    pcg
+	idx    []int
+	cnt    []int32
+	ranked []*ranked // the series resampled last, most recent first
+}
+
+// ranked is a series as Median and MedianAt resample it: a copy of its
+// values (to tell when a slice was refilled), its values that are not
+// NaN in order, and the rank of each value among them (−1 for NaN).
+type ranked struct {
+	x, sorted []float64
+	rank      []int32
+}
+
+// maxRanked is how many series a Resampler keeps ranked: a sweep's
+// bootstrap resamples a handful of series in turn.
+const maxRanked = 8
+
+// rankedOf returns x ranked, from the last series resampled where x is
+// one of them with the same values.
+func (r *Resampler) rankedOf(x []float64) *ranked {
+	for i, c := range r.ranked {
+		if len(c.x) == len(x) && sameBits(c.x, x) {
+			copy(r.ranked[1:i+1], r.ranked[:i])
+			r.ranked[0] = c
+			return c
+		}
+	}
+	c := &ranked{x: slices.Clone(x), rank: make([]int32, len(x))}
+	fin := appendFinite(make([]float64, 0, len(x)), x)
+	var order []int32
+	c.sorted, order = sortedOrder(fin)
+	at := make([]int, 0, len(x)) // index in x of each finite value
+	for i, v := range x {
+		c.rank[i] = -1
+		if !math.IsNaN(v) {
+			at = append(at, i)
+		}
+	}
+	for rk, j := range order {
+		c.rank[at[j]] = int32(rk)
+	}
+	if len(r.ranked) < maxRanked {
+		r.ranked = append(r.ranked, nil)
+	}
+	copy(r.ranked[1:], r.ranked)
+	r.ranked[0] = c
+	return c
+}
+
+func sameBits(a, b []float64) bool {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// medianOfRanks is the median of the values of c at the indices draw
+// yields n times, NaN left out: each draw counts towards its value's rank,
+// and the median is read from the counts (see countedMedian).
+func (r *Resampler) medianOfRanks(c *ranked, n int, draw func() int) float64 {
+	r.cnt = slices.Grow(r.cnt[:0], len(c.sorted))[:len(c.sorted)]
+	m := 0
+	for range n {
+		if rk := c.rank[draw()]; rk >= 0 {
+			r.cnt[rk]++
+			m++
+		}
+	}
+	if m == 0 {
+		return math.NaN()
+	}
+	v := medianOfCounts(c.sorted, r.cnt, m)
+	clear(r.cnt)
+	return v
+}
+
+// medianOfCounts is the median of m values drawn from sorted, cnt[v]
+// times the value of rank v.
+func medianOfCounts(sorted []float64, cnt []int32, m int) float64 {
+	mid := int32(m / 2) // the 0-based position of the (upper) middle value
+	var seen int32
+	v := 0
+	for ; seen+cnt[v] <= mid; v++ {
+		seen += cnt[v]
+	}
+	switch {
+	case m%2 == 1:
+		return sorted[v]
+	case seen < mid: // position mid−1 holds rank v too
+		return (sorted[v] + sorted[v]) / 2
+	}
+	lower := v - 1 // position mid−1 holds the largest rank below v drawn
+	for cnt[lower] == 0 {
+		lower--
+	}
+	return (sorted[lower] + sorted[v]) / 2
 }
 
 // NewResampler returns a resampler seeded with seed.
@@ -102,14 +198,8 @@ func (r *Resampler) Median(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
-	r.buf = r.buf[:0]
 	n := uint64(len(x))
-	for range x {
-		if v := x[r.intN(n)]; !math.IsNaN(v) {
-			r.buf = append(r.buf, v)
-		}
-	}
-	return medianInPlace(r.buf)
+	return r.medianOfRanks(r.rankedOf(x), len(x), func() int { return r.intN(n) })
 }
 
 // Indices returns one resample of the indices 0…n−1 (n draws with
@@ -130,13 +220,8 @@ func (r *Resampler) MedianAt(x []float64, idx []int) float64 {
 	if len(idx) == 0 {
 		return math.NaN()
 	}
-	r.buf = r.buf[:0]
-	for _, i := range idx {
-		if v := x[i]; !math.IsNaN(v) {
-			r.buf = append(r.buf, v)
-		}
-	}
-	return medianInPlace(r.buf)
+	j := 0
+	return r.medianOfRanks(r.rankedOf(x), len(idx), func() int { j++; return idx[j-1] })
 }
 
 // MedianCI returns the median of x with a percentile-bootstrap interval at

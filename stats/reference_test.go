@@ -143,3 +143,46 @@ func TestResamplerStream(t *testing.T) {
 		}
 	}
 }
+
+// A resampler's Median, Indices and MedianAt give what they gave when
+// they copied and sorted each resample, call after call on one stream,
+// series taken in turn (more of them than it keeps ranked), NaN among the
+// values, and a buffer refilled with other values between calls.
+func TestResamplerSameNumbersAsBefore(t *testing.T) {
+	data := rand.New(rand.NewPCG(11, 12))
+	old := rand.New(rand.NewPCG(5, 0x5eed))
+	r := NewResampler(5)
+	var xs [][]float64
+	for range maxRanked + 3 {
+		xs = append(xs, randomSample(data, 1+data.IntN(40)))
+	}
+	buf := randomSample(data, 30)
+	for k := range 3000 {
+		x := xs[k%len(xs)]
+		if k%7 == 0 {
+			x = buf
+			copy(buf, randomSample(data, len(buf)))
+		}
+		if k%2 == 0 {
+			want := make([]float64, len(x))
+			for i := range want {
+				want[i] = x[old.IntN(len(x))]
+			}
+			if got, w := r.Median(x), refMedian(want); !same(got, w) {
+				t.Fatalf("call %d: Median = %v, want %v", k, got, w)
+			}
+			continue
+		}
+		idx := r.Indices(len(x))
+		var want []float64
+		for _, i := range idx {
+			if j := old.IntN(len(x)); j != i {
+				t.Fatalf("call %d: index %d, want %d", k, i, j)
+			}
+			want = append(want, x[i])
+		}
+		if got, w := r.MedianAt(x, idx), refMedian(want); !same(got, w) {
+			t.Fatalf("call %d: MedianAt = %v, want %v", k, got, w)
+		}
+	}
+}

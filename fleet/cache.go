@@ -26,7 +26,7 @@ const CacheName = "results.summary.cache"
 // cacheFormat changes whenever a digest would hold other figures (its
 // fields, the bootstrap, a statistic's definition): an older cache is then
 // made again.
-const cacheFormat = "umlab fleet digest 1"
+const cacheFormat = "umlab fleet digest 2"
 
 // maxCacheBytes bounds what is read of a cache file.
 const maxCacheBytes = 256 << 20
@@ -57,7 +57,7 @@ type cacheFile struct {
 
 // readCache returns the digests kept for a results.csv of stamp of, and
 // false when there are none or they are for other content.
-func readCache(dir string, of stamp) ([]string, []*digest, bool) {
+func readCache(dir string, of stamp, intervals bool) ([]string, []*digest, bool) {
 	f, err := results.OpenLimited(filepath.Join(dir, CacheName), maxCacheBytes)
 	if err != nil {
 		return nil, nil, false
@@ -70,6 +70,12 @@ func readCache(dir string, of stamp) ([]string, []*digest, bool) {
 	if c.Format != cacheFormat || c.Resamples != results.SummaryResamples || c.Level != stats.DefaultLevel || c.Of != of {
 		return nil, nil, false
 	}
+	for _, d := range c.Digests {
+		if intervals && !d.Intervals {
+			return nil, nil, false
+		}
+	}
+	share(c.Digests)
 	return c.Head, c.Digests, true
 }
 
@@ -108,15 +114,16 @@ func writeCache(dir string, of stamp, head []string, ds []*digest) {
 
 // digestDir returns the header and digests of dir's results.csv, from its
 // cache where that is current, else from its rows (then cached). split
-// assigns each row to a part (nil: one part per host and GPU UUID).
-func digestDir(dir string, split func(*results.Row) (int, error)) ([]string, []*digest, stamp, error) {
+// assigns each row to a part (nil: one part per host and GPU UUID);
+// intervals asks for the bootstrap intervals of the summaries.
+func digestDir(dir string, split func(*results.Row) (int, error), intervals bool) ([]string, []*digest, stamp, error) {
 	path := filepath.Join(dir, results.CSVName)
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, nil, stamp{}, fmt.Errorf("results: %s is not a results directory: %w", dir, err)
 	}
 	of := stampOf(fi)
-	if head, ds, ok := readCache(dir, of); ok {
+	if head, ds, ok := readCache(dir, of, intervals); ok {
 		return head, ds, of, nil
 	}
 	f, err := results.OpenLimited(path, results.MaxCSVBytes)
@@ -128,11 +135,13 @@ func digestDir(dir string, split func(*results.Row) (int, error)) ([]string, []*
 	if err != nil {
 		return nil, nil, of, err
 	}
-	rows, err := readAll(rr)
+	expect := int(fi.Size() / 300) // a row of the full suite is about 320 bytes
+	rr.Expect(expect)
+	rows, err := readAll(rr, expect)
 	if err != nil {
 		return nil, nil, of, err
 	}
-	ds, err := digestParts(rows, split)
+	ds, err := digestParts(rows, split, intervals)
 	if err != nil {
 		return nil, nil, of, err
 	}
@@ -144,8 +153,8 @@ func digestDir(dir string, split func(*results.Row) (int, error)) ([]string, []*
 	return head, ds, of, nil
 }
 
-func readAll(rr *results.RowReader) ([]results.Row, error) {
-	var rows []results.Row
+func readAll(rr *results.RowReader, capacity int) ([]results.Row, error) {
+	rows := make([]results.Row, 0, capacity)
 	for {
 		var r results.Row
 		switch err := rr.Next(&r); {

@@ -248,10 +248,10 @@ func configStats(parts []Part) (keys []results.ConfigID, label map[results.Confi
 	for i := range parts {
 		stats[i] = map[results.ConfigID]cfgStat{}
 		for _, c := range parts[i].digest().Configs {
-			cfg := identity(c.Sum.Config)
+			cfg := identity(c.config())
 			k := cfg.ConfigID()
 			if _, ok := label[k]; !ok {
-				label[k] = ConfigLabel(c.Sum.Config)
+				label[k] = ConfigLabel(*c.Config)
 				keys = append(keys, k)
 			}
 			s := stats[i][k]

@@ -50,8 +50,10 @@ const (
 // Comparison is one GPU's median of one configuration against the median
 // of every GPU that measured it (the fleet median).
 type Comparison struct {
-	Config   results.Row // the configuration columns (GPU UUID cleared), every other column empty
-	Label    string      // ConfigLabel of Config
+	// Config is the configuration columns (GPU UUID cleared), every other
+	// column empty; the comparisons of one configuration share it.
+	Config   *results.Row
+	Label    string // ConfigLabel of Config
 	Platform string
 	Mode     string // how the part was measured (Part.ModeLabel); modes are compared apart
 	Metric   string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
@@ -183,11 +185,11 @@ func gatherConfigs(parts []Part) ([]*cmpConfig, error) {
 			if c.Trials == 0 {
 				continue
 			}
-			cfg := identity(c.Sum.Config)
-			k := fleetID{cfg.ConfigID(), c.Sum.Config.Platform, mode}
+			cfg := identity(c.config())
+			k := fleetID{cfg.ConfigID(), c.Platform, mode}
 			x := idx[k]
 			if x == nil {
-				x = &cmpConfig{first: c.Sum.Config, mode: mode}
+				x = &cmpConfig{first: c.config(), mode: mode}
 				idx[k] = x
 				configs = append(configs, x)
 			}
@@ -303,11 +305,12 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 	nan := math.NaN()
 	cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
 	higher := metric == results.ColGBps
+	label := ConfigLabel(cfg)
 	var out []Comparison
 	for _, m := range meds {
 		p := &parts[m.part]
 		cmp := Comparison{
-			Config: cfg, Label: ConfigLabel(cfg), Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
+			Config: &cfg, Label: label, Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
 			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
 			N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
 			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: m.u.runs, RunSpreadPct: m.u.spread,
@@ -450,7 +453,7 @@ func Frame(cmp []Comparison) dataframe.DataFrame {
 	integer := func(name string, f func(c *Comparison) int) F {
 		return F{Name: name, Kind: results.Int, Value: func(c *Comparison) any { return f(c) }}
 	}
-	fields := results.ConfigFields(func(c *Comparison) *results.Row { return &c.Config }, inSchemaOrder(cfg)...)
+	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, inSchemaOrder(cfg)...)
 	fields = append(fields,
 		str(ColFleetMode, func(c *Comparison) string { return c.Mode }),
 		str(ColMetric, func(c *Comparison) string { return c.Metric }),

@@ -41,7 +41,59 @@ type Part struct {
 	dig   *digest                   // nil until needed when Rows are set
 	csv   string                    // the file its rows are in ("": only Rows)
 	stamp stamp                     // of csv when its digest was read
+	src   source                    // how its digest was read, and which of the file's it is
+	group string                    // KeepGroup's group
 	mine  func(r *results.Row) bool // which rows of csv are the part's
+}
+
+// source is where a part's digest comes from: the directory of its
+// results.csv, how its rows are split into parts (nil: byHostGPU) and
+// which of them it is.
+type source struct {
+	dir   string
+	split func() func(*results.Row) (int, error)
+	index int
+}
+
+// onePart splits nothing: every row is part 0.
+func onePart(*results.Row) (int, error) { return 0, nil }
+
+// withIntervals gives each part a digest with its summaries' bootstrap
+// intervals, reading again (and caching) those loaded without them.
+func withIntervals(parts []Part) error {
+	type read struct {
+		ds []*digest
+		of stamp
+	}
+	done := map[string]read{}
+	for i := range parts {
+		p := &parts[i]
+		if p.digest().Intervals {
+			continue
+		}
+		r, ok := done[p.src.dir]
+		if !ok {
+			var split func(*results.Row) (int, error) // nil: byHostGPU
+			if p.src.split != nil {
+				split = p.src.split()
+			}
+			var err error
+			if _, r.ds, r.of, err = digestDir(p.src.dir, split, true); err != nil {
+				return err
+			}
+			done[p.src.dir] = r
+		}
+		ds := r.ds
+		p.stamp = r.of
+		if p.src.index >= len(ds) {
+			return fmt.Errorf("%s changed while it was read: %d parts, then %d", p.src.dir, p.src.index+1, len(ds))
+		}
+		p.dig = ds[p.src.index]
+		if p.group != "" {
+			p.KeepGroup(p.group)
+		}
+	}
+	return nil
 }
 
 // key identifies the rows of a part inside a merged results.csv.
@@ -53,7 +105,7 @@ func (p *Part) keys() []string { return p.digest().Keys }
 // digest returns the part's digest, made from its rows if it has none.
 func (p *Part) digest() *digest {
 	if p.dig == nil {
-		ds, _ := digestParts(p.Rows, func(*results.Row) (int, error) { return 0, nil })
+		ds, _ := digestParts(p.Rows, onePart, true)
 		p.dig = &digest{}
 		if len(ds) > 0 {
 			p.dig = ds[0]
@@ -129,10 +181,11 @@ func (p *Part) LoadRows() error {
 // KeepGroup leaves the part only its configurations of one benchmark
 // group and returns how many rows it has left.
 func (p *Part) KeepGroup(group string) int {
+	p.group = group
 	d := *p.digest()
 	d.Configs, d.Rows = nil, 0
 	for _, c := range p.digest().Configs {
-		if c.Sum.Config.Group == group {
+		if c.Config.Group == group {
 			d.Configs = append(d.Configs, c)
 			d.Rows += c.Sum.N
 		}
@@ -342,8 +395,18 @@ var gpuDirRE = regexp.MustCompile(`^gpu(\d+)$`)
 // *SchemaError naming each file and its unknown or missing columns.
 // Duplicates (the same rows reached twice, e.g. a node directory and a
 // merged copy of it) are dropped with a warning. Parts come sorted by
-// host, GPU index and label.
-func Load(paths []string, skip []string) ([]Part, []string, error) {
+// host, GPU index and label. The digests Load reads have no bootstrap
+// intervals (Compare, Check and Merge need none): LoadSummaries reads
+// them with.
+func Load(paths []string, skip []string) ([]Part, []string, error) { return load(paths, skip, false) }
+
+// LoadSummaries is Load for Summarize: the parts' digests come with the
+// bootstrap intervals of their summaries.
+func LoadSummaries(paths []string, skip []string) ([]Part, []string, error) {
+	return load(paths, skip, true)
+}
+
+func load(paths []string, skip []string, intervals bool) ([]Part, []string, error) {
 	dirs, warns, err := Find(paths, skip)
 	if err != nil {
 		return nil, warns, err
@@ -351,7 +414,7 @@ func Load(paths []string, skip []string) ([]Part, []string, error) {
 	var parts []Part
 	var schema []string
 	for _, dir := range dirs {
-		ps, bad, err := loadDir(dir)
+		ps, bad, err := loadDir(dir, intervals)
 		if err != nil {
 			return nil, warns, err
 		}
@@ -373,10 +436,10 @@ func Load(paths []string, skip []string) ([]Part, []string, error) {
 
 // loadDir reads the parts of one directory Find returned; bad lists its
 // files whose schema this umbench cannot read.
-func loadDir(dir string) (parts []Part, bad []string, err error) {
+func loadDir(dir string, intervals bool) (parts []Part, bad []string, err error) {
 	csvPath := filepath.Join(dir, results.CSVName)
 	if _, err := os.Stat(csvPath); err != nil && isMerged(dir) {
-		return loadShards(dir)
+		return loadShards(dir, intervals)
 	}
 	head, err := readHeader(csvPath)
 	if err != nil {
@@ -392,16 +455,16 @@ func loadDir(dir string) (parts []Part, bad []string, err error) {
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, ManifestName)); err == nil {
-		parts, err := splitMerged(dir, head)
+		parts, err := splitMerged(dir, head, intervals)
 		return parts, nil, err
 	}
-	head, ds, of, err := digestDir(dir, nil)
+	head, ds, of, err := digestDir(dir, nil, intervals)
 	if err != nil {
 		return nil, nil, err
 	}
 	parts = plainParts(dir, head, ds, meta)
 	for i := range parts {
-		parts[i].stamp = of
+		parts[i].stamp, parts[i].src = of, source{dir: dir, index: i}
 	}
 	return parts, nil, nil
 }
@@ -433,7 +496,7 @@ func plainParts(dir string, head []string, ds []*digest, meta results.Metadata) 
 // splitMerged makes parts of a merged directory of one results.csv (as
 // umbench merge wrote them before it kept each part in a shard of its
 // own) from its manifest.
-func splitMerged(dir string, head []string) ([]Part, error) {
+func splitMerged(dir string, head []string, intervals bool) ([]Part, error) {
 	m, err := ReadManifest(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return nil, err
@@ -444,13 +507,16 @@ func splitMerged(dir string, head []string) ([]Part, error) {
 			owner[k] = i
 		}
 	}
-	_, ds, of, err := digestDir(dir, func(r *results.Row) (int, error) {
-		i, ok := owner[rowKey(*r)]
-		if !ok {
-			return 0, fmt.Errorf("%s: a row of run %s, GPU %s, host %s belongs to no part of %s", dir, r.RunID, r.GPUUUID, r.Host, ManifestName)
+	split := func() func(*results.Row) (int, error) {
+		return func(r *results.Row) (int, error) {
+			i, ok := owner[rowKey(*r)]
+			if !ok {
+				return 0, fmt.Errorf("%s: a row of run %s, GPU %s, host %s belongs to no part of %s", dir, r.RunID, r.GPUUUID, r.Host, ManifestName)
+			}
+			return i, nil
 		}
-		return i, nil
-	})
+	}
+	_, ds, of, err := digestDir(dir, split(), intervals)
 	if err != nil {
 		return nil, err
 	}
@@ -462,7 +528,8 @@ func splitMerged(dir string, head []string) ([]Part, error) {
 		}
 		parts[i] = Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
 			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
-			csv: filepath.Join(dir, results.CSVName), mine: func(r *results.Row) bool { return keys[rowKey(*r)] }}
+			csv: filepath.Join(dir, results.CSVName), mine: func(r *results.Row) bool { return keys[rowKey(*r)] },
+			src: source{dir: dir, split: split, index: i}}
 		if i < len(ds) {
 			parts[i].dig = ds[i]
 		}
@@ -475,7 +542,7 @@ func splitMerged(dir string, head []string) ([]Part, error) {
 
 // loadShards makes parts of a merged directory that keeps each part in a
 // shard of its own (PartInfo.Shard).
-func loadShards(dir string) ([]Part, []string, error) {
+func loadShards(dir string, intervals bool) ([]Part, []string, error) {
 	m, err := ReadManifest(filepath.Join(dir, ManifestName))
 	if err != nil {
 		return nil, nil, err
@@ -493,13 +560,13 @@ func loadShards(dir string) ([]Part, []string, error) {
 		if msg := checkHeader(filepath.Join(sdir, results.CSVName), head); msg != "" {
 			return nil, []string{msg}, nil
 		}
-		_, ds, of, err := digestDir(sdir, func(*results.Row) (int, error) { return 0, nil })
+		_, ds, of, err := digestDir(sdir, onePart, intervals)
 		if err != nil {
 			return nil, nil, err
 		}
 		p := Part{Dir: sdir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
 			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
-			csv: filepath.Join(sdir, results.CSVName)}
+			csv: filepath.Join(sdir, results.CSVName), src: source{dir: sdir, split: func() func(*results.Row) (int, error) { return onePart }}}
 		if len(ds) > 0 {
 			p.dig = ds[0]
 		}

@@ -18,7 +18,7 @@ func FromRows(name string, rows []results.Row, meta results.Metadata) []Part {
 		head[i] = c.Name
 	}
 	split := byHostGPU()
-	ds, _ := digestParts(rows, split)
+	ds, _ := digestParts(rows, split, true)
 	byPart := make([][]results.Row, len(ds))
 	split = byHostGPU()
 	for _, r := range rows {

@@ -17,22 +17,26 @@ import (
 // modes in order of first appearance. Each part's configurations are
 // finished with its own device's peaks and throttle reasons; the parts of
 // one directory come in the order of its rows, as Summarize of its rows
-// gives them. A configuration that several parts measured on one GPU
+// gives them. Parts loaded without intervals (Load, not LoadSummaries)
+// are read again for them. A configuration that several parts measured on one GPU
 // (runs of one GPU merged) is described from their rows together, as
 // Summarize of the merged rows pools them. A platform left empty by an
 // old results file takes the metadata's (else the directory's name), as
 // datasets.LoadDir fills it.
-func Summarize(parts []Part) (modes []string, byMode map[string][]results.SummaryRow) {
+func Summarize(parts []Part) (modes []string, byMode map[string][]results.SummaryRow, err error) {
+	if err := withIntervals(parts); err != nil {
+		return nil, nil, err
+	}
 	byMode = map[string][]results.SummaryRow{}
 	items := summaryOrder(parts)
 	seen := map[configMode]int{}
 	for _, it := range items {
-		seen[configMode{it.c.Sum.Config.ConfigID(), it.c.Mode}]++
+		seen[it.key()]++
 	}
 	pooled := poolSummaries(parts, items, seen)
 	for _, it := range items {
-		k := configMode{it.c.Sum.Config.ConfigID(), it.c.Mode}
-		s := it.c.Sum
+		k := it.key()
+		s := it.c.summary()
 		if seen[k] > 1 {
 			if pooled[k] == nil {
 				continue // described with its first part
@@ -50,12 +54,17 @@ func Summarize(parts []Part) (modes []string, byMode map[string][]results.Summar
 		}
 		byMode[it.c.Mode] = append(byMode[it.c.Mode], s)
 	}
-	return modes, byMode
+	return modes, byMode, nil
 }
 
 type summaryItem struct {
 	c *configDigest
 	p *Part
+}
+
+func (it summaryItem) key() configMode {
+	cfg := it.c.config()
+	return configMode{cfg.ConfigID(), it.c.Mode}
 }
 
 // summaryOrder lists the parts' configurations in the order Summarize of
@@ -87,7 +96,7 @@ func poolSummaries(parts []Part, items []summaryItem, seen map[configMode]int) m
 	rows := map[configMode][]results.Row{}
 	read := map[*Part]bool{}
 	for _, it := range items {
-		k := configMode{it.c.Sum.Config.ConfigID(), it.c.Mode}
+		k := it.key()
 		if seen[k] < 2 || read[it.p] {
 			continue
 		}
@@ -161,7 +170,7 @@ func sameConfig(a, b Comparison) bool {
 
 func spreadOf(g []Comparison) Spread {
 	c := g[0]
-	s := Spread{Config: c.Config, Label: c.Label, Platform: c.Platform, Mode: c.Mode, Metric: c.Metric,
+	s := Spread{Config: *c.Config, Label: c.Label, Platform: c.Platform, Mode: c.Mode, Metric: c.Metric,
 		HigherIsBetter: c.HigherIsBetter, GPUs: len(g), MADPct: c.MADPct}
 	meds, cvs, runs := make([]float64, len(g)), make([]float64, len(g)), []float64{}
 	for i, x := range g {

@@ -52,12 +52,19 @@ func TestSummarizeFromDigests(t *testing.T) {
 		}
 		want[mode] = results.Summarize(rs, results.SummaryOptions{PeakMemoryGBps: 1010})
 	}
-	for _, pass := range []string{"from the rows", "from the cache"} {
-		parts, _, err := fleet.Load([]string{dir}, nil)
+	for _, pass := range []string{"from the rows", "from the cache", "with intervals from the cache"} {
+		load := fleet.Load
+		if pass == "with intervals from the cache" {
+			load = fleet.LoadSummaries
+		}
+		parts, _, err := load([]string{dir}, nil)
 		if err != nil || len(parts) != 2 {
 			t.Fatalf("%s: %v, %d parts", pass, err, len(parts))
 		}
-		modes, got := fleet.Summarize(parts)
+		modes, got, err := fleet.Summarize(parts)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !reflect.DeepEqual(modes, []string{"", fleet.Concurrent}) {
 			t.Errorf("%s: modes %q", pass, modes)
 		}
@@ -178,9 +185,87 @@ func TestSummarizePoolsOneGPU(t *testing.T) {
 	if err != nil || len(parts) != 2 {
 		t.Fatal(err, len(parts))
 	}
-	_, got := fleet.Summarize(parts)
+	_, got, err := fleet.Summarize(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := results.Summarize(all, results.SummaryOptions{PeakMemoryGBps: 4800})
 	if !sameSummaries(got[""], want) {
 		t.Errorf("got\n%+v\nwant\n%+v", got[""], want)
+	}
+}
+
+// A group kept with KeepGroup stays kept when Summarize reads a part
+// again for its intervals.
+func TestSummarizeKeepsGroup(t *testing.T) {
+	dir, rows := twoGPUDir(t)
+	parts, _, err := fleet.Load([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i := range parts {
+		n += parts[i].KeepGroup("handoff")
+	}
+	_, got, err := fleet.Summarize(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want int
+	for _, r := range rows {
+		if r.Group == "handoff" {
+			want++
+		}
+	}
+	total := 0
+	for _, sums := range got {
+		for _, s := range sums {
+			total += s.N
+			if s.Config.Group != "handoff" || math.IsNaN(s.TotalMsCI.Lo) {
+				t.Errorf("%+v", s)
+			}
+		}
+	}
+	if n != want || total != want {
+		t.Errorf("KeepGroup kept %d rows, Summarize describes %d, want %d", n, total, want)
+	}
+}
+
+// A GPU measured in two runs (a resumed or repeated run in one
+// directory): its comparison counts the runs and gives the spread of
+// their medians, and the fleet-wide summary the median of those spreads.
+func TestRunSpread(t *testing.T) {
+	root := t.TempDir()
+	for i := range 3 {
+		uuid := fleettest.UUIDOf("n", i)
+		a := fleettest.Rows(fleettest.Spec{Host: "n", UUID: uuid, Trials: 5, Scale: 1, Run: "r1"})
+		b := fleettest.Rows(fleettest.Spec{Host: "n", UUID: uuid, Trials: 5, Scale: 1 + 0.1*float64(i+1), Run: "r2"})
+		m := results.Metadata{RunID: "r2", Platform: "H200", Kind: "measured"}
+		if err := results.WriteDir(filepath.Join(root, "n", fmt.Sprintf("gpu%d", i)), append(a, b...), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	parts, _, err := fleet.Load([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := fleet.Compare(parts, fleet.CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cmp {
+		if c.Metric != results.ColGBps {
+			continue
+		}
+		// Medians 1000 and 1000·(1.1 + 0.1·i): a spread of (0.1 + 0.1·i)/(1.05 + 0.05·i).
+		want := 100 * (0.1 + 0.1*float64(c.Index)) / (1.05 + 0.05*float64(c.Index))
+		if c.Runs != 2 || math.Abs(c.RunSpreadPct-want) > 0.05 {
+			t.Errorf("%s %s: %d runs, spread %.3f %%, want 2 and %.3f %%", c.Part, c.Label, c.Runs, c.RunSpreadPct, want)
+		}
+	}
+	for _, s := range fleet.Spreads(cmp) {
+		if s.Metric == results.ColGBps && math.Abs(s.RunSpreadPct-100*0.2/1.1) > 0.05 {
+			t.Errorf("%s: median run spread %.3f %%", s.Label, s.RunSpreadPct)
+		}
 	}
 }

@@ -101,13 +101,41 @@ func (r *Row) ConfigID() ConfigID {
 		o, r.Platform, r.GPUUUID}
 }
 
-// trialID identifies one trial: its configuration, run, source,
-// repetition and trial index. Two rows with the same trialID are the same
-// trial twice.
+// trialID identifies one trial: its configuration (an index given by a
+// ConfigIndex), run, source, repetition and trial index. Two rows with
+// the same trialID are the same trial twice.
 type trialID struct {
-	config            ConfigID
+	config            int32
 	run, source       string
 	repetition, trial int64
+}
+
+// ConfigIndex numbers configurations in order of first appearance.
+// Rows of one configuration mostly come one after another, so the last
+// configuration is checked before the map: most rows cost a comparison
+// of their configuration columns instead of a hash of them.
+type ConfigIndex struct {
+	at   map[ConfigID]int32
+	last ConfigID
+	li   int32
+}
+
+// Of returns the number of r's configuration, and whether it is new.
+func (x *ConfigIndex) Of(r *Row) (int32, bool) {
+	id := r.ConfigID()
+	if x.at != nil && id == x.last {
+		return x.li, false
+	}
+	if x.at == nil {
+		x.at = map[ConfigID]int32{}
+	}
+	i, ok := x.at[id]
+	if !ok {
+		i = int32(len(x.at))
+		x.at[id] = i
+	}
+	x.last, x.li = id, i
+	return i, !ok
 }
 
 // appendConfigKey appends ConfigKey(*r) to b.

@@ -104,3 +104,21 @@ func TestRowWriter(t *testing.T) {
 		t.Errorf("read back %v: %+v", err, back)
 	}
 }
+
+// A trial that appears twice is refused with both lines, wherever the
+// second copy is (next to the first, or after other configurations).
+func TestDuplicateTrial(t *testing.T) {
+	head := "group,benchmark,mode,size_bytes,trial,run_id,gbps\n"
+	for _, c := range []struct{ csv, want string }{
+		{"hbm,triad,explicit,1,0,r,1\nhbm,triad,explicit,1,0,r,2\n", "t:3: malformed results CSV: trial 0 (repetition 0) of this configuration and run is already on line 2"},
+		{"hbm,triad,explicit,1,0,r,1\nhbm,copy,explicit,1,0,r,1\nhbm,triad,explicit,1,1,r,1\nhbm,triad,explicit,1,0,r,1\n", "t:5: malformed results CSV: trial 0 (repetition 0) of this configuration and run is already on line 2"},
+	} {
+		if _, err := ReadCSV(strings.NewReader(head+c.csv), "t"); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %s", err, c.want)
+		}
+	}
+	ok := "hbm,triad,explicit,1,0,r,1\nhbm,triad,explicit,1,0,s,1\nhbm,triad,explicit,2,0,r,1\n"
+	if rows, err := ReadCSV(strings.NewReader(head+ok), "t"); err != nil || len(rows) != 3 {
+		t.Errorf("other runs and sizes: %v, %d rows", err, len(rows))
+	}
+}

@@ -19,6 +19,7 @@ type RowReader struct {
 	fields []func(*Row) any // fieldPtr of each column of the file
 	trial  bool             // the file has a trial column: duplicates are caught
 	trials map[trialID]int  // → line
+	config ConfigIndex
 }
 
 // RequiredColumns are the columns every results CSV must have; any other
@@ -39,6 +40,14 @@ func NewRowReader(r io.Reader, name string) (*RowReader, error) {
 		rr.fields = append(rr.fields, fieldPtr[h])
 	}
 	return rr, nil
+}
+
+// Expect tells the reader about how many rows to expect (from the file's
+// size, say), so that its check for duplicate trials is sized once.
+func (rr *RowReader) Expect(rows int) {
+	if len(rr.trials) == 0 && rows > 0 {
+		rr.trials = make(map[trialID]int, rows)
+	}
 }
 
 // Columns returns the file's columns, in its order.
@@ -68,7 +77,8 @@ func (rr *RowReader) Next(row *Row) error {
 		return fmt.Errorf("%s:%d: %w: %v", rr.name, line, ErrMalformed, err)
 	}
 	if rr.trial && !row.Waived {
-		k := trialID{row.ConfigID(), row.RunID, row.Source, row.Repetition, row.Trial}
+		c, _ := rr.config.Of(row)
+		k := trialID{c, row.RunID, row.Source, row.Repetition, row.Trial}
 		if first, dup := rr.trials[k]; dup {
 			return fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
 				rr.name, line, ErrMalformed, row.Trial, row.Repetition, first)

@@ -214,32 +214,49 @@ func (o SummaryOptions) Finish(s *SummaryRow) {
 // DescribeTrials describes a group of trials: their number, the bandwidth
 // statistics, the median of each time column (total_ms fully described),
 // whether every trial was verified, any waived, and whether they are
-// published figures (the first row's source). Summarize calls it for each
-// configuration, plots.Summary for each group of its key; Config, PctOfPeak
-// and Flags are left for the caller (PctOfPeak NaN).
+// published figures (the first row's source), with TrialIntervals.
+// Summarize calls it for each configuration, plots.Summary for each group
+// of its key; Config, PctOfPeak and Flags are left for the caller
+// (PctOfPeak NaN).
 func DescribeTrials(g []Row) SummaryRow {
-	col := func(f func(Row) float64) []float64 {
-		x := make([]float64, len(g))
-		for i, r := range g {
-			x[i] = f(r)
-		}
-		return x
-	}
-	s := SummaryRow{N: len(g), AllVerified: true, PctOfPeak: math.NaN()}
-	s.GBps = Describe(col(func(r Row) float64 { return r.GBps }))
-	s.KernelMs = Describe(col(func(r Row) float64 { return r.KernelMs })).Median
-	s.PrefetchMs = Describe(col(func(r Row) float64 { return r.PrefetchMs })).Median
-	s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
-	s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
-	s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
-	s.GBpsCI = stats.MedianCI(col(func(r Row) float64 { return r.GBps }), stats.DefaultLevel, SummaryResamples, 1)
-	s.TotalMsCI = stats.MedianCI(col(func(r Row) float64 { return r.TotalMs }), stats.DefaultLevel, SummaryResamples, 1)
+	s := DescribeTrialStats(g)
+	s.GBpsCI, s.TotalMsCI = TrialIntervals(g)
+	return s
+}
+
+// DescribeTrialStats is DescribeTrials without the intervals (NaN): what
+// a comparison of medians needs, without the cost of the bootstrap.
+func DescribeTrialStats(g []Row) SummaryRow {
+	s := SummaryRow{N: len(g), AllVerified: true, PctOfPeak: math.NaN(), GBpsCI: stats.NaN(), TotalMsCI: stats.NaN()}
+	s.GBps = Describe(valuesOf(g, func(r *Row) float64 { return r.GBps }))
+	s.KernelMs = Describe(valuesOf(g, func(r *Row) float64 { return r.KernelMs })).Median
+	s.PrefetchMs = Describe(valuesOf(g, func(r *Row) float64 { return r.PrefetchMs })).Median
+	s.TransferMs = Describe(valuesOf(g, func(r *Row) float64 { return r.TransferMs })).Median
+	s.CPUMs = Describe(valuesOf(g, func(r *Row) float64 { return r.CPUMs })).Median
+	s.TotalMs = Describe(valuesOf(g, func(r *Row) float64 { return r.TotalMs }))
 	for _, r := range g {
 		s.AllVerified = s.AllVerified && r.Verified
 		s.Waived = s.Waived || r.Waived
 	}
 	s.Published = g[0].Source != ""
 	return s
+}
+
+// TrialIntervals are the 95 % percentile-bootstrap intervals of the
+// median bandwidth and the median total time of a group of trials
+// (SummaryResamples resamples, seed 1).
+func TrialIntervals(g []Row) (gbps, totalMs stats.Interval) {
+	gbps = stats.MedianCI(valuesOf(g, func(r *Row) float64 { return r.GBps }), stats.DefaultLevel, SummaryResamples, 1)
+	totalMs = stats.MedianCI(valuesOf(g, func(r *Row) float64 { return r.TotalMs }), stats.DefaultLevel, SummaryResamples, 1)
+	return gbps, totalMs
+}
+
+func valuesOf(g []Row, f func(*Row) float64) []float64 {
+	x := make([]float64, len(g))
+	for i := range g {
+		x[i] = f(&g[i])
+	}
+	return x
 }
 
 // SummaryFrame renders summaries as a DataFrame: the configuration columns,

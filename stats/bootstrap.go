@@ -268,8 +268,13 @@ func countedMedian(sorted []float64, order, cnt []int32) float64 {
 	mid := n / 2 // the 0-based position of the (upper) middle value
 	var seen int32
 	v := 0
-	for ; seen+cnt[order[v]] <= mid; v++ {
-		seen += cnt[order[v]]
+	for {
+		c := cnt[order[v]]
+		if seen+c > mid {
+			break
+		}
+		seen += c
+		v++
 	}
 	switch {
 	case n%2 == 1:

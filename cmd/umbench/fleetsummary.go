@@ -26,7 +26,7 @@ func fleetSummary(data, dataset string, args []string, group string, stderr io.W
 	if dataset != "" || dir == "" || !fleet.IsFleet(dir) {
 		return nil, nil, meta, nil
 	}
-	parts, warns, err := fleet.Load([]string{dir}, nil)
+	parts, warns, err := fleet.LoadSummaries([]string{dir}, nil)
 	for _, w := range warns {
 		fmt.Fprintln(stderr, "umbench: warning:", w)
 	}
@@ -48,7 +48,10 @@ func fleetSummary(data, dataset string, args []string, group string, stderr io.W
 	if m, err := results.ReadMetadata(filepath.Join(dir, results.MetaName)); err == nil {
 		meta = m
 	}
-	modes, sums := fleet.Summarize(parts)
+	modes, sums, err := fleet.Summarize(parts)
+	if err != nil {
+		return nil, nil, meta, err
+	}
 	for i := range parts {
 		p := &parts[i]
 		for _, m := range modes {

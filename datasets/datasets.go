@@ -102,6 +102,40 @@ func (e Entry) HasPhase(group, phase string) bool {
 	return slices.Contains(e.Phases[group], phase)
 }
 
+// A Pick is a dataset chosen by Cover and the groups taken from it.
+type Pick struct {
+	Name   string
+	Groups []string
+}
+
+// Cover picks, from the embedded measured datasets that match q in ByAge's
+// order (best first), each of groups from the first dataset that has it
+// (every group of every dataset when none are given). Datasets that give
+// no group are left out: a notebook loads the picks and nothing else,
+// choosing from the Index without reading a CSV.
+func Cover(q Query, groups ...string) []Pick {
+	byName := map[string]Entry{}
+	for _, e := range Index() {
+		byName[e.Name] = e
+	}
+	taken := map[string]bool{}
+	var out []Pick
+	for _, name := range ByAge(q) {
+		var p Pick
+		for _, g := range byName[name].Groups {
+			if !taken[g] && (len(groups) == 0 || slices.Contains(groups, g)) {
+				taken[g] = true
+				p.Groups = append(p.Groups, g)
+			}
+		}
+		if len(p.Groups) > 0 {
+			p.Name = name
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // indexName is the generated index of the embedded datasets.
 const indexName = "index.json"
 

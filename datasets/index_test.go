@@ -3,8 +3,11 @@ package datasets
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/umlab/umlab/results"
 )
 
 // index.json is what BuildIndex makes of the embedded files: regenerate it
@@ -60,5 +63,35 @@ func TestIndexStaleEntry(t *testing.T) {
 		if e.Rows != 2 || !e.HasPhase("handoff", "gpu_only") || e.HasPhase("hbm", "") || e.GPU != "Y" || e.Trials != 2 {
 			t.Errorf("%s: %+v", e.Name, e)
 		}
+	}
+}
+
+// Cover takes each group from the best dataset that has it, as nb's
+// bundled mode does after loading every dataset.
+func TestCover(t *testing.T) {
+	q := Query{Prefix: "h200-"}
+	picks := Cover(q, "hbm", "handoff")
+	taken := map[string]string{}
+	for _, p := range picks {
+		for _, g := range p.Groups {
+			taken[g] = p.Name
+		}
+	}
+	for _, g := range []string{"hbm", "handoff"} {
+		for _, name := range ByAge(q) {
+			rows, _, err := Load(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.ContainsFunc(rows, func(r results.Row) bool { return r.Group == g }) {
+				if taken[g] != name {
+					t.Errorf("group %s taken from %q, want %s, the first by age that has it", g, taken[g], name)
+				}
+				break
+			}
+		}
+	}
+	if all := Cover(q); len(all) == 0 || len(all[0].Groups) < 7 {
+		t.Errorf("every group: %+v", all)
 	}
 }

@@ -1,10 +1,10 @@
 package results
 
 import (
-	"encoding/csv"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -13,7 +13,7 @@ import (
 // and errors, so that a large file is never held whole: fleet statistics
 // and merge stream every GPU's rows through one.
 type RowReader struct {
-	cr     *csv.Reader
+	lines  *lines
 	name   string
 	head   []string
 	fields []func(*Row) any // fieldPtr of each column of the file
@@ -29,13 +29,13 @@ var RequiredColumns = []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes}
 // NewRowReader reads the header line of a results CSV named name (used in
 // errors) and returns a reader of its rows.
 func NewRowReader(r io.Reader, name string) (*RowReader, error) {
-	cr := csv.NewReader(r)
-	head, _, seen, err := readHeader(cr, name, schemaKind, RequiredColumns...)
+	ls := newLines(r)
+	first, err := ls.next()
+	head, _, seen, err := parseHeader(slices.Clone(first), err, name, schemaKind, RequiredColumns...)
 	if err != nil {
 		return nil, err
 	}
-	cr.ReuseRecord = true
-	rr := &RowReader{cr: cr, name: name, head: head, trial: seen[ColTrial], trials: map[trialID]int{}}
+	rr := &RowReader{lines: ls, name: name, head: head, trial: seen[ColTrial], trials: map[trialID]int{}}
 	for _, h := range head {
 		rr.fields = append(rr.fields, fieldPtr[h])
 	}
@@ -56,14 +56,14 @@ func (rr *RowReader) Columns() []string { return rr.head }
 // Next reads the next row into row; io.EOF at the end of the file. Schema
 // columns the file lacks take their empty value.
 func (rr *RowReader) Next(row *Row) error {
-	rec, err := rr.cr.Read()
+	rec, err := rr.lines.next()
 	if err == io.EOF {
 		return err
 	}
 	if err != nil { // a *csv.ParseError names the line
 		return fmt.Errorf("%s: %w: %v", rr.name, ErrMalformed, err)
 	}
-	line, _ := rr.cr.FieldPos(0)
+	line := rr.lines.last
 	if len(rec) != len(rr.head) {
 		return fmt.Errorf("%s:%d: %w: %d fields, header has %d", rr.name, line, ErrMalformed, len(rec), len(rr.head))
 	}

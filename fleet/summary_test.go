@@ -269,3 +269,29 @@ func TestRunSpread(t *testing.T) {
 		}
 	}
 }
+
+// Digest keeps a directory's digest, intervals included, beside its rows.
+func TestDigest(t *testing.T) {
+	root := t.TempDir()
+	dir := fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
+	if err := fleet.Digest(dir); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(filepath.Join(dir, fleet.CacheName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, _, err := fleet.LoadSummaries([]string{root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, got, err := fleet.Summarize(parts); err != nil || math.IsNaN(got[""][0].GBpsCI.Lo) {
+		t.Errorf("%v: %+v", err, got[""])
+	}
+	if after, _ := os.Stat(filepath.Join(dir, fleet.CacheName)); !after.ModTime().Equal(fi.ModTime()) {
+		t.Error("the digest was made again")
+	}
+	if err := fleet.Digest(t.TempDir()); err == nil {
+		t.Error("a directory without results: no error")
+	}
+}

@@ -1,11 +1,13 @@
 package fleet_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/fleet/internal/fleettest"
 	"github.com/umlab/umlab/results"
 )
 
@@ -68,5 +70,22 @@ func BenchmarkCompareCheck(b *testing.B) {
 		if _, err := fleet.Compare(parts, fleet.CompareOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Check of many parts: its time grows with parts × configurations (it
+// grew with the square of the parts per configuration).
+func BenchmarkCheck(b *testing.B) {
+	for _, n := range []int{256, 1024} {
+		var parts []fleet.Part
+		for i := range n {
+			rows := fleettest.Rows(fleettest.Spec{Host: fmt.Sprintf("n%03d", i/8), UUID: fleettest.UUIDOf("n", i), Trials: 5, Scale: 1, Run: "r"})
+			parts = append(parts, fleet.FromRows("bench", rows, results.Metadata{})...)
+		}
+		b.Run(fmt.Sprintf("parts=%d", n), func(b *testing.B) {
+			for b.Loop() {
+				fleet.Check(parts)
+			}
+		})
 	}
 }

@@ -170,8 +170,8 @@ func (p *pcg) reject(hi, lo, n uint64) uint64 {
 // counts draws b resamples of n indices as intN does and returns how many
 // times each index was drawn in each: row k (counts[k·n : (k+1)·n]) is
 // resample k.
-func (r *Resampler) counts(n, b int) []int32 {
-	out := make([]int32, n*b)
+func counts[C uint8 | int32](r *Resampler, n, b int) []C {
+	out := make([]C, n*b)
 	m := uint64(n)
 	p := r.pcg // a local copy stays in registers
 	for k := range b {
@@ -245,13 +245,63 @@ func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
 	if n < 2 {
 		return Interval{est, est, est}
 	}
-	counts := drawn(seed, n, b)
+	var lo, hi float64
+	if n <= math.MaxUint8 { // a count fits a byte: the table is a quarter the size
+		lo, hi = bootstrap(sorted, order, drawn[uint8](seed, n, b), level)
+	} else {
+		lo, hi = bootstrap(sorted, order, drawn[int32](seed, n, b), level)
+	}
+	return Interval{est, lo, hi}
+}
+
+// bootstrap returns the percentile interval of the medians of the b
+// resamples whose draws per index are the rows of counts. With an odd
+// number of values each median is one of them: the medians are counted
+// by rank, and the percentiles read from those counts.
+func bootstrap[C uint8 | int32](sorted []float64, order []int32, counts []C, level float64) (lo, hi float64) {
+	n := len(sorted)
+	b := len(counts) / n
+	if n%2 == 1 {
+		hist := make([]int, n)
+		for k := range b {
+			hist[medianRank(order, counts[k*n:(k+1)*n])]++
+		}
+		a := (1 - level) / 2
+		return sorted[rankAt(hist, empiricalRank(a, b))], sorted[rankAt(hist, empiricalRank(1-a, b))]
+	}
 	meds := make([]float64, b)
 	for k := range b {
 		meds[k] = countedMedian(sorted, order, counts[k*n:(k+1)*n])
 	}
-	lo, hi := percentilesInPlace(meds, level)
-	return Interval{est, lo, hi}
+	return percentilesInPlace(meds, level)
+}
+
+// rankAt is the rank of the k-th smallest (0-based) of values counted
+// by rank in hist.
+func rankAt(hist []int, k int) int {
+	seen := 0
+	for v, c := range hist {
+		if seen += c; seen > k {
+			return v
+		}
+	}
+	return len(hist) - 1
+}
+
+// medianRank is the rank of the median of a resample of an odd number of
+// values (see countedMedian).
+func medianRank[C uint8 | int32](order []int32, cnt []C) int {
+	mid := len(order) / 2
+	seen := 0
+	v := 0
+	for {
+		c := int(cnt[order[v]])
+		if seen+c > mid {
+			return v
+		}
+		seen += c
+		v++
+	}
 }
 
 // MedianCI reads each resample as the number of times each index was
@@ -263,13 +313,13 @@ func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
 
 // countedMedian is the median of a resample of sorted (order[v] the index
 // of the value of rank v) that drew index i cnt[i] times.
-func countedMedian(sorted []float64, order, cnt []int32) float64 {
-	n := int32(len(sorted))
+func countedMedian[C uint8 | int32](sorted []float64, order []int32, cnt []C) float64 {
+	n := len(sorted)
 	mid := n / 2 // the 0-based position of the (upper) middle value
-	var seen int32
+	seen := 0
 	v := 0
 	for {
-		c := cnt[order[v]]
+		c := int(cnt[order[v]])
 		if seen+c > mid {
 			break
 		}
@@ -289,38 +339,43 @@ func countedMedian(sorted []float64, order, cnt []int32) float64 {
 	return (sorted[lower] + sorted[v]) / 2
 }
 
-// drawnCache keeps the resample counts by seed, length and resample count:
-// a summary bootstraps hundreds of configurations of the same number of
-// trials with the same seed, so they share one table. It holds at most
-// drawnCacheBytes; larger or later tables are drawn afresh each time.
+// drawnCache keeps the resample counts by seed, length and resample count
+// (and the type of a count): a summary bootstraps hundreds of
+// configurations of the same number of trials with the same seed, so they
+// share one table. It holds at most drawnCacheBytes; larger or later
+// tables are drawn afresh each time.
 var drawnCache struct {
 	sync.Mutex
-	tables map[[3]uint64][]int32
+	tables map[[4]uint64]any
 	bytes  int
 }
 
 const drawnCacheBytes = 32 << 20
 
-// drawn returns NewResampler(seed).counts(n, b), cached.
-func drawn(seed uint64, n, b int) []int32 {
-	key := [3]uint64{seed, uint64(n), uint64(b)}
+// drawn returns counts[C](NewResampler(seed), n, b), cached.
+func drawn[C uint8 | int32](seed uint64, n, b int) []C {
+	size := 1 // bytes of a count
+	if _, wide := any(C(0)).(int32); wide {
+		size = 4
+	}
+	key := [4]uint64{seed, uint64(n), uint64(b), uint64(size)}
 	drawnCache.Lock()
 	t, ok := drawnCache.tables[key]
 	drawnCache.Unlock()
 	if ok {
-		return t
+		return t.([]C)
 	}
-	t = NewResampler(seed).counts(n, b)
+	tab := counts[C](NewResampler(seed), n, b)
 	drawnCache.Lock()
 	defer drawnCache.Unlock()
-	if size := 4 * len(t); drawnCache.bytes+size <= drawnCacheBytes {
+	if size *= len(tab); drawnCache.bytes+size <= drawnCacheBytes {
 		if drawnCache.tables == nil {
-			drawnCache.tables = map[[3]uint64][]int32{}
+			drawnCache.tables = map[[4]uint64]any{}
 		}
-		drawnCache.tables[key] = t
+		drawnCache.tables[key] = tab
 		drawnCache.bytes += size
 	}
-	return t
+	return tab
 }
 
 // sortedOrder returns x sorted and order, the index in x of each sorted

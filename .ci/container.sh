@@ -221,10 +221,13 @@ LAB_URL="$url" LAB_TOKEN="$token" NOTEBOOK=01-baseline-paths.ipynb OUT="$art" EX
 sed 's/^/  | /' "$art/browser.log"
 check "notebook 01 ran in the container's JupyterLab, in bundled mode, rendering its figures" test "$rc" = 0
 # The kernel is still running: every process, server and kernel, is umlab's.
-users=$(podman top "$ctr" user huser args 2>/dev/null | awk 'NR > 1')
+# The host uid is read from /proc by host PID, not as podman's huser (a
+# name from the host's /etc/passwd, which this script did not write).
+users=$(podman top "$ctr" user hpid args 2>/dev/null | awk 'NR > 1')
 echo "$users" | sed 's/^/  | /'
+host_uids=$(awk '{ print $2 }' <<<"$users" | while read -r pid; do awk '/^Uid:/ { print $2 }' "/proc/$pid/status"; done | sort -u | tr '\n' ' ')
 check "every process in the container runs as umlab (host uid 1001), the GoNB kernel included" \
-  bash -c '[[ -n $1 ]] && ! grep -vq "^umlab  *1001 " <<<"$1" && grep -q gonb <<<"$1" && grep -q jupyter-lab <<<"$1"' _ "$users"
+  bash -c '[[ -n $1 && $2 == "1001 " ]] && ! grep -vq "^umlab " <<<"$1" && grep -q gonb <<<"$1" && grep -q jupyter-lab <<<"$1"' _ "$users" "$host_uids"
 t_nb=$(now)
 
 # --- 5. the image as Slurm's container mode runs it -------------------------

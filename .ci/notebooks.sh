@@ -10,9 +10,15 @@
 #     same number and kinds of outputs, cell by cell (content may change when
 #     the data changes; differences are listed, not failed).
 #
+# Then it executes every notebook again with two other local datasets
+# (UMLAB_LOCAL_DATASET: the paper's GH200 alone, and two H200s of one
+# node), with the same error checks and no comparison: a notebook must run
+# on any data.
+#
 # Usage:
 #   bash .ci/notebooks.sh            # set up (docker/install.sh), execute, check
-#   bash .ci/notebooks.sh --update   # ... and write the outputs into notebooks/
+#   bash .ci/notebooks.sh --update   # ... bundled only, and write the outputs into notebooks/
+#   bash .ci/notebooks.sh --dataset NAME|DIR   # execute with that local dataset only (repeatable)
 #   bash .ci/notebooks.sh --fake     # execute in fake mode instead: the live
 #                                    # path on umkit's simulated GPU (progress,
 #                                    # cache); no comparison with the committed
@@ -35,6 +41,8 @@ update=0
 mode=bundled
 figures=""
 nbs=()
+others=(paper-gh200 h200x2-2026-11-29-isolated)
+chosen=()
 while [[ $# -gt 0 ]]; do
   a="$1"; shift
   case "$a" in
@@ -42,7 +50,8 @@ while [[ $# -gt 0 ]]; do
     --fake) mode=fake ;;
     --live) mode=live ;;
     --figures) figures="$(mkdir -p "$1" && cd "$1" && pwd)"; shift ;;
-    -h|--help) sed -n '2,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --dataset) chosen+=("$1"); shift ;;
+    -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "notebooks.sh: unknown flag $a" >&2; exit 2 ;;
     *) nbs+=("$a") ;;
   esac
@@ -52,6 +61,14 @@ if [[ $update -eq 1 && $mode != bundled ]]; then
 fi
 if [[ ${#nbs[@]} -eq 0 ]]; then
   nbs=(notebooks/*.ipynb)
+fi
+# Runs: "" is the bundled default (compared with the committed outputs),
+# any other entry a local dataset (checked, not compared).
+runs=("")
+if [[ ${#chosen[@]} -gt 0 ]]; then
+  runs=("${chosen[@]}")
+elif [[ $update -eq 0 && $mode == bundled ]]; then
+  runs+=("${others[@]}")
 fi
 
 now() { date +%s.%N; }
@@ -74,23 +91,27 @@ export PYTHONWARNINGS=ignore
 
 fail=0
 report=()
+for run in "${runs[@]}"; do
 for nbpath in "${nbs[@]}"; do
   name="$(basename "$nbpath" .ipynb)"
+  label="$name${run:+ on $run}"
   ts=$(now)
-  log="$out/$name.log"
-  if ! jupyter nbconvert --to notebook --execute \
+  dir="$out/${run//\//_}"
+  mkdir -p "$dir"
+  log="$dir/$name.log"
+  if ! UMLAB_LOCAL_DATASET="$run" jupyter nbconvert --to notebook --execute \
       --ExecutePreprocessor.timeout=600 --ExecutePreprocessor.record_timing=False \
-      --output-dir "$out" "$nbpath" >"$log" 2>&1; then
-    echo "notebooks.sh: FAIL $nbpath: nbconvert failed; its log:" >&2
+      --output-dir "$dir" "$nbpath" >"$log" 2>&1; then
+    echo "notebooks.sh: FAIL $label: nbconvert failed; its log:" >&2
     grep -v '^[IW][0-9]\{4\} ' "$log" | tail -40 >&2
     fail=1
-    report+=("$name FAIL $(secs "$ts" "$(now)")s")
+    report+=("$label FAIL $(secs "$ts" "$(now)")s")
     continue
   fi
   committed="$nbpath"
-  # --update and --fake: nothing to compare with
-  [[ $update -eq 1 || $mode != bundled ]] && committed="$out/$name.ipynb"
-  if ! FIGURES="$figures" "$REPO/.venv/bin/python" - "$committed" "$out/$name.ipynb" <<'PYEOF'
+  # --update, --fake and another dataset: nothing to compare with
+  [[ $update -eq 1 || $mode != bundled || -n $run ]] && committed="$dir/$name.ipynb"
+  if ! FIGURES="$figures" "$REPO/.venv/bin/python" - "$committed" "$dir/$name.ipynb" <<'PYEOF'
 import base64, json, os, re, sys
 
 committed_path, executed_path = sys.argv[1], sys.argv[2]
@@ -167,15 +188,16 @@ print(f"  {pngs} images, {tables} tables")
 sys.exit(1 if problems else 0)
 PYEOF
   then
-    echo "notebooks.sh: FAIL $nbpath" >&2
+    echo "notebooks.sh: FAIL $label" >&2
     fail=1
-    report+=("$name FAIL $(secs "$ts" "$(now)")s")
+    report+=("$label FAIL $(secs "$ts" "$(now)")s")
     continue
   fi
   if [[ $update -eq 1 ]]; then
-    cp "$out/$name.ipynb" "$nbpath"
+    cp "$dir/$name.ipynb" "$nbpath"
   fi
-  report+=("$name ok $(secs "$ts" "$(now)")s")
+  report+=("$label ok $(secs "$ts" "$(now)")s")
+done
 done
 
 echo "notebooks.sh: $mode mode, timings (setup $(secs "$t0" "$t_setup") s, total $(secs "$t0" "$(now)") s)"

@@ -15,29 +15,61 @@ import (
 // TableWidth is the width WriteTable keeps to unless asked for wide output.
 const TableWidth = 120
 
-// WriteTable prints the report as aligned text: a header naming both
-// sides, one line per configuration (failures and warnings first), the
-// notes and the summary line. Unless wide, long labels and reasons are cut
-// so that lines fit TableWidth columns.
-func (r *Report) WriteTable(w io.Writer, wide bool) error {
-	fmt.Fprintf(w, "%s: run %s against baseline %s\n", r.GPU, r.Run, r.Baseline)
-	fmt.Fprintf(w, "change: run median / baseline median - 1, %g %% bootstrap interval; fail: interval below -%g %%, warn: below -%g %%\n",
-		100*r.Confidence, r.FailPct, r.WarnPct)
-	fmt.Fprintf(w, "(or unverified trials); n: trials of run/baseline; failures and warnings first\n\n")
-	multi := r.RunGPUs > 1
+// WriteTable prints the report as aligned text: the two headline
+// verdicts, one line per resource, the configurations that failed or are
+// inconclusive (every configuration when all), the notes and the summary
+// line. Unless wide, long labels and reasons are cut so that lines fit
+// TableWidth columns.
+func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
+	fmt.Fprintf(w, "%s: run %s against baseline %s\n", r.GPUModel, r.Run, r.Baseline)
+	fmt.Fprintf(w, "GPU %s, host %s\n\n", strings.ToUpper(string(r.GPU)), strings.ToUpper(string(r.Host)))
+	say := func(text string) {
+		for _, l := range wrap(text, TableWidth) {
+			fmt.Fprintln(w, l)
+		}
+	}
+	say(fmt.Sprintf("Each change (run / baseline - 1) is judged against the larger of -%g %% and the variation a healthy node shows "+
+		"(tol, the interval's half-width: the trials' noise and the spread between processes): fail beyond both, inconclusive "+
+		"beyond -%g %% but within the variation, pass otherwise. Resources: the weighted mean change of their configurations, "+
+		"%g %% intervals Bonferroni-adjusted within the GPU and the host; configurations: a failure stands at a %g %% "+
+		"false-discovery rate. Variation: %s.", r.FailPct, r.FailPct, 100*r.Confidence, 100*r.FDR, r.Variation))
+	fmt.Fprintln(w)
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	multi := r.RunGPUs > 1
+	fmt.Fprintln(tw, "resource\tconfigs\tchg %\ttol %\tverdict\tslowest")
+	for _, res := range r.Resources {
+		name := res.Class + " " + res.Resource
+		if multi {
+			name += " " + shortGPU(res.GPU)
+		}
+		worst := strings.Join(res.Worst, "; ")
+		if !wide {
+			worst = cut(worst, 48)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%s\t%s\n", name, res.Configurations, pct(res.Ratio), res.TolerancePct, verdictText(res.Verdict), worst)
+	}
+	if err := flushTable(w, tw, &b); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	head := []string{"configuration"}
 	if multi {
 		head = append(head, "gpu")
 	}
-	head = append(head, "n", "base GB/s", "run GB/s", "chg %", "interval %", "verdict")
+	head = append(head, "resource", "n", "base GB/s", "run GB/s", "chg %", "tol %", "verdict")
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	labelMax, reasonMax := 50, 13
+	labelMax, reasonMax := 44, 30
 	if multi {
-		labelMax = 40
+		labelMax = 36
 	}
+	hidden := 0
 	for _, res := range r.sorted() {
+		if !all && (res.Verdict == Pass || res.Verdict == Skip) {
+			hidden++
+			continue
+		}
 		label, reason := res.Group+" "+res.Configuration, res.Reason
 		if !wide {
 			label, reason = cut(label, labelMax), cut(reason, reasonMax)
@@ -46,27 +78,24 @@ func (r *Report) WriteTable(w io.Writer, wide bool) error {
 		if multi {
 			f = append(f, shortGPU(res.GPU))
 		}
-		verdict := string(res.Verdict)
-		if res.Verdict == Fail || res.Verdict == Warn {
-			verdict = strings.ToUpper(verdict)
-		}
+		v := verdictText(res.Verdict)
 		if reason != "" {
-			verdict += " " + reason
+			v += " " + reason
 		}
-		f = append(f, fmt.Sprintf("%d/%d", res.RunN, res.BaselineN), num(res.BaselineGBps), num(res.RunGBps),
-			pct(res.Ratio), interval(res.Lo, res.Hi), verdict)
+		f = append(f, res.Resource, fmt.Sprintf("%d/%d", res.RunN, res.BaselineN), num(res.BaselineGBps), num(res.RunGBps),
+			pct(res.Ratio), tol(res.TolerancePct), v)
 		fmt.Fprintln(tw, strings.Join(f, "\t"))
 	}
-	if err := tw.Flush(); err != nil {
+	if err := flushTable(w, tw, &b); err != nil {
 		return err
 	}
-	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	if hidden > 0 {
+		fmt.Fprintf(w, "(%d configurations passed or were skipped; --all lists every one)\n", hidden)
 	}
 	if len(r.Notes) > 0 {
 		fmt.Fprintln(w)
 		for _, n := range r.Notes {
-			fmt.Fprintln(w, "note: "+n)
+			say("note: " + n)
 		}
 	}
 	fmt.Fprintln(w)
@@ -74,10 +103,46 @@ func (r *Report) WriteTable(w io.Writer, wide bool) error {
 	return err
 }
 
-// sorted puts failures first, then warnings, passes and skips, keeping the
-// run's order within each.
+// flushTable writes what tw holds in b to w without trailing blanks.
+func flushTable(w io.Writer, tw *tabwriter.Writer, b *strings.Builder) error {
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+	b.Reset()
+	return nil
+}
+
+func verdictText(v Verdict) string {
+	if v == Fail {
+		return "FAIL"
+	}
+	return string(v)
+}
+
+// wrap breaks text into lines of at most width runes at spaces.
+func wrap(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	return append(lines, line)
+}
+
+// sorted puts failures first, then inconclusive results, passes and skips,
+// keeping the run's order within each.
 func (r *Report) sorted() []Result {
-	rank := map[Verdict]int{Fail: 0, Warn: 1, Pass: 2, Skip: 3}
+	rank := map[Verdict]int{Fail: 0, Inconclusive: 1, Pass: 2, Skip: 3}
 	out := make([]Result, 0, len(r.Results))
 	for v := 0; v < 4; v++ {
 		for _, res := range r.Results {
@@ -92,12 +157,13 @@ func (r *Report) sorted() []Result {
 // WriteCSV writes one line per configuration with full precision.
 func (r *Report) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"verdict", "group", "configuration", "gpu", "host", "run_n", "baseline_n",
-		"baseline_median_gbps", "run_median_gbps", "ratio", "ratio_lo", "ratio_hi", "reason", "key"})
+	cw.Write([]string{"verdict", "group", "configuration", "resource", "gpu", "host", "run_n", "baseline_n", "run_runs", "baseline_runs",
+		"baseline_median_gbps", "run_median_gbps", "ratio", "ratio_lo", "ratio_hi", "tolerance_pct", "spread_pct", "p", "reason", "key"})
 	for _, res := range r.Results {
-		cw.Write([]string{string(res.Verdict), res.Group, res.Configuration, res.GPU, res.Host,
-			strconv.Itoa(res.RunN), strconv.Itoa(res.BaselineN), full(res.BaselineGBps), full(res.RunGBps),
-			full(res.Ratio), full(res.Lo), full(res.Hi), res.Reason, res.Key})
+		cw.Write([]string{string(res.Verdict), res.Group, res.Configuration, res.Resource, res.GPU, res.Host,
+			strconv.Itoa(res.RunN), strconv.Itoa(res.BaselineN), strconv.Itoa(res.RunRuns), strconv.Itoa(res.BaselineRuns),
+			full(res.BaselineGBps), full(res.RunGBps), full(res.Ratio), full(res.Lo), full(res.Hi),
+			full(res.TolerancePct), full(res.SpreadPct), full(res.P), res.Reason, res.Key})
 	}
 	cw.Flush()
 	return cw.Error()
@@ -159,6 +225,13 @@ func pct(ratio float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%+.1f", 100*(ratio-1))
+}
+
+func tol(v float64) string {
+	if math.IsNaN(v) || v == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f", v)
 }
 
 func interval(lo, hi float64) string {

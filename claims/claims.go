@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"github.com/umlab/umlab/stats"
 )
 
 // Verdict is the outcome of checking one claim on one run.
@@ -13,20 +15,26 @@ type Verdict int
 
 // Verdicts, from agreement to no data.
 const (
-	// Reproduces: the run's figure satisfies the claim's relation with the
-	// paper's figure.
+	// Reproduces: the whole 95 % interval of the run's figure satisfies the
+	// claim's relation with the paper's figure (and its direction).
 	Reproduces Verdict = iota
-	// Qualitative: same direction as the paper, a different magnitude.
+	// Qualitative: the claimed direction holds beyond noise, the magnitude
+	// lies outside the paper's tolerance beyond noise.
 	Qualitative
-	// KnownReason: the run differs and its device facts or its own data say why.
+	// KnownReason: the run differs beyond noise, and a mechanism computed
+	// from its device facts and its own data predicts the difference.
 	KnownReason
-	// Unexplained: the run differs and nothing in its facts explains it.
+	// Unexplained: the run differs beyond noise and no mechanism predicts it.
 	Unexplained
-	// NotMeasured: the run lacks the configurations the claim needs.
+	// Inconclusive: the interval straddles the claim's tolerance or
+	// direction, so noise decides.
+	Inconclusive
+	// NotMeasured: the run lacks the data the claim names, or its data are
+	// not measurements (simulated).
 	NotMeasured
 )
 
-var verdictNames = []string{"reproduces", "reproduces qualitatively", "differs for a known reason", "differs, unexplained", "not measured"}
+var verdictNames = []string{"reproduces", "reproduces qualitatively", "differs for a known reason", "differs, unexplained", "inconclusive", "not measured"}
 
 func (v Verdict) String() string {
 	if v < 0 || int(v) >= len(verdictNames) {
@@ -35,16 +43,62 @@ func (v Verdict) String() string {
 	return verdictNames[v]
 }
 
-// Quantity is a figure a claim compares: a value and how it was obtained,
-// in words with the figures it comes from.
+// Quantity is a figure a claim compares: a value, how it was obtained (in
+// words, with the figures it comes from) and, for a measured figure, its
+// 95 % bootstrap interval (CI.Lo = CI.Hi = Value for a published one).
 type Quantity struct {
 	Value float64
-	Unit  string // "GB/s", "ms", "%", "×", "" (a count or a truth value)
+	Unit  string // "GB/s", "ms", "%", "×", "yes/no", "" (a count)
 	Text  string // e.g. "21.6 / 3904 GB/s"
+	CI    stats.Interval
 }
 
 // String formats the value with its unit.
 func (q Quantity) String() string { return formatValue(q.Value, q.Unit) }
+
+// WithCI formats the value with its interval where it has a width: "0.484 %
+// [0.47–0.50]".
+func (q Quantity) WithCI() string {
+	if math.IsNaN(q.CI.Lo) || num(q.CI.Lo) == num(q.CI.Hi) {
+		return q.String()
+	}
+	if q.Unit == "yes/no" {
+		return q.String() + " [" + yesNo(q.CI.Lo != 0) + "–" + yesNo(q.CI.Hi != 0) + "]"
+	}
+	return q.String() + " [" + num(q.CI.Lo) + "–" + num(q.CI.Hi) + "]"
+}
+
+// Band is a closed range of a figure, infinite where open.
+type Band struct{ Lo, Hi float64 }
+
+func eps(x float64) float64 { return 1e-9 * math.Max(1, math.Abs(x)) }
+
+// holds reports whether the whole interval lies in the band.
+func (b Band) holds(lo, hi float64) bool { return lo >= b.Lo-eps(b.Lo) && hi <= b.Hi+eps(b.Hi) }
+
+// side is −1 where the whole interval lies below the band, +1 above, 0
+// where it meets it.
+func (b Band) side(lo, hi float64) int {
+	switch {
+	case hi < b.Lo-eps(b.Lo):
+		return -1
+	case lo > b.Hi+eps(b.Hi):
+		return 1
+	}
+	return 0
+}
+
+func (b Band) String() string {
+	switch {
+	case math.IsInf(b.Lo, -1):
+		return "≤ " + num(b.Hi)
+	case math.IsInf(b.Hi, 1):
+		return "≥ " + num(b.Lo)
+	case b.Lo == b.Hi:
+		return num(b.Lo)
+	}
+	return num(b.Lo) + "–" + num(b.Hi)
+}
 
 // RelKind says how a measured quantity is compared with the paper's.
 type RelKind int
@@ -65,27 +119,19 @@ type Relation struct {
 	Bound float64
 }
 
-// Holds reports whether got satisfies the relation against paper.
-func (r Relation) Holds(paper, got float64) bool {
-	if math.IsNaN(got) {
-		return false
-	}
+// Band is the range of figures the relation accepts against the paper's.
+func (r Relation) Band(paper float64) Band {
 	switch r.Kind {
 	case Near:
-		if paper == 0 {
-			return got == 0
-		}
-		return math.Abs(got/paper-1) <= r.Tol+1e-12
+		return Band{paper - r.Tol*math.Abs(paper), paper + r.Tol*math.Abs(paper)}
 	case NearAbs:
-		return math.Abs(got-paper) <= r.Tol+1e-12
+		return Band{paper - r.Tol, paper + r.Tol}
 	case AtMost:
-		return got <= r.Bound+1e-12
+		return Band{math.Inf(-1), r.Bound}
 	case AtLeast:
-		return got >= r.Bound-1e-12
-	case Same:
-		return got == paper
+		return Band{r.Bound, math.Inf(1)}
 	}
-	return false
+	return Band{paper, paper}
 }
 
 // Describe says the relation in words, with the unit of its figures.
@@ -99,27 +145,28 @@ func (r Relation) Describe(unit string) string {
 		return "at most " + formatValue(r.Bound, unit)
 	case AtLeast:
 		return "at least " + formatValue(r.Bound, unit)
-	case Same:
-		return "the same as the paper's"
 	}
-	return "?"
+	return "the same as the paper's"
 }
 
 // Claim is one finding of the paper as a check.
 type Claim struct {
 	ID        string // stable, e.g. "V-C.cold-fraction"
 	Section   string // the paper's section or table: "V-C", "Table III"
-	Statement string // what the paper says, in its words where short
+	Statement string // what the paper says; its figures are read from the paper's datasets
 	// Reference is the published dataset the paper's figure is computed
 	// from (paper-gb200, paper-gh200, paper-gb10); Against, when set, is a
 	// second platform the claim compares with (cross-platform claims).
 	Reference, Against string
 	Relation           Relation
 	// Direction, when set, is the claim's qualitative content: a run whose
-	// quantity misses the relation but satisfies Direction reproduces it
-	// qualitatively.
-	Direction     func(q float64) bool
+	// figure misses the relation but lies in Direction, beyond noise,
+	// reproduces it qualitatively.
+	Direction     *Band
 	DirectionText string
+	// OwnDevice: the claim states an absolute figure of the reference's
+	// device, which a run of another platform does not measure.
+	OwnDevice bool
 	// Ambiguity names what the claim rests on that the paper leaves open.
 	Ambiguity string
 	// Measure computes the quantity from a run (and from the comparison run
@@ -130,15 +177,33 @@ type Claim struct {
 	// cannot (Table III's errors, a figure the text states); otherwise the
 	// paper's figure is Measure on the reference dataset.
 	Paper func(ref, against *Run) (Quantity, error)
-	// Explain gives the reason a run differs, from its facts and data, or
-	// "" when none is known.
-	Explain func(x *Check) string
-	// Unresolved, when set, says why the run's own data show that its
-	// figure cannot measure the claimed quantity (an added cost smaller than
-	// the work the run timed inside it), or "". A reason makes the verdict
-	// KnownReason whatever the figure: such a figure neither reproduces nor
-	// differs.
-	Unresolved func(x *Check) string
+	// Reasons are the mechanisms that may explain a difference.
+	Reasons []Mechanism
+	format  string          // the statement's template, its figures %s
+	cited   map[string]bool // the configurations its figures were read from
+}
+
+// Mechanism is a reason a run may differ from the paper, as a test: from
+// the run's device facts and its own data it predicts the claim's figure.
+// It explains a difference only where the prediction lies on the same side
+// of the paper's tolerance (and of the claim's direction) as the measured
+// figure, and the measured figure lies within Factor of it.
+type Mechanism struct {
+	Name string // what it rests on, in a few words: "the PCIe link"
+	// Factor is how far, as a ratio, the measured figure may lie from the
+	// predicted range (1.25: within 25 %); 0 for a mechanism that predicts
+	// the direction only (a bound, far from the figure).
+	Factor float64
+	// Predict returns the predicted range (a point, or a bound with an
+	// infinite end) and how it was computed; false where the mechanism does
+	// not exist on this device or the run lacks its data.
+	Predict func(x *Check) (Prediction, bool)
+}
+
+// Prediction is a mechanism's predicted range of a claim's figure.
+type Prediction struct {
+	Lo, Hi float64
+	Text   string
 }
 
 // ErrNotMeasured is wrapped by Measure errors for data a run lacks.
@@ -158,8 +223,13 @@ type Check struct {
 	Measured Quantity
 	Verdict  Verdict
 	// Reason explains the verdict: why the claim is not measured, how the
-	// magnitude differs, or why the run differs.
+	// magnitude differs, what straddles, or why the run differs.
 	Reason string
+	// RestsOn names the runs (datasets or directories) whose rows the
+	// measured figure was computed from.
+	RestsOn []string
+	// Simulated: the run's rows come from the simulated GPU.
+	Simulated bool
 }
 
 // Options tune Evaluate.
@@ -169,6 +239,11 @@ type Options struct {
 	// those claims not measured unless Run is the paper's GB200 dataset,
 	// which is then compared with the paper's GH200 dataset.
 	Against *Run
+	// Resamples is the number of bootstrap replicates behind each interval
+	// (DefaultResamples when 0).
+	Resamples int
+	// tolerances replaces runTolerance (TestStability's leave-one-out).
+	tolerances map[string]tolerance
 }
 
 var refs struct {
@@ -213,7 +288,7 @@ func EvaluateClaims(cs []*Claim, run *Run, o Options) ([]Check, error) {
 }
 
 func evaluate(c *Claim, run *Run, o Options) (Check, error) {
-	x := Check{Claim: c, Run: run}
+	x := Check{Claim: c, Run: run, Simulated: run.Simulated(), Measured: Quantity{Value: math.NaN(), CI: stats.NaN()}}
 	ref, err := reference(c.Reference)
 	if err != nil {
 		return x, err
@@ -238,54 +313,214 @@ func evaluate(c *Claim, run *Run, o Options) (Check, error) {
 	if err != nil {
 		return x, fmt.Errorf("the paper's figure: %w", err)
 	}
+	x.Paper.CI = stats.Interval{Est: x.Paper.Value, Lo: x.Paper.Value, Hi: x.Paper.Value}
 	if c.Against != "" && against == nil {
 		x.Verdict = NotMeasured
 		x.Reason = fmt.Sprintf("compares two platforms (%s with %s); this run holds one (%s)", ref.Meta.Platform, refAgainst.Meta.Platform, orDash(run.Meta.Platform))
-		x.Measured.Value = math.NaN()
 		return x, nil
 	}
-	x.Measured, err = c.Measure(run, against)
+	q, keys, err := measureTracked(c, run, against)
 	if errors.Is(err, ErrNotMeasured) {
 		x.Verdict = NotMeasured
 		x.Reason = strings.TrimPrefix(err.Error(), ErrNotMeasured.Error()+": ")
-		x.Measured.Value = math.NaN()
 		return x, nil
 	}
 	if err != nil {
 		return x, err
 	}
-	if c.Unresolved != nil {
-		if why := c.Unresolved(&x); why != "" {
-			x.Verdict, x.Reason = KnownReason, why
-			return x, nil
-		}
+	x.Measured = q
+	x.RestsOn = run.restsOn(keys)
+	if against != nil && against != ref {
+		x.RestsOn = append(x.RestsOn, against.Name)
 	}
-	switch {
-	// A figure near the paper's but against its direction (R* = 0.97
-	// against 1.06: no crossover at any R ≥ 1) does not reproduce it.
-	case c.Relation.Holds(x.Paper.Value, x.Measured.Value) && (c.Direction == nil || c.Direction(x.Measured.Value)):
-		x.Verdict = Reproduces
-	case c.Direction != nil && c.Direction(x.Measured.Value):
-		x.Verdict = Qualitative
-		x.Reason = fmt.Sprintf("same direction (%s), %s here against %s in the paper", c.DirectionText, x.Measured, x.Paper)
-		if c.Explain != nil {
-			if why := c.Explain(&x); why != "" {
-				x.Reason += "; " + why
-			}
-		}
-	default:
-		why := ""
-		if c.Explain != nil {
-			why = c.Explain(&x)
-		}
-		if why != "" {
-			x.Verdict, x.Reason = KnownReason, why
-		} else {
-			x.Verdict = Unexplained
-			x.Reason = fmt.Sprintf("%s here against %s in the paper; nothing in this run's device facts or data explains it", x.Measured, x.Paper)
-		}
+	if c.OwnDevice && run.Meta.Platform != ref.Meta.Platform {
+		x.Verdict = NotMeasured
+		x.Reason = fmt.Sprintf("states an absolute figure of %s's device; this run is of another (%s): its %s is shown, not compared",
+			ref.Meta.Platform, run.Describe(), x.Measured)
+		return x, nil
+	}
+	resamples := o.Resamples
+	if resamples <= 0 {
+		resamples = DefaultResamples
+	}
+	tols := o.tolerances
+	if tols == nil {
+		tols = runTolerance
+	}
+	tol, ok := tols[c.ID]
+	if !ok || len(run.boot.runIDs) > 1 || run.Meta.Kind == "published" || q.Unit == "yes/no" {
+		tol = tolerance{}
+	}
+	x.Measured.CI = interval(c, run, against, q.Value, resamples, tol)
+	judge(&x)
+	if x.Simulated && x.Verdict != NotMeasured {
+		x.Reason = fmt.Sprintf("SIMULATED data (umbench run --simulate), not measurements: on measured data this figure would be judged %q", x.Verdict)
+		x.Verdict = NotMeasured
 	}
 	return x, nil
+}
+
+// measureTracked measures a claim on a run and returns the configurations
+// its figure was computed from.
+func measureTracked(c *Claim, run, against *Run) (Quantity, map[string]bool, error) {
+	run.reads = map[string]bool{}
+	defer func() { run.reads = nil }()
+	q, err := c.Measure(run, against)
+	return q, run.reads, err
+}
+
+// interval is the 95 % percentile interval of the claim's figure over the
+// bootstrap replicates of the run (and of the comparison run), each with a
+// draw of the run-to-run tolerance, widened to hold the estimate. A figure
+// that cannot be computed in more than 5 % of the replicates has no bound
+// at all.
+func interval(c *Claim, run, against *Run, est float64, b int, tol tolerance) stats.Interval {
+	trivial := run.boot.trivial && (against == nil || against.boot.trivial)
+	if trivial && tol.SD == 0 {
+		return stats.Interval{Est: est, Lo: est, Hi: est}
+	}
+	vals := make([]float64, b)
+	failed := 0
+	for i := range vals {
+		if trivial {
+			vals[i] = est
+			continue
+		}
+		q, err := c.Measure(run.replicate(i), against.replicate(i))
+		vals[i] = q.Value
+		if err != nil || math.IsNaN(q.Value) {
+			vals[i] = math.NaN()
+			failed++
+		}
+	}
+	if tol.SD > 0 {
+		withTolerance(vals, c.ID, tol)
+	}
+	if failed > b/20 {
+		return stats.Interval{Est: est, Lo: math.Inf(-1), Hi: math.Inf(1)}
+	}
+	lo, hi := stats.Percentiles(vals, stats.DefaultLevel)
+	return stats.Interval{Est: est, Lo: math.Min(lo, est), Hi: math.Max(hi, est)}
+}
+
+// judge sets the verdict from the measured interval: the whole of it must
+// satisfy the relation (and direction) to reproduce, lie outside the
+// relation and inside the direction to reproduce qualitatively, and lie
+// outside (the direction, or the relation where there is none) to differ;
+// anything else straddles a line and is inconclusive.
+func judge(x *Check) {
+	c, m := x.Claim, x.Measured
+	lo, hi := m.CI.Lo, m.CI.Hi
+	rel := c.Relation.Band(x.Paper.Value)
+	inRel, relSide := rel.holds(lo, hi), rel.side(lo, hi)
+	inDir, dirSide := true, 0
+	if c.Direction != nil {
+		inDir, dirSide = c.Direction.holds(lo, hi), c.Direction.side(lo, hi)
+	}
+	here := fmt.Sprintf("%s here against %s in the paper", m.WithCI(), x.Paper)
+	switch {
+	case inRel && inDir:
+		x.Verdict = Reproduces
+	case relSide != 0 && inDir && c.Direction != nil:
+		x.Verdict = Qualitative
+		x.Reason = fmt.Sprintf("same direction (%s, %s) beyond noise, %s", c.DirectionText, c.Direction, here)
+		if why, _ := explain(x); why != "" {
+			x.Reason += "; " + why
+		}
+	case dirSide != 0 || relSide != 0 && c.Direction == nil:
+		why, tried := explain(x)
+		if why != "" {
+			x.Verdict, x.Reason = KnownReason, why
+			return
+		}
+		x.Verdict = Unexplained
+		x.Reason = here + "; nothing in this run's device facts or data explains it"
+		if tried != "" {
+			x.Reason += " (" + tried + ")"
+		}
+	default:
+		x.Verdict = Inconclusive
+		line := fmt.Sprintf("the paper's tolerance (%s, %s)", c.Relation.Describe(m.Unit), rel)
+		switch {
+		case math.IsInf(lo, -1) && math.IsInf(hi, 1):
+			line = "everything: the figure cannot be computed in more than 5 % of the resamples"
+		case m.Unit == "yes/no":
+			line = "yes and no: the resamples disagree"
+		case !inDir && dirSide == 0:
+			line = fmt.Sprintf("the claim's direction (%s, %s)", c.DirectionText, c.Direction)
+		}
+		x.Reason = fmt.Sprintf("%s; the 95 %% interval straddles %s, so noise decides", here, line)
+		if _, said := explain(x); said != "" {
+			x.Reason += " (" + said + ")"
+		}
+	}
+}
+
+// explain returns the first mechanism that predicts the difference, in
+// words, and what every mechanism that exists on the run predicted.
+func explain(x *Check) (why, predictions string) {
+	c, m := x.Claim, x.Measured
+	rel := c.Relation.Band(x.Paper.Value)
+	relSide := rel.side(m.CI.Lo, m.CI.Hi)
+	dirSide := 0
+	if c.Direction != nil {
+		dirSide = c.Direction.side(m.CI.Lo, m.CI.Hi)
+	}
+	var said []string
+	for _, mech := range c.Reasons {
+		p, ok := mech.Predict(x)
+		if !ok {
+			continue
+		}
+		pr := Band{p.Lo, p.Hi}
+		said = append(said, fmt.Sprintf("predicted by %s: %s", mech.Name, predicted(pr, m.Unit)))
+		if why != "" || relSide == 0 && dirSide == 0 {
+			continue
+		}
+		sameSide := rel.side(p.Lo, p.Hi) == relSide && (c.Direction == nil || c.Direction.side(p.Lo, p.Hi) == dirSide)
+		switch d := ratioDistance(m.Value, p.Lo, p.Hi); {
+		case !sameSide:
+		case mech.Factor == 0:
+			why = fmt.Sprintf("%s: that predicts %s, the direction only", p.Text, predicted(pr, m.Unit))
+		case m.Unit == "yes/no" && d <= mech.Factor:
+			why = fmt.Sprintf("%s: that predicts %s, as measured", p.Text, predicted(pr, m.Unit))
+		case d <= mech.Factor:
+			why = fmt.Sprintf("%s: that predicts %s, and %s is within the %g× this reason allows", p.Text, predicted(pr, m.Unit), m.WithCI(), mech.Factor)
+		}
+	}
+	return why, strings.Join(said, "; ")
+}
+
+// predicted formats a predicted range with the claim's unit.
+func predicted(b Band, unit string) string {
+	if unit == "yes/no" {
+		return formatValue(b.Lo, unit)
+	}
+	return strings.NewReplacer("≤ ", "at most ", "≥ ", "at least ").Replace(b.String()) + unitSuffix(unit)
+}
+
+func unitSuffix(unit string) string {
+	switch unit {
+	case "", "yes/no":
+		return ""
+	case "×":
+		return "×"
+	}
+	return " " + unit
+}
+
+// ratioDistance is how far, as a ratio, v lies from [lo, hi]: 1 inside,
+// infinite where the ratio has no meaning (a non-positive figure outside).
+func ratioDistance(v, lo, hi float64) float64 {
+	switch {
+	case v >= lo-eps(lo) && v <= hi+eps(hi):
+		return 1
+	case v > hi && hi > 0:
+		return v / hi
+	case v < lo && v > 0:
+		return lo / v
+	}
+	return math.Inf(1)
 }
 
 func orDash(s string) string {
@@ -302,21 +537,9 @@ func formatValue(v float64, unit string) string {
 		return "—"
 	}
 	if unit == "yes/no" {
-		if v != 0 {
-			return "yes"
-		}
-		return "no"
+		return yesNo(v != 0)
 	}
-	s := num(v)
-	switch unit {
-	case "":
-		return s
-	case "%":
-		return s + " %"
-	case "×":
-		return s + "×"
-	}
-	return s + " " + unit
+	return num(v) + unitSuffix(unit)
 }
 
 // num formats a number with about three significant digits, more for
@@ -326,6 +549,8 @@ func num(v float64) string {
 	switch {
 	case v == 0:
 		return "0"
+	case math.IsInf(v, 0):
+		return fmt.Sprint(v)
 	case a >= 100:
 		return fmt.Sprintf("%.0f", v)
 	case a >= 10:

@@ -1,11 +1,14 @@
 package claims_test
 
 import (
-	"fmt"
+	"encoding/json"
+	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/umlab/umlab/claims"
+	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/results"
 )
 
@@ -19,6 +22,13 @@ var notExpressible = map[string]string{
 	"VIII-C.median-ape":               "the paper publishes the handoff sweep at 1 GiB only",
 }
 
+// The canonical runs: the full default suite on an H200 and the counter
+// passes of its handoff sweep.
+const (
+	fullRun  = "h200-2026-12-02-setuploops"
+	counters = "h200counters-2026-12-02-sweep"
+)
+
 func load(t *testing.T, names ...string) *claims.Run {
 	t.Helper()
 	r, err := claims.Load(names...)
@@ -26,6 +36,15 @@ func load(t *testing.T, names ...string) *claims.Run {
 		t.Fatal(err)
 	}
 	return r
+}
+
+func byID(t *testing.T, xs []claims.Check) map[string]claims.Check {
+	t.Helper()
+	m := map[string]claims.Check{}
+	for _, x := range xs {
+		m[x.Claim.ID] = x
+	}
+	return m
 }
 
 // TestCatalogue: at least 30 claims, unique ids, every section of the
@@ -61,341 +80,214 @@ func TestCatalogue(t *testing.T) {
 // data can express reproduces; the others are exactly notExpressible.
 func TestPaperReproducesItself(t *testing.T) {
 	for _, c := range claims.All() {
-		run := load(t, c.Reference)
 		var o claims.Options
 		if c.Against != "" {
 			o.Against = load(t, c.Against)
 		}
-		xs, err := claims.EvaluateClaims([]*claims.Claim{c}, run, o)
+		xs, err := claims.EvaluateClaims([]*claims.Claim{c}, load(t, c.Reference), o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		x := xs[0]
-		want := claims.Reproduces
+		x, want := xs[0], claims.Reproduces
 		if _, ok := notExpressible[c.ID]; ok {
 			want = claims.NotMeasured
 		}
 		if x.Verdict != want {
 			t.Errorf("%s on %s: %s (paper %s, measured %s: %s), want %s", c.ID, c.Reference, x.Verdict, x.Paper, x.Measured, x.Reason, want)
 		}
+		if x.Verdict == claims.Reproduces && (x.Measured.CI.Lo != x.Measured.Value || x.Measured.CI.Hi != x.Measured.Value) {
+			t.Errorf("%s: the paper's single figures give the interval %v, want the point", c.ID, x.Measured.CI)
+		}
 	}
-}
-
-// TestGB200AgainstGH200: the paper's GB200 dataset compares itself with
-// the paper's GH200 dataset by default.
-func TestGB200AgainstGH200(t *testing.T) {
+	// The paper's GB200 dataset compares itself with its GH200 dataset.
 	xs, err := claims.EvaluateClaims([]*claims.Claim{claims.ByID("V-A.triad-gb200-gh200")}, load(t, claims.GB200), claims.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if xs[0].Verdict != claims.Reproduces || xs[0].Measured.String() != "1.25×" {
-		t.Errorf("got %s %s, want reproduces 1.25×", xs[0].Verdict, xs[0].Measured)
+		t.Errorf("GB200 against GH200: %s %s, want reproduces 1.25×", xs[0].Verdict, xs[0].Measured)
 	}
 }
 
-// planted returns the paper's GB200 rows with one configuration's
-// bandwidth multiplied by f.
-func planted(t *testing.T, meta func(*results.Metadata), edits map[string]float64) *claims.Run {
-	t.Helper()
-	ref := load(t, claims.GB200)
-	rows := append([]results.Row(nil), ref.Rows...)
-	for i := range rows {
-		if f, ok := edits[rows[i].Group+"/"+rows[i].Mode]; ok && rows[i].SizeBytes == 256<<20 && rows[i].Benchmark == "stream" {
-			rows[i].GBps *= f
-		}
-	}
-	m := ref.Meta
-	m.RunID, m.Kind = "planted", "measured"
-	if meta != nil {
-		meta(&m)
-	}
-	r, err := claims.NewRun("planted", rows, m)
+// TestGB10SharedPool: on GB10, CPU and GPU share one memory pool; that is
+// the reason where the paper's GB200 claims about first touch differ
+// (state-dependent bandwidth, the cold fraction, the cold figure), and only
+// there: nothing predicts prefetched memory at 80 % of explicit.
+func TestGB10SharedPool(t *testing.T) {
+	xs, err := claims.Evaluate(load(t, claims.GB10), claims.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
-}
-
-func verdictOf(t *testing.T, run *claims.Run, id string) claims.Check {
-	t.Helper()
-	c := claims.ByID(id)
-	if c == nil {
-		t.Fatalf("no claim %s", id)
+	got := byID(t, xs)
+	for _, id := range []string{"Abstract.state-dependent", "V-C.cold-fraction", "V-C.cold-absolute"} {
+		if x := got[id]; x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "share one memory pool") || !strings.Contains(x.Reason, "within the 1.25×") {
+			t.Errorf("%s on GB10: %s (%s), want the shared pool as the reason", id, x.Verdict, x.Reason)
+		}
 	}
-	xs, err := claims.EvaluateClaims([]*claims.Claim{c}, run, claims.Options{})
+	for _, id := range []string{"Abstract.resident-near-hbm", "V-C.prefetch-matches", "V-C.reuse-fraction", "V-C.gh200-recover"} {
+		if x := got[id]; x.Verdict != claims.Unexplained {
+			t.Errorf("%s on GB10: %s (%s), want unexplained", id, x.Verdict, x.Reason)
+		}
+	}
+	// On the paper's GB200, with its own HBM behind NVLink-C2C, the GB10
+	// claim differs for the opposite reason: pages must migrate.
+	xs, err = claims.EvaluateClaims([]*claims.Claim{claims.ByID("V-C.gb10-uniform")}, load(t, claims.GB200), claims.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return xs[0]
-}
-
-func pcie(m *results.Metadata) {
-	m.Device.MemoryOrganization = ""
-	m.Device.PCIeGeneration, m.Device.PCIeWidth, m.Device.PeakHostLinkGBps = 5, 16, 63
-	m.Device.ConcurrentManagedAccess = true
-}
-
-// TestPlantedVerdicts pins each verdict kind with a planted difference.
-func TestPlantedVerdicts(t *testing.T) {
-	// Cold twice as fast: still far below explicit, a different magnitude.
-	x := verdictOf(t, planted(t, nil, map[string]float64{"managed/managed_cold": 2}), "V-C.cold-fraction")
-	if x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "0.615 %") {
-		t.Errorf("cold ×2: %s (%s), want reproduces qualitatively with the figures", x.Verdict, x.Reason)
-	}
-	// Preferred CPU as fast as accessed-by on a PCIe device: remote access.
-	edits := map[string]float64{"managed/advise_preferred_cpu": 272 / 10.6}
-	x = verdictOf(t, planted(t, pcie, edits), "VI-A.preferred-cpu-below-cold")
-	if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "PCIe Gen5 x16") {
-		t.Errorf("preferred CPU on PCIe: %s (%s), want a known reason naming the link", x.Verdict, x.Reason)
-	}
-	// The same on NVLink-C2C: nothing explains it.
-	x = verdictOf(t, planted(t, nil, edits), "VI-A.preferred-cpu-below-cold")
-	if x.Verdict != claims.Unexplained {
-		t.Errorf("preferred CPU on C2C: %s (%s), want unexplained", x.Verdict, x.Reason)
-	}
-	// Without a handoff group: not measured, saying what is missing.
-	ref := load(t, claims.GB200)
-	var rows []results.Row
-	for _, r := range ref.Rows {
-		if r.Group != "handoff" {
-			rows = append(rows, r)
-		}
-	}
-	m := ref.Meta
-	m.RunID = "no-handoff"
-	run, err := claims.NewRun("no-handoff", rows, m)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x = verdictOf(t, run, "VII-B.managed-extra")
-	if x.Verdict != claims.NotMeasured || !strings.Contains(x.Reason, "handoff") {
-		t.Errorf("no handoff: %s (%s), want not measured naming handoff", x.Verdict, x.Reason)
-	}
-	x = verdictOf(t, run, "VIII-C.crossover")
-	if x.Verdict != claims.NotMeasured {
-		t.Errorf("no handoff, crossover: %s, want not measured", x.Verdict)
-	}
-	// A sparse random benchmark is preferred to the dense one: planted with
-	// the paper's figures it reproduces and says which it used.
-	ref0 := load(t, claims.GB200)
-	var sp []results.Row
-	for _, r := range ref0.Rows {
-		if r.Benchmark == "random" {
-			d := r
-			if d.Mode == "managed_cold" {
-				d.GBps *= 10 // a dense variant, far off the paper's cold ratio
-			}
-			sp = append(sp, d)
-			r.Benchmark, r.Pattern, r.StrideElements = "sparse_random", "sparse_random", 16
-		}
-		sp = append(sp, r)
-	}
-	ms := ref0.Meta
-	ms.RunID = "sparse"
-	srun, err := claims.NewRun("sparse", sp, ms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	x = verdictOf(t, srun, "VI-B.random-cold")
-	if x.Verdict != claims.Reproduces || !strings.Contains(x.Measured.Text, "sparse random, density 1/16") {
-		t.Errorf("sparse random: %s (%s)", x.Verdict, x.Measured.Text)
-	}
-	// Explicit copy's extra cost six times the paper's: known where the
-	// run's own copies (here slow pinned copies, 40 GB/s) take most of it,
-	// unexplained where they are as fast as GB200's.
-	extraRun := func(copyGBps float64) *claims.Run {
-		var rows []results.Row
-		for _, r := range ref0.Rows {
-			switch {
-			case r.Group == "handoff" && r.Policy == "explicit_copy" && r.Phase == "extra":
-				r.TotalMs = 33
-			case r.Group == "transfer" && r.Benchmark == "copy" && copyGBps > 0:
-				r.GBps = copyGBps
-			}
-			rows = append(rows, r)
-		}
-		m := ref0.Meta
-		m.RunID = "extra"
-		run, err := claims.NewRun("extra", rows, m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return run
-	}
-	x = verdictOf(t, extraRun(40), "VII-B.explicit-small-extra")
-	if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "pinned copy rates (40.0 GB/s to the GPU") {
-		t.Errorf("explicit extra with slow copies: %s (%s), want a known reason quoting the copy rates", x.Verdict, x.Reason)
-	}
-	if x = verdictOf(t, extraRun(0), "VII-B.explicit-small-extra"); x.Verdict != claims.Unexplained {
-		t.Errorf("explicit extra with GB200's copies: %s (%s), want unexplained", x.Verdict, x.Reason)
-	}
-	// An unchanged copy under another name reproduces.
-	x = verdictOf(t, planted(t, nil, nil), "V-C.cold-fraction")
-	if x.Verdict != claims.Reproduces {
-		t.Errorf("unchanged: %s, want reproduces", x.Verdict)
+	if x := xs[0]; x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "must migrate") {
+		t.Errorf("GB10's uniformity on GB200: %s (%s)", x.Verdict, x.Reason)
 	}
 }
 
-// TestH200Verdicts pins the verdicts of the newest H200 datasets whose
-// differences the claims explain.
-func TestH200Verdicts(t *testing.T) {
-	run := load(t, "h200-2026-11-30-suite", "h200-2026-12-01-handoff-interleaved", "h200-2026-11-30-counters", "h200-2026-12-01-handoff-counters")
-	xs, err := claims.Evaluate(run, claims.Options{})
+// TestCanonicalVerdicts pins the verdicts on the full suite and its counter
+// passes, among them the five the issue found generous, re-judged: each
+// figure with its interval, a mechanism only where it predicts the
+// difference.
+func TestCanonicalVerdicts(t *testing.T) {
+	xs, err := claims.Evaluate(load(t, fullRun, counters), claims.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]claims.Check{}
-	for _, x := range xs {
-		got[x.Claim.ID] = x
-	}
-	for id, want := range map[string]claims.Verdict{
-		"V-C.cold-fraction":             claims.Qualitative,
-		"V-C.prefetch-matches":          claims.Reproduces,
-		"VI-A.preferred-cpu-below-cold": claims.KnownReason,
-		"VI-B.random-cold":              claims.KnownReason,
-		"VII-B.prefetch-removes-extra":  claims.KnownReason,
-		"VII-A.prefetch-125":            claims.NotMeasured,
-		"V-A.triad-gb200-gh200":         claims.NotMeasured,
-		"VIII-C.crossover":              claims.Qualitative,
-		"VIII-C.max-ape":                claims.KnownReason,
-		"VIII-C.max-ape-prefetch":       claims.KnownReason,
-		"VIII-C.fastest-policy":         claims.Reproduces,
-		"VII-B.host-fastest-r1":         claims.Reproduces,
+	got := byID(t, xs)
+	for _, c := range []struct {
+		id   string
+		want claims.Verdict
+		says []string
+	}{
+		// The prefetches both ways at this run's rates allow 62 % removal,
+		// above the claim's line: they do not predict the miss.
+		{"VII-B.prefetch-removes-extra", claims.Inconclusive, []string{"37.1 % [", "straddles the claim's direction"}},
+		// 42.5 % of the baseline, but the CPU update's variation between
+		// configurations makes the interval reach below 25 %.
+		{"VII-B.explicit-small-extra", claims.Inconclusive, []string{"42.5 % [", "straddles"}},
+		{"VIII-C.explicit-wins-r2", claims.Inconclusive, []string{"1.02× [", "straddles the claim's direction (explicit faster"}},
+		// An error 11× the paper's, which taking the CPU time out does
+		// not cure: unexplained, not "qualitatively".
+		{"VIII-C.max-ape", claims.Unexplained, []string{"3.67 % [", "nothing in this run's device facts or data explains it"}},
+		// umlab's streaming kernel runs at its copy figure, the paper's
+		// above its own copy and triad: computed, not a conjecture.
+		{"V-C.stream-above-triad", claims.KnownReason, []string{"copy figure (4109 GB/s at 256 MiB", "exceeds its own copy (2958 GB/s)", "predicts 0.934×"}},
+		{"V-A.host-hundreds", claims.KnownReason, []string{"PCIe Gen5 x16 (63.0 GB/s per direction, meta.json)", "at most 94.5 GB/s"}},
+		{"VI-C.page-touch-fall", claims.Qualitative, []string{"shortest kernel (3.14 µs", "predicts 190×"}},
+		{"VII-B.order-r32", claims.KnownReason, []string{"at least F + 32 × 17.0 = 731 ms, more than managed's 390 ms"}},
+		{"VII-B.managed-extra", claims.Qualitative, []string{"1 CPU thread(s) (meta.json)", "predicts 1.40×"}},
+		{"VIII-C.fastest-policy", claims.Inconclusive, []string{"20 of 20 at 16 MiB, 64 MiB, 256 MiB, 1 GiB; always naming explicit_copy scores 16 of 20"}},
+		{"V-A.triad", claims.NotMeasured, []string{"absolute figure of GB200's device"}},
+		{"V-C.prefetch-matches", claims.Reproduces, nil},
 	} {
-		if got[id].Verdict != want {
-			t.Errorf("%s: %s (%s), want %s", id, got[id].Verdict, got[id].Reason, want)
+		x := got[c.id]
+		cells := strings.Join(x.Cells(), " | ")
+		if x.Verdict != c.want {
+			t.Errorf("%s: %s (%s), want %s", c.id, x.Verdict, cells, c.want)
 		}
-	}
-	if r := got["VI-A.preferred-cpu-below-cold"].Reason; !strings.Contains(r, "0 bytes migrated") {
-		t.Errorf("preferred CPU reason does not cite the counter pass: %s", r)
-	}
-	if r := got["VII-B.prefetch-removes-extra"].Reason; !strings.Contains(r, "0 CPU and 0 GPU page faults") || !strings.Contains(r, "10.8 GB/s GPU→CPU") {
-		t.Errorf("prefetch handoff reason does not cite the counted transfers and the GPU→CPU prefetch rate: %s", r)
-	}
-	if r := got["VIII-C.max-ape"].Reason; !strings.Contains(r, "explicit copy, which does the same CPU work") {
-		t.Errorf("model error reason does not compare the fixed costs' spread: %s", r)
-	}
-	// The sequential sweep of the day before: the CPU update drifted, and
-	// the reasons say so.
-	old := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full")
-	xs, err = claims.EvaluateClaims([]*claims.Claim{claims.ByID("VIII-C.crossover"), claims.ByID("VIII-C.max-ape")}, old, claims.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range xs {
-		if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "CPU") {
-			t.Errorf("%s on the sequential sweep: %s (%s), want a known reason naming the CPU update", x.Claim.ID, x.Verdict, x.Reason)
-		}
-	}
-	if r := got["VII-A.prefetch-125"].Reason; !strings.Contains(r, "--allow-oversubscription") {
-		t.Errorf("oversubscription reason does not name the opt-in: %s", r)
-	}
-	// The full default suite of 2026-12-02 at 3f5ac2e, with counter passes of its sweeps (a later commit with the same handoff code, another H200):
-	// nothing is left unexplained, and explicit copy's extra cost is put on
-	// the copies measured in the loop.
-	full := load(t, "h200-2026-12-02-rerun", "h200counters-2026-12-02-sweep")
-	xs, err = claims.Evaluate(full, claims.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range xs {
-		if x.Verdict == claims.Unexplained {
-			t.Errorf("%s on the full suite: unexplained (%s)", x.Claim.ID, x.Measured)
-		}
-		// Explicit copy and host-mapped lines cross at R* = 1.72 at 1 GiB
-		// here, beyond noise: the paper's direction at another magnitude,
-		// put on the host-mapped pass's cost over PCIe.
-		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "1.72 here") ||
-			!strings.Contains(x.Reason, "explicit placement pays off from the first extra pass")) {
-			t.Errorf("crossover on the full suite: %s (%s), want qualitative at 1.72, put on the host-mapped pass", x.Verdict, x.Reason)
-		}
-		// On this run the extra (47.2 ms) is above the copies measured in
-		// the loop (39.8 ms): the paper's direction, put on the copies.
-		if x.Claim.ID == "VII-B.explicit-small-extra" && (x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "transfer_ms") || strings.Contains(x.Reason, "does not measure")) {
-			t.Errorf("explicit extra on the full suite: %s (%s), want qualitative, put on the copies in the loop", x.Verdict, x.Reason)
-		}
-	}
-}
-
-// TestClaimsOnTheREADMERun: the run the README, the notebooks and reproduce
-// cite (the full default suite at 4001b10, with the same counter passes)
-// leaves nothing unexplained either; there explicit copy and host-mapped
-// cross beyond noise within the first few passes at 1 GiB, as in the
-// paper, so the crossover reproduces qualitatively, while on the run
-// before it (6ba71c4), where they do not cross beyond noise at 1 GiB, it
-// is put on the CPU update's variation.
-func TestClaimsOnTheREADMERun(t *testing.T) {
-	before := load(t, "h200-2026-12-02-blockcheck", "h200counters-2026-12-02-sweep")
-	xs, err := claims.Evaluate(before, claims.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, x := range xs {
-		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "CPU update's variation")) {
-			t.Errorf("crossover at 6ba71c4: %s (%s), want a known reason naming the CPU update's variation", x.Verdict, x.Reason)
-		}
-	}
-	run := load(t, "h200-2026-12-02-setuploops", "h200counters-2026-12-02-sweep")
-	xs, err = claims.Evaluate(run, claims.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	counts := map[claims.Verdict]int{}
-	for _, x := range xs {
-		counts[x.Verdict]++
-		if x.Verdict == claims.Unexplained {
-			t.Errorf("%s: unexplained (%s)", x.Claim.ID, x.Measured)
-		}
-		if x.Claim.ID == "VIII-C.crossover" && (x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "1 ≤ R* < 4")) {
-			t.Errorf("crossover: %s (%s), want qualitative, within the first few passes", x.Verdict, x.Reason)
-		}
-	}
-	if len(xs) != 61 || counts[claims.NotMeasured] != 10 {
-		t.Errorf("%d claims, %d not measured; want 61 and 10 (the H200 cannot express them)", len(xs), counts[claims.NotMeasured])
-	}
-}
-
-// TestExplicitExtraAndItsCopies: explicit copy's extra cost is compared
-// with the copies the loop measured itself. An extra above them shares the
-// paper's direction and is put on the copies; one below them, positive or
-// negative (the same run with its alternating R = 1 trials made slower or
-// faster), cannot measure the handoff and never reproduces, even where it
-// falls within the paper's tolerance.
-func TestExplicitExtraAndItsCopies(t *testing.T) {
-	base := load(t, "h200-2026-12-02-rerun")
-	shifted := func(ms float64) *claims.Run {
-		var rows []results.Row
-		for _, r := range base.Rows {
-			if r.Group == "handoff" && r.Policy == "explicit_copy" && r.Phase == "alternating" && r.ReusePasses == 1 && r.SizeBytes == 1<<30 {
-				r.TotalMs += ms
+		for _, s := range c.says {
+			if !strings.Contains(cells, s) {
+				t.Errorf("%s: %q lacks %q", c.id, cells, s)
 			}
+		}
+		if x.Verdict != claims.NotMeasured && (len(x.RestsOn) != 1 || x.RestsOn[0] != fullRun) {
+			t.Errorf("%s rests on %v, want %s", c.id, x.RestsOn, fullRun)
+		}
+	}
+	// No reason states a device fact meta.json lacks.
+	for _, x := range xs {
+		for _, s := range []string{"4 KiB pages", "x86", "single-thread", "one host thread", "12× in Table III", "first extra pass"} {
+			if strings.Contains(x.Reason, s) {
+				t.Errorf("%s's reason states %q: %s", x.Claim.ID, s, x.Reason)
+			}
+		}
+	}
+}
+
+// TestIntervalVerdicts: a figure whose whole interval lies within the
+// tolerance reproduces, one whose interval straddles its edge is
+// inconclusive, one beyond it differs; the direction is judged alike.
+func TestIntervalVerdicts(t *testing.T) {
+	c := &claims.Claim{ID: "test.interval", Section: "test", Statement: "the triad reaches 100 GB/s", Reference: claims.GB200,
+		Relation:  claims.Relation{Kind: claims.Near, Tol: 0.1},
+		Direction: &claims.Band{Lo: 50, Hi: math.Inf(1)}, DirectionText: "above 50 GB/s",
+		Paper:   func(_, _ *claims.Run) (claims.Quantity, error) { return claims.Quantity{Value: 100, Unit: "GB/s"}, nil },
+		Measure: claims.ByID("V-A.triad").Measure} // the median of the 1 GiB HBM triad
+	for _, tc := range []struct {
+		name   string
+		trials []float64
+		want   claims.Verdict
+	}{
+		{"inside", spread(100, 2), claims.Reproduces},
+		{"straddles 110", spread(110, 6), claims.Inconclusive},
+		{"beyond, same direction", spread(130, 2), claims.Qualitative},
+		{"straddles the direction", spread(50, 6), claims.Inconclusive},
+		{"against the direction", spread(30, 2), claims.Unexplained},
+	} {
+		var rows []results.Row
+		for i, v := range tc.trials {
+			r := results.NewRow()
+			r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.Trial, r.GBps, r.Platform, r.RunID = "hbm", "triad", "explicit", 1<<30, int64(i), v, "H200", "synthetic"
 			rows = append(rows, r)
 		}
-		m := base.Meta
-		m.RunID = fmt.Sprintf("shift%+g", ms)
-		run, err := claims.NewRun(m.RunID, rows, m)
+		run, err := claims.NewRun("synthetic", rows, results.Metadata{RunID: "synthetic", Platform: "H200", Kind: "measured"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return run
-	}
-	const id = "VII-B.explicit-small-extra"
-	// As measured (+0 ms) the extra is about 47 ms (23 % of the baseline),
-	// above the loop's 39.8 ms of copies; −5 ms keeps it above them.
-	for _, ms := range []float64{0, -5} {
-		x := verdictOf(t, shifted(ms), id)
-		if x.Verdict != claims.Qualitative || !strings.Contains(x.Reason, "transfer_ms") || strings.Contains(x.Reason, "does not measure") {
-			t.Errorf("shift %g ms, extra %s: %s (%s), want qualitative, put on the copies", ms, x.Measured, x.Verdict, x.Reason)
+		xs, err := claims.EvaluateClaims([]*claims.Claim{c}, run, claims.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if x := xs[0]; x.Verdict != tc.want {
+			t.Errorf("%s: %s %v (%s), want %s", tc.name, x.Verdict, x.Measured.CI, x.Reason, tc.want)
 		}
 	}
-	// −28 ms: an extra of about 19 ms, positive and within the paper's
-	// ±5 points of 9.8 %, but below the copies; −50 and −70 ms: negative.
-	for _, ms := range []float64{-28, -50, -70} {
-		x := verdictOf(t, shifted(ms), id)
-		if x.Verdict != claims.KnownReason || !strings.Contains(x.Reason, "more than the whole extra") || !strings.Contains(x.Reason, "inside the loop") ||
-			!strings.Contains(x.Reason, "does not measure the handoff's cost") {
-			t.Errorf("shift %g ms, extra %s: %s (%s), want a known reason: the copies exceed the extra", ms, x.Measured, x.Verdict, x.Reason)
+}
+
+// spread returns 25 trials evenly across median ± half.
+func spread(median, half float64) []float64 {
+	var out []float64
+	for i := range 25 {
+		out = append(out, median-half+2*half*float64(i)/24)
+	}
+	return out
+}
+
+// TestPooledRuns: two runs of one machine with the same settings combine
+// group by group, each group's intervals resampling the runs as well as
+// their trials, and the verdicts name both runs.
+func TestPooledRuns(t *testing.T) {
+	rows, meta, err := datasets.Load(fullRun)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hbm []results.Row
+	for _, r := range rows {
+		if r.Group == "hbm" {
+			r.RunID = "second"
+			r.GBps *= 0.6 // a second run 40 % slower
+			hbm = append(hbm, r)
 		}
+	}
+	meta.RunID = "second"
+	dir := filepath.Join(t.TempDir(), "second")
+	if err := results.WriteDir(dir, hbm, meta); err != nil {
+		t.Fatal(err)
+	}
+	one, both := load(t, fullRun), load(t, fullRun, dir)
+	pick := []*claims.Claim{claims.ByID("V-A.copy-below-triad"), claims.ByID("VIII-A.hbm-vs-host")}
+	a, err := claims.EvaluateClaims(pick, one, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := claims.EvaluateClaims(pick, both, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(b[1].RestsOn, ", "); got != fullRun+", "+dir {
+		t.Errorf("triad over host-mapped rests on %q, want both runs", got)
+	}
+	if w1, w2 := a[1].Measured.CI.Hi-a[1].Measured.CI.Lo, b[1].Measured.CI.Hi-b[1].Measured.CI.Lo; w2 < 2*w1 {
+		t.Errorf("the pooled interval %v is not wider than the single run's %v: the runs' 40 %% difference is not resampled", b[1].Measured.CI, a[1].Measured.CI)
+	}
+	if len(a[0].RestsOn) != 1 || len(b[0].RestsOn) != 2 {
+		t.Errorf("copy over triad rests on %v alone and %v combined, want one run and two", a[0].RestsOn, b[0].RestsOn)
 	}
 }
 
@@ -411,6 +303,9 @@ func TestWriteFormats(t *testing.T) {
 		}
 		if !strings.Contains(b.String(), "V-C.cold-fraction") {
 			t.Errorf("%s output lacks a claim id", f)
+		}
+		if f != "csv" && !strings.Contains(b.String(), "95 % bootstrap intervals") {
+			t.Errorf("%s output does not say how its intervals were made", f)
 		}
 	}
 	var b strings.Builder
@@ -428,35 +323,34 @@ func TestNewRunRejectsMixedPlatforms(t *testing.T) {
 	if _, err := claims.NewRun("mixed", []results.Row{a, b}, results.Metadata{}); err == nil || !strings.Contains(err.Error(), "several platforms") {
 		t.Errorf("mixed platforms: %v", err)
 	}
-	if _, err := claims.Load("h200-2026-11-30-suite", "paper-gb200"); err == nil {
+	if _, err := claims.Load(fullRun, claims.GB200); err == nil {
 		t.Error("combining an H200 run with the paper's GB200 rows should fail")
 	}
 }
 
 // The notebooks' sentences come from the data: pin what they say on the
-// bundled H200 runs and on the paper's GB200 figures.
+// canonical H200 runs and on the paper's GB200 figures.
 func TestNarrative(t *testing.T) {
-	h := load(t, "h200-2026-11-30-suite", "h200-2026-11-29-full")
+	h := load(t, fullRun)
 	c := load(t, "h200-2026-11-30-counters")
 	g := load(t, claims.GB200)
 	for _, tc := range []struct{ got, want string }{
-		{h.SizeTrend("managed", "stream", "managed_cold"), "managed_cold stream rises from 1.48 GB/s at 64 KiB"},
+		{h.SizeTrend("managed", "stream", "managed_cold"), "managed_cold stream rises from 1.07 GB/s at 64 KiB to 22.3 GB/s at 1 GiB"},
 		{c.Amplification(), "(256 at 4 KiB, 4096 at 64 KiB, 4096 at 2 MiB)"},
-		// 447 ms at R = 1, down to 392 and back to 441: variation, not a fall.
-		{h.HandoffStory(), "managed varies within 392–447 ms from R = 1 to R = 32 (447 at R = 1, 411 at R = 2, 392 at R = 4"},
-		{h.HandoffStory(), "host_mapped rises from 246 ms at R = 1 to 1029 ms at R = 32"},
-		{h.HandoffStory(), "at R = 1 the policies order explicit_copy 214 ms < host_mapped"},
+		{h.HandoffStory(), "managed stays within 376–390 ms from R = 1 to R = 32"},
+		{h.HandoffStory(), "host_mapped rises from 211 ms at R = 1 to 1014 ms at R = 32"},
+		{h.HandoffStory(), "takes 154–186 ms depending on the policy (a 21.2 % spread)"},
 		{g.HandoffStory(), "at R = 1 the policies order host_mapped 60.2 ms < explicit_copy 60.5 ms"},
 		{h.PctBasis(), "shrunk to 2 GiB"},
 		{g.PctBasis(), "CUDA-visible"},
 		{g.PageTouchTrend(), "4 KiB→64 KiB: 16.0× sparser, 14.6× slower"},
-		{h.ModelStory(), "19 of 20"},
+		{h.ModelStory(), "20 of 20 size–reuse cases, where always naming explicit_copy scores 16"},
 	} {
 		if !strings.Contains(tc.got, tc.want) {
 			t.Errorf("%q\n  lacks %q", tc.got, tc.want)
 		}
 	}
-	if r, err := claims.Open("h200-2026-11-30-suite + h200-2026-11-29-full"); err != nil || len(r.Rows) != len(h.Rows) {
+	if r, err := claims.Open(fullRun + " + " + counters); err != nil || len(r.Counters) == 0 {
 		t.Errorf("Open of a joined source name: %v", err)
 	}
 	xs, err := claims.CheckIDs(nil, "V-C.cold-fraction")
@@ -468,29 +362,92 @@ func TestNarrative(t *testing.T) {
 	}
 }
 
-// TestReproducesNeedsDirection: a figure within the paper's tolerance but
-// against the claim's direction does not reproduce it (R* = 0.97 against
-// the paper's 1.06: no crossover at any R ≥ 1).
-func TestReproducesNeedsDirection(t *testing.T) {
-	fixed := func(v float64) func(a, _ *claims.Run) (claims.Quantity, error) {
-		return func(a, _ *claims.Run) (claims.Quantity, error) { return claims.Quantity{Value: v}, nil }
-	}
-	c := &claims.Claim{ID: "test.direction", Section: "test", Statement: "crosses at 1.06", Reference: claims.GB200,
-		Relation:  claims.Relation{Kind: claims.Near, Tol: 0.1},
-		Direction: func(q float64) bool { return q >= 1 }, DirectionText: "R* ≥ 1",
-		Paper: fixed(1.06)}
-	run := load(t, claims.GB200)
-	for _, tc := range []struct {
-		got  float64
-		want claims.Verdict
-	}{{1.0, claims.Reproduces}, {0.97, claims.Unexplained}, {1.5, claims.Qualitative}} {
-		c.Measure = fixed(tc.got)
-		xs, err := claims.EvaluateClaims([]*claims.Claim{c}, run, claims.Options{})
+// TestReasonsFollowTheFacts: a reason exists only where meta.json's device
+// facts say so. The full H200 suite's rows under a meta.json describing a
+// coherent NVLink-C2C device lose every PCIe reason; with 8 CPU threads
+// the reasons say 8; preferred-CPU pages read as fast as accessed-by's
+// are explained by remote access only where the device reports concurrent
+// managed access.
+func TestReasonsFollowTheFacts(t *testing.T) {
+	base := load(t, fullRun)
+	with := func(edit func(*results.Metadata)) *claims.Run {
+		m := base.Meta
+		m.Config = cloneConfig(t, base.Meta.Config)
+		edit(&m)
+		run, err := claims.NewRun("edited", base.Rows, m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if xs[0].Verdict != tc.want {
-			t.Errorf("figure %g against 1.06: %s, want %s", tc.got, xs[0].Verdict, tc.want)
+		return run
+	}
+	c2c := with(func(m *results.Metadata) {
+		m.Device.MemoryOrganization = "Grace LPDDR5X + Hopper HBM via coherent NVLink-C2C"
+		m.Device.PCIeGeneration, m.Device.PCIeWidth, m.Device.PeakHostLinkGBps = 0, 0, 0
+	})
+	xs, err := claims.Evaluate(c2c, claims.Options{Resamples: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := byID(t, xs)
+	for _, id := range []string{"V-A.host-hundreds", "V-B.copy-h2d", "VII-B.order-r32"} {
+		if x := got[id]; x.Verdict != claims.Unexplained || strings.Contains(x.Reason, "PCIe") {
+			t.Errorf("%s on a C2C device: %s (%s), want unexplained", id, x.Verdict, x.Reason)
 		}
 	}
+	eight := with(func(m *results.Metadata) {
+		m.Config.(map[string]any)["handoff"].(map[string]any)["CPUThreads"] = 8.0
+	})
+	xs, err = claims.EvaluateClaims([]*claims.Claim{claims.ByID("VII-B.managed-extra")}, eight, claims.Options{Resamples: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := xs[0].Reason; !strings.Contains(r, "with 8 CPU thread(s) (meta.json)") {
+		t.Errorf("8 CPU threads: %s", r)
+	}
+	// The paper's GB200 rows with preferred-CPU as fast as accessed-by, on
+	// a PCIe device with and without concurrent managed access.
+	ref := load(t, claims.GB200)
+	var rows []results.Row
+	for _, r := range ref.Rows {
+		if r.Mode == "advise_preferred_cpu" {
+			r.GBps = 272
+		}
+		rows = append(rows, r)
+	}
+	for _, concurrent := range []bool{true, false} {
+		m := ref.Meta
+		m.RunID, m.Kind = "planted", "measured"
+		m.Device.MemoryOrganization = ""
+		m.Device.PCIeGeneration, m.Device.PCIeWidth, m.Device.PeakHostLinkGBps = 5, 16, 63
+		m.Device.ConcurrentManagedAccess = concurrent
+		run, err := claims.NewRun("planted", rows, m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs, err := claims.EvaluateClaims([]*claims.Claim{claims.ByID("VI-A.preferred-cpu-below-cold")}, run, claims.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := claims.Unexplained
+		if concurrent {
+			want = claims.KnownReason
+		}
+		if x := xs[0]; x.Verdict != want || concurrent && !strings.Contains(x.Reason, "concurrent managed access: yes (meta.json)") {
+			t.Errorf("preferred CPU like accessed-by, concurrent managed access %v: %s (%s), want %s", concurrent, x.Verdict, x.Reason, want)
+		}
+	}
+}
+
+// cloneConfig deep-copies meta.json's config through JSON.
+func cloneConfig(t *testing.T, c any) any {
+	t.Helper()
+	b, err := json.Marshal(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out any
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }

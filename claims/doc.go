@@ -7,33 +7,56 @@
 //
 // A [Claim] has an id ("V-C.cold-fraction"), the paper's section, the
 // statement, the published dataset its figure is computed from
-// (paper-gb200, paper-gh200 or paper-gb10; the figures are read from the
-// embedded datasets, never retyped, except the three the paper states only
-// as text: the 4683–4736 and 4674–4701 GB/s ranges of VII-A, the 0.40 %
-// aggregate error and "all 20" policy matches of VIII-C), a Measure
-// function computing the same quantity from any run's rows, the relation
-// claimed ([Relation]: near a figure, at most or at least a bound, the same
-// ordering) and, where the paper leaves it open, the ambiguity the claim
-// rests on (1 GiB triad read as per array, GB = 10^9 bytes, dense against
-// sparse random, what the streaming kernel counts, the page-touch state).
+// (paper-gb200, paper-gh200 or paper-gb10), a Measure function computing
+// the same quantity from any run's rows, the relation claimed ([Relation]:
+// near a figure, at most or at least a bound, the same ordering), the
+// claimed direction where there is one, the mechanisms that may explain a
+// difference and, where the paper leaves it open, the ambiguity the claim
+// rests on. The statements' figures are read from the paper's datasets
+// (and Table III's parameters), never typed; only the few the paper states
+// in its text alone (VII-A's 25–90 % ranges, VIII-C's 0.40 % and 20 of
+// 20) are constants. A claim names its sizes: no other size stands in for
+// a missing one (a claim may accept a range, and then names the sizes it
+// used).
+//
+// # Intervals
+//
+// Every measured figure carries a 95 % bootstrap interval, the percentile
+// interval of the figure over replicates of the whole run: each replicate
+// resamples the runs (where several runs of one machine and suite were
+// combined, see [Load]), then each configuration's trials (the handoff's
+// alternating sweeps round by round, as measured); every handoff
+// configuration that updates on the CPU takes a draw of the CPU update's
+// configuration-to-configuration variation measured in the same run; and
+// a single measured run's figure takes a draw of its claim's run-to-run
+// deviation, measured over five full H200 runs (TestStability writes
+// tolerance_table.go). The components a figure is computed from show
+// their own intervals in its text.
 //
 // # Verdicts
 //
-// [Evaluate] checks every claim on a [Run] and gives each a [Verdict]:
-// Reproduces (the relation holds), Qualitative (same direction, different
-// magnitude, with both figures), KnownReason (it differs and the run's
-// device facts or its own data say why: a PCIe link instead of
-// NVLink-C2C, no direct host access to managed memory, a dense random
-// benchmark, the CPU update's variation...), Unexplained, or NotMeasured
-// (and why: a missing group, oversubscription above 100 % without the
-// opt-in, a claim that compares two platforms). [Facts] are derived from
-// the run's meta.json.
+// [Evaluate] checks every claim on a [Run] and gives each a [Verdict]
+// from the interval: Reproduces (the whole interval satisfies the relation
+// and the direction), Qualitative (the whole interval lies outside the
+// relation and inside the direction), KnownReason or Unexplained (it lies
+// outside the direction, or outside the relation of a claim without one),
+// Inconclusive (it straddles a line) or NotMeasured (the data the claim
+// names are absent, an absolute figure of another device, a comparison of
+// two platforms with one, or simulated data, which get no verdict). A
+// [Mechanism] predicts the figure from the run's device facts ([Facts],
+// from meta.json: the link and its bandwidth, the shared pool, concurrent
+// managed access, ATS/HMM, direct managed access from the host, the
+// handoff's CPU threads) and its own data; it explains a difference only
+// where its prediction lies on the same side of the paper's tolerance and
+// direction as the measured figure, within its stated factor. A check says
+// which runs its figure rests on.
 //
 // # Output
 //
-// [Write] prints the checks as text, Markdown or CSV; [Frame] gives them as
-// a DataFrame; [Check.Sentence] says one in a sentence whose numbers come
-// from the data, for notebooks.
+// [Write] prints the checks as text, Markdown or CSV, with the intervals
+// and [IntervalsNote]; [Frame] gives them as a DataFrame;
+// [Check.Sentence] says one in a sentence whose numbers come from the
+// data, for notebooks.
 //
 // # Ownership and imports
 //

@@ -44,6 +44,9 @@ type Facts struct {
 	OversubAllowed       bool
 	MemoryBytes          uint64
 	Published            bool
+	// CPUThreads is the number of host threads of the handoff's CPU
+	// update (meta.json's config), 0 when the run does not say.
+	CPUThreads int
 }
 
 // FactsOf derives the facts from a run's metadata. For published runs the
@@ -71,7 +74,12 @@ func FactsOf(m results.Metadata) Facts {
 		f.DirectManagedFromHost = d.DirectManagedAccessFromHost
 	}
 	if cfg, ok := m.Config.(map[string]any); ok {
-		if o, ok := cfg["oversub"].(map[string]any); ok {
+		if h, ok := cfg[results.GroupHandoff].(map[string]any); ok {
+			if t, ok := h["CPUThreads"].(float64); ok {
+				f.CPUThreads = int(t)
+			}
+		}
+		if o, ok := cfg[results.GroupOversub].(map[string]any); ok {
 			if c, ok := o["CapacityBytes"].(float64); ok {
 				f.OversubCapacityBytes = int64(c)
 			}

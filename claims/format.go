@@ -9,24 +9,34 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Columns of the claims table.
 var tableColumns = []string{"id", "section", "claim", "paper", "measured", "verdict", "reason"}
 
 // Cells returns one check as the claims table's cells: id, section,
-// statement, the paper's figure, the measured figure, the verdict and the
-// reason (with the ambiguity the claim rests on, when there is one).
+// statement, the paper's figure, the measured figure with its 95 %
+// interval, the verdict and the reason (with the runs the figure rests on
+// and the ambiguity the claim rests on, when there is one).
 func (x Check) Cells() []string {
 	paper := x.Paper.String()
 	if x.Paper.Text != "" && x.Paper.Text != paper {
 		paper += " (" + x.Paper.Text + ")"
 	}
-	meas := x.Measured.String()
-	if x.Measured.Text != "" && x.Measured.Text != meas {
+	meas := x.Measured.WithCI()
+	if x.Measured.Text != "" {
 		meas += " (" + x.Measured.Text + ")"
 	}
 	reason := x.Reason
+	if len(x.RestsOn) > 0 {
+		reason = strings.TrimSuffix(reason, ".")
+		if reason != "" {
+			reason += ". "
+		}
+		reason += "Rests on " + strings.Join(x.RestsOn, ", ")
+	}
 	if x.Claim.Ambiguity != "" && x.Verdict != NotMeasured {
 		if reason != "" {
 			reason += ". "
@@ -73,9 +83,25 @@ func CountsText(xs []Check) string {
 	return fmt.Sprintf("%d claims: %s", len(xs), strings.Join(parts, ", "))
 }
 
+// IntervalsNote says how the measured figures' intervals were made, and
+// heads the claims of simulated data with the SIMULATED banner.
+func IntervalsNote(xs []Check) string {
+	s := "Measured figures carry 95 % bootstrap intervals [lo–hi]: trials resampled (the handoff sweeps round by round, as measured), " +
+		"each handoff configuration with a draw of the CPU update's configuration-to-configuration variation measured in the run, " +
+		"runs resampled where several of one machine are combined, and a single run's figure with its claim's run-to-run deviation " +
+		"measured over five full H200 runs. A verdict needs the whole interval on one side of the paper's tolerance or direction; otherwise it is inconclusive."
+	for _, x := range xs {
+		if x.Simulated {
+			return results.SimulatedBanner + "\n" + s
+		}
+	}
+	return s
+}
+
 // Write prints the checks as "table" (aligned text: id, section, paper,
-// measured, verdict; the reason on the next line), "md" (a Markdown table)
-// or "csv" (every column).
+// measured with its interval, verdict; the reason on the next lines), "md"
+// (a Markdown table) or "csv" (every column); table and md start with
+// IntervalsNote.
 func Write(w io.Writer, xs []Check, format string) error {
 	switch format {
 	case "csv":
@@ -92,7 +118,7 @@ func Write(w io.Writer, xs []Check, format string) error {
 		return cw.Error()
 	case "md":
 		var b strings.Builder
-		b.WriteString("| claim | section | paper | measured | verdict | reason |\n|---|---|---|---|---|---|\n")
+		b.WriteString(IntervalsNote(xs) + "\n\n| claim | section | paper | measured | verdict | reason |\n|---|---|---|---|---|---|\n")
 		for _, x := range xs {
 			c := x.Cells()
 			fmt.Fprintf(&b, "| **%s** %s | %s | %s | %s | %s | %s |\n", mdCell(c[0]), mdCell(c[2]), mdCell(c[1]), mdCell(c[3]), mdCell(c[4]), mdCell(c[5]), mdCell(c[6]))
@@ -105,7 +131,7 @@ func Write(w io.Writer, xs []Check, format string) error {
 		head := []string{"id", "section", "paper", "measured", "verdict"}
 		rows := [][]string{head}
 		for _, x := range xs {
-			rows = append(rows, []string{x.Claim.ID, x.Claim.Section, x.Paper.String(), x.Measured.String(), x.Verdict.String()})
+			rows = append(rows, []string{x.Claim.ID, x.Claim.Section, x.Paper.String(), x.Measured.WithCI(), x.Verdict.String()})
 		}
 		width := make([]int, len(head))
 		for _, r := range rows {
@@ -114,6 +140,10 @@ func Write(w io.Writer, xs []Check, format string) error {
 			}
 		}
 		var b strings.Builder
+		for _, l := range strings.Split(IntervalsNote(xs), "\n") {
+			b.WriteString(strings.Join(wrap(l, 110), "\n") + "\n")
+		}
+		b.WriteString("\n")
 		for i, r := range rows {
 			for j, c := range r {
 				b.WriteString(c)
@@ -123,7 +153,11 @@ func Write(w io.Writer, xs []Check, format string) error {
 			}
 			b.WriteString("\n")
 			if i > 0 && xs[i-1].Reason != "" {
-				for _, l := range wrap(xs[i-1].Reason, 110) {
+				reason := xs[i-1].Reason
+				if len(xs[i-1].RestsOn) > 0 {
+					reason = strings.TrimSuffix(reason, ".") + ". Rests on " + strings.Join(xs[i-1].RestsOn, ", ")
+				}
+				for _, l := range wrap(reason, 110) {
 					b.WriteString("    " + l + "\n")
 				}
 			}
@@ -175,16 +209,19 @@ func (x Check) Sentence() string {
 		return fmt.Sprintf("%s — not measured on %s: %s.", head, on, x.Reason)
 	}
 	s := fmt.Sprintf("%s On %s: %s; the paper's %s: %s — **%s**", head, on, withText(x.Measured), x.Ref.Meta.Platform, withText(x.Paper), x.Verdict)
+	if x.Simulated {
+		s = "SIMULATED data, not measurements: " + s
+	}
 	if x.Reason != "" {
 		s += ": " + x.Reason
 	}
 	return s + "."
 }
 
-// withText is a quantity with how it was obtained, when that adds anything.
+// withText is a quantity with its interval and how it was obtained.
 func withText(q Quantity) string {
-	if q.Text == "" || q.Text == q.String() {
-		return q.String()
+	if q.Text == "" {
+		return q.WithCI()
 	}
-	return q.String() + " (" + q.Text + ")"
+	return q.WithCI() + " (" + q.Text + ")"
 }

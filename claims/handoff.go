@@ -20,11 +20,11 @@ func baseline(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseBaseline, 1)); err == nil {
 		return f, nil
 	}
-	c, err := get(run, handoff(policy, "cpu_only", 0))
+	c, err := get(run, handoff(policy, results.PhaseCPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
-	g, err := get(run, handoff(policy, "gpu_only", 0))
+	g, err := get(run, handoff(policy, results.PhaseGPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
@@ -37,7 +37,7 @@ func extra(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseExtra, 1)); err == nil {
 		return f, nil
 	}
-	a, err := get(run, handoff(policy, "alternating", 1))
+	a, err := get(run, handoff(policy, results.PhaseAlternating, 1))
 	if err != nil {
 		return fig{}, err
 	}
@@ -52,9 +52,9 @@ func extra(run *Run, policy string) (fig, error) {
 func handoffRows(rows []results.Row) []results.Row {
 	var out []results.Row
 	for _, r := range rows {
-		if r.Group == "handoff" {
+		if r.Group == results.GroupHandoff {
 			switch r.Phase {
-			case "cpu_only", "gpu_only", "alternating":
+			case results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating:
 				out = append(out, r)
 			}
 		}
@@ -62,38 +62,29 @@ func handoffRows(rows []results.Row) []results.Row {
 	return out
 }
 
-// fit calibrates and validates the reuse model on a run's handoff rows
-// (G from GPU-only, F from R = 1, validated on R > 1), once per run.
-func (run *Run) fit() (*model.Report, error) {
-	run.fitOnce.Do(func() {
-		rows := handoffRows(run.Rows)
-		if len(rows) == 0 {
-			run.fitErr = notMeasured("no handoff sweep in this run")
-			return
-		}
-		rep, err := model.Fit(rows, model.Options{})
-		if err != nil {
-			run.fitErr = notMeasured("the reuse model cannot be fitted: %v", err)
-			return
-		}
-		run.fitRep = rep
-	})
-	return run.fitRep, run.fitErr
-}
-
-// param returns a policy's fitted parameters at the size nearest 1 GiB.
+// param returns a policy's fitted parameters at 1 GiB.
 func param(rep *model.Report, policy string) (model.Param, bool) {
-	var best model.Param
-	found := false
 	for _, c := range rep.Calibration {
-		if c.Policy != policy {
-			continue
-		}
-		if !found || math.Abs(math.Log2(float64(c.SizeBytes)/float64(gib))) < math.Abs(math.Log2(float64(best.SizeBytes)/float64(gib))) {
-			best, found = c.Param, true
+		if c.Policy == policy && c.SizeBytes == gib {
+			return c.Param, true
 		}
 	}
-	return best, found
+	return model.Param{}, false
+}
+
+// readFit marks, while a claim is measured, the handoff configurations a
+// figure of the fitted model rests on: the calibration (GPU-only and R = 1)
+// of the policies at the sizes, and with validation every R.
+func (run *Run) readFit(policies []string, sizes []int64, validation bool) {
+	if run.reads == nil {
+		return
+	}
+	for k, c := range run.cfg {
+		if c.Group == results.GroupHandoff && contains(policies, c.Policy) && containsInt(sizes, c.SizeBytes) &&
+			(c.Phase == results.PhaseGPUOnly || c.Phase == results.PhaseAlternating && (validation || c.ReusePasses == 1)) {
+			run.reads[k] = true
+		}
+	}
 }
 
 func params(run *Run, ps ...string) ([]model.Param, error) {
@@ -105,10 +96,11 @@ func params(run *Run, ps ...string) ([]model.Param, error) {
 	for _, p := range ps {
 		x, ok := param(rep, p)
 		if !ok {
-			return nil, notMeasured("no %s handoff configuration to fit", p)
+			return nil, notMeasured("no %s handoff calibration at 1 GiB (GPU-only and R = 1)", p)
 		}
 		out = append(out, x)
 	}
+	run.readFit(ps, []int64{gib}, false)
 	return out, nil
 }
 
@@ -133,8 +125,7 @@ func tableIII(ref *Run, ps ...string) ([]model.Calibration, error) {
 	return out, nil
 }
 
-// maxAPE is the largest validation error of the given policies at the size
-// nearest 1 GiB.
+// maxAPE is the largest validation error of the given policies at 1 GiB.
 func maxAPE(ps ...string) func(a, _ *Run) (Quantity, error) {
 	return func(a, _ *Run) (Quantity, error) {
 		rep, err := a.fit()
@@ -143,12 +134,11 @@ func maxAPE(ps ...string) func(a, _ *Run) (Quantity, error) {
 		}
 		worst, at, n := math.NaN(), "", 0
 		for _, p := range ps {
-			par, ok := param(rep, p)
-			if !ok {
-				return Quantity{}, notMeasured("no %s handoff configuration to fit", p)
+			if _, ok := param(rep, p); !ok {
+				return Quantity{}, notMeasured("no %s handoff calibration at 1 GiB (GPU-only and R = 1)", p)
 			}
 			for _, pt := range rep.Points {
-				if pt.Policy == p && pt.SizeBytes == par.SizeBytes {
+				if pt.Policy == p && pt.SizeBytes == gib {
 					n++
 					if math.IsNaN(worst) || pt.APE > worst {
 						worst, at = pt.APE, fmt.Sprintf("%s at %s, R = %d", p, bytesText(pt.SizeBytes), pt.R)
@@ -157,8 +147,9 @@ func maxAPE(ps ...string) func(a, _ *Run) (Quantity, error) {
 			}
 		}
 		if n == 0 {
-			return Quantity{}, notMeasured("no alternating configuration with R > 1 to validate on")
+			return Quantity{}, notMeasured("no alternating configuration with R > 1 at 1 GiB to validate on")
 		}
+		a.readFit(ps, []int64{gib}, true)
 		return Quantity{Value: worst, Unit: "%", Text: fmt.Sprintf("largest of %d points: %s", n, at)}, nil
 	}
 }
@@ -187,24 +178,13 @@ func crossHostExplicit(fe, fh, ge, gh float64) float64 { return (fe - fh) / (gh 
 func cpuSpread(run *Run) (lo, hi float64, ok bool) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, p := range policies {
-		f, err := get(run, handoff(p, "cpu_only", 0))
+		f, err := get(run, handoff(p, results.PhaseCPUOnly, 0))
 		if err != nil {
 			continue
 		}
 		lo, hi, ok = math.Min(lo, f.v), math.Max(hi, f.v), true
 	}
 	return lo, hi, ok
-}
-
-// cpuInAlternating is the median CPU-update time inside alternating
-// execution at R = 1, and the CPU-only time, for a policy.
-func cpuInAlternating(run *Run, policy string) (alt, only float64, ok bool) {
-	a, _, ok1 := run.find(handoff(policy, "alternating", 1))
-	o, _, ok2 := run.find(handoff(policy, "cpu_only", 0))
-	if !ok1 || !ok2 || math.IsNaN(a.cpu) || math.IsNaN(o.total) {
-		return 0, 0, false
-	}
-	return a.cpu, o.total, true
 }
 
 // order returns the handoff policies at R sorted by median time.
@@ -215,7 +195,7 @@ func order(run *Run, r int64) ([]string, []float64, error) {
 	}
 	var pts []pt
 	for _, p := range policies {
-		f, err := get(run, handoff(p, "alternating", r))
+		f, err := get(run, handoff(p, results.PhaseAlternating, r))
 		if err != nil {
 			return nil, nil, err
 		}

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 )
 
 const (
@@ -14,25 +17,26 @@ const (
 
 var noPct = math.NaN()
 
-// Selectors of the configurations the claims read.
+// Selectors of the configurations the claims read. Each names one size;
+// no other size stands in for it.
 
 func triad(size int64) sel {
-	return sel{group: "hbm", bench: "triad", mode: "explicit", size: size, near: true, pct: noPct}
+	return sel{group: results.GroupHBM, bench: results.BenchTriad, mode: results.ModeExplicit, size: size, pct: noPct}
 }
 func hbmCopy(size int64) sel {
-	return sel{group: "hbm", bench: "copy", mode: "explicit", size: size, near: true, pct: noPct}
+	return sel{group: results.GroupHBM, bench: results.BenchCopy, mode: results.ModeExplicit, size: size, pct: noPct}
 }
 func hostTriad(size int64) sel {
-	return sel{group: "host", bench: "triad", mode: "host_mapped", size: size, near: true, pct: noPct}
+	return sel{group: results.GroupHost, bench: results.BenchTriad, mode: results.ModeHostMapped, size: size, pct: noPct}
 }
 func copyDir(dir string) sel {
-	return sel{group: "transfer", bench: "copy", mode: "pinned", dir: dir, size: gib, near: true, pct: noPct}
+	return sel{group: results.GroupTransfer, bench: results.BenchCopy, mode: results.ModePinned, dir: dir, size: gib, pct: noPct}
 }
 func prefetchDir(dir string) sel {
-	return sel{group: "transfer", bench: "prefetch", mode: "managed", dir: dir, size: gib, near: true, pct: noPct}
+	return sel{group: results.GroupTransfer, bench: results.BenchPrefetch, mode: results.ModeManaged, dir: dir, size: gib, pct: noPct}
 }
 func stream(mode string, size int64) sel {
-	return sel{group: "managed", bench: "stream", mode: mode, size: size, near: true, pct: noPct}
+	return sel{group: results.GroupManaged, bench: results.BenchStream, mode: mode, size: size, pct: noPct}
 }
 
 // adviseRef is the prefetch or reuse reference of the paper's separate
@@ -43,16 +47,16 @@ func adviseRef(mode string) []sel {
 	return []sel{a, stream(mode, 256*mib)}
 }
 func strided(mode string, stride int64) sel {
-	return sel{group: "pattern", bench: "strided", mode: mode, pattern: "strided", size: 256 * mib, stride: stride, near: true, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchStrided, mode: mode, pattern: results.PatternStrided, size: 256 * mib, stride: stride, pct: noPct}
 }
 func random(mode string) sel {
-	return sel{group: "pattern", bench: "random", mode: mode, pattern: "random", size: 256 * mib, near: true, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchRandom, mode: mode, pattern: results.PatternRandom, size: 256 * mib, pct: noPct}
 }
 
 // sparseRandom selects pattern.sparse_random at density 1/k (its
 // stride_elements is k).
 func sparseRandom(mode string, k int64) sel {
-	return sel{group: "pattern", bench: "sparse_random", mode: mode, pattern: "sparse_random", size: 256 * mib, stride: k, near: true, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchSparse, mode: mode, pattern: results.PatternSparse, size: 256 * mib, stride: k, pct: noPct}
 }
 
 // randomRatio divides two random-access figures of the same benchmark:
@@ -65,13 +69,14 @@ func randomRatio(numMode, denMode, unit string) func(a, b *Run) (Quantity, error
 			func(m string) sel { return sparseRandom(m, 256) },
 			random,
 		} {
-			n, err1 := get(a, pick(numMode))
-			d, err2 := get(a, pick(denMode))
-			if err1 != nil || err2 != nil {
+			if _, _, ok := a.find(pick(numMode)); !ok {
 				continue
 			}
-			q := ratioOf(n, d, unit)
-			if s := pick(numMode); s.bench == "sparse_random" {
+			q, err := ratio(pick(numMode), pick(denMode), unit)(a, nil)
+			if err != nil {
+				continue
+			}
+			if s := pick(numMode); s.bench == results.BenchSparse {
 				q.Text += fmt.Sprintf(" (sparse random, density 1/%d)", s.stride)
 			}
 			return q, nil
@@ -83,16 +88,16 @@ func randomRatio(numMode, denMode, unit string) func(a, b *Run) (Quantity, error
 // pageTouch selects the page-touch benchmark; the paper's rows have mode
 // "managed" (it does not name the state), ours name it.
 func pageTouch(mode string, interval int64) []sel {
-	s := sel{group: "pattern", bench: "page_touch", mode: mode, pattern: "page_touch", size: 256 * mib, interval: interval, near: true, pct: noPct}
+	s := sel{group: results.GroupPattern, bench: results.BenchPageTouch, mode: mode, pattern: results.PatternPageTouch, size: 256 * mib, interval: interval, pct: noPct}
 	p := s
-	p.mode = "managed"
+	p.mode = results.ModeManaged
 	return []sel{s, p}
 }
 func oversub(mode string, pct float64) sel {
-	return sel{group: "oversub", bench: "stream", mode: mode, pattern: "streaming", pct: pct}
+	return sel{group: results.GroupOversub, bench: results.BenchStream, mode: mode, pattern: results.PatternStreaming, pct: pct}
 }
 func handoff(policy, phase string, r int64) sel {
-	return sel{group: "handoff", bench: "handoff", policy: policy, phase: phase, size: gib, r: r, near: true, pct: noPct}
+	return sel{group: results.GroupHandoff, bench: results.BenchHandoff, policy: policy, phase: phase, size: gib, r: r, pct: noPct}
 }
 
 // describe names a configuration for "not measured" reasons.
@@ -109,12 +114,16 @@ func (s sel) describe() string {
 	if s.interval > 0 {
 		parts = append(parts, "every "+bytesText(s.interval))
 	}
-	if s.group == "oversub" {
+	if s.group == results.GroupOversub {
 		parts = append(parts, fmt.Sprintf("at %g %%", s.pct))
 	} else if s.size > 0 {
-		parts = append(parts, bytesText(s.size))
+		sizes := bytesText(s.size)
+		for _, a := range s.also {
+			sizes += " or " + bytesText(a)
+		}
+		parts = append(parts, sizes)
 	}
-	if s.phase == "alternating" {
+	if s.phase == results.PhaseAlternating {
 		parts = append(parts, fmt.Sprintf("R = %d", s.r))
 	}
 	return strings.Join(parts, " ")
@@ -124,12 +133,15 @@ func (s sel) describe() string {
 type fig struct {
 	v    float64
 	unit string
-	at   int64 // size found, when it differs from the one asked for
-	s    sel
+	at   int64          // the size used, when the selector's first was not measured
+	ci   stats.Interval // the median's 95 % interval, where the run resamples
 }
 
 func (f fig) String() string {
 	t := formatValue(f.v, f.unit)
+	if !math.IsNaN(f.ci.Lo) && num(f.ci.Hi) != num(f.ci.Lo) {
+		t += " [" + num(f.ci.Lo) + "–" + num(f.ci.Hi) + "]"
+	}
 	if f.at != 0 {
 		t += " (at " + bytesText(f.at) + ")"
 	}
@@ -144,21 +156,40 @@ func get(run *Run, ss ...sel) (fig, error) {
 		if !ok {
 			continue
 		}
-		f := fig{s: s}
-		if s.group == "handoff" {
-			f.v, f.unit = v.total, "ms"
-		} else {
-			f.v, f.unit = v.gbps, "GB/s"
+		col := func(v summary) float64 { return v.gbps }
+		f := fig{unit: "GB/s", ci: stats.NaN()}
+		if s.group == results.GroupHandoff {
+			col, f.unit = func(v summary) float64 { return v.total }, "ms"
 		}
-		if math.IsNaN(f.v) {
+		if f.v = col(v); math.IsNaN(f.v) {
 			continue
 		}
-		if at != s.size && s.size != 0 {
+		if at != s.size {
 			f.at = at
+		}
+		if run.reads != nil { // the figure a claim is measured from: with its interval
+			f.ci = run.medianCI(s.key(at), col)
 		}
 		return f, nil
 	}
 	return fig{}, notMeasured("no %s in this run", ss[0].describe())
+}
+
+// medianCI is the 95 % interval of one configuration's median over the
+// run's replicates.
+func (run *Run) medianCI(k string, col func(summary) float64) stats.Interval {
+	v, _ := run.summaryOf(k)
+	est := col(v)
+	if run.boot.trivial {
+		return stats.Interval{Est: est, Lo: est, Hi: est}
+	}
+	vals := make([]float64, DefaultResamples)
+	for b := range vals {
+		r, _ := run.replicate(b).summaryOf(k)
+		vals[b] = col(r)
+	}
+	lo, hi := stats.Percentiles(vals, stats.DefaultLevel)
+	return stats.Interval{Est: est, Lo: math.Min(lo, est), Hi: math.Max(hi, est)}
 }
 
 // ratioOf divides two figures: in percent when unit is "%", else as a factor.
@@ -196,13 +227,20 @@ func value(ss ...sel) func(a, b *Run) (Quantity, error) {
 		if err != nil {
 			return Quantity{}, err
 		}
-		return Quantity{Value: f.v, Unit: f.unit, Text: f.String()}, nil
+		q := Quantity{Value: f.v, Unit: f.unit}
+		if f.at != 0 {
+			q.Text = "at " + bytesText(f.at)
+		}
+		return q, nil
 	}
 }
 
 // cross is a Measure dividing a's figure by b's (cross-platform claims).
 func cross(s sel, unit string) func(a, b *Run) (Quantity, error) {
 	return func(a, b *Run) (Quantity, error) {
+		if b == nil {
+			return Quantity{}, notMeasured("no run of the other platform to compare with")
+		}
 		n, err := get(a, s)
 		if err != nil {
 			return Quantity{}, err
@@ -217,6 +255,22 @@ func cross(s sel, unit string) func(a, b *Run) (Quantity, error) {
 	}
 }
 
+// lowest returns the smallest of the figures of the given modes, with its
+// mode, reading every one.
+func lowest(a *Run, at func(mode string) sel, modes ...string) (fig, string, error) {
+	lo, who := fig{v: math.Inf(1)}, ""
+	for _, m := range modes {
+		f, err := get(a, at(m))
+		if err != nil {
+			return fig{}, "", err
+		}
+		if f.v < lo.v {
+			lo, who = f, m
+		}
+	}
+	return lo, who, nil
+}
+
 // truth is a Quantity for an ordering or a yes/no finding: 1 or 0.
 func truth(ok bool, text string) Quantity {
 	v := 0.0
@@ -226,66 +280,6 @@ func truth(ok bool, text string) Quantity {
 	return Quantity{Value: v, Unit: "yes/no", Text: text}
 }
 
-func below(x float64) func(float64) bool { return func(q float64) bool { return q < x } }
-func above(x float64) func(float64) bool { return func(q float64) bool { return q > x } }
-
-// within holds strictly between lo and hi.
-func within(lo, hi float64) func(float64) bool {
-	return func(q float64) bool { return q > lo && q < hi }
-}
-
-// Reasons shared by several claims.
-
-// otherGPU explains an absolute figure of a different GPU.
-func otherGPU(x *Check) string {
-	f := x.Run.Facts
-	if x.Run.Meta.Platform == x.Ref.Meta.Platform {
-		return ""
-	}
-	s := fmt.Sprintf("a different GPU: %s", orDash(f.Device))
-	if f.PeakMemoryGBps > 0 {
-		s += fmt.Sprintf(" (HBM peak %.0f GB/s)", f.PeakMemoryGBps)
-	}
-	return s + fmt.Sprintf(", against the paper's %s; absolute bandwidths are the device's, the claim's ratios are checked separately", x.Ref.Meta.Platform)
-}
-
-// link explains a figure bounded by the path to CPU memory.
-func link(x *Check) string {
-	f := x.Run.Facts
-	switch f.Link {
-	case LinkPCIe:
-		s := "the GPU reaches CPU memory over " + f.LinkText
-		if f.HostLinkGBps > 0 {
-			s += fmt.Sprintf(" (%.0f GB/s per direction raw)", f.HostLinkGBps)
-		}
-		return s + fmt.Sprintf(" here, over %s in the paper's %s", x.Ref.Facts.LinkText, x.Ref.Meta.Platform)
-	case LinkIntegrated:
-		return "CPU and GPU share one memory pool here (" + f.LinkText + ")"
-	}
-	return ""
-}
-
-// join concatenates the reasons that apply.
-func join(fs ...func(*Check) string) func(*Check) string {
-	return func(x *Check) string {
-		var out []string
-		for _, f := range fs {
-			if s := f(x); s != "" {
-				out = append(out, s)
-			}
-		}
-		return strings.Join(out, "; ")
-	}
-}
-
-// first returns the first reason that applies.
-func firstOf(fs ...func(*Check) string) func(*Check) string {
-	return func(x *Check) string {
-		for _, f := range fs {
-			if s := f(x); s != "" {
-				return s
-			}
-		}
-		return ""
-	}
-}
+func below(x float64) *Band       { return &Band{math.Inf(-1), x} }
+func above(x float64) *Band       { return &Band{x, math.Inf(1)} }
+func within(lo, hi float64) *Band { return &Band{lo, hi} }

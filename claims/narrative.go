@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
 )
 
 // This file holds what the notebooks and the report say in words: every
@@ -221,7 +222,7 @@ func (run *Run) SizeTrend(group, bench, mode string) string {
 // against how much sparser the touch gets, for each state the run measured.
 func (run *Run) PageTouchTrend() string {
 	var out []string
-	for _, mode := range []string{"managed", "explicit", "managed_cold", "managed_prefetch", "managed_reuse"} {
+	for _, mode := range []string{results.ModeManaged, results.ModeExplicit, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse} {
 		var pts []point
 		var ivs []int64
 		for _, iv := range []int64{4 * kib, 64 * kib, 2 * mib} {
@@ -253,7 +254,7 @@ func (run *Run) Amplification() string {
 	var pts []point
 	for _, iv := range []int64{4 * kib, 64 * kib, 2 * mib} {
 		for _, c := range run.Counters {
-			if c.Config.Group == "pattern" && c.Config.Benchmark == "page_touch" && c.Config.Mode == "managed_cold" && c.Config.PageIntervalBytes == iv && c.Config.UsefulBytes > 0 {
+			if c.Config.Group == results.GroupPattern && c.Config.Benchmark == results.BenchPageTouch && c.Config.Mode == results.ModeManagedCold && c.Config.PageIntervalBytes == iv && c.Config.UsefulBytes > 0 {
 				pts = append(pts, point{bytesText(iv), c.HtoDBytes / float64(c.Config.UsefulBytes)})
 				break
 			}
@@ -271,9 +272,9 @@ func (run *Run) Amplification() string {
 // with R.
 func (run *Run) HandoffStory() string {
 	var rs []int64
-	for _, v := range run.sum {
-		if v.cfg.Group == "handoff" && v.cfg.Phase == "alternating" && v.cfg.SizeBytes == gib && !containsInt(rs, v.cfg.ReusePasses) {
-			rs = append(rs, v.cfg.ReusePasses)
+	for _, c := range run.cfg {
+		if c.Group == results.GroupHandoff && c.Phase == results.PhaseAlternating && c.SizeBytes == gib && !containsInt(rs, c.ReusePasses) {
+			rs = append(rs, c.ReusePasses)
 		}
 	}
 	if len(rs) == 0 {
@@ -295,7 +296,7 @@ func (run *Run) HandoffStory() string {
 	for _, p := range policies {
 		var pts []point
 		for _, r := range rs {
-			if f, err := get(run, handoff(p, "alternating", r)); err == nil {
+			if f, err := get(run, handoff(p, results.PhaseAlternating, r)); err == nil {
 				pts = append(pts, point{fmt.Sprintf("R = %d", r), f.v})
 			}
 		}
@@ -328,7 +329,7 @@ func (run *Run) ModelStory() string {
 	if ci := rep.MedianAPECI; !math.IsNaN(ci.Lo) {
 		s += fmt.Sprintf(" (95 %% CI %s–%s %%)", num(ci.Lo), num(ci.Hi))
 	}
-	s += fmt.Sprintf(" and it names the measured fastest policy in %d of %d size–reuse cases", rep.Matches, rep.Compared)
+	s += fmt.Sprintf(" and it names the measured fastest policy in %d of %d size–reuse cases, where always naming %s scores %d", rep.Matches, rep.Compared, rep.BestConstant, rep.BestConstantMatches)
 	if alt, err := NewRun(run.Name, model.WithoutCPU(handoffRows(run.Rows)), run.Meta); err == nil {
 		if r2, err := alt.fit(); err == nil && !math.IsNaN(r2.MedianAPE) {
 			s += fmt.Sprintf(" (with each trial's measured CPU time taken out: %s %%, %d of %d)", num(r2.MedianAPE), r2.Matches, r2.Compared)

@@ -9,488 +9,411 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// The reasons below explain differences from a run's device facts and its
-// own data. Each returns "" when its explanation does not apply, so that an
-// unexplained difference stays "differs, unexplained".
+// The mechanisms below explain differences from the paper. Each predicts
+// the claim's figure from the run's device facts (meta.json: the link and
+// its bandwidth, the shared pool, concurrent and direct managed access,
+// the handoff's CPU threads) and its own data, and returns false where its
+// mechanism does not exist on the run's device or the run lacks the data;
+// explain (claims.go) applies one only where its prediction lies on the
+// measured side of the paper's tolerance and direction, within its factor.
 
-// coldRate: cold first touch is bounded by fault servicing, not the link.
-func coldRate(x *Check) string {
-	run := x.Run
-	if run.Meta.Platform == x.Ref.Meta.Platform || run.Facts.Link == LinkIntegrated {
-		return ""
+// pcieLink returns the run's PCIe link bandwidth per direction and how it
+// is known.
+func pcieLink(run *Run) (float64, string, bool) {
+	f := run.Facts
+	if f.Link != LinkPCIe || f.HostLinkGBps <= 0 {
+		return 0, "", false
 	}
-	s, at, ok := run.find(stream("managed_cold", 256*mib))
-	if !ok || math.IsNaN(s.kernel) || s.kernel <= 0 {
-		return ""
-	}
-	migrated := float64(at)
-	src := "one migration of the array, as a cold kernel makes"
-	if c, ok := run.counter("managed", "stream", "managed_cold", at, 0, 0); ok && c.HtoDBytes > 0 {
-		migrated = c.HtoDBytes
-		src = "counted in the counter pass"
-	}
-	rate := migrated / s.kernel / 1e6
-	out := fmt.Sprintf("cold first touch is bounded by the driver's fault servicing, not by the link: the cold %s kernel moves %s host→device (%s) in %s ms, %s GB/s",
-		bytesText(at), bytesText(int64(migrated)), src, num(s.kernel), num(rate))
-	if p, err := get(run, prefetchDir("h2d")); err == nil {
-		out += fmt.Sprintf(", %s %% of this machine's own prefetch rate (%s)", num(100*rate/p.v), p)
-	}
-	if pp, err := get(x.Ref, prefetchDir("h2d")); err == nil {
-		if c, err := get(x.Ref, stream("managed_cold", 256*mib)); err == nil {
-			out += fmt.Sprintf("; on %s the cold kernel's %s is at most %s %% of its %s prefetch rate", x.Ref.Meta.Platform, c, num(100*c.v/pp.v), pp)
-		}
-	}
-	return out + "; faults are serviced by the host CPU and driver (x86 and 4 KiB pages here, Grace in the paper), and the paper's figure is not decomposed, so which of them makes faults slower there is not isolated"
+	return f.HostLinkGBps, fmt.Sprintf("%s (%s GB/s per direction, meta.json)", f.LinkText, num(f.HostLinkGBps)), true
 }
 
-// preferredCPU: on a PCIe device preferred-CPU pages are accessed remotely.
-func preferredCPU(x *Check) string {
+func inf(sign int) float64 { return math.Inf(sign) }
+
+// Shapes of the host-link bound in a claim's figure.
+const (
+	linkValue    = iota // the host-mapped triad itself
+	linkFraction        // host-mapped over the HBM triad, %
+	linkInverse         // the HBM triad over host-mapped, ×
+)
+
+// hostTriadLink: the host-mapped triad reads two arrays from CPU memory and
+// writes one over a full-duplex link, so its useful bandwidth is at most
+// 1.5 times the link's per-direction peak.
+func hostTriadLink(shape int) Mechanism {
+	return Mechanism{Name: "the PCIe link", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
+		l, how, ok := pcieLink(x.Run)
+		if !ok {
+			return Prediction{}, false
+		}
+		c := 1.5 * l
+		text := fmt.Sprintf("the host-mapped triad reads two arrays from CPU memory and writes one over %s, so its useful bandwidth is at most 1.5 × %s = %s GB/s", how, num(l), num(c))
+		if shape == linkValue {
+			return Prediction{inf(-1), c, text}, true
+		}
+		t, err := get(x.Run, triad(gib))
+		if err != nil {
+			return Prediction{}, false
+		}
+		text += fmt.Sprintf(", against this run's HBM triad of %s", t)
+		if shape == linkFraction {
+			return Prediction{inf(-1), 100 * c / t.v, text}, true
+		}
+		return Prediction{t.v / c, inf(1), text}, true
+	}}
+}
+
+// linkCeiling: a copy in one direction runs at most at the link's peak.
+func linkCeiling(s sel) Mechanism {
+	return Mechanism{Name: "the PCIe link", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+		l, how, ok := pcieLink(x.Run)
+		if !ok {
+			return Prediction{}, false
+		}
+		return Prediction{inf(-1), l, fmt.Sprintf("the %s crosses %s in one direction", s.describe(), how)}, true
+	}}
+}
+
+// linkBoth: two transfers that each run within 20 % of the link's peak are
+// both set by the link, so their ratio is about 1.
+func linkBoth(a, b sel) Mechanism {
+	return Mechanism{Name: "the PCIe link", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+		l, how, ok := pcieLink(x.Run)
+		fa, err1 := get(x.Run, a)
+		fb, err2 := get(x.Run, b)
+		if !ok || err1 != nil || err2 != nil || fa.v < 0.8*l || fb.v < 0.8*l {
+			return Prediction{}, false
+		}
+		return Prediction{1, 1, fmt.Sprintf("both transfers are set by %s: %s reaches %s %% and %s %s %% of its peak",
+			how, a.describe(), num(100*fa.v/l), b.describe(), num(100*fb.v/l))}, true
+	}}
+}
+
+// remoteMapping says whether the GPU can reach managed pages that stay in
+// CPU memory without migrating them (concurrent managed access, or
+// pageable memory access through ATS/HMM) over a PCIe link.
+func remoteMapping(run *Run) (float64, string, bool) {
+	l, how, ok := pcieLink(run)
+	f := run.Facts
+	if !ok || !f.Known || !f.ConcurrentManagedAccess && !f.PageableMemoryAccess {
+		return 0, "", false
+	}
+	by := "concurrent managed access"
+	if !f.ConcurrentManagedAccess {
+		by = "pageable memory access (ATS/HMM)"
+	}
+	return l, how + "; " + by + ": yes (meta.json), so the GPU can map pages that stay in CPU memory", true
+}
+
+// remoteStreamLink: accessed-by pages stay in CPU memory and the streaming
+// kernel reads and writes them over the link, both directions at once: at
+// most twice the per-direction peak.
+var remoteStreamLink = Mechanism{Name: "remote access over PCIe", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
+	l, how, ok := remoteMapping(x.Run)
+	p, err := get(x.Run, adviseRef(results.ModeManagedPrefetch)...)
+	if !ok || err != nil {
+		return Prediction{}, false
+	}
+	return Prediction{inf(-1), 100 * 2 * l / p.v, fmt.Sprintf("accessed-by pages are read and written over %s: at most 2 × %s GB/s, against prefetch's %s", how, num(l), p)}, true
+}}
+
+// remoteAccess: preferred-CPU pages stay in CPU memory, reached remotely
+// as accessed-by's are, so the two run alike.
+var remoteAccess = Mechanism{Name: "remote access over PCIe", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+	_, how, ok := remoteMapping(x.Run)
+	ab, err1 := get(x.Run, stream(results.ModeAdviseAccessedBy, 256*mib))
+	c, err2 := get(x.Run, stream(results.ModeManagedCold, 256*mib))
+	if !ok || err1 != nil || err2 != nil {
+		return Prediction{}, false
+	}
+	v := ab.v / c.v
+	return Prediction{v, v, fmt.Sprintf("preferred-CPU pages stay in CPU memory and are reached remotely over %s, as accessed-by's are (%s), against cold's %s", how, ab, c)}, true
+}}
+
+// Shapes of a handoff prediction that rests on the GPU pass over the link.
+const (
+	linkPass  = iota // G of host-mapped over explicit copy's
+	linkOrder        // the order at R = 32
+)
+
+// hostPassLink: a host-mapped GPU pass reads and writes the whole array
+// over the link, at least size / (per-direction peak) per pass.
+func hostPassLink(shape int) Mechanism {
+	return Mechanism{Name: "the PCIe link", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
+		l, how, ok := pcieLink(x.Run)
+		if !ok {
+			return Prediction{}, false
+		}
+		pass := float64(gib) / l / 1e6 // ms
+		text := fmt.Sprintf("a host-mapped pass reads and writes the 1 GiB array over %s, at least %s ms per pass", how, num(pass))
+		ps, err := params(x.Run, model.ExplicitCopy, model.HostMapped)
+		if err != nil {
+			return Prediction{}, false
+		}
+		if shape == linkPass {
+			return Prediction{pass / ps[0].G, inf(1), text + fmt.Sprintf(", against explicit copy's G of %s ms", num(ps[0].G))}, true
+		}
+		m, err := get(x.Run, handoff(model.Managed, results.PhaseAlternating, 32))
+		least := ps[1].F + 32*pass
+		if err != nil || least <= m.v {
+			return Prediction{}, false
+		}
+		return Prediction{0, 0, text + fmt.Sprintf(": at R = 32 host-mapped takes at least F + 32 × %s = %s ms, more than managed's %s, so it cannot order before managed", num(pass), num(least), m)}, true
+	}}
+}
+
+// Shapes of the explicit copies' prediction.
+const (
+	copiesExtra     = iota // explicit copy's extra over its baseline, %
+	copiesCrossover        // R* of host-mapped and explicit copy
+	copiesR2               // explicit over host-mapped at R = 2
+)
+
+// copiesOverLink: explicit copy moves the array to the GPU and back in
+// every iteration, the two copies over the link, which host-mapped does
+// not pay; the rest of the handoff costs the same under both.
+func copiesOverLink(shape int) Mechanism {
+	return Mechanism{Name: "the copies over PCIe", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+		ms, how, ok := loopCopies(x.Run)
+		if !ok {
+			return Prediction{}, false
+		}
+		text := "explicit copy moves the 1 GiB array to the GPU and back in every iteration: " + how
+		switch shape {
+		case copiesExtra:
+			b, err := baseline(x.Run, model.ExplicitCopy)
+			if err != nil {
+				return Prediction{}, false
+			}
+			return Prediction{100 * ms / b.v, 100 * ms / b.v, text + fmt.Sprintf(", over its baseline of %s", b)}, true
+		}
+		ps, err := params(x.Run, model.ExplicitCopy, model.HostMapped)
+		if err != nil {
+			return Prediction{}, false
+		}
+		e, h := ps[0], ps[1]
+		text += fmt.Sprintf("; with host-mapped's F = %s ms and the fitted G of %s and %s ms/pass", num(h.F), num(e.G), num(h.G))
+		v := ms / (h.G - e.G)
+		if shape == copiesR2 {
+			v = (h.F + ms + 2*e.G) / (h.F + 2*h.G)
+		}
+		return Prediction{v, v, text}, true
+	}}
+}
+
+// loopCopies is the time of explicit copy's two copies at 1 GiB: the
+// loop's own (transfer_ms at R = 1) where recorded, else the run's pinned
+// copy rates; only over PCIe.
+func loopCopies(run *Run) (float64, string, bool) {
+	_, how, ok := pcieLink(run)
+	if !ok {
+		return 0, "", false
+	}
+	if v, _, found := run.find(handoff(model.ExplicitCopy, results.PhaseAlternating, 1)); found && !math.IsNaN(v.transfer) {
+		return v.transfer, fmt.Sprintf("the two copies take %s ms in the loop (transfer_ms at R = 1) over %s", num(v.transfer), how), true
+	}
+	h2d, err1 := get(run, copyDir(results.DirectionH2D))
+	d2h, err2 := get(run, copyDir(results.DirectionD2H))
+	if err1 != nil || err2 != nil {
+		return 0, "", false
+	}
+	ms := float64(gib)/h2d.v/1e6 + float64(gib)/d2h.v/1e6
+	return ms, fmt.Sprintf("the two copies take %s ms at this run's pinned copy rates over %s (%s to the GPU, %s back)", num(ms), how, h2d, d2h), true
+}
+
+// migrationBothWays: where the host cannot access GPU-resident managed
+// memory directly, prefetching moves the array both ways in every
+// iteration; at the run's own prefetch rates that bounds how much of
+// demand paging's extra cost it can remove.
+var migrationBothWays = Mechanism{Name: "the prefetches both ways", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
 	run := x.Run
-	pc, err1 := get(run, stream("advise_preferred_cpu", 256*mib))
-	ab, err2 := get(run, stream("advise_accessed_by", 256*mib))
-	if err1 != nil || err2 != nil || run.Facts.Link == LinkC2C {
-		return ""
+	h2d, err1 := get(run, prefetchDir(results.DirectionH2D))
+	d2h, err2 := get(run, prefetchDir(results.DirectionD2H))
+	m, err3 := extra(run, model.Managed)
+	if !run.Facts.Known || run.Facts.DirectManagedFromHost || err1 != nil || err2 != nil || err3 != nil || m.v <= 0 {
+		return Prediction{}, false
 	}
-	if math.Abs(pc.v/ab.v-1) > 0.25 {
-		return ""
-	}
-	out := fmt.Sprintf("on this device (%s) preferred-CPU pages stay in CPU memory and the kernel reads and writes them remotely: %s, as fast as accessed-by (%s)",
-		run.Facts.LinkText, pc, ab)
-	if h, err := get(run, hostTriad(256*mib)); err == nil {
-		out += fmt.Sprintf(" and the host-mapped triad (%s)", h)
-	}
+	ms := float64(gib)/h2d.v/1e6 + float64(gib)/d2h.v/1e6
+	text := fmt.Sprintf("without direct managed access from the host (meta.json) prefetch moves the array to the GPU and back in every iteration: at this run's prefetch rates (%s and %s) %s ms, so of managed memory's %s extra at most %s %% can go",
+		h2d, d2h, num(ms), m, num(100*(1-ms/m.v)))
 	for _, c := range run.Counters {
-		if c.Config.Group == "managed" && c.Config.Mode == "advise_preferred_cpu" && c.Config.Benchmark == "stream" && c.Config.SizeBytes >= 64*mib {
-			out += fmt.Sprintf("; the counter pass at %s counts %s bytes migrated and %s GPU page faults, with %s MB crossing PCIe",
-				bytesText(c.Config.SizeBytes), num(c.HtoDBytes+c.DtoHBytes), num(c.GPUPageFaults), num((c.PCIeTXBytes+c.PCIeRXBytes)/1e6))
+		if c.Config.Group == results.GroupHandoff && c.Config.Policy == model.ManagedPrefetch && c.Config.Phase == results.PhaseAlternating && c.HtoDBytes > 0 {
+			text += fmt.Sprintf(" (a counter pass at %s, R = %d, counts %s to the GPU and %s back per iteration)", bytesText(c.Config.SizeBytes), c.Config.ReusePasses, bytesText(int64(c.HtoDBytes)), bytesText(int64(c.DtoHBytes)))
 			break
 		}
 	}
-	if h, err := get(x.Ref, hostTriad(gib)); err == nil {
-		out += fmt.Sprintf(". The paper's %s figure (%s, below cold) is far below its own remote-access rate (host-mapped %s), so there the hint led to a slower path than remote access, which the paper does not analyse", x.Ref.Meta.Platform, x.Paper.Text, h)
-	}
-	return out
-}
+	return Prediction{inf(-1), 100 * (1 - ms/m.v), text}, true
+}}
 
-// denseRandom: our random benchmark touches every element.
-func denseRandom(x *Check) string {
-	if strings.Contains(x.Measured.Text, "sparse random") {
-		return ""
-	}
-	for _, r := range x.Run.Rows {
-		if r.Group == "pattern" && r.Benchmark == "random" && r.Mode == "explicit" && r.SizeBytes > 0 && r.ActiveElements > 0 {
-			if r.ActiveElements*8 < r.SizeBytes {
-				return ""
-			}
-			out := fmt.Sprintf("this run's random benchmark is dense: it touches all %d elements of the %s array through a shuffled index, so every migrated page is fully used, while the paper's is \"sparse random\" (the paper does not say how sparse); sparse access is what makes cold pages expensive (see VI-B.cold-stride-collapse)",
-				r.ActiveElements, bytesText(r.SizeBytes))
-			for _, c := range x.Run.Counters {
-				if c.Config.Group == "pattern" && c.Config.Benchmark == "random" && c.Config.Mode == "managed_cold" && c.Config.UsefulBytes > 0 {
-					out += fmt.Sprintf("; the counter pass at %s migrates %s for %s of useful bytes (%s per useful byte, as a streaming kernel)",
-						bytesText(c.Config.SizeBytes), bytesText(int64(c.HtoDBytes)), bytesText(c.Config.UsefulBytes), num(c.HtoDBytes/float64(c.Config.UsefulBytes)))
-					break
-				}
-			}
-			return out + "; umbench run --bench pattern.sparse_random measures the sparse variant"
-		}
+// cpuThreads says the handoff's CPU threads as meta.json gives them.
+func cpuThreads(run *Run) string {
+	if run.Facts.CPUThreads > 0 {
+		return fmt.Sprintf(" with %d CPU thread(s) (meta.json)", run.Facts.CPUThreads)
 	}
 	return ""
 }
 
-// slowCPU: the handoff's fixed costs scale with a slower CPU update.
-func slowCPU(x *Check) string {
-	lo, hi, ok := cpuSpread(x.Run)
-	if !ok {
-		return ""
+// slowerBaseline: the same extra cost in milliseconds as the paper's over
+// a slower CPU-only plus GPU-only baseline is a smaller multiple of it.
+var slowerBaseline = Mechanism{Name: "a slower baseline", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+	b, err1 := baseline(x.Run, model.Managed)
+	pb, err2 := baseline(x.Ref, model.Managed)
+	pe, err3 := extra(x.Ref, model.Managed)
+	if err1 != nil || err2 != nil || err3 != nil || b.v < 1.5*pb.v {
+		return Prediction{}, false
 	}
-	b, err := baseline(x.Ref, model.Managed)
-	if err != nil || lo < 1.5*b.v {
-		return ""
+	v := pe.v / b.v
+	return Prediction{v, v, fmt.Sprintf("the CPU update alone takes longer here: the baseline is %s%s against %s on %s, and %s's extra of %s over it is %s×",
+		b, cpuThreads(x.Run), pb, x.Ref.Meta.Platform, x.Ref.Meta.Platform, pe, num(v))}, true
+}}
+
+// slowerF: the same difference of fixed costs as Table III's over a larger
+// explicit-copy F.
+var slowerF = Mechanism{Name: "a slower CPU update", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+	ps, err1 := params(x.Run, model.ExplicitCopy)
+	t, err2 := tableIII(x.Ref, model.ExplicitCopy, model.Managed)
+	if err1 != nil || err2 != nil || ps[0].F < 1.5*t[0].F {
+		return Prediction{}, false
 	}
-	return fmt.Sprintf("the CPU update alone takes %s–%s ms per 1 GiB exchange here (one host thread) against a %s CPU-only plus GPU-only baseline on %s, so every fixed cost is diluted by a larger CPU term",
-		num(lo), num(hi), b, x.Ref.Meta.Platform)
+	v := 1 + (t[1].F-t[0].F)/ps[0].F
+	return Prediction{v, v, fmt.Sprintf("explicit copy's F, mostly the CPU update%s, is %s ms here against %s in Table III; Table III's difference of %s ms over it is %s×",
+		cpuThreads(x.Run), num(ps[0].F), num(t[0].F), num(t[1].F-t[0].F), num(v))}, true
+}}
+
+// cpuVariation: the CPU update takes different times in configurations
+// that do the same work; with each trial's measured CPU time taken out the
+// figure agrees with the paper's, so the difference is the CPU update's.
+var cpuVariation = Mechanism{Name: "the CPU update's variation", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+	x.Run.altOnce.Do(func() { x.Run.alt = x.Run.withoutCPU() })
+	alt := x.Run.alt
+	if alt == nil || x.Run.Meta.Kind == "published" {
+		return Prediction{}, false
+	}
+	q, err := x.Claim.Measure(alt, nil)
+	if err != nil || !x.Claim.Relation.Band(x.Paper.Value).holds(q.Value, q.Value) {
+		return Prediction{}, false
+	}
+	v := x.Paper.Value + x.Measured.Value - q.Value
+	return Prediction{v, v, fmt.Sprintf("the CPU update%s takes different times in configurations doing the same work; with each trial's measured CPU time taken out (umbench model --without-cpu) the figure is %s (%s), within the paper's tolerance, and the CPU update adds %s",
+		cpuThreads(x.Run), q, q.Text, formatValue(x.Measured.Value-q.Value, q.Unit))}, true
+}}
+
+// withoutCPU is the run with each alternating trial's CPU update taken out
+// (model.WithoutCPU), its fit without intervals; nil without handoff rows.
+func (run *Run) withoutCPU() *Run {
+	rows := handoffRows(run.Rows)
+	if len(rows) == 0 {
+		return nil
+	}
+	alt, err := NewRun(run.Name+" without CPU time", model.WithoutCPU(rows), run.Meta)
+	if err != nil {
+		return nil
+	}
+	alt.noCI = true
+	return alt
 }
 
-// returnLeg: managed prefetch moves the array both ways in every
-// iteration, so its extra cost is bounded below by two prefetches at the
-// machine's own prefetch rates; a slow GPU→CPU prefetch leaves little for
-// prefetching to save over demand paging.
-func returnLeg(x *Check) string {
-	run := x.Run
-	e, at, ok := extraAt(run, model.ManagedPrefetch)
-	if !ok {
-		return ""
-	}
-	size := float64(at)
-	move := func(r *Run) (h2d, d2h fig, ms float64, ok bool) {
-		var err1, err2 error
-		h2d, err1 = get(r, prefetchDir("h2d"))
-		d2h, err2 = get(r, prefetchDir("d2h"))
-		if err1 != nil || err2 != nil {
-			return h2d, d2h, 0, false
+// Shapes of the shared pool's prediction.
+const (
+	poolUnity    = iota // prefetched over cold: 1
+	poolFraction        // cold over explicit: as prefetched over explicit, %
+	poolValue           // cold: as prefetched
+)
+
+// integratedPool: where CPU and GPU share one memory pool, CPU-initialised
+// pages need no migration, so first touch runs like the resident states.
+func integratedPool(shape int) Mechanism {
+	return Mechanism{Name: "the shared memory pool", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+		if x.Run.Facts.Link != LinkIntegrated {
+			return Prediction{}, false
 		}
-		return h2d, d2h, size/h2d.v/1e6 + size/d2h.v/1e6, true
+		p, err1 := get(x.Run, stream(results.ModeManagedPrefetch, 256*mib))
+		e, err2 := get(x.Run, stream(results.ModeExplicit, 256*mib))
+		if err1 != nil || err2 != nil {
+			return Prediction{}, false
+		}
+		text := fmt.Sprintf("CPU and GPU share one memory pool here (%s, meta.json): CPU-initialised pages need no migration, so first touch runs like prefetched memory (%s)", x.Run.Facts.LinkText, p)
+		v := [...]float64{poolUnity: 1, poolFraction: 100 * p.v / e.v, poolValue: p.v}[shape]
+		return Prediction{v, v, text}, true
+	}}
+}
+
+// separatePool: where the GPU has its own memory, CPU-initialised pages
+// must migrate, so first touch runs at most at the bulk prefetch rate, a
+// few per cent of explicit: the direction only.
+var separatePool = Mechanism{Name: "migration to the GPU's own memory", Predict: func(x *Check) (Prediction, bool) {
+	f := x.Run.Facts
+	p, err1 := get(x.Run, prefetchDir(results.DirectionH2D))
+	e, err2 := get(x.Run, stream(results.ModeExplicit, 256*mib))
+	if f.Link != LinkPCIe && f.Link != LinkC2C || err1 != nil || err2 != nil {
+		return Prediction{}, false
 	}
-	h2d, d2h, ms, ok := move(run)
-	if !ok {
-		return ""
+	return Prediction{inf(-1), 100 * p.v / e.v, fmt.Sprintf("this GPU has its own memory, reached from CPU memory over %s, so CPU-initialised pages must migrate, at most at the bulk prefetch rate (%s) against explicit's %s", f.LinkText, p, e)}, true
+}}
+
+// streamTraffic: umlab's streaming kernel moves the copy kernel's traffic
+// (each byte read and written once), so it runs at the copy figure; the
+// paper's streaming figure exceeds both its own copy and triad, which no
+// kernel moving that traffic can.
+var streamTraffic = Mechanism{Name: "the kernels' traffic", Factor: 1.1, Predict: func(x *Check) (Prediction, bool) {
+	if x.Run.Meta.Kind == "published" {
+		return Prediction{}, false
 	}
-	out := "managed prefetch moves the whole array to the GPU and back in every iteration"
-	for _, c := range run.Counters {
-		if c.Config.Group == "handoff" && c.Config.Policy == model.ManagedPrefetch && c.Config.Phase == "alternating" && c.HtoDBytes > 0 {
-			out += fmt.Sprintf(" (counted at %s, R = %d: %s host→device and %s device→host per iteration, %s CPU and %s GPU page faults",
-				bytesText(c.Config.SizeBytes), c.Config.ReusePasses, bytesText(int64(c.HtoDBytes)), bytesText(int64(c.DtoHBytes)), num(c.CPUPageFaults), num(c.GPUPageFaults))
-			for _, m := range run.Counters {
-				if m.Config.Group == "handoff" && m.Config.Policy == model.Managed && m.Config.Phase == "alternating" && m.Config.SizeBytes == c.Config.SizeBytes && m.Config.ReusePasses == c.Config.ReusePasses {
-					out += fmt.Sprintf("; managed moves the same through %s CPU page faults and %s GPU page faults", num(m.CPUPageFaults), num(m.GPUPageFaults))
-					break
-				}
-			}
-			out += ")"
+	c, err1 := get(x.Run, hbmCopy(256*mib))
+	t, err2 := get(x.Run, triad(gib))
+	ps, err3 := get(x.Ref, stream(results.ModeExplicit, 256*mib))
+	pc, err4 := get(x.Ref, hbmCopy(gib))
+	pt, err5 := get(x.Ref, triad(gib))
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil || ps.v <= pc.v || ps.v <= pt.v {
+		return Prediction{}, false
+	}
+	v := c.v / t.v
+	return Prediction{v, v, fmt.Sprintf("umlab's streaming kernel reads and writes one array in place, the copy kernel's traffic, so it runs at this run's copy figure (%s at 256 MiB; triad %s); the paper's streaming figure (%s) exceeds its own copy (%s) and triad (%s), which no kernel moving that traffic can, so its kernel counts differently",
+		c, t, ps, pc, pt)}, true
+}}
+
+// launchFloor: a kernel that touches a few elements takes the run's
+// shortest kernel time, a fixed per-launch cost, so its useful bandwidth
+// stops falling with sparser touches.
+var launchFloor = Mechanism{Name: "the launch floor", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
+	run := x.Run
+	var k2 string
+	for _, s := range pageTouch(results.ModeManagedReuse, 2*mib) {
+		if _, _, ok := run.find(s); ok {
+			k2 = s.key(s.size)
 			break
 		}
 	}
-	out += fmt.Sprintf(", so its extra cost is at least two prefetches at this machine's rates: %s at %s CPU→GPU plus %s GPU→CPU = %s ms, %s %% of its %s extra",
-		bytesText(int64(size)), h2d, d2h, num(ms), num(100*ms/e.v), e)
-	if rh, rd, rms, ok := move(x.Ref); ok {
-		if re, err := extra(x.Ref, model.ManagedPrefetch); err == nil {
-			out += fmt.Sprintf("; on %s the same two prefetches at %s and %s take %s ms, %s %% of its %s extra",
-				x.Ref.Meta.Platform, rh, rd, num(rms), num(100*rms/re.v), re)
-		}
-		out += fmt.Sprintf(". The GPU→CPU prefetch runs at %s %% of the CPU→GPU rate here (%s %% on %s)", num(100*d2h.v/h2d.v), num(100*rd.v/rh.v), x.Ref.Meta.Platform)
-		m, err1 := extra(run, model.Managed)
-		rm, err2 := extra(x.Ref, model.Managed)
-		if err1 == nil && err2 == nil {
-			out += fmt.Sprintf(", so the transfers, which prefetching cannot avoid, are %s %% of demand paging's extra cost here (%s ms of %s) against %s %% on %s (%s ms of %s): prefetch can save only what the faults cost beyond them",
-				num(100*ms/m.v), num(ms), m, num(100*rms/rm.v), x.Ref.Meta.Platform, num(rms), rm)
+	dense, err := get(run, pageTouch(results.ModeManagedReuse, 4*kib)...)
+	floor, at := math.Inf(1), ""
+	for k, v := range run.sum {
+		if v.kernel > 0 && v.kernel < floor {
+			floor, at = v.kernel, k
 		}
 	}
-	return out
-}
+	if k2 == "" || err != nil || run.cfg[k2].UsefulBytes <= 0 || run.sum[k2].kernel > 1.5*floor {
+		return Prediction{}, false
+	}
+	useful := float64(run.cfg[k2].UsefulBytes)
+	v := dense.v / (useful / floor / 1e6)
+	c := run.cfg[at]
+	return Prediction{v, v, fmt.Sprintf("at 2 MiB the kernel touches %s of useful bytes in %s µs, within 1.5× of this run's shortest kernel (%s µs, %s %s at %s), a fixed per-launch cost: at that floor the fall from 4 KiB (%s) is %s×",
+		bytesText(int64(useful)), num(1000*run.sum[k2].kernel), num(1000*floor), c.Group, strings.Trim(c.Benchmark+" "+c.Mode, " "), bytesText(c.SizeBytes), dense, num(v))}, true
+}}
 
-// extraAt is a policy's extra cost of alternating execution at R = 1 and
-// the size it was found at (1 GiB, or the nearest measured); false when
-// there is none or it is not positive.
-func extraAt(run *Run, policy string) (fig, int64, bool) {
-	e, err := extra(run, policy)
-	if err != nil || e.v <= 0 {
-		return fig{}, 0, false
-	}
-	if e.at != 0 {
-		return e, e.at, true
-	}
-	return e, gib, true
-}
-
-// explicitLoop is what a run measured of explicit copy's extra cost at
-// R = 1: the extra, the size it was found at, and the alternating trials'
-// own copy times (transfer_ms) and CPU updates (cpu_ms), empty in runs
-// that did not record them.
-func explicitLoop(run *Run) (e fig, size int64, copies, cpu []float64, err error) {
-	if e, err = extra(run, model.ExplicitCopy); err != nil {
-		return e, 0, nil, nil, err
-	}
-	size = e.at
-	if size == 0 {
-		size = gib
-	}
-	for _, r := range run.Rows {
-		if r.Group == "handoff" && r.Policy == model.ExplicitCopy && r.Phase == "alternating" && r.ReusePasses == 1 && r.SizeBytes == size {
-			if !math.IsNaN(r.TransferMs) {
-				copies = append(copies, r.TransferMs)
-			}
-			if !math.IsNaN(r.CPUMs) {
-				cpu = append(cpu, r.CPUMs)
-			}
+// denseRandom: umlab's random benchmark, where the run has no sparse one,
+// touches every element, so each migrated page is fully used and the ratio
+// of two states is the streaming kernel's.
+func denseRandom(numMode, denMode string) Mechanism {
+	return Mechanism{Name: "a dense random benchmark", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
+		c, ok := x.Run.cfg[random(results.ModeExplicit).key(256*mib)]
+		if strings.Contains(x.Measured.Text, "sparse random") || !ok || c.ActiveElements <= 0 || c.ActiveElements*8 < c.SizeBytes {
+			return Prediction{}, false
 		}
-	}
-	return e, size, copies, cpu, nil
-}
-
-// copiesExceedExtra (the Unresolved of explicit copy's extra cost): the
-// extra over the CPU-only plus GPU-only baseline contains the two copies,
-// so an extra smaller than the copies the loop measured itself cannot
-// measure the handoff's cost; the rest of the loop took less than the
-// baseline's phases alone. The reason compares the CPU update inside the
-// loop with the same update alone, at the same size, and names the CPU
-// update's variation only where the update was faster inside the loop.
-func copiesExceedExtra(x *Check) string {
-	e, size, copies, cpu, err := explicitLoop(x.Run)
-	if err != nil || len(copies) == 0 {
-		return ""
-	}
-	ms := results.Describe(copies).Median
-	if e.v >= ms {
-		return ""
-	}
-	out := fmt.Sprintf("explicit copy moves the whole array to the GPU and back in every iteration, and the two copies of %s take %s ms in the loop (transfer_ms, the median at R = 1), more than the whole extra (%s), so the rest of the loop took less time than the baseline's phases alone",
-		bytesText(size), num(ms), e)
-	alone := handoff(model.ExplicitCopy, "cpu_only", 0)
-	alone.size, alone.near = size, false // the CPU update alone at the extra's size
-	if by, err := get(x.Run, alone); err == nil && len(cpu) > 0 {
-		in := results.Describe(cpu).Median
-		out += fmt.Sprintf(": the CPU update's median is %s ms inside the loop (cpu_ms) against %s alone", num(in), by)
-		if in < by.v {
-			out += ", within the CPU update's variation"
-		}
-	}
-	return out + "; this extra does not measure the handoff's cost"
-}
-
-// copyLeg: explicit copy moves the whole array to the GPU and back in
-// every iteration, so its extra cost over the CPU-only plus GPU-only
-// baseline is at least the two copies; over a PCIe link they are most of
-// it. The copies are the loop's own (transfer_ms) where the run recorded
-// them, else estimated from the run's pinned copy rates; an estimate above
-// the extra is said to be one. Empty when the copies are less than half the
-// extra, or when the loop's own copies exceed it (copiesExceedExtra).
-func copyLeg(x *Check) string {
-	run := x.Run
-	e, size, copies, _, err := explicitLoop(run)
-	if err != nil || e.v <= 0 {
-		return ""
-	}
-	var ms float64
-	var how string
-	if len(copies) > 0 {
-		ms, how = results.Describe(copies).Median, "in the loop (transfer_ms, the median at R = 1)"
-		if ms > e.v {
-			return ""
-		}
-	} else {
-		h2d, err1 := get(run, copyDir("h2d"))
-		d2h, err2 := get(run, copyDir("d2h"))
-		if err1 != nil || err2 != nil {
-			return ""
-		}
-		ms = float64(size)/h2d.v/1e6 + float64(size)/d2h.v/1e6
-		how = fmt.Sprintf("at this machine's pinned copy rates (%s to the GPU, %s back)", h2d, d2h)
-	}
-	if ms < 0.5*e.v {
-		return ""
-	}
-	var out string
-	if ms > e.v {
-		out = fmt.Sprintf("explicit copy moves the whole array to the GPU and back in every iteration: the two copies of %s would take an estimated %s ms %s, more than the whole %s extra; the loop's own copies were not recorded in this run (no transfer_ms)",
-			bytesText(size), num(ms), how, e)
-	} else {
-		out = fmt.Sprintf("explicit copy moves the whole array to the GPU and back in every iteration: the two copies of %s take %s ms %s, %s %% of its %s extra",
-			bytesText(size), num(ms), how, num(100*ms/e.v), e)
-	}
-	if l := link(x); l != "" {
-		out += "; " + l
-	}
-	return out
-}
-
-// hostVsExplicit: explicit and host-mapped fixed costs within the CPU
-// update's variation, or a host link that makes every pass dear.
-func hostVsExplicit(x *Check) string {
-	ps, err := params(x.Run, model.ExplicitCopy, model.HostMapped)
-	if err != nil {
-		return ""
-	}
-	e, h := ps[0], ps[1]
-	var parts []string
-	if lo, hi, ok := cpuSpread(x.Run); ok && math.Abs(e.F-h.F) < hi-lo {
-		parts = append(parts, fmt.Sprintf("the fixed costs of explicit copy (F = %s ms) and host-mapped (F = %s ms) differ by %s ms, less than the spread of the CPU-only update between policies on this machine (%s–%s ms), so which of them wins at one pass is decided by the CPU update's variation, not by placement",
-			num(e.F), num(h.F), num(math.Abs(e.F-h.F)), num(lo), num(hi)))
-	}
-	if rep, err := x.Run.fit(); err == nil {
-		// Other sizes: a crossover only where the model states one (inside
-		// the measured R range, beyond noise) in the paper's direction
-		// (host-mapped faster below R*); lines that meet below the first
-		// pass mean explicit copy wins at every measured R there.
-		var crosses, below []string
-		for _, c := range rep.Crossovers {
-			if c.SizeBytes == e.SizeBytes || c.A != model.ExplicitCopy || c.B != model.HostMapped || c.SizeBytes < 16*mib {
-				continue
-			}
-			at := fmt.Sprintf("R* = %s at %s", num(c.R), bytesText(c.SizeBytes))
-			switch {
-			case c.Stated && c.Below == model.HostMapped:
-				crosses = append(crosses, at)
-			case c.Kind == model.Crosses && c.R < float64(rep.RMin) && c.Throughout == model.ExplicitCopy:
-				below = append(below, at)
-			}
-		}
-		if len(crosses) > 0 {
-			parts = append(parts, "at smaller working sets the crossover does appear within the measured reuse counts ("+strings.Join(crosses, ", ")+")")
-		}
-		if len(below) > 0 {
-			also := ""
-			if e.G != h.G && crossHostExplicit(e.F, h.F, e.G, h.G) < float64(rep.RMin) {
-				also = " as well"
-			}
-			parts = append(parts, fmt.Sprintf("at smaller working sets the lines meet below R = %d%s (%s), so explicit copy is faster at every measured R there", rep.RMin, also, strings.Join(below, ", ")))
-		}
-	}
-	if h.G > 0 && e.G > 0 && x.Run.Facts.Link == LinkPCIe {
-		parts = append(parts, fmt.Sprintf("each host-mapped pass costs %s ms over %s, %s× explicit's %s ms (12× in Table III), so explicit placement pays off from the first extra pass",
-			num(h.G), x.Run.Facts.LinkText, num(h.G/e.G), num(e.G)))
-	}
-	return strings.Join(parts, "; ")
-}
-
-// cpuNoise: the model's errors come from the CPU update's variation; the
-// same check with each trial's measured CPU time taken out says so.
-func cpuNoise(x *Check) string {
-	rows := handoffRows(x.Run.Rows)
-	if len(rows) == 0 || x.Run.Meta.Kind == "published" {
-		return ""
-	}
-	alt, err := NewRun(x.Run.Name+" without CPU time", model.WithoutCPU(rows), x.Run.Meta)
-	if err != nil {
-		return ""
-	}
-	q, err := x.Claim.Measure(alt, nil)
-	if err != nil || math.IsNaN(q.Value) || q.Value >= 0.6*x.Measured.Value {
-		return ""
-	}
-	return fmt.Sprintf("the single-thread CPU update varies from trial to trial on this machine: with each trial's measured CPU time taken out (umbench model --without-cpu) the same figure is %s (%s)", q, q.Text)
-}
-
-// cpuUpdateSpread is the spread of the median CPU-update time over the
-// phases whose update does the same work and migrates nothing: CPU-only of
-// every policy, and the update inside alternating execution of explicit
-// copy and host-mapped at every R.
-func cpuUpdateSpread(run *Run) (lo, hi float64, ok bool) {
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, v := range run.sum {
-		c := v.cfg
-		if c.Group != "handoff" || c.SizeBytes != gib {
-			continue
-		}
-		x := math.NaN()
-		switch {
-		case c.Phase == "cpu_only":
-			x = v.total
-		case c.Phase == "alternating" && (c.Policy == model.ExplicitCopy || c.Policy == model.HostMapped):
-			x = v.cpu
-		}
-		if !math.IsNaN(x) {
-			lo, hi, ok = math.Min(lo, x), math.Max(hi, x), true
-		}
-	}
-	return lo, hi, ok
-}
-
-// modelNoise: the worst validation error is smaller than the CPU update's
-// own variation on this machine.
-func modelNoise(policies ...string) func(x *Check) string {
-	return func(x *Check) string {
-		if x.Run.Meta.Kind == "published" {
-			return ""
-		}
-		rep, err := x.Run.fit()
+		q, err := ratio(stream(numMode, 256*mib), stream(denMode, 256*mib), x.Measured.Unit)(x.Run, nil)
 		if err != nil {
-			return ""
+			return Prediction{}, false
 		}
-		var worst model.Point
-		for _, p := range rep.Points {
-			if p.SizeBytes == gib && contains(policies, p.Policy) && p.APE > worst.APE {
-				worst = p
-			}
-		}
-		lo, hi, ok := cpuUpdateSpread(x.Run)
-		diff := math.Abs(worst.PredictedMs - worst.MeasuredMs)
-		if worst.Policy == "" {
-			return ""
-		}
-		if !ok || diff > hi-lo {
-			return movementNoise(x.Run, rep, worst)
-		}
-		out := fmt.Sprintf("the worst point (%s, R = %d: %s ms measured, %s predicted) misses by %s ms, less than the spread of the CPU update itself on this machine (%s–%s ms over the CPU-only phases and the explicit and host-mapped updates at every R, the same work each time)",
-			worst.Policy, worst.R, num(worst.MeasuredMs), num(worst.PredictedMs), num(diff), num(lo), num(hi))
-		var plain []string
-		for _, p := range policies {
-			if p == model.ExplicitCopy || p == model.HostMapped {
-				plain = append(plain, p)
-			}
-		}
-		if len(plain) > 0 {
-			if alt, err := NewRun(x.Run.Name+" without CPU time", model.WithoutCPU(handoffRows(x.Run.Rows)), x.Run.Meta); err == nil {
-				if q, err := maxAPE(plain...)(alt, nil); err == nil {
-					out += fmt.Sprintf("; with each trial's CPU time taken out (umbench model --without-cpu) %s fit within %s", strings.Join(plain, " and "), q)
-				}
-			}
-		}
-		if contains(policies, model.Managed) || contains(policies, model.ManagedPrefetch) {
-			out += "; the managed policies' CPU-side phase also moves the pages back (see VII-B.prefetch-removes-extra), so their CPU time cannot be taken out"
-		}
-		return out
-	}
-}
-
-// impliedF is a policy's fixed cost as each alternating configuration
-// implies it, T(R) − R·G, at one size: its spread over R is what a
-// constant F cannot follow.
-func impliedF(run *Run, rep *model.Report, policy string, size int64) (lo, hi float64, n int) {
-	var g float64
-	found := false
-	for _, c := range rep.Calibration {
-		if c.Policy == policy && c.SizeBytes == size {
-			g, found = c.G, true
-		}
-	}
-	if !found {
-		return 0, 0, 0
-	}
-	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, v := range run.sum {
-		c := v.cfg
-		if c.Group == "handoff" && c.Phase == "alternating" && c.Policy == policy && c.SizeBytes == size && !math.IsNaN(v.total) {
-			f := v.total - float64(c.ReusePasses)*g
-			lo, hi, n = math.Min(lo, f), math.Max(hi, f), n+1
-		}
-	}
-	return lo, hi, n
-}
-
-// movementNoise: a managed policy's fixed cost varies from one R to the
-// next far more than explicit copy's, which does the same CPU work; the
-// difference is the pages' movement, which a constant F cannot follow.
-func movementNoise(run *Run, rep *model.Report, worst model.Point) string {
-	if worst.Policy != model.Managed && worst.Policy != model.ManagedPrefetch {
-		return ""
-	}
-	lo, hi, n := impliedF(run, rep, worst.Policy, worst.SizeBytes)
-	elo, ehi, en := impliedF(run, rep, model.ExplicitCopy, worst.SizeBytes)
-	if n < 3 || en < 3 || hi-lo < 3*(ehi-elo) {
-		return ""
-	}
-	return fmt.Sprintf("the worst point (%s, R = %d: %s ms measured, %s predicted) lies within the spread of %s's own fixed cost: T(R) − R·G ranges over %s–%s ms across R at %s (%s ms), against %s ms for explicit copy, which does the same CPU work; the difference is the pages' movement in both directions every iteration (see VII-B.prefetch-removes-extra), which varies from one configuration to the next and which a constant F cannot follow",
-		worst.Policy, worst.R, num(worst.MeasuredMs), num(worst.PredictedMs), worst.Policy, num(lo), num(hi), bytesText(worst.SizeBytes), num(hi-lo), num(ehi-elo))
-}
-
-// fastestMiss: the model's misses are explained by the CPU update's
-// variation, or lie between policies whose measured times are close.
-func fastestMiss(x *Check) string {
-	if s := cpuNoise(x); s != "" {
-		return s
-	}
-	rep, err := x.Run.fit()
-	if err != nil {
-		return ""
-	}
-	meas := map[string]float64{}
-	for _, p := range rep.Points {
-		meas[fmt.Sprintf("%s|%d|%d", p.Policy, p.SizeBytes, p.R)] = p.MeasuredMs
-	}
-	var parts []string
-	for _, f := range rep.Fastest {
-		if !f.Included || f.Match {
-			continue
-		}
-		a := meas[fmt.Sprintf("%s|%d|%d", f.Predicted, f.SizeBytes, f.R)]
-		b := meas[fmt.Sprintf("%s|%d|%d", f.Measured, f.SizeBytes, f.R)]
-		if a == 0 || b == 0 || math.Abs(a/b-1) > 0.05 {
-			return ""
-		}
-		parts = append(parts, fmt.Sprintf("%s R = %d: predicted %s (%s ms), measured %s (%s ms)", bytesText(f.SizeBytes), f.R, f.Predicted, num(a), f.Measured, num(b)))
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return "every miss is between policies whose measured times lie within 5 % of each other: " + strings.Join(parts, "; ")
+		return Prediction{q.Value, q.Value, fmt.Sprintf("this run's random benchmark is dense: it touches all %d elements of the %s array through a shuffled index, so every migrated page is fully used, as the streaming kernel's are (%s, %s)",
+			c.ActiveElements, bytesText(c.SizeBytes), q, q.Text)}, true
+	}}
 }

@@ -1,9 +1,11 @@
 package claims
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -15,17 +17,29 @@ import (
 )
 
 // Run is the data a claim is checked against: the rows of one platform
-// (one run, or several runs of the same machine combined group by group),
-// its metadata, the device facts derived from it and, when the run was
-// made with --counters, its counter passes.
+// (one run, or several runs of the same machine), its metadata, the device
+// facts derived from it and, when the run was made with --counters, its
+// counter passes.
 type Run struct {
 	Name     string // dataset names or directories, joined with " + "
 	Rows     []results.Row
 	Meta     results.Metadata
 	Facts    Facts
 	Counters []results.CounterRow
+	// Sources names the dataset or directory each run id among the rows
+	// was loaded from (the run id itself where it was not loaded).
+	Sources map[string]string
 
-	sum     map[string]summary
+	cfg  map[string]results.Row // the normalised configuration of each key
+	sum  map[string]summary     // the medians of each key
+	boot *bootstrap             // the trials' resampling, shared with the replicates
+	rep  int                    // 0: the run itself; b+1: its bootstrap replicate b
+	rows []results.Row          // a replicate's: the run's rows it resamples
+	// reads, while a claim's figure is measured, collects the keys read.
+	reads   map[string]bool
+	noCI    bool // fit the model without intervals
+	alt     *Run // the run without CPU time (withoutCPU), made once
+	altOnce sync.Once
 	fitOnce sync.Once
 	fitRep  *model.Report
 	fitErr  error
@@ -33,9 +47,8 @@ type Run struct {
 
 // summary holds the medians of one configuration.
 type summary struct {
-	gbps, total, cpu, kernel float64
-	n                        int
-	cfg                      results.Row
+	gbps, total, cpu, kernel, transfer, prefetch float64
+	n                                            int
 }
 
 // NewRun builds a run from rows and their metadata. Rows of several
@@ -54,7 +67,7 @@ func NewRun(name string, rows []results.Row, m results.Metadata) (*Run, error) {
 	if m.Platform == "" && len(plats) == 1 {
 		m.Platform = plats[0]
 	}
-	r := &Run{Name: name, Rows: rows, Meta: m, Facts: FactsOf(m)}
+	r := &Run{Name: name, Rows: rows, Meta: m, Facts: FactsOf(m), Sources: map[string]string{}}
 	r.index()
 	return r, nil
 }
@@ -70,11 +83,14 @@ func contains(s []string, v string) bool {
 
 // Load opens one or more embedded datasets or results directories (each
 // resolved by datasets.Resolve: a name, a directory, or newest[:GROUP]) as
-// one run. Several sources combine group by group: a
-// group comes from the first source that measured it (a suite run plus the
-// handoff group of another run on the same machine, say). The metadata and
-// device facts are the first source's; counter passes (counters.csv) are
-// read from every source that has them.
+// one run. Several sources combine group by group: a group comes from the
+// first source that measured it (a suite run plus the handoff group of
+// another run on the same machine, say), and a later source that measured
+// it on the same device with the same settings (meta.json's config of the
+// group) adds its rows as another run of it, so that the group's intervals
+// resample runs as well as trials. The metadata and device facts are the
+// first source's; counter passes (counters.csv) are read from every source
+// that has them.
 func Load(namesOrDirs ...string) (*Run, error) {
 	if len(namesOrDirs) == 0 {
 		return nil, errors.New("claims: name a dataset or a results directory")
@@ -83,8 +99,13 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	var all []results.Row
 	var meta results.Metadata
 	var counters []results.CounterRow
-	taken := map[string]bool{}
+	sources := map[string]string{}         // run id → the source that gave it
+	taken := map[string]results.Metadata{} // group → the metadata of its first source
 	for i, n := range namesOrDirs {
+		known := make(map[string]bool, len(sources)) // runs of earlier sources: naming one twice adds nothing
+		for id := range sources {
+			known[id] = true
+		}
 		rows, m, resolved, err := datasets.Resolve(n)
 		if err != nil {
 			return nil, err
@@ -100,13 +121,23 @@ func Load(namesOrDirs ...string) (*Run, error) {
 		}
 		fresh := map[string]bool{}
 		for _, r := range rows {
-			if !taken[r.Group] {
-				fresh[r.Group] = true
-				all = append(all, r)
+			first, seen := taken[r.Group]
+			if seen && !sameSettings(first, m, r.Group) {
+				continue
+			}
+			if known[r.RunID] {
+				continue
+			}
+			fresh[r.Group] = true
+			all = append(all, r)
+			if _, ok := sources[r.RunID]; !ok {
+				sources[r.RunID] = n
 			}
 		}
 		for g := range fresh {
-			taken[g] = true
+			if _, ok := taken[g]; !ok {
+				taken[g] = m
+			}
 		}
 		cs, err := datasets.Counters(n)
 		if err != nil {
@@ -118,8 +149,31 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	run.Counters = counters
+	run.Counters, run.Sources = counters, sources
 	return run, nil
+}
+
+// sameSettings reports whether two runs measured a group on the same
+// device with the same settings, so that their rows are runs of one
+// measurement.
+func sameSettings(a, b results.Metadata, group string) bool {
+	if a.Device.Name != b.Device.Name || a.Platform != b.Platform || a.Kind != b.Kind {
+		return false
+	}
+	ca, cb := groupConfig(a, group), groupConfig(b, group)
+	return ca != nil && reflect.DeepEqual(ca, cb)
+}
+
+func groupConfig(m results.Metadata, group string) any {
+	cfg, ok := m.Config.(map[string]any)
+	if !ok {
+		// A config given as a struct: compare its JSON form.
+		b, err := json.Marshal(m.Config)
+		if err != nil || json.Unmarshal(b, &cfg) != nil {
+			return nil
+		}
+	}
+	return cfg[group]
 }
 
 // key of a configuration, for the medians.
@@ -138,19 +192,19 @@ func key(group, bench, mode, pattern, policy, phase, dir string, size, stride, i
 // GPU-only phases have no R, and a pattern equal to the benchmark adds
 // nothing.
 func norm(r results.Row) results.Row {
-	if r.StrideElements == 1 && r.Benchmark != "strided" {
+	if r.StrideElements == 1 && r.Benchmark != results.BenchStrided {
 		r.StrideElements = 0
 	}
-	if r.Benchmark == "page_touch" {
+	if r.Benchmark == results.BenchPageTouch {
 		r.StrideElements = 0
 	}
-	if r.Group == "handoff" && r.Phase != "alternating" && r.Phase != datasets.PhaseBaseline && r.Phase != datasets.PhaseExtra {
+	if r.Group == results.GroupHandoff && r.Phase != results.PhaseAlternating && r.Phase != datasets.PhaseBaseline && r.Phase != datasets.PhaseExtra {
 		r.ReusePasses = 0
 	}
-	if r.Pattern == r.Benchmark || r.Group != "pattern" && r.Group != "oversub" {
+	if r.Pattern == r.Benchmark || r.Group != results.GroupPattern && r.Group != results.GroupOversub {
 		r.Pattern = ""
 	}
-	if r.Group != "oversub" {
+	if r.Group != results.GroupOversub {
 		r.OversubPct = math.NaN()
 	} else {
 		r.SizeBytes = 0 // the percentage names the configuration
@@ -164,96 +218,52 @@ func rowKey(r results.Row) string {
 		r.StrideElements, r.PageIntervalBytes, r.OversubPct, r.ReusePasses)
 }
 
-func (run *Run) index() {
-	vals := map[string][]results.Row{}
-	var order []string
-	for _, r := range run.Rows {
-		if r.Waived {
-			continue
-		}
-		k := rowKey(r)
-		if _, ok := vals[k]; !ok {
-			order = append(order, k)
-		}
-		vals[k] = append(vals[k], r)
-	}
-	run.sum = map[string]summary{}
-	for _, k := range order {
-		g := vals[k]
-		col := func(f func(results.Row) float64) float64 {
-			x := make([]float64, len(g))
-			for i, r := range g {
-				x[i] = f(r)
-			}
-			return results.Describe(x).Median
-		}
-		run.sum[k] = summary{
-			gbps:   col(func(r results.Row) float64 { return r.GBps }),
-			total:  col(func(r results.Row) float64 { return r.TotalMs }),
-			cpu:    col(func(r results.Row) float64 { return r.CPUMs }),
-			kernel: col(func(r results.Row) float64 { return r.KernelMs }),
-			n:      len(g), cfg: norm(g[0]),
-		}
-	}
-}
-
 // sel selects one configuration of a run.
 type sel struct {
 	group, bench, mode, pattern, policy, phase, dir string
 	size, stride, interval                          int64
 	pct                                             float64 // NaN: not an oversubscription row
 	r                                               int64
-	// near allows the nearest measured size when size is missing (the
-	// figure then says which size it is).
-	near bool
+	// also lists further sizes the claim accepts, in order of preference,
+	// where size was not measured (the figure then names the size used).
+	// No other size stands in.
+	also []int64
 }
 
 func (s sel) key(size int64) string {
 	pct := s.pct
-	if s.group != "oversub" {
+	if s.group != results.GroupOversub {
 		pct = math.NaN()
 	} else {
 		size = 0
 	}
 	pattern := s.pattern
-	if pattern == s.bench || s.group != "pattern" && s.group != "oversub" {
+	if pattern == s.bench || s.group != results.GroupPattern && s.group != results.GroupOversub {
 		pattern = ""
 	}
 	return key(s.group, s.bench, s.mode, pattern, s.policy, s.phase, s.dir, size, s.stride, s.interval, pct, s.r)
 }
 
-// find returns the summary of a configuration and the size it was found at.
+// find returns the summary of a configuration and the size it was found
+// at: the selector's size, or one of the sizes it also accepts.
 func (run *Run) find(s sel) (summary, int64, bool) {
-	if v, ok := run.sum[s.key(s.size)]; ok {
-		return v, s.size, true
-	}
-	if !s.near || s.size == 0 {
-		return summary{}, 0, false
-	}
-	best, bestD := int64(0), math.Inf(1)
-	for _, v := range run.sum {
-		c := v.cfg
-		if s.key(c.SizeBytes) != rowKey(c) || c.SizeBytes <= 0 {
-			continue
-		}
-		d := math.Abs(math.Log2(float64(c.SizeBytes) / float64(s.size)))
-		if d < bestD || d == bestD && c.SizeBytes > best {
-			best, bestD = c.SizeBytes, d
+	for _, size := range append([]int64{s.size}, s.also...) {
+		k := s.key(size)
+		if v, ok := run.summaryOf(k); ok {
+			if run.reads != nil {
+				run.reads[k] = true
+			}
+			return v, size, true
 		}
 	}
-	if best == 0 {
-		return summary{}, 0, false
-	}
-	v := run.sum[s.key(best)]
-	return v, best, true
+	return summary{}, 0, false
 }
 
-// Sizes lists the sizes at which a configuration (ignoring size) was measured.
+// sizes lists the sizes at which a configuration (ignoring size) was measured.
 func (run *Run) sizes(s sel) []int64 {
 	var out []int64
-	for _, v := range run.sum {
-		c := v.cfg
-		if s.key(c.SizeBytes) == rowKey(c) {
+	for k, c := range run.cfg {
+		if s.key(c.SizeBytes) == k {
 			out = append(out, c.SizeBytes)
 		}
 	}
@@ -264,9 +274,8 @@ func (run *Run) sizes(s sel) []int64 {
 // pcts lists the oversubscription percentages measured for a configuration.
 func (run *Run) pcts(s sel) []float64 {
 	var out []float64
-	for _, v := range run.sum {
-		c := v.cfg
-		if c.Group != "oversub" || c.Mode != s.mode || c.Benchmark != s.bench {
+	for _, c := range run.cfg {
+		if c.Group != results.GroupOversub || c.Mode != s.mode || c.Benchmark != s.bench {
 			continue
 		}
 		if s.pattern != "" && c.Pattern != s.pattern {
@@ -286,4 +295,35 @@ func (run *Run) counter(group, bench, mode string, size, stride, interval int64)
 		}
 	}
 	return results.CounterRow{}, false
+}
+
+// Simulated reports whether the run holds rows of the simulated GPU
+// (umbench run --simulate): made up, never measurements.
+func (run *Run) Simulated() bool {
+	return run.Meta.Kind == results.KindSimulated || results.Simulated(run.Rows)
+}
+
+// restsOn names the sources of the rows behind the keys read, in the
+// order the run lists its sources.
+func (run *Run) restsOn(keys map[string]bool) []string {
+	ids := map[string]bool{}
+	for i, r := range run.Rows {
+		if keys[run.boot.keys[i]] {
+			ids[r.RunID] = true
+		}
+	}
+	var out []string
+	for _, id := range run.boot.runIDs {
+		if !ids[id] {
+			continue
+		}
+		name := run.Sources[id]
+		if name == "" {
+			name = id
+		}
+		if !contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out
 }

@@ -62,6 +62,6 @@
 // Unified Memory calls, the kernels and the CPU loops. cgo lives only here and
 // in cuda/cupti (.ci/run checks exactly that). It imports results (byte
 // formatting) and nothing else of umlab. Only umkit, cuda/cupti, fleet/node,
-// internal/fakegpu and cmd/umbench import it; the pure packages (results,
+// umkit/simgpu and cmd/umbench import it; the pure packages (results,
 // fleet, model, datasets, plots) must not, directly or indirectly.
 package cuda

@@ -315,7 +315,9 @@ func unknown(fsys fs.FS, name string) error {
 
 // Load returns the rows and metadata of an embedded dataset. Rows whose
 // platform or run_id is empty take the dataset's, so that rows of several
-// datasets can be compared side by side.
+// datasets can be compared side by side. Unverified trials are left out
+// of the rows and counted in the metadata's Unverified
+// (results.ScreenUnverified), which can put them back.
 func Load(name string) ([]results.Row, results.Metadata, error) {
 	return load(embedded, name)
 }
@@ -339,6 +341,7 @@ func load(fsys fs.FS, name string) ([]results.Row, results.Metadata, error) {
 		return nil, m, err
 	}
 	fill(rows, m, name)
+	rows, m.Unverified = results.ScreenUnverified(rows)
 	return rows, m, nil
 }
 

@@ -436,7 +436,7 @@ func TestLoadMany(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := results.NewRow()
-	r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.GBps = "hbm", "triad", "explicit", giB, 4100
+	r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.GBps, r.Verified = "hbm", "triad", "explicit", giB, 4100, true
 	if err := a.Append(r); err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func normal(es []Entry) string {
 // An entry that does not match its dataset's files, or is missing, is
 // made afresh from the data.
 func TestIndexStaleEntry(t *testing.T) {
-	csv := "group,benchmark,mode,phase,size_bytes,trial,run_id\nhandoff,handoff,managed,gpu_only,1024,0,r\nhandoff,handoff,managed,gpu_only,1024,1,r\n"
+	csv := "group,benchmark,mode,phase,size_bytes,trial,run_id,verified\nhandoff,handoff,managed,gpu_only,1024,0,r,true\nhandoff,handoff,managed,gpu_only,1024,1,r,true\n"
 	meta := `{"run_id":"r","platform":"X","kind":"measured","start":"2026-12-01T00:00:00Z","device":{"name":"Y"}}`
 	fsys := fstest.MapFS{
 		"a/results.csv": {Data: []byte(csv)}, "a/meta.json": {Data: []byte(meta)},

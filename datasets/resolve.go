@@ -130,6 +130,7 @@ func Counters(ref string) ([]results.CounterRow, error) {
 // LoadDir reads a results directory (results.csv and, if present,
 // meta.json) with results.LoadDir and fills empty platform and run_id
 // fields as Load does, with the directory's base name as the fallback.
+// Unverified trials are left out, as by Load.
 func LoadDir(dir string) ([]results.Row, results.Metadata, error) {
 	rows, m, err := results.LoadDir(dir)
 	if err != nil {
@@ -140,5 +141,6 @@ func LoadDir(dir string) ([]results.Row, results.Metadata, error) {
 		return nil, m, err
 	}
 	fill(rows, m, filepath.Base(abs))
+	rows, m.Unverified = results.ScreenUnverified(rows)
 	return rows, m, nil
 }

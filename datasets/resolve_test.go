@@ -56,13 +56,19 @@ func TestByAge(t *testing.T) {
 func TestResolve(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "run1")
 	r := results.NewRow()
-	r.Group, r.Benchmark, r.Mode, r.SizeBytes = "hbm", "triad", "explicit", 1<<20
-	if err := results.WriteDir(dir, []results.Row{r}, results.Metadata{Platform: "TESTGPU", Kind: Measured}); err != nil {
+	r.Group, r.Benchmark, r.Mode, r.SizeBytes, r.Verified = "hbm", "triad", "explicit", 1<<20, true
+	unverified := r
+	unverified.Verified, unverified.Trial = false, 1
+	if err := results.WriteDir(dir, []results.Row{r, unverified}, results.Metadata{Platform: "TESTGPU", Kind: Measured}); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, name, err := Resolve(dir)
+	rows, m, name, err := Resolve(dir)
 	if err != nil || name != dir || len(rows) != 1 {
 		t.Fatalf("Resolve(dir) = %d rows, %q, %v", len(rows), name, err)
+	}
+	// The unverified trial is left out of the rows for statistics, counted, and can be put back.
+	if m.Unverified.Trials != 1 || len(m.Unverified.Restore(rows)) != 2 {
+		t.Errorf("Resolve(dir): %d unverified trials counted, want 1", m.Unverified.Trials)
 	}
 	if rows[0].Platform != "TESTGPU" || rows[0].RunID != "run1" {
 		t.Errorf("Resolve(dir): platform %q run %q, want TESTGPU run1", rows[0].Platform, rows[0].RunID)

@@ -15,9 +15,9 @@
 #   bash docker/install.sh lab      # ... then start JupyterLab on notebooks/
 #   bash docker/install.sh env      # print the environment to source: eval "$(bash docker/install.sh env)"
 #
-# JupyterLab listens on $UMLAB_LAB_IP:$UMLAB_LAB_PORT (default 127.0.0.1:8888)
-# and asks for a token: $JUPYTER_TOKEN if set, otherwise a random one that is
-# printed in the log with the URL to open.
+# JupyterLab (docker/lab.sh) listens on $UMLAB_LAB_IP:$UMLAB_LAB_PORT (default
+# 127.0.0.1:8888) and asks for a token: read from $JUPYTER_TOKEN_FILE or
+# /run/secrets/jupyter_token, otherwise a random one printed once with the URL.
 #
 # Requirements: go (1.26, as go.mod says), python3 (>= 3.9) with the venv
 # module, gcc (cgo), and access to PyPI and the Go module proxy the first time.
@@ -105,11 +105,7 @@ case "${1:-}" in
   lab)
     setup
     shift
-    cd "$REPO/notebooks"
-    root=(); [[ $(id -u) -eq 0 ]] && root=(--allow-root)
-    exec jupyter lab "${root[@]}" --no-browser \
-      --ServerApp.ip="${UMLAB_LAB_IP:-127.0.0.1}" --ServerApp.port="${UMLAB_LAB_PORT:-8888}" \
-      --ServerApp.root_dir="$REPO/notebooks" "$@" ;;
+    exec bash "$REPO/docker/lab.sh" "$@" ;;
   -h|--help|help)
     sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' ;;
   *)

@@ -145,7 +145,18 @@ func withToken(note, tok string) string {
 // the notes of meta.json, replacing an earlier annotation. A directory
 // without results (the worker failed before measuring) is left alone. A
 // last line cut short by a killed worker is dropped, as --resume would.
+// It works under the directory's lock: a directory another process holds
+// (the run that refused this worker is still writing it) is left alone,
+// with an error wrapping results.ErrLocked.
 func Annotate(dir string, a Annotation) error {
+	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	lock, err := results.LockDir(dir, "umbench fleet annotate")
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	csvPath := filepath.Join(dir, results.CSVName)
 	if _, err := os.Stat(csvPath); err == nil {
 		if err := annotateCSV(csvPath, a.RowNote()); err != nil {
@@ -173,7 +184,7 @@ func Annotate(dir string, a Annotation) error {
 }
 
 func annotateCSV(path, tok string) error {
-	b, err := os.ReadFile(path)
+	b, err := results.ReadFileLimited(path, results.MaxCSVBytes)
 	if err != nil {
 		return err
 	}

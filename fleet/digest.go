@@ -24,6 +24,10 @@ type digest struct {
 	Rows              int
 	Platforms         []string // of its rows, in order
 	Simulated         int      // rows made up by the simulated GPU
+	// Unverified counts the trials left out of every statistic, as
+	// results.ScreenUnverified leaves them out: not verified, not waived,
+	// not published figures.
+	Unverified int
 	// Intervals: the summaries have their bootstrap intervals (a
 	// comparison of medians needs none, and skips the bootstrap).
 	Intervals bool
@@ -207,6 +211,10 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 		}
 		if r.Simulated {
 			d.Simulated++
+		}
+		if !r.Verified && !r.Waived && r.Source == "" {
+			d.Unverified++
+			continue
 		}
 		m, ok := modes[r.Note]
 		if !ok {

@@ -117,6 +117,10 @@ func (p *Part) digest() *digest {
 // NRows is the number of the part's rows.
 func (p *Part) NRows() int { return p.digest().Rows }
 
+// Unverified is the number of the part's trials left out of its
+// statistics because they were not verified (results.ScreenUnverified).
+func (p *Part) Unverified() int { return p.digest().Unverified }
+
 // Simulated reports whether the part's rows were made up by the simulated
 // GPU: "all", "none" or "some" (a part that mixes them).
 func (p *Part) Simulated() string {

@@ -46,7 +46,7 @@ func NotMixed(parts []Part, name string) error {
 	}
 	switch {
 	case rows == 0:
-		return fmt.Errorf("%s holds no rows (a header line only): nothing to show", name)
+		return fmt.Errorf("%s hold no rows: nothing to show", name)
 	case sim > 0 && sim < rows:
 		var s, m []string
 		for i := range parts {

@@ -295,3 +295,36 @@ func TestDigest(t *testing.T) {
 		t.Error("a directory without results: no error")
 	}
 }
+
+// Unverified trials are left out of a part's statistics, as the loaders
+// of rows leave them out (results.ScreenUnverified), and counted.
+func TestDigestLeavesOutUnverified(t *testing.T) {
+	dir, rows := twoGPUDir(t)
+	rows[0].Verified, rows[0].GBps = false, 1e6 // a wild, unchecked trial
+	m := results.Metadata{RunID: "r0", Platform: "H200", Kind: "measured"}
+	m.Device.PeakMemoryGBps = 1010
+	if err := results.WriteDir(dir, rows, m); err != nil {
+		t.Fatal(err)
+	}
+	parts, _, err := fleet.LoadSummaries([]string{dir}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parts[0].Unverified()+parts[1].Unverified() != 1 {
+		t.Errorf("unverified trials counted: %d and %d", parts[0].Unverified(), parts[1].Unverified())
+	}
+	_, got, err := fleet.Summarize(parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := results.ScreenUnverified(rows)
+	var plain []results.Row
+	for _, r := range kept {
+		if mode, _ := fleet.ModeOf(r.Note); mode == "" {
+			plain = append(plain, r)
+		}
+	}
+	if want := results.Summarize(plain, results.SummaryOptions{PeakMemoryGBps: 1010}); !sameSummaries(got[""], want) {
+		t.Errorf("got\n%+v\nwant\n%+v", got[""], want)
+	}
+}

@@ -23,7 +23,12 @@
 // Options.MinSizeBytes (16 MiB by default: the paper leaves out 64 KiB and
 // 2 MiB, where launch and timing overheads are comparable to memory access).
 // At each validation size and R the policy predicted fastest is compared with
-// the one measured fastest, and the matches are counted.
+// the one measured fastest, and the matches are counted beside the score of
+// always naming the best constant policy at the same points: the model
+// discriminates only where it scores more ([Report.Discriminates]). Every
+// interval is a bootstrap: trials resampled (alternating sweeps round by
+// round, as measured), the model recalibrated on each replicate; the
+// aggregate median APE's is that of the aggregate itself.
 //
 // Published parameters, such as Table III, need no rows: [NewModel] builds a
 // model from a slice of [Param], [FromParams] a report, and [Validate] checks

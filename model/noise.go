@@ -98,6 +98,7 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	// value, so where the model's miss is as small as the noise every
 	// replicate's APE lies above the measured one, and the interval would
 	// exclude both it and a true error of 0.
+	errs := make([][]float64, len(rep.Points))
 	for i := range rep.Points {
 		pt := &rep.Points[i]
 		meas := med[hkey{pt.Policy, phaseAlt, pt.SizeBytes, pt.R}]
@@ -108,25 +109,15 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		}
 		lo, hi := stats.Percentiles(e, stats.DefaultLevel)
 		pt.MeasuredCI, pt.APECI = ci(pt.MeasuredMs, meas), absInterval(pt.APE, lo, hi)
+		errs[i] = e
 	}
-	// The aggregate and per-calibration median APE lie between the medians
-	// of their points' interval ends: the median is monotone in every
-	// point, so when each point's APE is inside its interval, the median
-	// is inside this one.
-	medianOver := func(est float64, keep func(Point) bool) stats.Interval {
-		var lo, hi []float64
-		for _, pt := range rep.Points {
-			if keep(pt) {
-				lo, hi = append(lo, pt.APECI.Lo), append(hi, pt.APECI.Hi)
-			}
-		}
-		return stats.Interval{Est: est, Lo: stats.Median(lo), Hi: stats.Median(hi)}
-	}
-	rep.MedianAPECI = medianOver(rep.MedianAPE, func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes })
+	// The aggregate and per-calibration median APE are bootstrapped
+	// whole: each replicate's median over its points' absolute errors.
+	rep.MedianAPECI = medianAPECI(rep.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes })
 	for i := range rep.Calibration {
 		c := &rep.Calibration[i]
 		if c.Points > 0 {
-			c.MedianAPECI = medianOver(c.MedianAPE, func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes })
+			c.MedianAPECI = medianAPECI(c.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes })
 		}
 	}
 	// Fastest-policy checks: decisive when the two best measured policies'
@@ -155,6 +146,30 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	rep.Spread = h.spread(med)
 	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
 	h.checkFConstant(rep, med, B, o.Counted, paired)
+}
+
+// medianAPECI is the bootstrap interval of a median APE over the points
+// keep selects: replicate b's statistic is the median over those points of
+// |errs[i][b]|, every point's signed error in that replicate. Noise only
+// adds to an absolute value, so where the model's misses are as small as
+// the noise the replicates lie above the estimate; the interval is then the
+// union of the percentile interval [q_lo, q_hi] and the basic (reflected)
+// one [2·est − q_hi, 2·est − q_lo], which corrects that bias, cut at 0. The
+// union always holds the estimate.
+func medianAPECI(est float64, pts []Point, errs [][]float64, B int, keep func(Point) bool) stats.Interval {
+	reps := make([]float64, B)
+	var abs []float64
+	for b := range reps {
+		abs = abs[:0]
+		for i, p := range pts {
+			if keep(p) {
+				abs = append(abs, math.Abs(errs[i][b]))
+			}
+		}
+		reps[b] = stats.Median(abs)
+	}
+	lo, hi := stats.Percentiles(reps, stats.DefaultLevel)
+	return stats.Interval{Est: est, Lo: max(0, min(lo, 2*est-hi)), Hi: max(hi, 2*est-lo)}
 }
 
 // replicateCI is the 95 % percentile interval of est's bootstrap
@@ -269,11 +284,7 @@ func (r *Report) countDecisive() {
 		}
 		wins[c.Measured]++
 	}
-	for _, p := range r.Model.Policies() {
-		if wins[p] > r.ConstantMatches {
-			r.ConstantPolicy, r.ConstantMatches = p, wins[p]
-		}
-	}
+	r.ConstantPolicy, r.ConstantMatches = bestConstant(r.Model.Policies(), wins)
 }
 
 // judgeCrossovers sets every crossover's Verdict from the measured R range

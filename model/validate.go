@@ -106,8 +106,13 @@ type Report struct {
 	PairedSweeps int
 	Fastest      []FastestCheck
 	// Matches of Compared fastest-policy checks with SizeBytes ≥ MinSizeBytes
-	// predicted the measured fastest policy.
-	Matches, Compared int
+	// predicted the measured fastest policy. At the same points a constant
+	// predictor that always names BestConstant, the policy measured fastest
+	// most often, scores BestConstantMatches: the model discriminates only
+	// where it scores more (Discriminates).
+	Matches, Compared   int
+	BestConstant        string
+	BestConstantMatches int
 	// DecisiveMatches of Decisive checks (sizes ≥ MinSizeBytes, measured
 	// winner beyond noise) predicted the measured fastest policy; a constant
 	// predictor that always names ConstantPolicy scores ConstantMatches.
@@ -309,15 +314,34 @@ func (r *Report) finish() {
 	}
 	r.MedianAPE = results.Describe(all).Median
 	r.Matches, r.Compared = 0, 0
+	wins := map[string]int{}
 	for _, c := range r.Fastest {
 		if c.Included {
 			r.Compared++
+			wins[c.Measured]++
 			if c.Match {
 				r.Matches++
 			}
 		}
 	}
+	r.BestConstant, r.BestConstantMatches = bestConstant(r.Model.Policies(), wins)
 }
+
+// bestConstant is the policy with the most wins (the first in policies on
+// a tie) and its count: the score of always naming it.
+func bestConstant(policies []string, wins map[string]int) (string, int) {
+	best, n := "", 0
+	for _, p := range policies {
+		if wins[p] > n {
+			best, n = p, wins[p]
+		}
+	}
+	return best, n
+}
+
+// Discriminates reports whether the model names the measured fastest
+// policy at more points than always naming the best constant policy does.
+func (r *Report) Discriminates() bool { return r.Matches > r.BestConstantMatches }
 
 func argmin(x []float64) int {
 	k := 0

@@ -19,48 +19,60 @@ var CounterColumns = []string{results.ColGroup, results.ColMode, results.ColPatt
 	results.ColStrideElements, results.ColPageIntervalBytes, results.ColMedianGBps,
 	results.ColUMHtoDBytes, results.ColPCIeRXBytes, results.ColGPUFaultGroups, results.ColMigratedPerUseful, results.ColPCIePerUseful}
 
-// Counters returns, for the given groups, the counter passes of the newest
-// embedded measured dataset that has them (`umbench run --counters`)
-// joined to its medians, one row per configuration, in CounterColumns. It
-// shows where they come from and what is known to be wrong with them
-// (datasets.Caveats). Notebook runs, live or simulated, do not count: every
-// mode uses the bundled passes, and says so.
+// Counters returns, for the given groups, counter passes (`umbench run
+// --counters`) joined to the medians of the run that made them, one row
+// per configuration, in CounterColumns: those of the local run itself
+// when it has some (the run the figures show), else those of the newest
+// embedded dataset of the same platform, and it says which. Bandwidth and
+// counts in a row always come from one run; when that is not the run of
+// the figures, the caption names both. Notebook runs, live or simulated,
+// do not count.
 func Counters(groups ...string) dataframe.DataFrame {
 	df, src, err := LoadCounters(groups...)
 	if errors.Is(err, plots.ErrNoData) {
-		return dataframe.DataFrame{Err: err} // nb.Table says there is nothing to show, and why
+		return dataframe.DataFrame{Err: err} // Table says there is nothing to show, and why
 	}
 	if err != nil {
 		fail(err)
 	}
-	Markdownf("**Counter passes** from <code>%s</code> (%s).", src.Name, src.Detail)
+	Markdown(src.Caption())
 	if src.Caveat != "" {
 		Note("Caveat: %s", src.Caveat)
 	}
 	return df
 }
 
-// LoadCounters is Counters without the display; the Source says where the
-// passes came from, with the dataset's caveats on one line.
+// LoadCounters is Counters without the display.
 func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) {
-	for _, name := range localByAge() {
-		src := CounterSource{Name: name, Caveat: strings.Join(strings.Fields(datasets.Caveats(name)), " ")}
+	if _, err := Load(groups...); err != nil {
+		return dataframe.DataFrame{}, CounterSource{}, err
+	}
+	var figures string
+	var own []string
+	platform := Local()
+	for _, s := range last.sources {
+		if s.Local {
+			figures, own = s.Name, strings.Split(s.Name, " + ")
+		}
+	}
+	if platform == "" {
+		return dataframe.DataFrame{}, CounterSource{}, fmt.Errorf("%w: no local run is loaded, and the paper counted nothing", plots.ErrNoData)
+	}
+	for _, name := range append(own, byAge("", true)...) {
+		src := CounterSource{Name: name, Figures: figures, Caveat: strings.Join(strings.Fields(datasets.Caveats(name)), " ")}
 		counted, err := datasets.Counters(name)
+		if err != nil || len(counted) == 0 {
+			continue // not an embedded dataset, or no counter passes
+		}
+		rows, meta, err := loadDataset(name)
 		if err != nil {
 			return dataframe.DataFrame{}, src, err
 		}
-		if len(counted) == 0 {
-			continue // no counter passes
-		}
-		rows, meta, err := datasets.Load(name)
-		if err != nil {
-			return dataframe.DataFrame{}, src, err
+		rows = ofGroups(rows, groups)
+		if len(rows) == 0 || rows[0].Platform != platform || !holdsAll(rows, groups) {
+			continue // counter passes of other groups, or of another GPU model
 		}
 		src.Detail = describeRun(meta)
-		rows = slices.DeleteFunc(rows, func(r results.Row) bool { return len(groups) > 0 && !slices.Contains(groups, r.Group) })
-		if len(rows) == 0 {
-			continue // counter passes of other groups: look at an older dataset
-		}
 		sum := results.Summarize(rows, results.SummaryOptions{PeakMemoryGBps: meta.Device.PeakMemoryGBps,
 			PeakHostLinkGBps: meta.Device.PeakHostLinkGBps, ThrottleReasons: meta.Device.ThrottleReasons})
 		df, err := results.JoinCounters(sum, counted)
@@ -69,12 +81,39 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 		}
 		return df.Select(CounterColumns), src, nil
 	}
-	return dataframe.DataFrame{}, CounterSource{}, fmt.Errorf("%w: no embedded dataset has counter passes of %v (measure with umbench run --counters)", plots.ErrNoData, groups)
+	return dataframe.DataFrame{}, CounterSource{}, fmt.Errorf("%w: no counter passes of %s for %s are bundled (measure them with umbench run --counters --groups %s)",
+		plots.ErrNoData, platform, strings.Join(groups, ","), strings.Join(groups, ","))
+}
+
+// holdsAll says whether rows hold every group of groups.
+func holdsAll(rows []results.Row, groups []string) bool {
+	for _, g := range groups {
+		if !slices.ContainsFunc(rows, func(r results.Row) bool { return r.Group == g }) {
+			return false
+		}
+	}
+	return true
 }
 
 // CounterSource says where counter passes came from.
 type CounterSource struct {
-	Name   string // the embedded dataset
-	Detail string // device, driver, date, commit, command
-	Caveat string // datasets.Caveats, on one line
+	Name    string // the embedded dataset
+	Detail  string // device, driver, date, commit, command
+	Caveat  string // datasets.Caveats, on one line
+	Figures string // the source of the figures beside them
+}
+
+// Same says whether the counters come from the run of the figures.
+func (c CounterSource) Same() bool {
+	return c.Name == c.Figures || slices.Contains(strings.Split(c.Figures, " + "), c.Name)
+}
+
+// Caption says where the counts and the bandwidth beside them come from,
+// naming the figures' run too when it is another.
+func (c CounterSource) Caption() string {
+	s := fmt.Sprintf("**Counter passes** from <code>%s</code> (%s); the bandwidth in the table is that run's own median.", Text(c.Name), Text(c.Detail))
+	if !c.Same() {
+		s += fmt.Sprintf(" The figures above come from another run, <code>%s</code>: compare counts with this table's bandwidth, not with theirs.", Text(c.Figures))
+	}
+	return s
 }

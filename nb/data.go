@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/results"
@@ -18,7 +19,7 @@ import (
 const (
 	Live    = "live"
 	Bundled = "bundled"
-	// Fake is the live path on umkit's simulated GPU (internal/fakegpu):
+	// Fake is the live path on umkit's simulated GPU (umkit/simgpu):
 	// made-up numbers, for testing notebooks and the live path without a
 	// GPU. Its platform is "Fake".
 	Fake = "fake"
@@ -29,9 +30,12 @@ const (
 	EnvMode         = "UMLAB_NOTEBOOK_MODE" // live, bundled, simulated (fake), or empty/auto
 	EnvRefresh      = "UMLAB_REFRESH"       // 1: measure again (live), once per kernel session
 	EnvCacheDir     = "UMLAB_CACHE_DIR"     // root of the live-results cache
-	EnvLocalDataset = "UMLAB_LOCAL_DATASET" // bundled: dataset name or results directory
+	EnvLocalDataset = "UMLAB_LOCAL_DATASET" // bundled: dataset name or results directory, or NoLocal
 	localPrefix     = "h200-"               // bundled: measured datasets of the local platform
 )
+
+// NoLocal as UMLAB_LOCAL_DATASET shows the paper's platforms only.
+const NoLocal = "none"
 
 // Mode returns the mode Data uses and why: live when forced by
 // UMLAB_NOTEBOOK_MODE=live or when a CUDA driver and GPU are present,
@@ -69,6 +73,8 @@ type Source struct {
 var last struct {
 	mode, why string
 	sources   []Source
+	local     []results.Row    // the local platform's rows
+	meta      results.Metadata // and their metadata
 }
 
 // Data is Load that panics on error, which fails the notebook cell; it is
@@ -99,22 +105,14 @@ func (o Options) Load() ([]results.Row, error) {
 		return nil, err
 	}
 	groups := o.Groups
-	last.mode, last.why, last.sources = mode, why, nil
-	keep := func(rows []results.Row) []results.Row {
-		if len(groups) == 0 {
-			return rows
-		}
-		var out []results.Row
-		for _, r := range rows {
-			if slices.Contains(groups, r.Group) {
-				out = append(out, r)
-			}
-		}
-		return out
-	}
+	last.mode, last.why, last.sources, last.local = mode, why, nil, nil
+	keep := func(rows []results.Row) []results.Row { return ofGroups(rows, groups) }
 	var all []results.Row
 	for _, in := range published() {
-		rows, m, err := datasets.Load(in.Name)
+		if in.Name == os.Getenv(EnvLocalDataset) && mode == Bundled {
+			continue // the local platform is this published one
+		}
+		rows, m, err := loadDataset(in.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -127,15 +125,17 @@ func (o Options) Load() ([]results.Row, error) {
 	var src Source
 	switch mode {
 	case Live:
-		local, src, err = loadLive(o, false)
+		local, src, last.meta, err = loadLive(o, false)
 	case Fake:
-		local, src, err = loadLive(o, true)
+		local, src, last.meta, err = loadLive(o, true)
 	default:
-		local, src, err = loadBundled(groups)
+		local, src, last.meta, err = loadBundled(groups)
 	}
 	if err != nil {
 		return nil, err
 	}
+	local = keep(local) // a named dataset or directory holds every group
+	last.local = local
 	// The local rows come from one source; a results directory named by
 	// UMLAB_LOCAL_DATASET could still pool simulated with measured rows.
 	// Published figures are neither and sit beside them, not among them.
@@ -147,6 +147,20 @@ func (o Options) Load() ([]results.Row, error) {
 		last.sources = append(last.sources, src)
 	}
 	return append(all, local...), nil
+}
+
+// ofGroups keeps the rows of the given groups (all rows with none given).
+func ofGroups(rows []results.Row, groups []string) []results.Row {
+	if len(groups) == 0 {
+		return rows
+	}
+	var out []results.Row
+	for _, r := range rows {
+		if slices.Contains(groups, r.Group) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // published returns the published datasets, the paper's platforms in the
@@ -176,17 +190,21 @@ func published() []datasets.Info {
 // dataset or results directory named by UMLAB_LOCAL_DATASET, or else, for
 // each requested group, the rows of the newest embedded h200-* dataset that
 // measured that group (a suite run and a later re-run of one group combine).
-func loadBundled(groups []string) ([]results.Row, Source, error) {
-	if name := os.Getenv(EnvLocalDataset); name != "" {
+func loadBundled(groups []string) ([]results.Row, Source, results.Metadata, error) {
+	name := os.Getenv(EnvLocalDataset)
+	if name == NoLocal {
+		return nil, Source{}, results.Metadata{}, nil
+	}
+	if name != "" {
 		rows, m, err := datasets.LoadAny(name)
 		if err != nil {
-			return nil, Source{}, err
+			return nil, Source{}, m, err
 		}
-		src := Source{Name: name, Platform: m.Platform, Kind: datasets.Measured, Detail: describeRun(m)}
+		src := Source{Name: name, Platform: m.Platform, Kind: kindOf(rows, m), Detail: describeRun(m)}
 		if src.Platform == "" && len(rows) > 0 {
 			src.Platform = rows[0].Platform
 		}
-		return rows, src, nil
+		return rows, src, m, nil
 	}
 	want := map[string]bool{}
 	for _, g := range groups {
@@ -195,10 +213,11 @@ func loadBundled(groups []string) ([]results.Row, Source, error) {
 	taken := map[string]bool{}
 	var rows []results.Row
 	var src Source
+	var meta results.Metadata
 	for _, name := range localByAge() {
-		rs, m, err := datasets.Load(name)
+		rs, m, err := loadDataset(name)
 		if err != nil {
-			return nil, Source{}, err
+			return nil, Source{}, meta, err
 		}
 		fresh := map[string]bool{}
 		for _, r := range rs {
@@ -215,16 +234,84 @@ func loadBundled(groups []string) ([]results.Row, Source, error) {
 		}
 		if src.Name == "" {
 			src = Source{Name: name, Platform: m.Platform, Kind: datasets.Measured, Detail: describeRun(m)}
+			meta = m
 		} else {
 			src.Name += " + " + name
 		}
 	}
-	return rows, src, nil
+	return rows, src, meta, nil
+}
+
+// kindOf is the Source kind of a run's rows: simulated or measured.
+func kindOf(rows []results.Row, m results.Metadata) string {
+	if results.Simulated(rows) {
+		return KindSimulated
+	}
+	if m.Kind == datasets.Published {
+		return m.Kind
+	}
+	return datasets.Measured
 }
 
 // localByAge lists the measured h200-* datasets by datasets.ByAge's rule
 // (full runs before --quick ones, each newest first).
-func localByAge() []string { return datasets.ByAge(datasets.Query{Prefix: localPrefix}) }
+func localByAge() []string { return byAge(localPrefix, false) }
+
+// loaded memoizes datasets.Load in this process: a cell draws several
+// figures, each loading its groups. (datasets will read metadata without
+// parsing the CSV files; until then each dataset is parsed once per cell.)
+var loaded = map[string]struct {
+	rows []results.Row
+	meta results.Metadata
+	err  error
+}{}
+
+func loadDataset(name string) ([]results.Row, results.Metadata, error) {
+	l, ok := loaded[name]
+	if !ok {
+		l.rows, l.meta, l.err = datasets.Load(name)
+		loaded[name] = l
+	}
+	return l.rows, l.meta, l.err
+}
+
+// byAge lists the measured embedded datasets whose name starts with
+// prefix (and that hold counter passes, with counters) as datasets.ByAge
+// does: full runs before --quick ones, each newest first.
+func byAge(prefix string, counters bool) []string {
+	type cand struct {
+		name  string
+		quick bool
+		start time.Time
+	}
+	var cs []cand
+	for _, in := range datasets.List() {
+		if in.Kind != datasets.Measured || !strings.HasPrefix(in.Name, prefix) {
+			continue
+		}
+		if c, err := datasets.Counters(in.Name); counters && (err != nil || len(c) == 0) {
+			continue
+		}
+		if _, m, err := loadDataset(in.Name); err == nil {
+			cs = append(cs, cand{in.Name, strings.Contains(m.Command, "--quick"), m.Start})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.quick != b.quick {
+			return !a.quick
+		}
+		if !a.start.Equal(b.start) {
+			return a.start.After(b.start)
+		}
+		return a.name > b.name
+	})
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.name
+	}
+	return out
+}
 
 func describeRun(m results.Metadata) string {
 	var parts []string

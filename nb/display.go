@@ -80,9 +80,20 @@ func Table(df dataframe.DataFrame) {
 	simulatedCaption()
 }
 
+// TableFolded displays a table as Table does, folded under a one-line
+// summary ("what (N rows)") when it has more than a dozen rows.
+func TableFolded(df dataframe.DataFrame, what string) {
+	if df.Err != nil || df.Nrow() <= 12 {
+		Table(df)
+		return
+	}
+	HTML(fmt.Sprintf("<details><summary>%s (%d rows)</summary>\n%s</details>", html.EscapeString(what), df.Nrow(), TableHTML(df)))
+	simulatedCaption()
+}
+
 // SimulatedCaption is the caption under every figure and table shown after
 // a Load whose local rows came from the simulated GPU.
-const SimulatedCaption = "Simulated GPU (internal/fakegpu): the local platform's numbers are made up, never measurements."
+const SimulatedCaption = "Simulated GPU (umkit/simgpu): the local platform's numbers are made up, never measurements."
 
 // simulatedCaption captions a figure or table when the last Load's local
 // rows are simulated.
@@ -121,7 +132,7 @@ func TableHTML(df dataframe.DataFrame) string {
 			align = "right"
 		}
 		fmt.Fprintf(&b, `<th style="text-align:%s;padding:2px 8px;border-bottom:1px solid #888">%s</th>`,
-			align, html.EscapeString(header(n)))
+			align, html.EscapeString(plots.ColumnTitle(n)))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	rows := df.Nrow()
@@ -142,23 +153,6 @@ func TableHTML(df dataframe.DataFrame) string {
 	}
 	b.WriteString("</tbody></table>\n")
 	return b.String()
-}
-
-// header makes a column name readable: size_bytes → size, gbps → GB/s.
-func header(n string) string {
-	switch {
-	case n == "size_bytes":
-		return "size"
-	case strings.HasSuffix(n, "_bytes"):
-		return strings.ReplaceAll(strings.TrimSuffix(n, "_bytes"), "_", " ")
-	case strings.HasSuffix(n, "_gbps") || n == "gbps":
-		return strings.ReplaceAll(strings.TrimSuffix(strings.TrimSuffix(n, "gbps"), "_"), "_", " ") + " GB/s"
-	case strings.HasSuffix(n, "_ms"):
-		return strings.ReplaceAll(strings.TrimSuffix(n, "_ms"), "_", " ") + " (ms)"
-	case strings.HasSuffix(n, "_pct"):
-		return strings.ReplaceAll(strings.TrimSuffix(n, "_pct"), "_", " ") + " (%)"
-	}
-	return strings.ReplaceAll(n, "_", " ")
 }
 
 func cell(name string, t series.Type, e series.Element) string {

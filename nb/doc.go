@@ -1,6 +1,18 @@
 // Package nb is the glue between umlab and a GoNB notebook: it displays
 // figures, tables and text in the notebook, and it chooses where a
-// notebook's data comes from.
+// notebook's data comes from. A notebook cell is one or two calls.
+//
+// # Cells
+//
+// [Figure] shows a named figure of plots.Catalog in one call: the figure,
+// a caption naming its runs, sentences computed from the numbers drawn,
+// the table of those numbers, and the paper's claims that rest on them
+// (each reason written once per notebook). [Method] says how the local run
+// measured and what its quality flags are; [Summary] what a notebook showed
+// on the data loaded; [ClaimsTable] its sections' claims; [Counters] the
+// counter passes of the local platform, from the figures' run or with both
+// runs named; [Advise] the decision guide of notebook 06. nb/claims.go is
+// the one place that uses package claims.
 //
 // # Display
 //
@@ -28,13 +40,15 @@
 //     later cell, or a re-run, reads them back (umkit's resume) instead of
 //     measuring again. UMLAB_REFRESH=1 measures again, once per kernel
 //     session.
-//   - bundled: no GPU. The local platform is the newest measured h200-*
-//     dataset embedded in package datasets, if there is one, or the dataset
-//     or results directory named by UMLAB_LOCAL_DATASET.
+//   - bundled: no GPU. The local platform is, group by group, the newest
+//     measured h200-* dataset embedded in package datasets that holds the
+//     group, or the dataset or results directory named by
+//     UMLAB_LOCAL_DATASET (only the groups asked for; "none" shows the
+//     paper alone).
 //
 // UMLAB_NOTEBOOK_MODE=live or bundled forces a mode (CI runs bundled).
 // UMLAB_NOTEBOOK_MODE=simulated (or fake) runs the live path on the
-// simulated GPU the tests use (internal/fakegpu: platform "Fake", made-up
+// simulated GPU the tests use (umkit/simgpu: platform "Fake", made-up
 // numbers, cached apart, its source of kind "simulated"): it tests a
 // notebook's live path, progress display and cache on a machine without a
 // GPU. Every GoNB cell is a new process, so each cell that needs data calls
@@ -53,7 +67,7 @@
 // # Ownership and imports
 //
 // nb owns the notebook data layer and display. It imports umkit (live and
-// simulated runs), internal/fakegpu, plots, datasets (the one resolver) and
-// results; a notebook never talks to cuda, and nb must not import it
-// directly.
+// simulated runs), umkit/simgpu, plots, claims, model, datasets (the one
+// resolver) and results; a notebook never talks to cuda, and nb must not
+// import it directly.
 package nb // import "github.com/umlab/umlab/nb"

@@ -14,9 +14,9 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // CacheDir returns the root of the live-results cache: $UMLAB_CACHE_DIR,
@@ -61,24 +61,24 @@ func refresh(dir string) error {
 
 // loadLive measures (or reads back from the cache) each group of o on this
 // machine's GPU 0, or with simulated on the simulated GPU of the tests
-// (internal/fakegpu), and returns their rows. Results are cached under
+// (umkit/simgpu), and returns their rows. Results are cached under
 // CacheDir()/<kind>/<GPU UUID>/<options>/<group>: a change of GPU or of
 // options measures afresh, and the same call reads back.
-func loadLive(o Options, simulated bool) ([]results.Row, Source, error) {
+func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadata, error) {
 	kind, sub := Live, "gpu"
 	dev := o.device
 	if simulated {
 		kind, sub = Fake, "simulated"
 		if dev == nil {
-			dev = fakegpu.New()
+			dev = simgpu.New()
 		}
 	} else if dev == nil {
 		if ok, reason := umkit.Available(); !ok {
-			return nil, Source{}, fmt.Errorf("%w: %s", errNoLive, reason)
+			return nil, Source{}, results.Metadata{}, fmt.Errorf("%w: %s", errNoLive, reason)
 		}
 		d, err := umkit.Open(0)
 		if err != nil {
-			return nil, Source{}, fmt.Errorf("%w: %v", errNoLive, err)
+			return nil, Source{}, results.Metadata{}, fmt.Errorf("%w: %v", errNoLive, err)
 		}
 		defer d.Close()
 		dev = d
@@ -89,12 +89,13 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, error) {
 	}
 	root, err := CacheDir()
 	if err != nil {
-		return nil, Source{}, err
+		return nil, Source{}, results.Metadata{}, err
 	}
 	root = filepath.Join(root, sub, cacheName(dev.Info().UUID), o.key())
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var all []results.Row
+	var meta results.Metadata
 	src := Source{Name: root, Kind: kind}
 	if simulated {
 		src.Kind = KindSimulated
@@ -102,7 +103,7 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, error) {
 	for _, g := range groups {
 		dir := filepath.Join(root, g)
 		if err := refresh(dir); err != nil {
-			return nil, Source{}, err
+			return nil, Source{}, results.Metadata{}, err
 		}
 		p := newProgress(g)
 		uo := o.umkitOptions(g, dir)
@@ -113,16 +114,17 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, error) {
 		m, err := umkit.Run(ctx, uo)
 		p.finish(err)
 		if err != nil {
-			return nil, Source{}, fmt.Errorf("nb: live run of %s (results kept in %s): %w", g, dir, err)
+			return nil, Source{}, results.Metadata{}, fmt.Errorf("nb: live run of %s (results kept in %s): %w", g, dir, err)
 		}
 		rows, rm, err := datasets.LoadAny(dir)
 		if err != nil {
-			return nil, Source{}, err
+			return nil, Source{}, results.Metadata{}, err
 		}
 		if m.Platform == "" {
 			m = rm
 		}
 		if src.Platform == "" {
+			meta = m
 			src.Platform, src.Detail = m.Platform, describeRun(m)
 			if src.Platform == "" && len(rows) > 0 {
 				src.Platform = rows[0].Platform
@@ -133,7 +135,7 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, error) {
 		}
 		all = append(all, rows...)
 	}
-	return all, src, nil
+	return all, src, meta, nil
 }
 
 // cacheName makes a GPU UUID safe as a directory name.

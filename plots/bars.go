@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -12,12 +13,15 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Bars draws grouped bars of the median of column y: one group per
-// category (default By("mode")), one bar per series within it (default
-// By("platform")), and one panel unless o.Panel says otherwise. The value
-// axis is linear, starting at zero: a log axis cannot hold bars. Each bar
-// carries its value as a label, so that small bars remain readable next to
-// large ones. A category that a series lacks leaves a gap.
+// Bars draws the median of column y for groups of categories: one group
+// per category (default By("mode")), one mark per series within it
+// (default By("platform")), and one panel unless o.Panel says otherwise.
+// Each mark is a dot on a stem with its value written beside it and the
+// 95 % interval of the median as an error bar. The axis is logarithmic
+// when the values span more than two decades (so that a 14 GB/s mark stays
+// visible beside a 4600 GB/s one), linear from zero otherwise. A category
+// that a series lacks has no mark and no gap: the marks present are
+// centred.
 func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 	if err := numericColumn(y); err != nil {
 		return nil, err
@@ -31,42 +35,57 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 		}
 	}
 	kept := drawable(rows, y)
+	ya := AxisOf(y)
+	ylog := ya.isLog(column(kept, y))
+	if ylog {
+		kept = positive(kept, y)
+	}
 	if len(kept) == 0 {
 		return nil, fmt.Errorf("%w: no row with %s to draw", ErrNoData, y)
 	}
-	ya := AxisOf(y)
+	// No mark pools two configurations: what varies within one splits the
+	// key that holds the platform (a second GPU is another platform's
+	// mark), else the series.
+	if category.has(results.ColPlatform) {
+		category = category.split(kept, func(r *results.Row, k Key) string {
+			return panel.label(r) + "\x00" + k.label(r) + "\x00" + series.label(r)
+		})
+	} else {
+		series = series.split(kept, func(r *results.Row, k Key) string {
+			return panel.label(r) + "\x00" + category.label(r) + "\x00" + k.label(r)
+		})
+	}
 	fig := NewFigure(o.title("Median " + ya.Label))
 	fig.PanelWidth, fig.PanelHeight = o.PanelWidth, o.PanelHeight
-
 	cats := split(kept, category)
-	catIndex := map[string]int{}
 	names := make([]string, len(cats))
 	for i, c := range cats {
-		catIndex[c.label] = i
 		names[i] = c.label
 	}
 	all := split(kept, series)
-	colors := map[string]int{}
-	for i, s := range all {
-		colors[s.label] = i
+	lk := looks(all, series)
+	if fig.PanelWidth == 0 { // room for the marks and their labels
+		fig.PanelWidth = max(PanelWidth, vg.Length(len(cats))*0.55*vg.Inch+1.2*vg.Inch)
 	}
-
-	if fig.PanelWidth == 0 { // room for the bars and their labels
-		fig.PanelWidth = max(PanelWidth, vg.Length(len(cats)*len(all))*0.3*vg.Inch+1.2*vg.Inch)
+	pgs := split(kept, panel)
+	marks, ys := barMarks(pgs, category, series, names, y)
+	for _, ms := range marks {
+		for _, m := range ms {
+			fig.points = append(fig.points, m.pt)
+		}
 	}
-	// Bars of one group share 80 % of the distance between groups.
-	pw, _ := fig.panelSize()
-	groupW := (pw - vg.Points(60)) / vg.Length(len(cats)) * 0.8
-	barW := groupW / vg.Length(len(all))
-	ymax := 0.0
-	for _, pg := range split(kept, panel) {
+	lo, hi := span(ys, ylog)
+	if !ylog {
+		lo, hi = 0, hi*1.08
+	} else {
+		hi *= math.Pow(hi/lo, 0.08) // room for the value labels
+	}
+	for pi, pg := range pgs {
 		p := newPanel(pg.label, "", ya.Label)
-		for _, sg := range split(pg.rows, series) {
-			top, err := addBars(p, sg.rows, y, category, catIndex, colors[sg.label], len(all), barW)
-			if err != nil {
+		for _, m := range marks[pi] {
+			if err := addMark(p, m.x, lo, m.pt, lk[m.pt.Series], !o.NoErrorBars); err != nil {
 				return nil, err
 			}
-			ymax = max(ymax, top)
 		}
 		p.NominalX(names...)
 		if len(cats) > 3 || longest(names) > 9 {
@@ -74,76 +93,92 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 			p.X.Tick.Label.XAlign = draw.XRight
 			p.X.Tick.Label.YAlign = draw.YCenter
 		}
+		p.Y.Min, p.Y.Max = lo, hi
+		ya.apply(&p.Y, ylog, nil)
+		p.X.Min, p.X.Max = -0.6, float64(len(cats))-0.4
 		fig.Panels = append(fig.Panels, p)
 	}
-	for _, p := range fig.Panels {
-		p.Y.Min = 0
-		if !o.IndependentAxes {
-			p.Y.Max = ymax * 1.08
-		}
-		p.X.Min, p.X.Max = -0.5, float64(len(cats))-0.5
-	}
 	if len(all) > 1 || all[0].label != "" {
-		for i, s := range all {
-			b := &plotter.BarChart{Color: seriesColor(i)}
-			fig.AddLegend(s.label, b)
+		for _, s := range all {
+			l := lk[s.label]
+			fig.AddLegend(s.label, &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3.5), Shape: l.shape}})
 		}
 	}
 	return fig, nil
 }
 
-// drawable keeps the rows that are not waived and have a finite y.
-func drawable(rows []results.Row, y string) []results.Row {
-	var kept []results.Row
-	for i := range rows {
-		if v := number(&rows[i], y); !rows[i].Waived && !math.IsNaN(v) && !math.IsInf(v, 0) {
-			kept = append(kept, rows[i])
-		}
-	}
-	return kept
+// mark is one mark of Bars: its x position and what it shows.
+type mark struct {
+	x  float64
+	pt Point
 }
 
-// addBars adds one series' bars to p: the median of y per category, at the
-// series' offset ci of n within each category, each labelled with its
-// value (stood up when too wide for its bar). It returns the tallest bar.
-func addBars(p *plot.Plot, rows []results.Row, y string, category Key, catIndex map[string]int, ci, n int, barW vg.Length) (float64, error) {
-	vals := make(plotter.Values, len(catIndex))
-	var lxy plotter.XYs
-	var labels []string
-	ymax := 0.0
-	for _, cg := range split(rows, category) {
-		d := results.Describe(column(cg.rows, y))
-		i := catIndex[cg.label]
-		vals[i] = d.Median
-		ymax = max(ymax, d.Median)
-		lxy = append(lxy, plotter.XY{X: float64(i), Y: d.Median})
-		labels = append(labels, results.FormatNumber(d.Median))
-	}
-	b, err := plotter.NewBarChart(vals, barW)
-	if err != nil {
-		return 0, fmt.Errorf("plots: %w", err)
-	}
-	b.Color = seriesColor(ci)
-	b.LineStyle.Width = 0
-	b.Offset = (vg.Length(ci) - vg.Length(n-1)/2) * barW
-	p.Add(b)
-	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: lxy, Labels: labels})
-	if err != nil {
-		return 0, fmt.Errorf("plots: %w", err)
-	}
-	for i := range lb.TextStyle {
-		st := &lb.TextStyle[i]
-		st.Font.Size = 7.5
-		st.Handler = plot.DefaultTextHandler
-		st.XAlign = draw.XCenter
-		if st.Width(labels[i]) > barW+vg.Points(2) {
-			// Too wide to sit on its bar: stand it up.
-			st.Rotation, st.XAlign, st.YAlign = math.Pi/2, draw.XLeft, draw.YCenter
+// barMarks places the marks of each panel: one group per category, the
+// marks of a group centred and sharing 70 % of the room between groups,
+// whatever their number. ys are the ends of their intervals.
+func barMarks(pgs []group, category, series Key, names []string, y string) ([][]mark, []float64) {
+	marks := make([][]mark, len(pgs))
+	var ys []float64
+	for pi, pg := range pgs {
+		for ci, cg := range split(pg.rows, category) {
+			ci = index(names, cg.label, ci)
+			sgs := split(cg.rows, series)
+			for si, sg := range sgs {
+				pt := describe(sg.rows, y)
+				pt.Panel, pt.Category, pt.Series = pg.label, cg.label, sg.label
+				ys = append(ys, pt.Lo, pt.Hi)
+				x := float64(ci) + 0.7*(float64(si)-float64(len(sgs)-1)/2)/float64(max(len(sgs), 2))
+				marks[pi] = append(marks[pi], mark{x, pt})
+			}
 		}
 	}
-	lb.Offset = vg.Point{X: b.Offset, Y: vg.Points(2)}
-	p.Add(lb)
-	return ymax, nil
+	return marks, ys
+}
+
+// index returns the position of label in names (def when absent).
+func index(names []string, label string, def int) int {
+	for i, n := range names {
+		if n == label {
+			return i
+		}
+	}
+	return def
+}
+
+// addMark draws one mark at x: a stem from the axis' bottom (bottom), a
+// dot, its interval and its value.
+func addMark(p *plot.Plot, x, bottom float64, pt Point, l look, withErr bool) error {
+	xy := plotter.XYs{{X: x, Y: pt.Median}}
+	ln, err := plotter.NewLine(plotter.XYs{{X: x, Y: bottom}, {X: x, Y: pt.Median}})
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	ln.LineStyle = draw.LineStyle{Color: l.colour, Width: vg.Points(1.2)}
+	p.Add(ln)
+	if withErr && pt.Hi > pt.Lo {
+		eb, err := plotter.NewYErrorBars(errXY{xy, plotter.YErrors{{Low: pt.Median - pt.Lo, High: pt.Hi - pt.Median}}})
+		if err != nil {
+			return fmt.Errorf("plots: %w", err)
+		}
+		eb.LineStyle = draw.LineStyle{Color: l.colour, Width: vg.Points(1)}
+		eb.CapWidth = vg.Points(6)
+		p.Add(eb)
+	}
+	s, err := plotter.NewScatter(xy)
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	s.GlyphStyle = draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3.5), Shape: l.shape}
+	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{results.FormatNumber(pt.Median)}})
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	st := &lb.TextStyle[0]
+	st.Font = font.From(sans, 8.5)
+	st.Rotation, st.XAlign, st.YAlign = math.Pi/2, draw.XLeft, draw.YCenter
+	lb.Offset = vg.Point{Y: vg.Points(6)}
+	p.Add(s, lb)
+	return nil
 }
 
 func column(rows []results.Row, col string) []float64 {

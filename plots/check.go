@@ -46,7 +46,7 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 	if len(judged) == 0 {
 		return nil, fmt.Errorf("%w: the check judged no configuration", ErrNoData)
 	}
-	rank := map[check.Verdict]int{check.Fail: 0, check.Warn: 1, check.Pass: 2}
+	rank := map[check.Verdict]int{check.Fail: 0, check.Inconclusive: 1, check.Pass: 2}
 	sort.SliceStable(judged, func(i, j int) bool {
 		a, b := judged[i], judged[j]
 		if rank[a.Verdict] != rank[b.Verdict] {
@@ -58,7 +58,7 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 	if len(judged) > CheckMaxRows {
 		judged = judged[:CheckMaxRows]
 	}
-	title := fmt.Sprintf("%s against %s", rep.GPU, rep.Baseline)
+	title := fmt.Sprintf("%s against %s", rep.GPUModel, rep.Baseline)
 	if total > len(judged) {
 		title += fmt.Sprintf(" (%d of %d configurations: flagged first, then the largest changes)", len(judged), total)
 	}
@@ -72,11 +72,11 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 		fig.PanelWidth = 7 * vg.Inch
 	}
 	p := newPanel("", fmt.Sprintf("change against the baseline (%%, %g %% interval; negative is slower)", 100*rep.Confidence), "configuration")
-	verdicts := []check.Verdict{check.Fail, check.Warn, check.Pass}
+	verdicts := []check.Verdict{check.Fail, check.Inconclusive, check.Pass}
 	colours := map[check.Verdict]color.Color{
-		check.Fail: color.RGBA{R: 0xc0, G: 0x20, B: 0x20, A: 0xff},
-		check.Warn: color.RGBA{R: 0xe0, G: 0x90, B: 0x00, A: 0xff},
-		check.Pass: color.RGBA{R: 0x30, G: 0x70, B: 0xb0, A: 0xff},
+		check.Fail:         color.RGBA{R: 0xc0, G: 0x20, B: 0x20, A: 0xff},
+		check.Inconclusive: color.RGBA{R: 0xe0, G: 0x90, B: 0x00, A: 0xff},
+		check.Pass:         color.RGBA{R: 0x30, G: 0x70, B: 0xb0, A: 0xff},
 	}
 	pts := map[check.Verdict]*ratioPoints{}
 	labels := make([]string, n)
@@ -115,8 +115,8 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 	for _, t := range []struct {
 		pct float64
 		v   check.Verdict
-	}{{-rep.WarnPct, check.Warn}, {-rep.FailPct, check.Fail}} {
-		ls := lineStyle(colours[t.v], true)
+	}{{-rep.FailPct, check.Fail}} {
+		ls := lineStyle(colours[t.v], modelDashes)
 		ls.Width = vg.Points(1)
 		if err := vline(t.pct, ls); err != nil {
 			return nil, err
@@ -139,7 +139,7 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: colours[v], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.8)}
 		p.Add(bars, s)
-		fig.AddLegend(fmt.Sprintf("%s (%d)", v, map[check.Verdict]int{check.Fail: rep.Counts.Fail, check.Warn: rep.Counts.Warn, check.Pass: rep.Counts.Pass}[v]), s)
+		fig.AddLegend(fmt.Sprintf("%s (%d)", v, map[check.Verdict]int{check.Fail: rep.Counts.Fail, check.Inconclusive: rep.Counts.Inconclusive, check.Pass: rep.Counts.Pass}[v]), s)
 	}
 	p.NominalY(labels...)
 	p.X.Tick.Marker = linearTicks{}

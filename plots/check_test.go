@@ -55,8 +55,8 @@ func ExampleCheckRatios() {
 		log.Fatal(err)
 	}
 	save("check_ratios", fig)
-	fmt.Println(rep.Counts.Fail, rep.Counts.Warn, rep.Counts.Pass)
-	// Output: 1 1 4
+	fmt.Println(rep.Counts.Fail, rep.Counts.Inconclusive, rep.Counts.Pass)
+	// Output: 0 2 4
 }
 
 func TestCheckRatiosGolden(t *testing.T) { checkGolden(t, ExampleCheckRatios, "check_ratios") }

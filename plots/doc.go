@@ -2,68 +2,70 @@
 // ([results.Row]): the same rows come from a live run, a results directory
 // and the embedded paper datasets, so every figure works on all three.
 //
+// # Named figures
+//
+// [Catalog] is the one table of umlab's figures: each [Named] figure
+// selects its rows, draws them, lays the numbers it drew out as a table
+// ([PointsFrame]), names in a caption the platforms, runs and sizes drawn,
+// and reads them in sentences whose every number is a value of that table.
+// The notebooks show an entry with nb.Figure(id); `umbench report` draws
+// them all. A figure is defined here once.
+//
 // # Figures
 //
-// A [Figure] is one or more panels drawn side by side with one shared
-// legend to their right. By default a figure has one panel per platform
-// (GB200, GH200, GB10 in the paper's order, then any other platform such as
-// the local H200), all with the same axis ranges, so the platforms can be
-// compared at a glance; series keep their colour across panels.
+// A [Figure] is one or more panels, at most two side by side, with one
+// shared legend. By default a figure has one panel per platform (GB200,
+// GH200, GB10 in the paper's order, then the others), all with the same axis
+// ranges. What a reader relies on holds for any rows:
 //
-//	fig, err := plots.StrideSweep(rows, plots.Options{})
-//	png, err := fig.PNG()
+//   - no mark pools configurations: where rows of two GPUs, groups,
+//     strides or runs would fall into one mark, the figure adds the column
+//     that tells them apart to a key ([Figure.Points] lists the marks);
+//   - one colour per memory state (Okabe–Ito; a handoff policy takes its
+//     state's) and per platform (Tol's bright palette) in every figure;
+//   - a log axis only where the values span more than [LogSpan], so the
+//     reuse model is drawn as the straight line it is, and a model line only
+//     for a size its panel shows;
+//   - every mark is a median with the 95 % bootstrap interval of the median
+//     as its error bar.
 //
-// The figures follow the paper's:
+// The figure functions follow the paper's: [BandwidthVsSize], [Bars] (dots
+// on stems, one group per category), [StrideSweep], [PageTouch],
+// [Oversubscription] (with the paper's ranges stated below 100 % as bands),
+// [HandoffReuse] (measured points and model lines F + R·G) and [Trials]
+// (one configuration's trials with its median and interval). [Lines] is the
+// general form behind the line figures. A [Key] ([By]) says which columns
+// make a series, a panel or a category; [Where], [Except] and [Nearest]
+// select rows. [CheckRatios] and [FleetDeviation] draw check and fleet
+// comparisons.
 //
-//   - [BandwidthVsSize]: useful bandwidth against working-set size, log-log,
-//     with sizes labelled in powers of two (64 KiB, 1 MiB, ...);
-//   - [Bars]: grouped bars, one group per category (mode, path) and one bar
-//     per series (platform), on a linear axis;
-//   - [StrideSweep], [PageTouch]: bandwidth against stride or page interval;
-//   - [Oversubscription]: bandwidth against the footprint as a percentage of
-//     GPU memory, with the capacity boundary marked;
-//   - [HandoffReuse]: time per CPU–GPU exchange against the GPU passes R
-//     after each CPU update, measured points and the model lines F + R·G.
+// # Tables and text
 //
-// [Lines] is the general form behind the line figures: any two columns. A
-// [Key] ([By]) says which columns make a series, a panel or a category.
-//
-// # Tables
-//
-// [Summary] describes rows grouped by some columns (median, min, max and
-// coefficient of variation, computed with gonum); [Pivot] lays one median
-// out as a grid, such as mode × platform. All return gota DataFrames,
-// sorted (gota's own aggregation returns rows in random order), with
-// errors in the frame's Err field as gota does.
-//
-// # The reuse model
-//
-// [FitReuse] fits package model's reuse model (model.Fit) to each
-// platform's handoff rows; [PublishedModels] reads the parameters a
-// dataset publishes (the paper's Table III). [ModelTable] lays parameters
-// out as Table III, [CompareModels] sets published beside fitted ones, and
-// [AdviceTable] asks the advisor (model.Advise) for a list of workloads.
-// [HandoffReuse] draws the fitted or published lines over the measurements.
+// [PointsFrame] lays out a figure's marks, [ModelTable] reuse-model
+// parameters as the paper's Table III, [Flags] the quality flags with what
+// each means, and [Methods] says in a paragraph how a run measured, from
+// its rows and meta.json. Tables are gota DataFrames with errors in their
+// Err field, as gota does.
 //
 // # Errors
 //
 // Functions return an error, never panic, for data that cannot be drawn:
-// no rows ([ErrNoData]) or nothing positive on a logarithmic axis. Rows that
-// are waived, NaN, or not positive on a log axis are left out (gonum/plot
-// panics on values ≤ 0 on a log scale); error bars are clamped to stay
-// positive. Bar charts always use a linear axis for the same reason.
+// no rows ([ErrNoData]) or nothing positive on a logarithmic axis. Waived
+// rows and NaN are left out.
 //
 // # Rendering
 //
 // [Figure.PNG] renders at 96 dpi on a white background with gonum/plot's
 // embedded Liberation fonts, so output is byte-for-byte deterministic; the
-// package tests compare against golden images in testdata (go test -regen
-// rewrites them). [PNG] renders a single *plot.Plot.
+// package tests compare against golden images in testdata (go test
+// ./plots -args -regen rewrites them). [Figure.SVG] names Arial after
+// Liberation Sans instead of embedding the font.
 //
 // # Ownership and imports
 //
-// plots owns figures and tables. It imports results, model, datasets,
-// fleet and check, all pure Go, so plots builds with CGO_ENABLED=0; it must not import
-// cuda, umkit, fleet/node or nb (.ci/run checks that neither cuda nor NVML
-// is among its dependencies).
+// plots owns figures and tables. It imports results, stats, model,
+// datasets, fleet and check, all pure Go, so plots builds with
+// CGO_ENABLED=0; it must not import cuda, umkit, fleet/node, claims or nb
+// (.ci/run checks that neither cuda nor NVML is among its dependencies).
+// Fitting belongs to model.
 package plots // import "github.com/umlab/umlab/plots"

@@ -5,6 +5,7 @@ import (
 	"log"
 	"os"
 
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/plots"
 )
 
@@ -33,7 +34,7 @@ func ExampleBandwidthVsSize() {
 	save("bandwidth_vs_size", fig)
 	fmt.Println(len(fig.Panels), "panels:", fig.LegendNames())
 	// Output:
-	// 2 panels: [explicit managed_cold managed_prefetch managed_reuse]
+	// 1 panels: [explicit managed_cold managed_prefetch managed_reuse]
 }
 
 // The placement experiment of the paper's Figs. 3 and 4: one group of bars
@@ -71,14 +72,14 @@ func ExampleOversubscription() {
 	save("oversubscription", fig)
 	fmt.Println(fig.LegendNames())
 	// Output:
-	// [managed_prefetch managed_reuse]
+	// [managed_prefetch managed_reuse paper: range stated in the text]
 }
 
 // The handoff reuse sweep with the reuse model fitted to it (the paper's
 // Fig. 8 and Table III).
 func ExampleHandoffReuse() {
 	rows := paperRows()
-	fig, err := plots.HandoffReuse(rows, plots.AllModels(plots.FitReuse(rows, model0)), plots.Options{})
+	fig, err := plots.HandoffReuse(rows, model.AllModels(model.FitEach(rows, model0)), plots.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -88,33 +89,10 @@ func ExampleHandoffReuse() {
 	// [explicit_copy host_mapped managed managed_prefetch measured (median) model F + R·G]
 }
 
-// Modes down, platforms across: the median useful bandwidth in GB/s.
-func ExamplePivot() {
-	df := plots.Pivot(plots.Where(paperRows(), "group", "managed"), plots.By("mode"), plots.By("platform"), "gbps")
-	fmt.Println(df.Records())
-	// Output:
-	// [[mode GB200 GH200 GB10] [explicit 4582.000000 3128.000000 187.000000] [managed_cold 14.100000 9.900000 154.000000] [managed_prefetch 4606.000000 3121.000000 150.000000] [managed_reuse 4504.000000 3105.000000 155.000000]]
-}
-
-// A summary of the H200 trials at two sizes: median, min and max bandwidth,
-// coefficient of variation and median kernel time.
-func ExampleSummary() {
-	rows := plots.Where(localRows(), "size_bytes", 1<<20, 1<<30)
-	df := plots.Summary(plots.Where(rows, "mode", "explicit"), "platform", "mode", "size_bytes")
-	if df.Err != nil {
-		log.Fatal(df.Err)
-	}
-	fmt.Println(df.Names())
-	fmt.Println(df.Select([]string{"size_bytes", "n", "median_gbps"}).Records())
-	// Output:
-	// [platform mode size_bytes n median_gbps min_gbps max_gbps cv_pct median_kernel_ms]
-	// [[size_bytes n median_gbps] [1048576 5 860.000000] [1073741824 5 4283.268482]]
-}
-
 // The paper's Table III, fitted from the handoff rows: F = T(R=1) − G and
 // the errors over R = 2 and 32.
 func ExampleModelTable() {
-	df := plots.ModelTable(plots.AllModels(plots.FitReuse(paperRows(), model0)))
+	df := plots.ModelTable(model.AllModels(model.FitEach(paperRows(), model0)))
 	for _, r := range df.Maps() {
 		fmt.Printf("%-16s F = %6.2f ms  G = %.3f ms/pass\n", r["policy"], r["f_ms"], r["g_ms_per_pass"])
 	}

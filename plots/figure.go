@@ -14,15 +14,21 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/umlab/umlab/results"
 )
 
 // ErrNoData is returned (wrapped) when no row is left to draw.
 var ErrNoData = errors.New("plots: no data to plot")
 
-// Default sizes of one panel, and the resolution of PNG output.
+// Default sizes of one panel, the most panels side by side, and the
+// resolution of PNG output. Two 3.6-inch panels and a legend make a figure
+// about 9 inches wide: printed across a page (6.5 inches) its 10-point
+// ticks stay above 7 points.
 const (
-	PanelWidth  = 4.6 * vg.Inch
-	PanelHeight = 3.4 * vg.Inch
+	PanelWidth  = 3.6 * vg.Inch
+	PanelHeight = 2.8 * vg.Inch
+	MaxColumns  = 2
 	DPI         = 96
 )
 
@@ -38,14 +44,39 @@ type Figure struct {
 
 	legend      plot.Legend
 	legendNames []string
+	points      []Point
+	models      []ModelLine
 }
+
+// Points returns the marks the figure draws, panel by panel: what a
+// table beside it should show and what a test checks (no mark pools two
+// configurations).
+func (f *Figure) Points() []Point { return append([]Point(nil), f.points...) }
+
+// drawn returns the rows of the figure's marks.
+func (f *Figure) drawn() []results.Row {
+	var out []results.Row
+	for _, pt := range f.points {
+		out = append(out, pt.rows...)
+	}
+	return out
+}
+
+// A ModelLine is a model drawn over a panel: a policy's F + R·G at a size.
+type ModelLine struct {
+	Panel, Policy string
+	SizeBytes     int64
+}
+
+// Models returns the model lines the figure draws.
+func (f *Figure) Models() []ModelLine { return append([]ModelLine(nil), f.models...) }
 
 // NewFigure returns a figure with the given panels and an empty legend.
 func NewFigure(title string, panels ...*plot.Plot) *Figure {
 	f := &Figure{Title: title, Panels: panels}
 	f.legend = plot.NewLegend()
 	f.legend.Top, f.legend.Left = true, true
-	f.legend.TextStyle.Font.Size = 10
+	f.legend.TextStyle.Font = font.From(sans, fontTick)
 	f.legend.ThumbnailWidth = vg.Points(22)
 	return f
 }
@@ -83,17 +114,26 @@ func (f *Figure) legendWidth() vg.Length {
 
 var titleStyle = text.Style{
 	Color:   color.Black,
-	Font:    font.From(plot.DefaultFont, 13),
+	Font:    font.From(sans, 12.5),
 	XAlign:  draw.XCenter,
 	YAlign:  draw.YTop,
 	Handler: plot.DefaultTextHandler,
 }
 
+// grid returns the panels' columns and rows: at most MaxColumns side by
+// side.
+func (f *Figure) grid() (cols, rows int) {
+	n := max(len(f.Panels), 1)
+	cols = min(n, MaxColumns)
+	return cols, (n + cols - 1) / cols
+}
+
 // Size returns the size of the whole figure.
 func (f *Figure) Size() (w, h vg.Length) {
 	pw, ph := f.panelSize()
-	w = vg.Length(max(len(f.Panels), 1))*pw + f.legendWidth()
-	h = ph
+	cols, rows := f.grid()
+	w = vg.Length(cols)*pw + f.legendWidth()
+	h = vg.Length(rows) * ph
 	if f.Title != "" {
 		h += titleStyle.Height(f.Title) + vg.Points(8)
 		w = max(w, titleStyle.Width(f.Title)+vg.Points(24))
@@ -118,10 +158,11 @@ func (f *Figure) Draw(c draw.Canvas) {
 	if len(f.Panels) == 0 {
 		return
 	}
-	tiles := draw.Tiles{Rows: 1, Cols: len(f.Panels), PadX: vg.Points(6)}
+	cols, rows := f.grid()
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(6), PadY: vg.Points(6)}
 	for i, p := range f.Panels {
 		if p != nil {
-			drawPanel(p, tiles.At(c, i, 0))
+			drawPanel(p, tiles.At(c, i%cols, i/cols))
 		}
 	}
 }
@@ -177,10 +218,12 @@ func (f *Figure) PNG() ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// SVG renders the figure as an SVG document with embedded fonts.
+// SVG renders the figure as an SVG document. Its text names Liberation
+// Sans and then Arial, which has the same metrics, so that it lays out as
+// drawn without embedding the font (some 400 KB per figure).
 func (f *Figure) SVG() ([]byte, error) {
 	w, h := f.Size()
-	c := vgsvg.NewWith(vgsvg.UseWH(w, h), vgsvg.EmbedFonts(true))
+	c := vgsvg.NewWith(vgsvg.UseWH(w, h))
 	if err := drawSafely(func() { f.Draw(draw.New(c)) }); err != nil {
 		return nil, err
 	}
@@ -188,14 +231,8 @@ func (f *Figure) SVG() ([]byte, error) {
 	if _, err := c.WriteTo(&buf); err != nil {
 		return nil, fmt.Errorf("plots: svg: %w", err)
 	}
-	return buf.Bytes(), nil
-}
-
-// PNG renders one plot as a w×h PNG image at 96 dpi on a white background.
-func PNG(p *plot.Plot, w, h vg.Length) ([]byte, error) {
-	f := NewFigure("", p)
-	f.PanelWidth, f.PanelHeight = w, h
-	return f.PNG()
+	return bytes.ReplaceAll(buf.Bytes(), []byte("font-family:Liberation Sans;"),
+		[]byte("font-family:'Liberation Sans',Arial,Helvetica,sans-serif;")), nil
 }
 
 // drawSafely turns a panic of gonum/plot (it panics on values ≤ 0 on a log

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -15,44 +16,107 @@ import (
 
 // BandwidthVsSize draws useful bandwidth against working-set size, log-log,
 // one line per series (by default whichever of benchmark, mode, direction
-// and pattern tell the rows apart) and one panel per platform.
+// and pattern tell the rows apart) and one panel per platform. A platform
+// measured at a single size (the paper's) has no panel when another
+// platform has a sweep.
 func BandwidthVsSize(rows []results.Row, o Options) (*Figure, error) {
 	rows = Except(rows, results.ColSizeBytes, 0)
-	return bandwidthFigure(rows, results.ColSizeBytes, "Useful bandwidth vs working-set size", o, results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern)
+	lf, err := bandwidthLines(rows, results.ColSizeBytes, lineSpec{title: "Useful bandwidth vs working-set size",
+		defSeries: []string{results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern}, sweepsOnly: true}, o)
+	if err != nil {
+		return nil, err
+	}
+	return lf.fig, nil
 }
 
 // StrideSweep draws useful bandwidth against stride for the strided
 // benchmark (paper, Figs. 5 and 6), one line per mode.
 func StrideSweep(rows []results.Row, o Options) (*Figure, error) {
-	rows = Where(rows, results.ColBenchmark, "strided")
-	return bandwidthFigure(rows, results.ColStrideElements, "Strided access: useful bandwidth vs stride", o, results.ColMode, results.ColSizeBytes)
+	rows = Where(rows, results.ColBenchmark, results.BenchStrided)
+	return bandwidthFigure(rows, results.ColStrideElements, "Strided access: useful bandwidth vs stride", o, results.ColMode)
 }
 
 // PageTouch draws useful bandwidth against the page-touch interval (one
 // element touched per interval; paper, Section VI-C), one line per mode.
 func PageTouch(rows []results.Row, o Options) (*Figure, error) {
-	rows = Where(rows, results.ColBenchmark, "page_touch")
-	return bandwidthFigure(rows, results.ColPageIntervalBytes, "Page touch: useful bandwidth vs interval", o, results.ColMode, results.ColSizeBytes)
+	rows = Where(rows, results.ColBenchmark, results.BenchPageTouch)
+	return bandwidthFigure(rows, results.ColPageIntervalBytes, "Page touch: useful bandwidth vs interval", o, results.ColMode)
+}
+
+// A statedRange is a figure the paper states only as a range in its text:
+// bandwidth held over a range of footprints.
+type statedRange struct {
+	platform, mode string
+	fromPct, toPct float64
+	lo, hi         float64 // GB/s; equal when the text gives one value
+	source         string
+}
+
+// statedRanges are Section VII-A's figures below the capacity boundary,
+// which the published datasets cannot hold as rows (no footprint is
+// given for either end): GB200 "4683–4736 GB/s from 25 % to 90 %"
+// (prefetched) and "4674–4701 GB/s over the same range" (reused); GH200
+// "remain near 3.2 TB/s" (both).
+var statedRanges = []statedRange{
+	{"GB200", results.ModeManagedPrefetch, 25, 90, 4683, 4736, "VII-A"},
+	{"GB200", results.ModeManagedReuse, 25, 90, 4674, 4701, "VII-A"},
+	{"GH200", results.ModeManagedPrefetch, 25, 90, 3200, 3200, "VII-A, \"near 3.2 TB/s\""},
+	{"GH200", results.ModeManagedReuse, 25, 90, 3200, 3200, "VII-A, \"near 3.2 TB/s\""},
 }
 
 // Oversubscription draws useful bandwidth against the managed footprint as
 // a percentage of GPU memory (paper, Fig. 7), one line per mode (and
 // pattern, when there are several), with the capacity boundary at 100 %
-// dashed.
+// dashed. Where the paper states its figures below the boundary only as a
+// range (Section VII-A), the range is drawn as a band from 25 % to 90 % in
+// the mode's colour, so that the paper's platforms show both sides of
+// 100 %.
 func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
-	rows = Where(rows, results.ColGroup, "oversub")
-	lf, err := bandwidthLines(rows, results.ColOversubPct, lineSpec{
-		title:     "Oversubscription: bandwidth vs footprint (dashed: GPU memory)",
-		defSeries: []string{results.ColMode, results.ColPattern},
-		xInclude:  []float64{100},
-	}, o)
+	rows = Where(rows, results.ColGroup, results.GroupOversub)
+	ys := column(rows, results.ColGBps)
+	platforms := Platforms(rows)
+	for _, s := range statedRanges {
+		if slices.Contains(platforms, s.platform) {
+			ys = append(ys, s.lo, s.hi)
+		}
+	}
+	spec := lineSpec{title: "Oversubscription: bandwidth vs footprint (dashed: GPU memory)", xa: AxisOf(results.ColOversubPct),
+		ya: AxisOf(results.ColGBps), fallback: results.ColMode, defSeries: []string{results.ColMode, results.ColPattern}, xInclude: []float64{0, 100, 130}}
+	lf, err := lines(rows, results.ColOversubPct, results.ColGBps, o, spec)
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range lf.fig.Panels {
+	lo, hi := span(ys, spec.ya.isLog(ys))
+	for label, p := range lf.panels {
+		p.Y.Min, p.Y.Max = min(p.Y.Min, lo), max(p.Y.Max, hi)
+		for _, s := range statedRanges {
+			r := results.NewRow()
+			r.Mode = s.mode
+			c, _ := colourOf(By(results.ColMode), &r)
+			if lf.rows[label][0].Platform != s.platform || c == nil {
+				continue
+			}
+			band, err := plotter.NewPolygon(plotter.XYs{{X: s.fromPct, Y: s.lo}, {X: s.toPct, Y: s.lo}, {X: s.toPct, Y: s.hi}, {X: s.fromPct, Y: s.hi}})
+			if err != nil {
+				return nil, fmt.Errorf("plots: %w", err)
+			}
+			band.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(2.5)}
+			band.Color = withAlpha(c, 0x50)
+			p.Add(band)
+			lf.fig.points = append(lf.fig.points, Point{Panel: label, Series: s.mode + ", stated " + rangeText(s.fromPct, s.toPct) + " %",
+				X: math.NaN(), Median: math.NaN(), Lo: s.lo, Hi: s.hi, Configs: 1})
+		}
 		p.Add(vline(p, 100))
 	}
+	lf.fig.AddLegend("paper: range stated in the text", &plotter.Polygon{Color: withAlpha(color.Gray{Y: 0x60}, 0x50)})
 	return lf.fig, nil
+}
+
+func rangeText(a, b float64) string { return results.FormatNumber(a) + "–" + results.FormatNumber(b) }
+
+func withAlpha(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
 }
 
 // bandwidthFigure draws useful bandwidth against column x, one line per
@@ -73,13 +137,61 @@ func bandwidthLines(rows []results.Row, x string, spec lineSpec, o Options) (*li
 	return lines(rows, x, results.ColGBps, o, spec)
 }
 
+// Trials draws the trials of one configuration in the order they ran,
+// with their median (a solid line) and the 95 % bootstrap interval of the
+// median (a band): what every other figure reduces to one mark. Of rows
+// of several configurations it draws the first, in the package's order
+// (its panel title says which).
+func Trials(rows []results.Row, o Options) (*Figure, error) {
+	rows = drawable(rows, results.ColGBps)
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no trials", ErrNoData)
+	}
+	rows = split(rows, By(identity...))[0].rows
+	pt := describe(rows, results.ColGBps)
+	ax := Axis{Label: "trial, in the order run"}
+	if o.Panel.cols == nil && !o.Panel.set {
+		o.Panel = By(results.ColPlatform, results.ColGroup, results.ColBenchmark, results.ColMode, results.ColDirection)
+	}
+	spec := lineSpec{title: "The trials of one configuration", xa: ax, ya: Axis{Label: "useful bandwidth (GB/s)"},
+		fallback: results.ColMode, pointsOnly: true, tight: true}
+	lf, err := lines(rows, results.ColTrial, results.ColGBps, o, spec)
+	if err != nil {
+		return nil, err
+	}
+	p := lf.fig.Panels[0]
+	x0, x1 := p.X.Min, p.X.Max
+	band, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: pt.Lo}, {X: x1, Y: pt.Lo}, {X: x1, Y: pt.Hi}, {X: x0, Y: pt.Hi}})
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	band.Color, band.LineStyle.Width = color.NRGBA{R: 0x80, G: 0x80, B: 0x80, A: 0x40}, 0
+	med, err := plotter.NewLine(plotter.XYs{{X: x0, Y: pt.Median}, {X: x1, Y: pt.Median}})
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	med.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: vg.Points(1.2)}
+	p.Add(band, med)
+	p.Y.Min, p.Y.Max = min(p.Y.Min, pt.Lo), max(p.Y.Max, pt.Hi)
+	lf.fig.legend = NewFigure("").legend
+	lf.fig.legendNames = nil
+	lf.fig.AddLegend("one trial", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
+	lf.fig.AddLegend("median", &plotter.Line{LineStyle: med.LineStyle})
+	lf.fig.AddLegend("95 % interval of the median", &plotter.Polygon{Color: band.Color})
+	pt.Panel, pt.Series = "", "median"
+	lf.fig.points = []Point{pt}
+	return lf.fig, nil
+}
+
 // HandoffReuse draws the time of one alternating CPU–GPU iteration against
 // the GPU passes R after each CPU update (paper, Fig. 8): measured medians
 // as markers, one colour per policy, and each model of models as a dashed
-// line F + R·G in its policy's colour, in the panel of its platform. Rows
-// other than the handoff group's alternating phase are ignored.
+// line F + R·G in its policy's colour, in the panel of its platform, and
+// only for a size the panel's markers show. Both axes are linear over the
+// usual R = 1…32, so that the model is drawn as the straight line it is.
+// Rows other than the handoff group's alternating phase are ignored.
 func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*Figure, error) {
-	rows = Where(Where(rows, results.ColGroup, "handoff"), results.ColPhase, "alternating")
+	rows = Where(Where(rows, results.ColGroup, results.GroupHandoff), results.ColPhase, results.PhaseAlternating)
 	spec := lineSpec{
 		title:      "CPU–GPU handoff: time per CPU update vs GPU reuse",
 		xa:         AxisOf(results.ColReusePasses),
@@ -92,28 +204,51 @@ func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*F
 	if err != nil {
 		return nil, err
 	}
-	series := lf.series
 	for _, m := range models {
-		p, ok := lf.panels[m.Platform]
-		if !ok && len(lf.fig.Panels) == 1 {
-			p, ok = lf.fig.Panels[0], true
+		if err := lf.addModel(m); err != nil {
+			return nil, err
 		}
+	}
+	if len(lf.fig.models) > 0 {
+		// A marker and a dashed line per policy, and what each means.
+		names := lf.fig.LegendNames()
+		lf.fig.legend = NewFigure("").legend
+		lf.fig.legendNames = nil
+		for _, name := range names {
+			l := lf.looks[name]
+			lf.fig.AddLegend(name, &plotter.Line{LineStyle: lineStyle(l.colour, modelDashes)},
+				&plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3), Shape: l.shape}})
+		}
+		grey := color.Gray{Y: 0x60}
+		lf.fig.AddLegend("measured (median)", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: grey, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
+		lf.fig.AddLegend("model F + R·G", &plotter.Line{LineStyle: lineStyle(grey, modelDashes)})
+	}
+	return lf.fig, nil
+}
+
+// addModel draws m as a dashed line in the panel whose markers show its
+// platform, policy and size; a model of anything the figure does not show
+// is not drawn.
+func (lf *lineFig) addModel(m model.Calibration) error {
+	for label, rows := range lf.rows {
+		var match *results.Row
+		for i := range rows {
+			r := &rows[i]
+			if r.Policy == m.Policy && r.SizeBytes == m.SizeBytes && (m.Platform == "" || r.Platform == m.Platform) {
+				match = r
+				break
+			}
+		}
+		if match == nil {
+			continue
+		}
+		p := lf.panels[label]
+		l, ok := lf.looks[lf.series.label(match)]
 		if !ok {
 			continue
 		}
-		r := results.NewRow()
-		r.Policy, r.SizeBytes, r.Platform = m.Policy, m.SizeBytes, m.Platform
-		ci, ok := lf.colors[series.label(&r)]
-		if !ok {
-			continue
-		}
-		// Sample the line geometrically: it is straight in R, curved on a
-		// log axis.
-		const n = 48
-		lo, hi := p.X.Min, p.X.Max
-		xys := make(plotter.XYs, 0, n)
-		for i := range n {
-			x := lo * math.Pow(hi/lo, float64(i)/(n-1))
+		xys := plotter.XYs{}
+		for _, x := range []float64{p.X.Min, p.X.Max} {
 			if y := m.Time(x); y > 0 {
 				xys = append(xys, plotter.XY{X: x, Y: y})
 			}
@@ -121,30 +256,16 @@ func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*F
 		if len(xys) < 2 {
 			continue
 		}
-		l, err := plotter.NewLine(xys)
+		line, err := plotter.NewLine(xys)
 		if err != nil {
-			return nil, fmt.Errorf("plots: model line %s: %w", m.Policy, err)
+			return fmt.Errorf("plots: model line %s: %w", m.Policy, err)
 		}
-		l.LineStyle = lineStyle(seriesColor(ci), true)
+		line.LineStyle = lineStyle(l.colour, modelDashes)
 		// Keep the panel's (shared) ranges: the canvas clips the line.
 		x0, x1, y0, y1 := p.X.Min, p.X.Max, p.Y.Min, p.Y.Max
-		p.Add(l)
+		p.Add(line)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
+		lf.fig.models = append(lf.fig.models, ModelLine{Panel: label, Policy: m.Policy, SizeBytes: m.SizeBytes})
 	}
-	if len(models) > 0 {
-		// Rebuild the legend: a marker and a dashed line per policy, and
-		// what each means.
-		names := lf.fig.LegendNames()
-		lf.fig.legend = NewFigure("").legend
-		lf.fig.legendNames = nil
-		for _, name := range names {
-			ci := lf.colors[name]
-			lf.fig.AddLegend(name, &plotter.Line{LineStyle: lineStyle(seriesColor(ci), true)},
-				&plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: seriesColor(ci), Radius: vg.Points(3), Shape: seriesShape(ci)}})
-		}
-		grey := color.Gray{Y: 0x60}
-		lf.fig.AddLegend("measured (median)", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: grey, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
-		lf.fig.AddLegend("model F + R·G", &plotter.Line{LineStyle: lineStyle(grey, true)})
-	}
-	return lf.fig, nil
+	return nil
 }

@@ -87,7 +87,7 @@ func FleetDeviation(cmp []fleet.Comparison, tolerancePct float64, o Options) (*F
 			if err != nil {
 				return nil, fmt.Errorf("plots: %w", err)
 			}
-			l.LineStyle = lineStyle(color.Gray{Y: 0x90}, true)
+			l.LineStyle = lineStyle(color.Gray{Y: 0x90}, modelDashes)
 			l.LineStyle.Width = vg.Points(1)
 			p.Add(l)
 		}
@@ -97,7 +97,7 @@ func FleetDeviation(cmp []fleet.Comparison, tolerancePct float64, o Options) (*F
 		if err != nil {
 			return nil, fmt.Errorf("plots: %w", err)
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: seriesColor(g), Shape: draw.CircleGlyph{}, Radius: vg.Points(2.6)}
+		s.GlyphStyle = draw.GlyphStyle{Color: others[g%len(others)], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.6)}
 		p.Add(s)
 		fig.AddLegend(groups[g], s)
 	}

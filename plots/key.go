@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,79 @@ var Single = By()
 
 // Columns returns the key's columns.
 func (k Key) Columns() []string { return append([]string(nil), k.cols...) }
+
+// has says whether the key holds column c.
+func (k Key) has(c string) bool { return slices.Contains(k.cols, c) }
+
+// with returns the key with cols added (those it lacks).
+func (k Key) with(cols ...string) Key {
+	out := Key{cols: append([]string(nil), k.cols...), set: true}
+	for _, c := range cols {
+		if !out.has(c) {
+			out.cols = append(out.cols, c)
+		}
+	}
+	if len(out.cols) == len(k.cols) {
+		return k
+	}
+	return out
+}
+
+// identity are the columns that tell two measurements apart: rows that
+// agree on all of them are trials of one configuration of one run. The
+// GPU comes first: it is what most often splits a mark (two GPUs of one
+// node), and it explains the run too.
+var identity = append(append([]string{results.ColGPUUUID}, slices.DeleteFunc(slices.Clone(results.ConfigColumns),
+	func(c string) bool { return c == results.ColGPUUUID })...), results.ColRunID)
+
+// identityOf is a row's measurement: its configuration and run.
+func identityOf(r *results.Row) string { return results.ConfigKey(*r) + "\x00" + r.RunID }
+
+// pooledBy returns the identity columns that vary among the rows of some
+// cell (the rows cell maps to the same string), in identity order: the
+// columns a figure adds to one of its keys so that no mark pools two
+// configurations (two GPUs, two groups, two strides, two runs).
+func pooledBy(rows []results.Row, cell func(r *results.Row) string) []string {
+	first := map[string]*results.Row{}
+	vary := map[string]bool{}
+	for i := range rows {
+		r := &rows[i]
+		c := cell(r)
+		f, ok := first[c]
+		if !ok {
+			first[c] = r
+			continue
+		}
+		if identityOf(f) == identityOf(r) {
+			continue
+		}
+		for _, col := range identity {
+			if formatValue(col, value(f, col)) != formatValue(col, value(r, col)) {
+				vary[col] = true
+			}
+		}
+	}
+	var out []string
+	for _, col := range identity {
+		if vary[col] {
+			out = append(out, col)
+		}
+	}
+	return out
+}
+
+// split returns k with as few identity columns added as make every cell
+// (cell(r, k) with k's label) hold one configuration: one at a time, in
+// identity order.
+func (k Key) split(rows []results.Row, cell func(r *results.Row, k Key) string) Key {
+	for {
+		cols := pooledBy(rows, func(r *results.Row) string { return cell(r, k) })
+		if len(cols) == 0 {
+			return k
+		}
+		k = k.with(cols[0])
+	}
+}
 
 func (k Key) or(def Key) Key {
 	if k.set {
@@ -83,6 +157,9 @@ func value(r *results.Row, col string) any {
 func formatValue(col string, v any) string {
 	switch x := v.(type) {
 	case string:
+		if col == results.ColGPUUUID && len(x) > 12 {
+			return x[:12] // GPU-57761561: enough to tell a node's GPUs apart
+		}
 		return x
 	case int64:
 		if x == 0 {
@@ -109,20 +186,15 @@ func formatValue(col string, v any) string {
 // vocabulary fixes the order of the values of some columns, the paper's
 // order where it has one; other values sort after these, alphabetically.
 var vocabulary = map[string][]string{
-	results.ColPlatform: {"GB200", "GH200", "GB10"},
-	results.ColGroup:    results.Groups,
-	results.ColBenchmark: {results.BenchTriad, results.BenchCopy, results.BenchStream, results.BenchPrefetch,
-		results.BenchAdvise, results.BenchStrided, results.BenchRandom, results.BenchSparse, results.BenchPageTouch},
-	results.ColMode: {results.ModeExplicit, results.ModeHostMapped, results.ModePinned, results.ModePageable,
-		results.ModeManaged, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse,
-		results.ModeAdvisePreferredGPU, results.ModeAdviseAccessedBy, results.ModeAdvisePreferredCPU, results.ModeSystem},
-	results.ColPolicy: {results.PolicyExplicitCopy, results.PolicyHostMapped, results.PolicyManaged,
-		results.PolicyManagedPrefetch}, // Table III
-	results.ColPattern: {results.PatternStreaming, results.PatternStrided, results.PatternRandom, results.PatternSparse,
-		results.PatternPageTouch, results.PatternCopy, results.PatternTriad},
-	results.ColDirection: {results.DirectionH2D, results.DirectionD2H},
-	results.ColPhase: {results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating,
-		"baseline", "extra"}, // the last two: the paper datasets' (datasets.PhaseBaseline, PhaseExtra)
+	results.ColPlatform:  {"GB200", "GH200", "GB10"},
+	results.ColGroup:     results.Groups,
+	results.ColBenchmark: results.Benchmarks,
+	results.ColMode:      results.Modes,
+	results.ColPolicy:    results.Policies, // Table III
+	results.ColPattern:   results.Patterns,
+	results.ColDirection: results.Directions,
+	results.ColPhase:     append(slices.Clone(results.Phases), "baseline", "extra"), // the last two: the paper datasets' (datasets.PhaseBaseline, PhaseExtra)
+	results.ColBound:     results.Bounds,
 }
 
 var vocabRank = func() map[string]map[string]int {
@@ -250,6 +322,9 @@ func canon(v any) string {
 	case int32:
 		return strconv.FormatInt(int64(x), 10)
 	case float64:
+		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+			return strconv.FormatInt(int64(x), 10) // 2097152, not 2.097152e+06
+		}
 		return strconv.FormatFloat(x, 'g', -1, 64)
 	case float32:
 		return strconv.FormatFloat(float64(x), 'g', -1, 32)

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 )
 
 // Options tunes a figure. Zero values take the figure's defaults.
@@ -19,13 +20,13 @@ type Options struct {
 	// Title is drawn above the panels; empty takes the figure's default,
 	// and "-" draws none.
 	Title string
-	// Series makes one line (or one bar of each group) per value; the
+	// Series makes one line (or one mark of each group) per value; the
 	// default depends on the figure.
 	Series Key
 	// Panel makes one panel per value; the default is one per platform.
 	// Use Single for one panel.
 	Panel Key
-	// Category makes one group of bars per value ([Bars] only); default
+	// Category makes one group of marks per value ([Bars] only); default
 	// By("mode").
 	Category Key
 	// PanelWidth and PanelHeight set the size of one panel.
@@ -33,7 +34,7 @@ type Options struct {
 	// IndependentAxes gives each panel its own axis ranges; by default all
 	// panels share them, so that platforms compare at a glance.
 	IndependentAxes bool
-	// NoErrorBars hides the min–max bars drawn where a point has several
+	// NoErrorBars hides the intervals drawn where a point has several
 	// trials.
 	NoErrorBars bool
 }
@@ -60,52 +61,66 @@ func number(r *results.Row, col string) float64 {
 }
 
 func numericColumn(col string) error {
-	for _, c := range results.Columns {
-		if c.Name == col {
-			if c.Kind == results.Int || c.Kind == results.Float {
-				return nil
-			}
-			return fmt.Errorf("plots: column %q is not numeric", col)
+	c, ok := results.ColumnOf(col)
+	if !ok {
+		return fmt.Errorf("plots: unknown column %q", col)
+	}
+	if c.Kind != results.Int && c.Kind != results.Float {
+		return fmt.Errorf("plots: column %q is not numeric", col)
+	}
+	return nil
+}
+
+// A Point is one drawn mark: a point of a line or a mark of a group, the
+// median of the trials of its rows with the 95 % bootstrap interval of
+// that median (Lo = Hi = Median with a single trial).
+type Point struct {
+	Panel, Series, Category string
+	X                       float64 // NaN for a category
+	N                       int
+	Median, Lo, Hi          float64
+	// Configs counts the configurations (results.ConfigColumns and the
+	// run) among the point's rows: 1, since a figure splits its keys until
+	// no mark pools two (see Points).
+	Configs int
+	rows    []results.Row
+}
+
+// describe summarises the trials of one mark.
+func describe(rows []results.Row, y string) Point {
+	v := column(rows, y)
+	ci := stats.MedianCI(v, stats.DefaultLevel, results.SummaryResamples, 1)
+	ids := map[string]bool{}
+	for i := range rows {
+		ids[identityOf(&rows[i])] = true
+	}
+	return Point{N: len(v), Median: ci.Est, Lo: ci.Lo, Hi: ci.Hi, X: math.NaN(), Configs: len(ids), rows: rows}
+}
+
+// drawable keeps the rows that are not waived and have a finite value in
+// every column of cols.
+func drawable(rows []results.Row, cols ...string) []results.Row {
+	var kept []results.Row
+	for i := range rows {
+		ok := !rows[i].Waived
+		for _, c := range cols {
+			v := number(&rows[i], c)
+			ok = ok && !math.IsNaN(v) && !math.IsInf(v, 0)
+		}
+		if ok {
+			kept = append(kept, rows[i])
 		}
 	}
-	return fmt.Errorf("plots: unknown column %q", col)
+	return kept
 }
 
-// point is the summary of the trials at one x of one series.
-type point struct {
-	x, y, lo, hi float64
-	n            int
-}
-
-// summarize groups rows by x and describes y (median, min, max).
-func summarize(rows []results.Row, x, y string) []point {
-	gs := results.GroupStats(rows, func(r *results.Row) float64 { return number(r, x) },
-		func(r *results.Row) float64 { return number(r, y) })
-	pts := make([]point, len(gs))
-	for i, g := range gs {
-		pts[i] = point{x: g.Key, y: g.Median, lo: g.Min, hi: g.Max, n: g.N}
-	}
-	sort.Slice(pts, func(i, j int) bool { return pts[i].x < pts[j].x })
-	return pts
-}
-
-// usable drops rows that cannot be drawn: waived ones, NaN in x or y, and
-// values ≤ 0 on a log axis.
-func usable(rows []results.Row, x, y string, ax, ay Axis) []results.Row {
+// positive keeps the rows whose col is above zero (for a log axis).
+func positive(rows []results.Row, col string) []results.Row {
 	var out []results.Row
 	for i := range rows {
-		r := &rows[i]
-		if r.Waived {
-			continue
+		if number(&rows[i], col) > 0 {
+			out = append(out, rows[i])
 		}
-		xv, yv := number(r, x), number(r, y)
-		if math.IsNaN(xv) || math.IsNaN(yv) || math.IsInf(xv, 0) || math.IsInf(yv, 0) {
-			continue
-		}
-		if (ax.Log && xv <= 0) || (ay.Log && yv <= 0) {
-			continue
-		}
-		out = append(out, *r)
 	}
 	return out
 }
@@ -137,13 +152,8 @@ func autoKey(rows []results.Row, panel Key, fallback string, cols ...string) Key
 // row of the panel has the same one and neither the x axis nor the series
 // show it (the paper's 256 MiB against a local run's 64 MiB, say).
 func panelTitle(label string, rows []results.Row, x string, series Key) string {
-	if x == results.ColSizeBytes {
+	if x == results.ColSizeBytes || series.has(results.ColSizeBytes) {
 		return label
-	}
-	for _, c := range series.cols {
-		if c == results.ColSizeBytes {
-			return label
-		}
 	}
 	size := rows[0].SizeBytes
 	for _, r := range rows {
@@ -168,21 +178,28 @@ type lineSpec struct {
 	defSeries  []string // within a panel, or fallback
 	pointsOnly bool     // markers without connecting lines
 	xInclude   []float64
+	tight      bool // a linear y axis spans the data, not from zero
+	// sweepsOnly leaves out the panels in which no series has two x
+	// values, when another panel has a line: a platform the paper reports
+	// at one size is not drawn as a near-empty sweep.
+	sweepsOnly bool
 }
 
 // lineFig is a line figure under construction.
 type lineFig struct {
 	fig    *Figure
 	panels map[string]*plot.Plot // by panel label
-	colors map[string]int        // series label -> palette index
+	rows   map[string][]results.Row
+	looks  map[string]look // by series label
 	series Key
 }
 
 // Lines draws column y against column x, one line per series and one panel
-// per platform. Axes follow the columns: sizes, strides and reuse counts on
-// a log₂ axis with power-of-two ticks, bandwidths and times on a log₁₀ axis,
-// percentages on a linear one. Each point is the median of its trials, with
-// a min–max error bar when there are several. Series default to the mode.
+// per platform. Axes follow the columns: sizes, strides and page intervals
+// on a log₂ axis with power-of-two ticks, bandwidths and times on a log₁₀
+// axis when they span more than two decades, linear otherwise. Each point is
+// the median of its trials with the 95 % bootstrap interval of the median
+// as an error bar. Series default to the mode.
 func Lines(rows []results.Row, x, y string, o Options) (*Figure, error) {
 	lf, err := lines(rows, x, y, o, lineSpec{title: y + " vs " + x, xa: AxisOf(x), ya: AxisOf(y), fallback: results.ColMode})
 	if err != nil {
@@ -192,79 +209,106 @@ func Lines(rows []results.Row, x, y string, o Options) (*Figure, error) {
 }
 
 func lines(rows []results.Row, x, y string, o Options, spec lineSpec) (*lineFig, error) {
-	if err := numericColumn(x); err != nil {
-		return nil, err
+	for _, c := range []string{x, y} {
+		if err := numericColumn(c); err != nil {
+			return nil, err
+		}
 	}
-	if err := numericColumn(y); err != nil {
-		return nil, err
+	for _, k := range []Key{o.Panel, o.Series} {
+		if err := k.validate(); err != nil {
+			return nil, err
+		}
+	}
+	rows = drawable(rows, x, y)
+	xlog, ylog := spec.xa.isLog(column(rows, x)), spec.ya.isLog(column(rows, y))
+	if xlog {
+		rows = positive(rows, x)
+	}
+	if ylog {
+		rows = positive(rows, y)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%w: no row with %s and %s to draw", ErrNoData, x, y)
 	}
 	panel := o.Panel.or(By(results.ColPlatform))
-	if err := panel.validate(); err != nil {
-		return nil, err
-	}
-	if err := o.Series.validate(); err != nil {
-		return nil, err
-	}
-	rows = usable(rows, x, y, spec.xa, spec.ya)
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("%w: no row with %s and %s to draw%s", ErrNoData, x, y, logNote(spec.xa, spec.ya))
-	}
 	series := o.Series.or(autoKey(rows, panel, spec.fallback, spec.defSeries...))
-
-	lf := &lineFig{fig: NewFigure(o.title(spec.title)), panels: map[string]*plot.Plot{}, colors: map[string]int{}, series: series}
+	// No point pools two configurations: what varies within one splits
+	// the panels.
+	panel = panel.split(rows, func(r *results.Row, k Key) string {
+		return k.label(r) + "\x00" + series.label(r) + "\x00" + formatValue(x, value(r, x))
+	})
+	if spec.sweepsOnly {
+		rows = sweeps(rows, panel, series, x)
+	}
+	lf := &lineFig{fig: NewFigure(o.title(spec.title)), panels: map[string]*plot.Plot{}, rows: map[string][]results.Row{}, series: series}
 	lf.fig.PanelWidth, lf.fig.PanelHeight = o.PanelWidth, o.PanelHeight
 	all := split(rows, series)
-	for i, g := range all {
-		lf.colors[g.label] = i
-	}
+	lf.looks = looks(all, series)
 	var xs, ys []float64
 	for _, pg := range split(rows, panel) {
 		p := newPanel(panelTitle(pg.label, pg.rows, x, series), spec.xa.Label, spec.ya.Label)
 		for _, sg := range split(pg.rows, series) {
-			ci := lf.colors[sg.label]
-			pts := summarize(sg.rows, x, y)
-			xys := make(plotter.XYs, len(pts))
-			errs := make(plotter.YErrors, len(pts))
-			withErr := false
-			for i, pt := range pts {
-				xys[i] = plotter.XY{X: pt.x, Y: pt.y}
-				lo, hi := pt.y-pt.lo, pt.hi-pt.y
-				if spec.ya.Log {
-					lo = min(lo, 0.9*pt.y) // keep the bar's low end above zero
-				}
-				errs[i] = struct{ Low, High float64 }{lo, hi}
-				withErr = withErr || (pt.n > 1 && pt.hi > pt.lo)
-				xs, ys = append(xs, pt.x), append(ys, pt.y-lo, pt.y+hi)
+			pts := linePoints(sg.rows, x, y, pg.label, sg.label)
+			lf.fig.points = append(lf.fig.points, pts...)
+			for _, pt := range pts {
+				xs, ys = append(xs, pt.X), append(ys, pt.Lo, pt.Hi)
 			}
-			if err := addSeries(p, xys, errs, withErr && !o.NoErrorBars, ci, spec.pointsOnly); err != nil {
+			if err := addSeries(p, pts, !o.NoErrorBars, lf.looks[sg.label], spec.pointsOnly); err != nil {
 				return nil, err
 			}
 		}
 		if o.IndependentAxes {
-			setRange(p, xs, ys, spec)
+			setRange(p, xs, ys, spec, xlog, ylog)
 			xs, ys = nil, nil
 		}
 		lf.fig.Panels = append(lf.fig.Panels, p)
-		lf.panels[pg.label] = p
+		lf.panels[pg.label], lf.rows[pg.label] = p, pg.rows
 	}
 	if !o.IndependentAxes {
 		for _, p := range lf.fig.Panels {
-			setRange(p, xs, ys, spec)
+			setRange(p, xs, ys, spec, xlog, ylog)
 		}
 	}
 	if len(all) > 1 || all[0].label != "" {
-		for i, g := range all {
-			lf.fig.AddLegend(g.label, legendThumbs(i, spec.pointsOnly)...)
+		for _, g := range all {
+			lf.fig.AddLegend(g.label, legendThumbs(lf.looks[g.label], spec.pointsOnly)...)
 		}
 	}
 	return lf, nil
 }
 
-func logNote(xa, ya Axis) string {
-	if xa.Log || ya.Log {
-		return " (values ≤ 0 cannot go on a log axis)"
+// linePoints summarises one series of one panel, point by point along x.
+func linePoints(rows []results.Row, x, y, panel, series string) []Point {
+	byX := map[float64][]results.Row{}
+	for _, r := range rows {
+		byX[number(&r, x)] = append(byX[number(&r, x)], r)
 	}
-	return ""
+	var pts []Point
+	for xv, rs := range byX {
+		pt := describe(rs, y)
+		pt.Panel, pt.Series, pt.X = panel, series, xv
+		pts = append(pts, pt)
+	}
+	sort.Slice(pts, func(i, j int) bool { return pts[i].X < pts[j].X })
+	return pts
+}
+
+// sweeps drops the panels whose series all have fewer than two x values,
+// unless no panel has more.
+func sweeps(rows []results.Row, panel, series Key, x string) []results.Row {
+	var keep []results.Row
+	for _, pg := range split(rows, panel) {
+		for _, sg := range split(pg.rows, series) {
+			if len(distinct(column(sg.rows, x))) > 1 {
+				keep = append(keep, pg.rows...)
+				break
+			}
+		}
+	}
+	if len(keep) == 0 {
+		return rows
+	}
+	return keep
 }
 
 type errXY struct {
@@ -272,27 +316,34 @@ type errXY struct {
 	plotter.YErrors
 }
 
-func addSeries(p *plot.Plot, xys plotter.XYs, errs plotter.YErrors, withErr bool, ci int, pointsOnly bool) error {
-	c := seriesColor(ci)
+func addSeries(p *plot.Plot, pts []Point, withErr bool, l look, pointsOnly bool) error {
+	xys := make(plotter.XYs, len(pts))
+	errs := make(plotter.YErrors, len(pts))
+	hasErr := false
+	for i, pt := range pts {
+		xys[i] = plotter.XY{X: pt.X, Y: pt.Median}
+		errs[i].Low, errs[i].High = pt.Median-pt.Lo, pt.Hi-pt.Median
+		hasErr = hasErr || pt.Hi > pt.Lo
+	}
 	s, err := plotter.NewScatter(xys)
 	if err != nil {
 		return fmt.Errorf("plots: %w", err)
 	}
-	s.GlyphStyle = draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: seriesShape(ci)}
+	s.GlyphStyle = draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3), Shape: l.shape}
 	if len(xys) > 1 && !pointsOnly {
-		l, err := plotter.NewLine(xys)
+		ln, err := plotter.NewLine(xys)
 		if err != nil {
 			return fmt.Errorf("plots: %w", err)
 		}
-		l.LineStyle = lineStyle(c, false)
-		p.Add(l)
+		ln.LineStyle = lineStyle(l.colour, l.dashes)
+		p.Add(ln)
 	}
-	if withErr {
+	if withErr && hasErr {
 		eb, err := plotter.NewYErrorBars(errXY{xys, errs})
 		if err != nil {
 			return fmt.Errorf("plots: %w", err)
 		}
-		eb.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(1)}
+		eb.LineStyle = draw.LineStyle{Color: l.colour, Width: vg.Points(1)}
 		eb.CapWidth = vg.Points(5)
 		p.Add(eb)
 	}
@@ -300,23 +351,26 @@ func addSeries(p *plot.Plot, xys plotter.XYs, errs plotter.YErrors, withErr bool
 	return nil
 }
 
-func legendThumbs(ci int, pointsOnly bool) []plot.Thumbnailer {
-	c := seriesColor(ci)
-	s := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: c, Radius: vg.Points(3), Shape: seriesShape(ci)}}
+func legendThumbs(l look, pointsOnly bool) []plot.Thumbnailer {
+	s := &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3), Shape: l.shape}}
 	if pointsOnly {
 		return []plot.Thumbnailer{s}
 	}
-	return []plot.Thumbnailer{&plotter.Line{LineStyle: lineStyle(c, false)}, s}
+	return []plot.Thumbnailer{&plotter.Line{LineStyle: lineStyle(l.colour, l.dashes)}, s}
 }
 
 // setRange sets a panel's axis ranges from the data values and configures
 // the scales. A log axis with a single value gets a factor of two either
-// side (gonum/plot would widen it by ±1, which can reach zero).
-func setRange(p *plot.Plot, xs, ys []float64, spec lineSpec) {
-	p.X.Min, p.X.Max = span(append(append([]float64(nil), xs...), spec.xInclude...), spec.xa.Log)
-	p.Y.Min, p.Y.Max = span(ys, spec.ya.Log)
-	spec.xa.apply(&p.X, xs)
-	spec.ya.apply(&p.Y, nil)
+// side (gonum/plot would widen it by ±1, which can reach zero); a linear
+// axis of a quantity that cannot be negative starts at zero.
+func setRange(p *plot.Plot, xs, ys []float64, spec lineSpec, xlog, ylog bool) {
+	p.X.Min, p.X.Max = span(append(append([]float64(nil), xs...), spec.xInclude...), xlog)
+	p.Y.Min, p.Y.Max = span(ys, ylog)
+	if !ylog && !spec.tight && p.Y.Min > 0 {
+		p.Y.Min = 0
+	}
+	spec.xa.apply(&p.X, xlog, xs)
+	spec.ya.apply(&p.Y, ylog, nil)
 }
 
 func span(v []float64, log bool) (lo, hi float64) {
@@ -346,7 +400,6 @@ func span(v []float64, log bool) (lo, hi float64) {
 // vline returns a dashed vertical line at x across the panel's y range.
 func vline(p *plot.Plot, x float64) *plotter.Line {
 	l, _ := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: p.Y.Max}})
-	l.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x70}, Width: vg.Points(1),
-		Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+	l.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x70}, Width: vg.Points(1), Dashes: modelDashes}
 	return l
 }

@@ -3,52 +3,134 @@ package plots
 import (
 	"image/color"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/umlab/umlab/results"
 )
 
-// palette is Tableau 10: distinct, colour-blind tolerable, and readable on
-// white. Series take colours in their sorted order across all panels.
-var palette = []color.RGBA{
-	{0x4e, 0x79, 0xa7, 0xff}, // blue
-	{0xf2, 0x8e, 0x2b, 0xff}, // orange
-	{0xe1, 0x57, 0x59, 0xff}, // red
-	{0x76, 0xb7, 0xb2, 0xff}, // teal
-	{0x59, 0xa1, 0x4f, 0xff}, // green
-	{0xed, 0xc9, 0x48, 0xff}, // yellow
-	{0xb0, 0x7a, 0xa1, 0xff}, // purple
-	{0xff, 0x9d, 0xa7, 0xff}, // pink
-	{0x9c, 0x75, 0x5f, 0xff}, // brown
-	{0xba, 0xb0, 0xac, 0xff}, // grey
-}
+// Colours are fixed by meaning, so that a memory state or a platform has
+// the same colour in every figure of every notebook and of the report. The
+// states take the Okabe–Ito palette (distinguishable with the common
+// colour-vision deficiencies), the platforms Paul Tol's "bright" one.
+// A handoff policy takes the colour of the state it puts the data in.
+var (
+	stateColours = map[string]color.RGBA{
+		results.ModeExplicit:           rgb(0x000000), // the baseline: black
+		results.ModeManagedCold:        rgb(0xD55E00), // vermillion
+		results.ModeManaged:            rgb(0x0072B2), // the transfer group's managed prefetch
+		results.ModeManagedPrefetch:    rgb(0x0072B2), // blue
+		results.ModeManagedReuse:       rgb(0x009E73), // bluish green
+		results.ModeHostMapped:         rgb(0xE69F00), // orange
+		results.ModeAdvisePreferredGPU: rgb(0xCC79A7), // reddish purple
+		results.ModeAdviseAccessedBy:   rgb(0x56B4E9), // sky blue
+		results.ModeAdvisePreferredCPU: rgb(0x999933), // olive
+		results.ModeSystem:             rgb(0x777777), // grey
+		results.ModePinned:             rgb(0x332288), // indigo
+		results.ModePageable:           rgb(0xAA4499), // purple
+	}
+	policyStates = map[string]string{
+		results.PolicyExplicitCopy: results.ModeExplicit, results.PolicyHostMapped: results.ModeHostMapped,
+		results.PolicyManaged: results.ModeManagedCold, results.PolicyManagedPrefetch: results.ModeManagedPrefetch,
+	}
+	platformColours = map[string]color.RGBA{
+		"GB200": rgb(0x4477AA), "GH200": rgb(0x228833), "GB10": rgb(0xCCBB44), "H200": rgb(0xEE6677),
+	}
+	// others: the colours of series that are neither states nor known
+	// platforms, in order.
+	others = []color.RGBA{rgb(0x66CCEE), rgb(0xAA3377), rgb(0x4477AA), rgb(0xCCBB44), rgb(0x228833), rgb(0xBBBBBB)}
+)
 
-func seriesColor(i int) color.Color { return palette[i%len(palette)] }
+func rgb(v uint32) color.RGBA { return color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 0xff} }
+
+// colourOf returns the colour of a series whose key is k, from its first
+// row: the state's colour when the key holds the mode or policy, the
+// platform's when it holds the platform; ok is false for any other series.
+func colourOf(k Key, r *results.Row) (c color.Color, ok bool) {
+	for _, col := range k.cols {
+		switch col {
+		case results.ColMode:
+			if c, ok := stateColours[r.Mode]; ok {
+				return c, true
+			}
+		case results.ColPolicy:
+			if c, ok := stateColours[policyStates[r.Policy]]; ok {
+				return c, true
+			}
+		}
+	}
+	if slices.Contains(k.cols, results.ColPlatform) {
+		if c, ok := platformColours[r.Platform]; ok {
+			return c, true
+		}
+	}
+	return nil, false
+}
 
 var shapes = []draw.GlyphDrawer{
 	draw.CircleGlyph{}, draw.SquareGlyph{}, draw.TriangleGlyph{}, draw.PyramidGlyph{},
 	draw.RingGlyph{}, draw.BoxGlyph{}, draw.CrossGlyph{}, draw.PlusGlyph{},
 }
 
-func seriesShape(i int) draw.GlyphDrawer { return shapes[i%len(shapes)] }
+var dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(3), vg.Points(2), vg.Points(3)}}
+
+// look is how one series is drawn: its colour, and a marker and dash
+// pattern that tell apart series of the same colour.
+type look struct {
+	colour color.Color
+	shape  draw.GlyphDrawer
+	dashes []vg.Length
+}
+
+// looks gives each series of gs its look: colour by meaning (colourOf),
+// and the n-th series of a colour the n-th marker and dash pattern.
+func looks(gs []group, k Key) map[string]look {
+	out := map[string]look{}
+	seen := map[color.Color]int{}
+	other := 0
+	for _, g := range gs {
+		c, ok := colourOf(k, &g.rows[0])
+		if !ok {
+			c = others[other%len(others)]
+			other++
+		}
+		n := seen[c]
+		seen[c]++
+		out[g.label] = look{colour: c, shape: shapes[n%len(shapes)], dashes: dashes[n%len(dashes)]}
+	}
+	return out
+}
+
+// Fonts: Liberation Sans, sized to stay readable when a figure is printed
+// at the width of a page (see Figure.Size).
+var (
+	sans      = font.Font{Typeface: "Liberation", Variant: "Sans"}
+	fontTick  = vg.Points(10)
+	fontLabel = vg.Points(11)
+	fontTitle = vg.Points(11.5)
+)
 
 // newPanel returns an empty plot with umlab's fonts and a grid.
 func newPanel(title, xlabel, ylabel string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
-	p.Title.TextStyle.Font.Size = 12
+	p.Title.TextStyle.Font = font.From(sans, fontTitle)
 	p.X.Label.Text = xlabel
 	p.Y.Label.Text = ylabel
-	p.X.Label.TextStyle.Font.Size = 11
-	p.Y.Label.TextStyle.Font.Size = 11
-	p.X.Tick.Label.Font.Size = 9.5
-	p.Y.Tick.Label.Font.Size = 9.5
+	for _, sty := range []*text.Style{&p.X.Label.TextStyle, &p.Y.Label.TextStyle} {
+		sty.Font = font.From(sans, fontLabel)
+	}
+	for _, sty := range []*text.Style{&p.X.Tick.Label, &p.Y.Tick.Label} {
+		sty.Font = font.From(sans, fontTick)
+	}
 	p.Y.Tick.Marker = linearTicks{}
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 0xe4}
@@ -60,9 +142,31 @@ func newPanel(title, xlabel, ylabel string) *plot.Plot {
 // Axis describes how a column is drawn on an axis.
 type Axis struct {
 	Label string // axis label, with the unit
-	Log   bool   // logarithmic scale
-	Pow2  bool   // ticks at powers of two (with Log)
-	Bytes bool   // tick labels as sizes: 64 KiB, 1 MiB
+	// Log allows a logarithmic scale: it is used when the values drawn
+	// span more than two decades (LogSpan), so that small values stay
+	// visible, and a linear one otherwise, where a straight line looks
+	// straight.
+	Log   bool
+	Pow2  bool // ticks at powers of two (on a log scale)
+	Bytes bool // tick labels as sizes: 64 KiB, 1 MiB
+}
+
+// LogSpan is the ratio of the largest to the smallest value above which
+// an axis that allows it is logarithmic: two decades.
+const LogSpan = 100
+
+// isLog says whether the axis is logarithmic for these values.
+func (a Axis) isLog(v []float64) bool {
+	if !a.Log {
+		return false
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, x := range v {
+		if x > 0 && !math.IsInf(x, 0) {
+			lo, hi = min(lo, x), max(hi, x)
+		}
+	}
+	return hi/lo > LogSpan
 }
 
 // axes knows how umlab's columns are drawn; others get a linear axis named
@@ -92,10 +196,11 @@ func AxisOf(col string) Axis {
 	return Axis{Label: col}
 }
 
-// apply configures a plot axis; the range must already be set. data are
-// the values drawn on it (for the labels of a power-of-two axis).
-func (a Axis) apply(ax *plot.Axis, data []float64) {
-	if !a.Log {
+// apply configures a plot axis, log or not; the range must already be
+// set. data are the values drawn on it (for the labels of a power-of-two
+// axis).
+func (a Axis) apply(ax *plot.Axis, log bool, data []float64) {
+	if !log {
 		ax.Tick.Marker = linearTicks{}
 		return
 	}
@@ -234,11 +339,11 @@ func (linearTicks) Ticks(lo, hi float64) []plot.Tick {
 	return ts
 }
 
-// thinLine is the style of model lines and markers.
-func lineStyle(c color.Color, dashed bool) draw.LineStyle {
-	ls := draw.LineStyle{Color: c, Width: vg.Points(1.6)}
-	if dashed {
-		ls.Dashes = []vg.Length{vg.Points(5), vg.Points(3)}
-	}
-	return ls
+// lineStyle is the style of data lines (solid, or l's dashes) and of
+// model lines (dashed).
+func lineStyle(c color.Color, d []vg.Length) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(1.6), Dashes: d}
 }
+
+// modelDashes are the dashes of model and reference lines.
+var modelDashes = []vg.Length{vg.Points(5), vg.Points(3)}

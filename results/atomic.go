@@ -2,46 +2,64 @@ package results
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
+
+	"golang.org/x/sys/unix"
 )
 
 // WriteFileAtomic replaces path with data so that a reader (or a crash)
 // sees either the old file or the whole new one, never a part: it writes a
 // temporary file in the same directory, syncs it, renames it over path and
-// syncs the directory.
+// syncs the directory. The new file has perm less the umask. Only a
+// regular file is replaced: a symbolic link, device, FIFO or directory at
+// path is refused and left as it was.
 func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	base := filepath.Base(path)
+	if base == "." || base == "/" || base == ".." {
+		return fmt.Errorf("results: write %s: not a file name", path)
+	}
+	d, err := openDir(filepath.Dir(path), false)
 	if err != nil {
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	tmp := f.Name()
+	defer d.Close()
+	if err := replaceable(d, base, path); err != nil {
+		return err
+	}
+	var f *os.File
+	var tmp string
+	for range 100 {
+		tmp = "." + base + ".tmp-" + strconv.FormatUint(rand.Uint64(), 36)
+		f, err = openIn(d, tmp, filepath.Join(filepath.Dir(path), tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		if !os.IsExist(err) {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("results: write %s: %w", path, err)
+	}
 	fail := func(err error) error {
 		f.Close()
-		os.Remove(tmp)
+		unix.Unlinkat(int(d.Fd()), tmp, 0)
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
 	if _, err := f.Write(data); err != nil {
-		return fail(err)
-	}
-	if err := f.Chmod(perm); err != nil {
 		return fail(err)
 	}
 	if err := f.Sync(); err != nil {
 		return fail(err)
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(tmp)
+		unix.Unlinkat(int(d.Fd()), tmp, 0)
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := unix.Renameat(int(d.Fd()), tmp, int(d.Fd()), base); err != nil {
+		unix.Unlinkat(int(d.Fd()), tmp, 0)
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	d.Sync()
 	return nil
 }

@@ -244,7 +244,7 @@ func WriteCounterCSV(w io.Writer, rows []CounterRow) error {
 // their empty value, except the configuration's group, benchmark, mode and
 // size_bytes and the pass column, which every file must have.
 func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
-	cr := csv.NewReader(r)
+	cr := csv.NewReader(newLineLimiter(r, name))
 	head, kinds, _, err := readHeader(cr, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
 	if err != nil {
 		return nil, err
@@ -255,16 +255,22 @@ func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 	}
 	var rows []CounterRow
 	for {
-		vals, _, err := nextRecord(cr, name, head, kinds)
+		vals, line, err := nextRecord(cr, name, head, kinds)
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
 		}
+		if len(rows) == MaxCSVRows {
+			return nil, fmt.Errorf("%s:%d: %w: more than %d rows", name, line, ErrTooLarge, MaxCSVRows)
+		}
 		row := emptyCounterRow()
 		for i, v := range vals {
 			cols[i].set(&row, v)
+		}
+		if err := checkCounterRow(&row, head); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrMalformed, err)
 		}
 		rows = append(rows, row)
 	}
@@ -297,6 +303,7 @@ func LoadCounters(dir string) ([]CounterRow, error) {
 // so an interrupted run keeps the rows it finished.
 type CounterAppender struct {
 	mu   sync.Mutex
+	path string
 	f    *os.File
 	rows []CounterRow
 }
@@ -306,7 +313,7 @@ type CounterAppender struct {
 // ErrResultsExist unless resume is set; then its rows are read (Rows) and a
 // partial last line, left by an interrupted write, is dropped.
 func OpenCounterAppender(dir string, resume bool) (*CounterAppender, error) {
-	a := &CounterAppender{}
+	a := &CounterAppender{path: filepath.Join(dir, CountersName)}
 	load := func(old []byte, path string) (err error) {
 		a.rows, err = ReadCounterCSV(bytes.NewReader(old), path)
 		return err
@@ -331,6 +338,9 @@ func (a *CounterAppender) Rows() []CounterRow {
 func (a *CounterAppender) Append(rows ...CounterRow) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if !sameFile(a.f, a.path) {
+		return fmt.Errorf("results: %s: %w: nothing more is written", a.path, ErrReplaced)
+	}
 	if err := appendRecords(a.f, func(w io.Writer) error { return WriteCounterCSV(w, rows) }); err != nil {
 		return err
 	}

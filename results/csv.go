@@ -56,7 +56,8 @@ var ErrMalformed = errors.New("malformed results CSV")
 // ReadCSV parses a results CSV. name (a file name) is used in errors, which
 // say the line and column of the first bad value. Schema columns the file
 // lacks take their empty value (NaN for numbers), except group, benchmark,
-// mode and size_bytes, which every file must have.
+// mode and size_bytes, which every file must have, and bound, which rows of
+// files written before it get from LegacyBound.
 func ReadCSV(r io.Reader, name string) ([]Row, error) {
 	rr, err := NewRowReader(r, name)
 	if err != nil {
@@ -97,7 +98,7 @@ func parseField(k Kind, f string) (any, error) {
 		}
 		v, err := strconv.ParseInt(f, 10, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not an integer", f)
+			return nil, fmt.Errorf("%s is not an integer", short(f))
 		}
 		return v, nil
 	case Float:
@@ -106,7 +107,7 @@ func parseField(k Kind, f string) (any, error) {
 		}
 		v, err := strconv.ParseFloat(f, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not a number", f)
+			return nil, fmt.Errorf("%s is not a number", short(f))
 		}
 		return v, nil
 	case Bool:
@@ -115,7 +116,7 @@ func parseField(k Kind, f string) (any, error) {
 		}
 		v, err := strconv.ParseBool(f)
 		if err != nil {
-			return nil, fmt.Errorf("%q is not true or false", f)
+			return nil, fmt.Errorf("%s is not true or false", short(f))
 		}
 		return v, nil
 	}

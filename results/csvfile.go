@@ -29,6 +29,9 @@ func parseHeader(head []string, err error, name string, kindOf func(string) (Kin
 	if err == io.EOF {
 		return nil, nil, nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
 	}
+	if errors.Is(err, ErrTooLarge) {
+		return nil, nil, nil, err
+	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
 	}
@@ -39,10 +42,10 @@ func parseHeader(head []string, err error, name string, kindOf func(string) (Kin
 		head[i] = h
 		var ok bool
 		if kinds[i], ok = kindOf(h); !ok {
-			return nil, nil, nil, fmt.Errorf("%s:1: %w: unknown column %q (is the header line missing?)", name, ErrMalformed, h)
+			return nil, nil, nil, fmt.Errorf("%s:1: %w: unknown column %s (is the header line missing?)", name, ErrMalformed, short(h))
 		}
 		if seen[h] {
-			return nil, nil, nil, fmt.Errorf("%s:1: %w: column %q appears twice", name, ErrMalformed, h)
+			return nil, nil, nil, fmt.Errorf("%s:1: %w: column %s appears twice", name, ErrMalformed, short(h))
 		}
 		seen[h] = true
 	}
@@ -62,6 +65,9 @@ func nextRecord(cr *csv.Reader, name string, head []string, kinds []Kind) (vals 
 	if err == io.EOF {
 		return nil, 0, err
 	}
+	if errors.Is(err, ErrTooLarge) {
+		return nil, 0, err
+	}
 	if err != nil { // a *csv.ParseError names the line
 		return nil, 0, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
 	}
@@ -78,20 +84,27 @@ func nextRecord(cr *csv.Reader, name string, head []string, kinds []Kind) (vals 
 	return vals, line, nil
 }
 
-// openCSVAppend opens dir/file for appending. A file with rows needs
-// resume (ErrResultsExist otherwise); a partial last line, left by an
-// interrupted write, is handed to torn (nil: dropped) and cut off, and load
-// reads the rest. A missing file, or one holding just a header line that
-// load accepts, is started afresh with writeHeader.
+// openCSVAppend opens dir/file for appending, creating dir as needed. A
+// file with rows needs resume (ErrResultsExist otherwise); a partial last
+// line, left by an interrupted write, is handed to torn (nil: dropped) and
+// cut off, and load reads the rest. A missing file, one holding just a
+// header line that load accepts, or one whose only line was cut short (a
+// torn header) is started afresh with writeHeader. Every file is opened
+// within dir without following a symbolic link (see openIn).
 func openCSVAppend(dir, file string, resume bool, load func(old []byte, path string) error,
 	torn func([]byte) error, writeHeader func(io.Writer) error) (*os.File, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	d, err := makeDir(dir)
+	if err != nil {
 		return nil, err
 	}
+	defer d.Close()
 	path := filepath.Join(dir, file)
-	old, err := ReadFileLimited(path, MaxCSVBytes)
-	switch {
-	case err == nil && hasRows(old, func(b []byte) error { return load(b, path) }):
+	old, err := readIn(d, file, path, MaxCSVBytes)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	fresh := err != nil || !hasRows(old, func(b []byte) error { return load(b, path) })
+	if !fresh {
 		if !resume {
 			return nil, fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
 		}
@@ -102,27 +115,42 @@ func openCSVAppend(dir, file string, resume bool, load func(old []byte, path str
 				}
 			}
 			old = old[:i+1]
-			if err := WriteFileAtomic(path, old, 0o644); err != nil {
+			if len(bytes.TrimSpace(old)) == 0 {
+				fresh = true // the header itself was cut short: nothing to keep
+			} else if err := WriteFileAtomic(path, old, 0o644); err != nil {
 				return nil, err
 			}
 		}
-		if err := load(old, path); err != nil {
+	}
+	if fresh {
+		var buf bytes.Buffer
+		if err := writeHeader(&buf); err != nil {
 			return nil, err
 		}
-		return os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
-	case err == nil || errors.Is(err, os.ErrNotExist):
-		f, err := os.Create(path)
-		if err != nil {
+		old = buf.Bytes()
+		if err := WriteFileAtomic(path, old, 0o644); err != nil {
 			return nil, err
 		}
-		if err := writeHeader(f); err != nil {
-			f.Close()
-			return nil, err
-		}
-		return f, nil
-	default:
+	}
+	if err := load(old, path); err != nil {
 		return nil, err
 	}
+	return openIn(d, file, path, os.O_WRONLY|os.O_APPEND, 0)
+}
+
+// readIn reads the regular file name of the open directory d (path is its
+// full name) of at most limit bytes, without following a symbolic link.
+func readIn(d *os.File, name, path string, limit int64) ([]byte, error) {
+	f, err := openIn(d, name, path, os.O_RDONLY, 0)
+	if err != nil {
+		return nil, err
+	}
+	r, err := limitFile(f, path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(r)
 }
 
 // hasRows reports whether a file holds more than a header line: a run that

@@ -26,12 +26,18 @@ func ConfigKey(r Row) string { return string(appendConfigKey(nil, &r)) }
 type Appender struct {
 	mu   sync.Mutex
 	dir  string
+	path string // dir/results.csv
 	f    *os.File
 	done map[string]bool
 	rows []Row
 
 	abandoned bool // see Abandon
 }
+
+// ErrReplaced is returned by Append when results.csv was removed or
+// replaced by another file since the run opened it: rows appended to a
+// file no name leads to would be lost, so nothing more is written.
+var ErrReplaced = errors.New("the results file was removed or replaced while the run was writing it")
 
 // ErrResultsExist is returned by OpenAppender when the directory already
 // holds results and resume was not asked for.
@@ -42,7 +48,7 @@ var ErrResultsExist = errors.New("results directory already holds results")
 // configurations count as done (a line cut short by an interruption is
 // dropped); otherwise ErrResultsExist is returned.
 func OpenAppender(dir string, resume bool) (*Appender, error) {
-	a := &Appender{dir: dir, done: map[string]bool{}}
+	a := &Appender{dir: dir, path: filepath.Join(dir, CSVName), done: map[string]bool{}}
 	load := func(old []byte, path string) error {
 		rows, err := ReadCSV(bytes.NewReader(old), path)
 		if err != nil {
@@ -85,6 +91,9 @@ func (a *Appender) Append(rows ...Row) error {
 	if a.abandoned {
 		return errors.New("results: the run was abandoned (hung device): nothing more is written")
 	}
+	if !sameFile(a.f, a.path) {
+		return fmt.Errorf("results: %s: %w: nothing more is written; the %d rows this run holds are in memory only", a.path, ErrReplaced, len(a.rows))
+	}
 	if err := appendRecords(a.f, func(w io.Writer) error { return WriteCSV(w, rows) }); err != nil {
 		return err
 	}
@@ -102,9 +111,11 @@ func (a *Appender) Close() error { return a.f.Close() }
 // needed) gets results.csv with rows and meta.json with m, each written
 // atomically. LoadDir reads it back.
 func WriteDir(dir string, rows []Row, m Metadata) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	d, err := makeDir(dir)
+	if err != nil {
 		return err
 	}
+	d.Close()
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		return err

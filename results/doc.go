@@ -29,6 +29,27 @@
 // [JoinCounters]): umkit fills and writes its rows, every reader reads them
 // through this package.
 //
+// # Safe files and bounded readers
+//
+// Every file of a results directory is written relative to the directory
+// without following a symbolic link, and must be a regular file of one
+// link ([ErrNotRegular] otherwise); [WriteFileAtomic] replaces only a
+// regular file and honours the umask; [LockDir] is taken before anything
+// else in the directory is touched, and a refused LockDir writes nothing.
+// [CheckOutput] and [WriteOutput] are the check and the write of a
+// command's own output file, which may not be one of a run's files
+// ([RunFiles]). Every reader checks the file type before a non-blocking
+// open (a FIFO never hangs it) and stops at [MaxCSVBytes], [MaxLineBytes],
+// [MaxCSVRows] or [MaxMetaBytes] ([ErrTooLarge]), naming the file and the
+// limit; each has a fuzz target (FuzzReadCSV, FuzzReadCounterCSV,
+// FuzzReadMetadata, FuzzResume).
+//
+// # Unverified trials
+//
+// [ScreenUnverified] is the one place unverified trials are left out of the
+// rows used for statistics; the loaders in package datasets call it and put
+// the count in [Metadata].Unverified for every command to say.
+//
 // # Summaries
 //
 // [Summarize] groups trials by configuration and computes median, min, max,

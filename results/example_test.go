@@ -1,6 +1,7 @@
 package results_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"math"
@@ -46,8 +47,8 @@ func ExampleWriteCSV() {
 		log.Fatal(err)
 	}
 	// Output:
-	// group,benchmark,mode,pattern,policy,phase,direction,size_bytes,footprint_bytes,useful_bytes,active_elements,stride_elements,page_interval_bytes,oversub_pct,reuse_passes,repetition,trial,warmups,kernel_ms,prefetch_ms,transfer_ms,cpu_ms,total_ms,gbps,verified,placement,waived,note,platform,gpu_uuid,host,run_id,source,reported,cpu_threads,sync_ms,order,order_seed,order_index,simulated,round_position
-	// hbm,copy,explicit,,,,,64,0,0,0,0,0,,0,0,0,0,1.5e-07,,,,,,false,,false,,,,,,,false,0,,,0,0,false,0
+	// group,benchmark,mode,pattern,policy,phase,direction,size_bytes,footprint_bytes,useful_bytes,active_elements,stride_elements,page_interval_bytes,oversub_pct,reuse_passes,repetition,trial,warmups,kernel_ms,prefetch_ms,transfer_ms,cpu_ms,total_ms,gbps,verified,placement,waived,note,platform,gpu_uuid,host,run_id,source,reported,cpu_threads,sync_ms,order,order_seed,order_index,simulated,round_position,bound
+	// hbm,copy,explicit,,,,,64,0,0,0,0,0,,0,0,0,0,1.5e-07,,,,,,false,,false,,,,,,,false,0,,,0,0,false,0,
 }
 
 func ExampleFormatBytes() {
@@ -203,14 +204,54 @@ func ExampleFormatGroupParts() {
 	// Output: oversub 2m49s: timed 56s, rewrite 1m13s, settle 5s, verify 3s, other 32s
 }
 
-// PlanRewrite reads how a run's plan re-established its memory states; a
-// plan from before the setting brought data home.
+// PlanRewrite reads how a run re-established its memory states: from
+// the run's record, or in an older run from its plan; a plan from before
+// the setting brought data home.
 func ExamplePlanRewrite() {
-	fmt.Println(results.PlanRewrite(map[string]any{"managed": map[string]any{"Rewrite": "reallocate"}}))
-	fmt.Println(results.PlanRewrite(map[string]any{"managed": map[string]any{"Trials": 25}}))
-	fmt.Printf("%q\n", results.PlanRewrite(map[string]any{"hbm": map[string]any{"Trials": 25}}))
+	fmt.Println(results.PlanRewrite(results.Metadata{Rewrites: map[string]string{"managed": "reallocate", "pattern": "reallocate"}}))
+	fmt.Println(results.PlanRewrite(results.Metadata{Config: map[string]any{"managed": map[string]any{"Rewrite": "home"}}}))
+	fmt.Println(results.PlanRewrite(results.Metadata{Config: map[string]any{"managed": map[string]any{"Modes": []string{"managed_cold"}}}}))
+	fmt.Printf("%q\n", results.PlanRewrite(results.Metadata{Config: map[string]any{"hbm": map[string]any{"Trials": 25}}}))
 	// Output:
 	// reallocate
 	// home
+	// home
 	// ""
+}
+
+// Unverified trials are left out of every statistic, counted, and named
+// with their configuration; a command asked to keep them restores them.
+func ExampleScreenUnverified() {
+	var rows []results.Row
+	for trial, ok := range []bool{true, false, true, true, false} {
+		r := results.NewRow()
+		r.Group, r.Benchmark, r.Mode, r.SizeBytes = "hbm", "triad", "explicit", 64<<20
+		r.Trial, r.GBps, r.Verified = int64(trial), 4000, ok
+		rows = append(rows, r)
+	}
+	kept, left := results.ScreenUnverified(rows)
+	fmt.Println(len(kept), "trials for statistics")
+	fmt.Println(left)
+	fmt.Println(len(left.Restore(kept)), "with --keep-unverified")
+	// Output:
+	// 3 trials for statistics
+	// 2 unverified trials left out of every statistic: hbm triad explicit 64 MiB (2 of 5)
+	// 5 with --keep-unverified
+}
+
+// A command's own output file may not be one of a run's files, nor a link,
+// device or FIFO: CheckOutput refuses them before anything is written.
+func ExampleCheckOutput() {
+	dir, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(dir)
+	fmt.Println(results.CheckOutput(filepath.Join(dir, "report.html")) == nil)
+	err := results.CheckOutput(filepath.Join(dir, results.CSVName))
+	fmt.Println(errors.Is(err, results.ErrRunData))
+	os.Symlink("/etc/passwd", filepath.Join(dir, "link.html"))
+	err = results.CheckOutput(filepath.Join(dir, "link.html"))
+	fmt.Println(errors.Is(err, results.ErrNotRegular))
+	// Output:
+	// true
+	// true
+	// true
 }

@@ -52,6 +52,7 @@ var fieldPtr = map[string]func(r *Row) any{
 	ColOrderIndex:        func(r *Row) any { return &r.OrderIndex },
 	ColSimulated:         func(r *Row) any { return &r.Simulated },
 	ColRoundPosition:     func(r *Row) any { return &r.RoundPosition },
+	ColBound:             func(r *Row) any { return &r.Bound },
 }
 
 // fieldAt is fieldPtr in the order of Columns; columnAt the index of each

@@ -1,8 +1,10 @@
 package results
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // FormatBytes writes a byte count in binary units with up to four
@@ -11,6 +13,34 @@ import (
 // command line, the figures, the model's notes and the benchmark labels all
 // use it.
 func FormatBytes(b int64) string { return formatBytes(b, 4) }
+
+// ParseBytes reads a byte size such as 1GiB, 256MiB, 64KiB, 4096 or
+// 1.5GB, the one size parser of umlab (flags, knobs). Binary suffixes
+// (KiB, MiB, GiB, TiB) are powers of 1024; decimal ones (KB, MB, GB, TB)
+// powers of 1000; K, M, G alone are binary.
+func ParseBytes(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	units := []struct {
+		suffix string
+		mul    float64
+	}{
+		{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
+		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3},
+		{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1},
+	}
+	mul := 1.0
+	for _, u := range units {
+		if len(t) > len(u.suffix) && strings.EqualFold(t[len(t)-len(u.suffix):], u.suffix) {
+			t, mul = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mul
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(v*mul >= 1) || v*mul > 1<<50 {
+		return 0, fmt.Errorf("size %q: want a positive number of bytes with an optional unit, e.g. 4096, 64KiB, 256MiB, 1GiB", s)
+	}
+	return int64(v * mul), nil
+}
 
 // formatBytes is FormatBytes with digits significant digits (whole
 // numbers of a unit are written whole).

@@ -16,6 +16,7 @@ import (
 // encoding/csv. Results files rarely quote anything (a note with a comma),
 // and splitting is a quarter of what encoding/csv costs on them.
 type lines struct {
+	name string // the file's, for errors
 	br   *bufio.Reader
 	cr   *csv.Reader // nil until a quote is met
 	n    int         // lines read before cr's input
@@ -24,7 +25,9 @@ type lines struct {
 	last int // the line of the last record
 }
 
-func newLines(r io.Reader) *lines { return &lines{br: bufio.NewReaderSize(r, 64<<10)} }
+func newLines(r io.Reader, name string) *lines {
+	return &lines{name: name, br: bufio.NewReaderSize(r, 64<<10)}
+}
 
 // next returns the next record's fields (reused by the next call) or
 // io.EOF; line says where the record starts.
@@ -38,7 +41,9 @@ func (l *lines) next() ([]string, error) {
 			return nil, err
 		}
 		if bytes.IndexByte(raw, '"') >= 0 {
-			l.cr = csv.NewReader(io.MultiReader(bytes.NewReader(bytes.Clone(raw)), l.br))
+			rest := newLineLimiter(io.MultiReader(bytes.NewReader(bytes.Clone(raw)), l.br), l.name)
+			rest.line = l.n + 1
+			l.cr = csv.NewReader(rest)
 			l.cr.FieldsPerRecord, l.cr.ReuseRecord = -1, true
 			return l.slow()
 		}
@@ -80,16 +85,22 @@ func (l *lines) slow() ([]string, error) {
 	return rec, nil
 }
 
-// readLine reads one line with its newline, or io.EOF at the end.
+// readLine reads one line with its newline, or io.EOF at the end; a line
+// longer than MaxLineBytes is an error that wraps ErrTooLarge, as
+// lineLimiter's.
 func (l *lines) readLine() ([]byte, error) {
 	line, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
 		l.raw = append(l.raw[:0], line...)
-		for err == bufio.ErrBufferFull {
+		for err == bufio.ErrBufferFull && len(l.raw) <= MaxLineBytes {
 			line, err = l.br.ReadSlice('\n')
 			l.raw = append(l.raw, line...)
 		}
 		line = l.raw
+	}
+	if len(line)-lengthNL(line) > MaxLineBytes {
+		return nil, refuse(ErrTooLarge, "%s:%d: a line longer than %d bytes, the limit (a results file's lines are a few hundred)",
+			l.name, l.n+1, MaxLineBytes)
 	}
 	if len(line) > 0 && err == io.EOF {
 		err = nil

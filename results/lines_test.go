@@ -21,9 +21,9 @@ func FuzzLines(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		cr := csv.NewReader(strings.NewReader(s))
+		cr := csv.NewReader(newLineLimiter(strings.NewReader(s), "f"))
 		cr.FieldsPerRecord = -1
-		ls := newLines(strings.NewReader(s))
+		ls := newLines(strings.NewReader(s), "f")
 		for i := 0; ; i++ {
 			want, werr := cr.Read()
 			got, gerr := ls.next()
@@ -44,7 +44,7 @@ func FuzzLines(f *testing.F) {
 // A quote anywhere hands the rest of the file to encoding/csv; its errors
 // keep the file's line numbers.
 func TestLinesSlowPath(t *testing.T) {
-	ls := newLines(bytes.NewReader([]byte("a,b\n1,2\n\"x\",3\n4,5\"\n")))
+	ls := newLines(bytes.NewReader([]byte("a,b\n1,2\n\"x\",3\n4,5\"\n")), "f")
 	var n int
 	var err error
 	for ; err == nil; n++ {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/umlab/umlab/internal/sanitize"
 )
 
 // LockName is the lock file of a results directory.
@@ -23,27 +25,30 @@ type Lock struct{ f *os.File }
 // creating dir if needed, and records this process's PID and command in it.
 // The kernel releases the lock when the process exits, however it exits; a
 // second LockDir on the same directory (from any process, this one
-// included) fails with ErrLocked naming the holder's PID and command.
+// included) fails with ErrLocked naming the holder's PID and command, and
+// writes nothing. dir must be a directory, not a symbolic link, and the
+// lock file a regular file of one link: a link planted as .umbench.lock is
+// refused, never truncated through.
 func LockDir(dir, command string) (*Lock, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	d, err := makeDir(dir)
+	if err != nil {
 		return nil, err
 	}
-	path := filepath.Join(dir, LockName)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	defer d.Close()
+	f, err := openIn(d, LockName, filepath.Join(dir, LockName), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("results: lock %s: %w", dir, err)
+		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		holder := make([]byte, 4096)
+		holder := make([]byte, 512)
 		n, _ := f.ReadAt(holder, 0)
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			who := strings.TrimSpace(string(holder[:n]))
+			who := sanitize.Terminal(strings.ReplaceAll(strings.TrimSpace(string(holder[:n])), "\n", ", "))
 			if who == "" {
 				who = "a process that has not yet written its PID"
 			}
-			return nil, fmt.Errorf("%w: %s is held by %s; wait for that run to end or choose another --out",
-				ErrLocked, dir, strings.ReplaceAll(who, "\n", ", "))
+			return nil, fmt.Errorf("%w: %s is held by %s; wait for that run to end or choose another --out", ErrLocked, dir, who)
 		}
 		return nil, fmt.Errorf("results: lock %s: %w", dir, err)
 	}
@@ -51,6 +56,29 @@ func LockDir(dir, command string) (*Lock, error) {
 	fmt.Fprintf(f, "PID %d\ncommand %q\nsince %s\n", os.Getpid(), command, time.Now().UTC().Format(time.RFC3339))
 	f.Sync()
 	return &Lock{f: f}, nil
+}
+
+// Locked reports whether another process holds dir's lock (the error
+// names it, as LockDir's does); a directory without a lock file is not
+// locked, and nothing is created or written.
+func Locked(dir string) error {
+	d, err := openDir(dir, true)
+	if err != nil {
+		return nil
+	}
+	defer d.Close()
+	f, err := openIn(d, LockName, filepath.Join(dir, LockName), os.O_RDONLY, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+		holder := make([]byte, 512)
+		n, _ := f.ReadAt(holder, 0)
+		who := sanitize.Terminal(strings.ReplaceAll(strings.TrimSpace(string(holder[:n])), "\n", ", "))
+		return fmt.Errorf("%w: %s is held by %s", ErrLocked, dir, who)
+	}
+	return nil
 }
 
 // Unlock releases the lock. The lock file stays (removing it would race

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -27,6 +28,14 @@ type Metadata struct {
 	// GroupTimes is where the wall time went: one span per benchmark group
 	// and process, every earlier segment's first when the run was resumed.
 	GroupTimes []GroupTime `json:"group_times,omitempty"`
+	// Rewrites says, for each definition of the plan that re-establishes
+	// CPU-written memory states before its cold, prefetched and advised
+	// trials, how (umkit's StateSetup.Rewrite); nil in runs from before it
+	// was recorded (PlanRewrite then reads the plan).
+	Rewrites map[string]string `json:"rewrites,omitempty"`
+	// Unverified is what the loader left out of the rows it returned with
+	// this metadata (see ScreenUnverified); never written to meta.json.
+	Unverified Unverified `json:"-"`
 }
 
 // GroupTime is the wall-clock span of one benchmark group in one process
@@ -172,36 +181,64 @@ func roundWall(d time.Duration) time.Duration {
 
 func seconds(s float64) time.Duration { return roundWall(time.Duration(s * float64(time.Second))) }
 
-// PlanRewrite is how a run's plan (Metadata.Config, or its generic JSON)
-// re-established the CPU-written memory states before cold, prefetched and
-// advised trials (umkit's StateSetup.Rewrite): the values its memory-state
-// groups name, joined with "+" where they differ, "home" for a group of a
-// plan from before the setting, and "" where the plan has none of those
-// groups or cannot be read.
-func PlanRewrite(config any) string {
+// PlanRewrite is how a run re-established the CPU-written memory states
+// before cold, prefetched and advised trials (umkit's StateSetup.Rewrite):
+// the ways its definitions name (Metadata.Rewrites), joined with "+" where
+// they differ, and "" where none re-establishes such states or the plan
+// cannot be read. Runs from before Rewrites was recorded are read from
+// their plan (Metadata.Config): each definition's Rewrite setting, or in
+// plans from before that setting, "home" for each definition whose modes
+// are memory states.
+func PlanRewrite(m Metadata) string {
+	ways := m.Rewrites
+	if ways == nil {
+		ways = planRewrites(m.Config)
+	}
+	var out []string
+	for _, d := range slices.Sorted(maps.Keys(ways)) {
+		if !slices.Contains(out, ways[d]) {
+			out = append(out, ways[d])
+		}
+	}
+	return strings.Join(out, "+")
+}
+
+// memoryStates are the modes whose data the CPU writes before each trial.
+var memoryStates = []string{ModeManagedCold, ModeManagedPrefetch, ModeManagedReuse,
+	ModeAdvisePreferredGPU, ModeAdviseAccessedBy, ModeAdvisePreferredCPU}
+
+// planRewrites reads the rewrite settings from the plan of a run that did
+// not record Rewrites: an object per definition, or one per group holding
+// its definitions (nb's live runs, a plan per group).
+func planRewrites(config any) map[string]string {
 	b, err := json.Marshal(config)
 	if err != nil {
-		return ""
+		return nil
 	}
-	var plan map[string]map[string]any
+	var plan any
 	if json.Unmarshal(b, &plan) != nil {
-		return ""
+		return nil
 	}
-	var ways []string
-	for _, g := range []string{"managed", "pattern", "pattern.sparse", "oversub"} {
-		c, ok := plan[g]
-		if !ok {
-			continue
-		}
-		w, _ := c["Rewrite"].(string)
-		if w == "" {
-			w = "home"
-		}
-		if !slices.Contains(ways, w) {
-			ways = append(ways, w)
+	set, before := map[string]string{}, map[string]string{}
+	var walk func(name string, v any)
+	walk = func(name string, v any) {
+		c, _ := v.(map[string]any)
+		modes, hasModes := c["Modes"].([]any)
+		if w, ok := c["Rewrite"].(string); ok {
+			set[name] = w
+		} else if hasModes && slices.ContainsFunc(modes, func(m any) bool { s, _ := m.(string); return slices.Contains(memoryStates, s) }) {
+			before[name] = "home"
+		} else if !hasModes {
+			for k, x := range c {
+				walk(k, x)
+			}
 		}
 	}
-	return strings.Join(ways, "+")
+	walk("", plan)
+	if len(set) > 0 {
+		return set
+	}
+	return before
 }
 
 // Device holds the facts of the GPU a run measured.

@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -50,16 +51,19 @@ func (a *Appender) SetAsidePartial(key func(Row) string, complete func(rows []Ro
 			keep = append(keep, r)
 		}
 	}
+	d, err := openDir(a.dir, true)
+	if err != nil {
+		return 0, err
+	}
+	defer d.Close()
 	ppath := filepath.Join(a.dir, PartialName)
 	var old []Row
-	if _, err := os.Stat(ppath); err == nil {
-		b, err := ReadFileLimited(ppath, MaxCSVBytes)
-		if err != nil {
-			return 0, err
-		}
+	if b, err := readIn(d, PartialName, ppath, MaxCSVBytes); err == nil {
 		if old, err = ReadCSV(bytes.NewReader(b), ppath); err != nil {
 			return 0, fmt.Errorf("results: cannot add to %s: %w", ppath, err)
 		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return 0, err
 	}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, append(old, aside...)); err != nil {
@@ -72,11 +76,10 @@ func (a *Appender) SetAsidePartial(key func(Row) string, complete func(rows []Ro
 	if err := WriteCSV(&buf, keep); err != nil {
 		return 0, err
 	}
-	path := filepath.Join(a.dir, CSVName)
-	if err := WriteFileAtomic(path, buf.Bytes(), 0o644); err != nil {
+	if err := WriteFileAtomic(a.path, buf.Bytes(), 0o644); err != nil {
 		return 0, err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := openIn(d, CSVName, a.path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return 0, err
 	}
@@ -91,7 +94,12 @@ func (a *Appender) SetAsidePartial(key func(Row) string, complete func(rows []Ro
 
 // keepTorn appends the bytes of a line cut short to results.torn.txt.
 func keepTorn(dir string, torn []byte) error {
-	f, err := os.OpenFile(filepath.Join(dir, TornName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	d, err := openDir(dir, true)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	f, err := openIn(d, TornName, filepath.Join(dir, TornName), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		return err
 	}

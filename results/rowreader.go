@@ -1,6 +1,7 @@
 package results
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -20,6 +21,8 @@ type RowReader struct {
 	trial  bool             // the file has a trial column: duplicates are caught
 	trials map[trialID]int  // → line
 	config ConfigIndex
+	bound  bool // the file has a bound column (else LegacyBound)
+	rows   int
 }
 
 // RequiredColumns are the columns every results CSV must have; any other
@@ -29,13 +32,13 @@ var RequiredColumns = []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes}
 // NewRowReader reads the header line of a results CSV named name (used in
 // errors) and returns a reader of its rows.
 func NewRowReader(r io.Reader, name string) (*RowReader, error) {
-	ls := newLines(r)
+	ls := newLines(r, name)
 	first, err := ls.next()
 	head, _, seen, err := parseHeader(slices.Clone(first), err, name, schemaKind, RequiredColumns...)
 	if err != nil {
 		return nil, err
 	}
-	rr := &RowReader{lines: ls, name: name, head: head, trial: seen[ColTrial], trials: map[trialID]int{}}
+	rr := &RowReader{lines: ls, name: name, head: head, trial: seen[ColTrial], bound: seen[ColBound], trials: map[trialID]int{}}
 	for _, h := range head {
 		rr.fields = append(rr.fields, fieldPtr[h])
 	}
@@ -57,13 +60,16 @@ func (rr *RowReader) Columns() []string { return rr.head }
 // columns the file lacks take their empty value.
 func (rr *RowReader) Next(row *Row) error {
 	rec, err := rr.lines.next()
-	if err == io.EOF {
+	if err == io.EOF || errors.Is(err, ErrTooLarge) {
 		return err
 	}
 	if err != nil { // a *csv.ParseError names the line
 		return fmt.Errorf("%s: %w: %v", rr.name, ErrMalformed, err)
 	}
 	line := rr.lines.last
+	if rr.rows++; rr.rows > MaxCSVRows {
+		return fmt.Errorf("%s:%d: %w: more than %d rows (about 70 whole default suites)", rr.name, line, ErrTooLarge, MaxCSVRows)
+	}
 	if len(rec) != len(rr.head) {
 		return fmt.Errorf("%s:%d: %w: %d fields, header has %d", rr.name, line, ErrMalformed, len(rec), len(rr.head))
 	}
@@ -72,6 +78,9 @@ func (rr *RowReader) Next(row *Row) error {
 		if err := parseInto(rr.fields[i](row), strings.TrimSpace(f)); err != nil {
 			return fmt.Errorf("%s:%d: %w: column %s: %v", rr.name, line, ErrMalformed, rr.head[i], err)
 		}
+	}
+	if !rr.bound {
+		row.Bound = LegacyBound(*row)
 	}
 	if err := checkRow(row); err != nil {
 		return fmt.Errorf("%s:%d: %w: %v", rr.name, line, ErrMalformed, err)
@@ -98,19 +107,19 @@ func parseInto(p any, f string) error {
 	case *int64:
 		if *x = 0; f != "" {
 			if *x, err = strconv.ParseInt(f, 10, 64); err != nil {
-				return fmt.Errorf("%q is not an integer", f)
+				return fmt.Errorf("%s is not an integer", short(f))
 			}
 		}
 	case *float64:
 		if *x = math.NaN(); f != "" && !strings.EqualFold(f, "nan") {
 			if *x, err = strconv.ParseFloat(f, 64); err != nil {
-				return fmt.Errorf("%q is not a number", f)
+				return fmt.Errorf("%s is not a number", short(f))
 			}
 		}
 	case *bool:
 		if *x = false; f != "" {
 			if *x, err = strconv.ParseBool(f); err != nil {
-				return fmt.Errorf("%q is not true or false", f)
+				return fmt.Errorf("%s is not true or false", short(f))
 			}
 		}
 	}

@@ -51,6 +51,7 @@ const (
 	ColOrderIndex        = "order_index"         // handoff: position of the configuration's block within its repetition
 	ColSimulated         = "simulated"           // true: made up by the simulated GPU (umbench run --simulate), never a measurement
 	ColRoundPosition     = "round_position"      // handoff interleaved alternating: the trial's place in its round of every R (1 = first); 0 elsewhere
+	ColBound             = "bound"               // the resource the configuration is bound by (Bounds); older files: LegacyBound
 )
 
 // Kind is the type of a column.
@@ -128,6 +129,7 @@ var Columns = []Column{
 	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
 	{ColSimulated, Bool, "", "true: made up by the simulated GPU (umbench run --simulate), never a measurement"},
 	{ColRoundPosition, Int, "", "handoff, interleaved alternating trials: the trial's place in its round (1 = first), a round running every R of one policy and size once, in a shuffled order; 0 elsewhere"},
+	{ColBound, String, "", "the resource the configuration is bound by, as its benchmark declares: gpu_memory, gpu_launch, host_link, host_pageable, fault_servicing, host_cpu or mixed"},
 }
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
@@ -163,6 +165,7 @@ type Row struct {
 	OrderSeed, OrderIndex                   int64
 	Simulated                               bool
 	RoundPosition                           int64
+	Bound                                   string
 }
 
 // NewRow returns a row whose float fields are NaN (not measured).

@@ -12,8 +12,8 @@ const KindSimulated = "simulated"
 
 // Optional are the columns a results file may lack: files written before
 // the column was added read it as its empty value (simulated: false,
-// round_position: 0).
-var Optional = map[string]bool{ColSimulated: true, ColRoundPosition: true}
+// round_position: 0), or for bound as LegacyBound says.
+var Optional = map[string]bool{ColSimulated: true, ColRoundPosition: true, ColBound: true}
 
 // SimulatedBanner heads every table made from simulated rows.
 const SimulatedBanner = "SIMULATED DATA: made up by the simulated GPU (umbench run --simulate), not measurements"

@@ -3,12 +3,13 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
 // checkRow rejects values no measurement can have: negative or infinite
-// times, rates and percentages, negative sizes and counts, and control
-// characters in text columns. ReadCSV applies it to every row, so every
+// times, rates and percentages, negative sizes and counts, control
+// characters in text columns, and a bound that is not one of Bounds. ReadCSV applies it to every row, so every
 // reading command (summary, compare, model, decompose, merge, resume)
 // refuses such a file with its line.
 func checkRow(r *Row) error {
@@ -31,6 +32,25 @@ func checkRow(r *Row) error {
 					return fmt.Errorf("column %s: control character %U at byte %d (text columns hold printable text only)", c.Name, ch, i)
 				}
 			}
+		}
+	}
+	if r.Bound != "" && !slices.Contains(Bounds, r.Bound) {
+		return fmt.Errorf("column %s: %q is not a resource (allowed: %v, or empty)", ColBound, r.Bound, Bounds)
+	}
+	return nil
+}
+
+// checkCounterRow rejects what no counter pass can record: a configuration
+// column checkRow refuses, and a negative or infinite count, byte count or
+// time (head: the file's columns, to name the bad one).
+func checkCounterRow(r *CounterRow, head []string) error {
+	if err := checkRow(&r.Config); err != nil {
+		return err
+	}
+	for _, name := range head {
+		c := counterColumns[slices.IndexFunc(counterColumns, func(c counterCol) bool { return c.Name == name })]
+		if x, ok := c.Value(r).(float64); ok && (math.IsInf(x, 0) || x < 0) {
+			return fmt.Errorf("column %s: %s is impossible (allowed: a finite number ≥ 0, or empty)", name, strconv.FormatFloat(x, 'g', -1, 64))
 		}
 	}
 	return nil

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/cuda/cupti"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // stepCounts is a counter source that advances on every snapshot, so every
@@ -46,7 +46,7 @@ func TestRunWithCounters(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "out")
 	src := &stepCounts{}
-	opts := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"managed", "handoff"}, Quick: true,
+	opts := umkit.Options{Device: simgpu.New(), Out: dir, Groups: []string{"managed", "handoff"}, Quick: true,
 		Counters: umkit.NewCounters(src, noPCIe{})}
 	meta, err := umkit.Run(ctx, opts)
 	if err != nil {
@@ -97,7 +97,7 @@ func TestRunWithCounters(t *testing.T) {
 		t.Errorf("table has %d rows", df.Nrow())
 	}
 	// Resume: nothing re-measured, the counter rows kept.
-	opts.Resume, opts.Device = true, fakegpu.New()
+	opts.Resume, opts.Device = true, simgpu.New()
 	opts.Counters = umkit.NewCounters(&stepCounts{}, noPCIe{})
 	if _, err := umkit.Run(ctx, opts); err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestRunWithCounters(t *testing.T) {
 // exactly once more per reallocating configuration than without.
 func TestCounterPassReallocates(t *testing.T) {
 	reallocations := func(counters bool) (int, []results.CounterRow) {
-		dev := fakegpu.New()
+		dev := simgpu.New()
 		opts := umkit.Options{Device: dev, Out: filepath.Join(t.TempDir(), "out"), Groups: []string{"managed"}, Quick: true,
 			Trials: umkit.N(2), Warmups: umkit.N(1)}
 		if counters {

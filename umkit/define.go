@@ -1,19 +1,25 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/umlab/umlab/results"
 )
 
 // Definition is a benchmark group, or a set of benchmarks within a group,
-// defined once: its configuration type is the Definition. It knows its
-// registry entries, its defaults, its validation, the configurations it
-// will run (each with its numeric bytes per iteration) and how to run one.
-// The registry ([Registry], [Groups]), the plan ([NewPlan]), `umbench list`,
-// the progress counts and the command line's selection are all derived from
-// the definitions; README "Adding a benchmark" says how to add one.
+// defined once, in one file: its configuration type is the Definition. It
+// knows its registry entries, its defaults, its validation, the
+// configurations it will run (each with what its rows are: group,
+// benchmark, mode, sizes, useful bytes, the resource it is bound by) and
+// how to measure one. The registry ([Registry], [Groups]), the plan
+// ([NewPlan]), `umbench list`, the progress counts and the command line's
+// selection are all derived from the definitions; README "Adding a
+// benchmark" says how to add one.
 type Definition interface {
 	// Name identifies the definition in a plan and its metadata: the group
 	// name, or group.set for a set of extra benchmarks of a group.
@@ -31,16 +37,26 @@ type Definition interface {
 	configure(s Selection) Definition
 	// defaults returns it with every unset field set to its default.
 	defaults() Definition
-	// start prepares a runner for the configurations (defaults applied)
-	// and returns how to run one, and what to release after the last.
-	start(r *runner) (one func(ctx context.Context, c Config) error, done func(), err error)
+	// measure measures configuration c (defaults applied) into row, which
+	// the runner made from c: the run's identity, group, benchmark, mode,
+	// sizes, useful bytes and bound. It adds what only it knows (pattern,
+	// stride, direction, ...), and the trials' measurements.
+	measure(ctx context.Context, r *runner, c Config, row results.Row) error
+}
+
+// preparer is a Definition that sets the device up before its first
+// configuration (oversub shrinks free memory): it returns itself as
+// prepared, whose Configs then know what depends on the device, and what
+// to release after the last configuration.
+type preparer interface {
+	prepare(r *runner) (Definition, func(), error)
 }
 
 // Selection is what a run asks of one definition: the run's options (a
 // definition reads those it has: Quick, Sizes, its own settings such as
 // OversubPercents), the benchmarks selected (names without the group, e.g.
 // "triad") and the warm-up and trial counts, --quick's applied. Counts left
-// unset in Common take the defaults (iters.go).
+// unset in Common take the defaults (settings.go).
 type Selection struct {
 	Options
 	Benchmarks []string // the definition's selected benchmarks (shadows Options.Benchmarks, the patterns)
@@ -50,16 +66,33 @@ type Selection struct {
 // StateSetup is the selection's way of re-establishing memory states.
 func (s Selection) StateSetup() StateSetup { return StateSetup{Rewrite: s.Rewrite} }
 
+// sizesOr returns the selection's sizes, or quick's when quick, or nil (the
+// definition's default sweep).
+func (s Selection) sizesOr(quick []int64) []int64 {
+	switch {
+	case s.Sizes != nil:
+		return s.Sizes
+	case s.Quick:
+		return quick
+	}
+	return nil
+}
+
 // Config is one configuration a definition runs: one set of trial rows (or
-// one waived row), one step of progress.
+// one waived row), one step of progress. Its fields from Group to Bound
+// are what its rows are: the runner stamps them on every row. Bound is
+// declared per configuration, from what it measures (a node check tells
+// the GPU from the host by it).
 type Config struct {
 	Definition        string // the Definition's Name
 	Entry             string // the registry entry it measures, e.g. "pattern.random"
 	Group, Benchmark  string // as in the rows
 	Mode              string // as in the rows ("" where rows have none)
-	Label             string // progress label
+	Label             string // progress label, and its name in messages
 	SizeBytes         int64  // the size it is named by (data array, footprint or sweep size)
+	FootprintBytes    int64  // every allocation it makes, index arrays included
 	BytesPerIteration int64  // useful bytes of one iteration, what gbps divides by; 0: depends on the device
+	Bound             string // the resource it is bound by: one of results.Bounds
 	// Rows is how many trial rows it emits when measured (trials, times
 	// repetitions for handoff); a waived configuration emits one row.
 	Rows int
@@ -69,25 +102,37 @@ type Config struct {
 	arg     any // definition-specific
 }
 
-// The definitions in run order (paper Table II). A file may add one with
-// register; Registry and Groups are derived from this list at init.
-var definitions = []Definition{
-	HBMConfig{}, HostConfig{}, TransferConfig{}, ManagedConfig{}, PatternConfig{}, OversubConfig{}, HandoffConfig{},
+// configs finishes the configurations of d: each gets the definition's
+// name and group, its registry entry (group.benchmark unless set) and the
+// trial rows it emits.
+func configs(d Definition, cs []Config, rows int) []Config {
+	g := d.Entries()[0].Group
+	for i := range cs {
+		cs[i].Definition, cs[i].Group, cs[i].Rows = d.Name(), g, rows
+		cs[i].Entry = cmp.Or(cs[i].Entry, g+"."+cs[i].Benchmark)
+	}
+	return cs
 }
 
-// register adds a definition after the last one of its group (or at the
-// end for a new group). Call it from a package-level variable declaration
-// (var _ = register(MyConfig{})), so that it runs before init builds the
-// registry.
+// The definitions in run order; each file adds its own with register.
+var definitions []Definition
+
+// register adds a definition. Every definition file calls it once, from a
+// package-level declaration (var _ = register(MyConfig{})), so that it runs
+// before init builds the registry. Definitions run in the paper's group
+// order (results.Groups; other groups after those), and within a group by
+// name, so the order does not depend on file names.
 func register(d Definition) bool {
-	g := d.Entries()[0].Group
-	at := len(definitions)
-	for i, e := range definitions {
-		if e.Entries()[0].Group == g {
-			at = i + 1
+	definitions = append(definitions, d)
+	rank := func(d Definition) int {
+		if i := slices.Index(results.Groups, d.Entries()[0].Group); i >= 0 {
+			return i
 		}
+		return len(results.Groups)
 	}
-	definitions = slices.Insert(definitions, at, d)
+	slices.SortStableFunc(definitions, func(a, b Definition) int {
+		return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a.Name(), b.Name()))
+	})
 	return true
 }
 
@@ -113,41 +158,45 @@ func init() {
 // zero values: the paper's defaults).
 func Definitions() []Definition { return slices.Clone(definitions) }
 
-// suffix is a benchmark's name without its group ("pattern.random" → "random").
-func (b Benchmark) suffix() string {
-	return strings.TrimPrefix(strings.TrimPrefix(b.Name, b.Group), ".")
+// Measure runs every configuration of one definition on dev, without a
+// results directory, and returns the rows as a tidy DataFrame, one row per
+// trial. The definition's zero value means the paper's defaults, e.g.
+// Measure(ctx, dev, umkit.HBMConfig{}); it is validated before anything
+// touches the GPU. Cancel ctx to stop between trials; on error the frame
+// holds every configuration that finished.
+func Measure(ctx context.Context, dev Device, d Definition) (dataframe.DataFrame, error) {
+	if err := d.Validate(); err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, d) })
 }
 
-// runDefinition runs every configuration of d (defaults applied) on r.
+// runDefinition runs every configuration of d (defaults applied) on r,
+// each into the row the runner stamps from it.
 func (r *runner) runDefinition(ctx context.Context, d Definition) error {
 	d = d.defaults()
-	one, done, err := d.start(r)
-	if err != nil {
-		return err
+	if p, ok := d.(preparer); ok {
+		prepared, done, err := p.prepare(r)
+		if err != nil {
+			return err
+		}
+		defer done()
+		d = prepared
 	}
-	defer done()
 	for _, c := range d.Configs() {
 		if c.Follows {
 			continue
 		}
-		if err := one(ctx, c); err != nil {
+		if err := d.measure(ctx, r, c, r.rowFor(c)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// withRows sets the trial rows of every configuration.
-func withRows(cs []Config, rows int) []Config {
-	for i := range cs {
-		cs[i].Rows = rows
-	}
-	return cs
-}
-
-// noStart is the start of a definition that needs no preparation.
-func noStart(one func(ctx context.Context, c Config) error) (func(context.Context, Config) error, func(), error) {
-	return one, func() {}, nil
+// suffix is a benchmark's name without its group ("pattern.random" → "random").
+func (b Benchmark) suffix() string {
+	return strings.TrimPrefix(strings.TrimPrefix(b.Name, b.Group), ".")
 }
 
 // label formats a progress label from its parts, as the groups always have.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // TestDefinitionsDescribeWhatRuns runs every definition on the fake and
@@ -22,7 +22,7 @@ func TestDefinitionsDescribeWhatRuns(t *testing.T) {
 			for _, b := range d.Entries() {
 				benches = append(benches, b.Name)
 			}
-			dev := fakegpu.New()
+			dev := simgpu.New()
 			info := dev.Info()
 			info.PageableMemoryAccess = true // nothing waived: every configuration measured
 			dev.SetInfo(info)
@@ -115,7 +115,7 @@ func TestRegistryFromDefinitions(t *testing.T) {
 // TestIterationCounts: unset takes the default, an explicit 0 is honoured,
 // and --quick fills only what is unset.
 func TestIterationCounts(t *testing.T) {
-	info := fakegpu.New().Info()
+	info := simgpu.New().Info()
 	for _, tc := range []struct {
 		name            string
 		o               umkit.Options
@@ -160,18 +160,18 @@ func TestIterationCounts(t *testing.T) {
 // TestZeroWarmupsRunsNone: an explicit 0 runs no warm-up at all, not even
 // the HBM group's minimum warm-up time; unset runs the default.
 func TestZeroWarmupsRunsNone(t *testing.T) {
-	timed := func(dev *fakegpu.Device) int { return callCount(dev, "Hold") }
+	timed := func(dev *simgpu.Device) int { return callCount(dev, "Hold") }
 	for _, tc := range []struct {
 		w    umkit.Count
 		want int
 	}{{umkit.N(0), 3}, {umkit.N(2), 5}} {
-		dev := fakegpu.New()
-		if _, err := umkit.HBM(ctx, dev, umkit.HBMConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
+		dev := simgpu.New()
+		if _, err := umkit.Measure(ctx, dev, umkit.HBMConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
 			Sizes: []int64{1 << 20}, Benchmarks: []string{"triad"}}); err != nil {
 			t.Fatal(err)
 		}
-		dev2 := fakegpu.New()
-		if _, err := umkit.Managed(ctx, dev2, umkit.ManagedConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
+		dev2 := simgpu.New()
+		if _, err := umkit.Measure(ctx, dev2, umkit.ManagedConfig{Common: umkit.Common{Warmups: tc.w, Trials: umkit.N(3)},
 			Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
 			t.Fatal(err)
 		}
@@ -183,11 +183,67 @@ func TestZeroWarmupsRunsNone(t *testing.T) {
 		}
 	}
 	// Unset: the paper's 5.
-	dev := fakegpu.New()
-	if _, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: umkit.Common{Trials: umkit.N(1)}, Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
+	dev := simgpu.New()
+	if _, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: umkit.Common{Trials: umkit.N(1)}, Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {
 		t.Fatal(err)
 	}
 	if timed(dev) != umkit.DefaultWarmups+1 {
 		t.Errorf("unset warm-ups: %d timed kernels, want %d", timed(dev), umkit.DefaultWarmups+1)
+	}
+}
+
+// TestBounds: every configuration of every definition declares the
+// resource it is bound by, and the table results reads older files with
+// (results.LegacyBound) says the same on every row the definitions
+// produce, on both sides of the launch-bound size (1 and 64 MiB).
+func TestBounds(t *testing.T) {
+	for _, d := range umkit.Definitions() {
+		for _, c := range (umkit.Plan{Groups: []umkit.Definition{d}}).Configs() {
+			if !slices.Contains(results.Bounds, c.Bound) {
+				t.Errorf("%s: %s declares bound %q, want one of %v", d.Name(), c.Label, c.Bound, results.Bounds)
+			}
+		}
+	}
+	dev := simgpu.New()
+	info := dev.Info()
+	info.PageableMemoryAccess = true
+	dev.SetInfo(info)
+	o := umkit.Options{Device: dev, Out: t.TempDir(), Quick: true, Trials: umkit.N(1), Warmups: umkit.N(0),
+		Sizes: []int64{1 << 20, 64 << 20}}
+	if _, err := umkit.Run(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := results.LoadDir(o.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// And beyond the GPU's capacity, where oversub evicts.
+	over := umkit.Options{Device: simgpu.New(), Out: t.TempDir(), Groups: []string{"oversub"}, Trials: umkit.N(1), Warmups: umkit.N(0),
+		OversubPercents: []float64{50, 120}, AllowOversubscription: true, Warn: func(string) {}}
+	if _, err := umkit.Run(ctx, over); err != nil {
+		t.Fatal(err)
+	}
+	more, _, err := results.LoadDir(over.Out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(more, func(r results.Row) bool { return r.OversubPct > 100 && r.Bound == results.BoundFaults }) {
+		t.Error("no oversub row beyond 100 % bound by fault servicing")
+	}
+	rows = append(rows, more...)
+	seen := map[string]bool{}
+	for _, r := range rows {
+		seen[r.Bound] = true
+		old := r
+		old.Bound = ""
+		if got := results.LegacyBound(old); got != r.Bound || r.Bound == "" {
+			t.Errorf("%s %s %s %s %s %s %g%% useful %d: bound %q, legacy table %q",
+				r.Group, r.Benchmark, r.Mode, r.Policy, r.Phase, r.Direction, r.OversubPct, r.UsefulBytes, r.Bound, got)
+		}
+	}
+	for _, b := range results.Bounds {
+		if !seen[b] {
+			t.Errorf("no row bound by %s", b)
+		}
 	}
 }

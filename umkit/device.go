@@ -57,7 +57,7 @@ type DeviceInfo struct {
 	ConcurrentManagedAccess bool
 	PageableMemoryAccess    bool
 	CanMapHostMemory        bool
-	Simulated               bool // a simulated device (internal/fakegpu): its numbers are made up
+	Simulated               bool // a simulated device (umkit/simgpu): its numbers are made up
 }
 
 // MemKind is where a buffer lives.

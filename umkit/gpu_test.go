@@ -58,19 +58,19 @@ func TestGPUEveryGroupSmall(t *testing.T) {
 		}
 		t.Logf("%s: %d rows", name, n)
 	}
-	df, err := umkit.HBM(ctx, dev, umkit.HBMConfig{Common: c, Sizes: []int64{64 << 10, 64 << 20}})
+	df, err := umkit.Measure(ctx, dev, umkit.HBMConfig{Common: c, Sizes: []int64{64 << 10, 64 << 20}})
 	check("hbm", df.Nrow(), err)
-	df, err = umkit.Host(ctx, dev, umkit.HostConfig{Common: c, Sizes: []int64{1 << 20}})
+	df, err = umkit.Measure(ctx, dev, umkit.HostConfig{Common: c, Sizes: []int64{1 << 20}})
 	check("host", df.Nrow(), err)
-	df, err = umkit.Transfer(ctx, dev, umkit.TransferConfig{Common: c, Sizes: []int64{1 << 20, 16 << 20}})
+	df, err = umkit.Measure(ctx, dev, umkit.TransferConfig{Common: c, Sizes: []int64{1 << 20, 16 << 20}})
 	check("transfer", df.Nrow(), err)
-	df, err = umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: c, Sizes: []int64{4 << 20}})
+	df, err = umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: c, Sizes: []int64{4 << 20}})
 	check("managed", df.Nrow(), err)
-	df, err = umkit.Patterns(ctx, dev, umkit.PatternConfig{Common: c, FootprintBytes: 16 << 20, Strides: []int64{1, 64}})
+	df, err = umkit.Measure(ctx, dev, umkit.PatternConfig{Common: c, FootprintBytes: 16 << 20, Strides: []int64{1, 64}})
 	check("pattern", df.Nrow(), err)
-	df, err = umkit.Oversub(ctx, dev, umkit.OversubConfig{Common: c, CapacityBytes: 512 << 20, Percents: []float64{25, 90}})
+	df, err = umkit.Measure(ctx, dev, umkit.OversubConfig{Common: c, CapacityBytes: 512 << 20, Percents: []float64{25, 90}})
 	check("oversub", df.Nrow(), err)
-	df, err = umkit.Handoff(ctx, dev, umkit.HandoffConfig{Common: c, Repetitions: 1, Sizes: []int64{4 << 20}, Reuse: []int{1, 4}})
+	df, err = umkit.Measure(ctx, dev, umkit.HandoffConfig{Common: c, Repetitions: 1, Sizes: []int64{4 << 20}, Reuse: []int{1, 4}})
 	check("handoff", df.Nrow(), err)
 	rows, _ := results.Rows(df)
 	for _, r := range rows {
@@ -85,7 +85,7 @@ func TestGPUEveryGroupSmall(t *testing.T) {
 func TestGPUPhysicalSanity(t *testing.T) {
 	dev := gpu(t)
 	c := umkit.Common{Warmups: umkit.N(2), Trials: umkit.N(5)}
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: c, Sizes: []int64{256 << 20},
+	df, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: c, Sizes: []int64{256 << 20},
 		Modes: []string{"explicit", "managed_cold", "managed_prefetch", "managed_reuse"}})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +99,7 @@ func TestGPUPhysicalSanity(t *testing.T) {
 		}
 	}
 	strides := []int64{1, 4, 16, 64, 256, 1024}
-	df, err = umkit.Patterns(ctx, dev, umkit.PatternConfig{Common: c, FootprintBytes: 256 << 20, Strides: strides,
+	df, err = umkit.Measure(ctx, dev, umkit.PatternConfig{Common: c, FootprintBytes: 256 << 20, Strides: strides,
 		Benchmarks: []string{"strided", "page_touch"}, Modes: []string{"explicit", "managed_cold"}})
 	if err != nil {
 		t.Fatal(err)

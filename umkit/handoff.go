@@ -3,17 +3,13 @@ package umkit
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"slices"
-	"time"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
-	"golang.org/x/sys/unix"
 )
 
-// Handoff measures CPU–GPU handoff and reuse (paper VII-B): the same data
+// HandoffConfig configures the CPU–GPU handoff group, handoff and reuse
+// (paper VII-B): the same data
 // alternately updated by the CPU (x = x + 1, a C loop on a thread pinned
 // near the GPU) and read-modified-written by R GPU passes, under four
 // policies:
@@ -29,7 +25,7 @@ import (
 // time from the start of the update until the GPU work is done). Defaults:
 // 5 warm-ups, then 3 repetitions of 20 trials.
 //
-// Order (HandoffConfig.Order): interleaved by default. Each repetition
+// Order (the Order field): interleaved by default. Each repetition
 // runs, per policy and size, three blocks of Trials trials: CPU-only,
 // GPU-only and the alternating sweep; within the repetition the blocks run
 // in an order shuffled with OrderSeed, so host drift (the CPU update's
@@ -69,130 +65,165 @@ import (
 // pages and change the state being measured. Checks after every trial
 // took 16 s of the default suite on an H200 (h200-2026-12-02-rerun), one
 // per block 1.4 s on another (h200-2026-12-02-blockcheck).
-func Handoff(ctx context.Context, dev Device, cfg HandoffConfig) (dataframe.DataFrame, error) {
-	if err := cfg.Validate(); err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	return collect(dev, func(r *runner) error { return r.handoff(ctx, cfg) })
+type HandoffConfig struct {
+	Common              // Trials default 20 per repetition
+	Repetitions int     // default 3
+	Sizes       []int64 // default 64 KiB, 2 MiB, 16 MiB, 64 MiB, 256 MiB, 1 GiB
+	Reuse       []int   // GPU passes per CPU update; default 1, 2, 4, 8, 16, 32
+	Policies    []string
+	// CPU is the core the host thread is pinned to; -1 (default) picks the
+	// first core of the GPU's NUMA-local set, -2 leaves the thread unpinned.
+	CPU int
+	// Order is the measurement order: "interleaved" (default) runs, within
+	// each repetition, the blocks of every policy and size (CPU-only,
+	// GPU-only, and the alternating sweep, whose trials alternate every R
+	// round by round in a shuffled order) in an order shuffled with
+	// OrderSeed, so that slow drift of the host falls on all policies and
+	// every R alike and each CPU-only baseline is measured among the
+	// alternating runs it is compared with; "sequential" runs policy by
+	// policy, size by size, R by R, all repetitions of a configuration back
+	// to back (the layout before interleaving).
+	Order string
+	// OrderSeed seeds the interleaved order; default 1. It is recorded in
+	// every row (order_seed) with the block's position (order_index) and,
+	// for sweep trials, the place in the round (round_position).
+	OrderSeed uint64
+	// CPUThreads is how many threads run the CPU update; default 1, the
+	// paper's single-threaded update. Threads after the first are pinned to
+	// further cores of the GPU's NUMA-local set (when the host thread is
+	// pinned). Recorded in every row (cpu_threads).
+	CPUThreads int
 }
 
-// handoffData holds one policy's buffers at one size and how many times 1
-// was added to every element. For explicit_copy the host array holds the
-// data between blocks.
-type handoffData struct {
-	r      *runner
-	policy string
-	size   int64
-	n      uint64
-	seed   uint64
-	host   Buffer // what the CPU updates
-	gpu    Buffer // what the GPU passes use
-	adds   float64
-	last   *handoffConf // the configuration that used the buffers last
-	base   results.Row
-	label  string
+var _ = register(HandoffConfig{})
+
+// HandoffPolicies are the CPU–GPU handoff policies (paper VII-B).
+var HandoffPolicies = []string{results.PolicyManaged, results.PolicyManagedPrefetch, results.PolicyHostMapped, results.PolicyExplicitCopy}
+
+// HandoffOrders are the measurement orders of the handoff group.
+var HandoffOrders = []string{"interleaved", "sequential"}
+
+// Name is the group's name.
+func (HandoffConfig) Name() string { return results.GroupHandoff }
+
+// Entries are the group's registry entries.
+func (HandoffConfig) Entries() []Benchmark {
+	return []Benchmark{entry("handoff", "one CPU pass and R GPU passes, 16 bytes per element each", needsManaged,
+		"CPU update then R GPU passes over the same data, under managed, managed-prefetch, host-mapped and explicit-copy policies; CPU-only, GPU-only and alternating timed separately (VII-B).")}
 }
 
-func (h *handoffData) kernel() Kernel { return Kernel{Kind: KRMW, X: h.gpu, N: h.n, Mul: 1, Add: 1} }
-
-func (h *handoffData) gpuPass() error { return h.r.dev.Launch(h.kernel()) }
-
-func (h *handoffData) want() Expect { return AllOf(h.n, h.seed, 1, h.adds) }
-
-// handoffConf is one configuration: a policy and size's data, a phase and,
-// for the alternating phase, R.
-type handoffConf struct {
-	h      *handoffData
-	phase  string
-	reuse  int
-	base   results.Row
-	label  string
-	warmed bool // its warm-ups ran in this process
-	blocks int  // blocks measured or skipped
-	iter   int  // iterations run, warm-ups included
+// Defaults returns c with every zero field set to its default.
+func (c HandoffConfig) Defaults() HandoffConfig {
+	c.Common = c.Common.withDefaults(HandoffTrials)
+	if c.Repetitions == 0 {
+		c.Repetitions = DefaultHandoffReps
+	}
+	if c.Sizes == nil {
+		c.Sizes = []int64{64 * KiB, 2 * MiB, 16 * MiB, 64 * MiB, 256 * MiB, GiB}
+	}
+	if c.Reuse == nil {
+		c.Reuse = []int{1, 2, 4, 8, 16, 32}
+	}
+	if c.Policies == nil {
+		c.Policies = HandoffPolicies
+	}
+	if c.CPU == 0 {
+		c.CPU = -1
+	}
+	if c.Order == "" {
+		c.Order = "interleaved"
+	}
+	if c.OrderSeed == 0 {
+		c.OrderSeed = 1
+	}
+	if c.CPUThreads == 0 {
+		c.CPUThreads = 1
+	}
+	return c
 }
 
-func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
-	cfg = cfg.Defaults()
-	var allowed unix.CPUSet
-	allowedErr := unix.SchedGetaffinity(0, &allowed)
-	cpu, unpin, err := pinThread(cfg.CPU, r.info.UUID)
-	if err != nil {
-		r.warn(err.Error())
+func (c HandoffConfig) defaults() Definition { return c.Defaults() }
+
+// Validate checks c before anything touches the GPU.
+func (c HandoffConfig) Validate() error {
+	c = c.Defaults()
+	return firstError(c.Common.validate("handoff"),
+		failIf(c.Repetitions < 1 || c.Repetitions > 100, "handoff: repetitions %d: allowed 1 to 100", c.Repetitions),
+		validateSizes("handoff", "size", c.Sizes, 16, 64*GiB),
+		each(c.Reuse, func(r int) error {
+			return failIf(r < 1 || r > 4096, "handoff: reuse %d GPU passes: allowed 1 to 4096", r)
+		}),
+		failIf(!slices.Contains(c.Reuse, 1), "handoff: reuse %v lacks R = 1, which the model calibrates on", c.Reuse),
+		failIf(c.CPU < -2, "handoff: CPU %d: allowed -2 (unpinned), -1 (near the GPU) or a core number", c.CPU),
+		failIf(c.CPUThreads < 1 || c.CPUThreads > 256, "handoff: CPU threads %d: allowed 1 (default) to 256", c.CPUThreads),
+		validateChoice("handoff", "order", []string{c.Order}, HandoffOrders), validateChoice("handoff", "policy", c.Policies, HandoffPolicies))
+}
+
+func (c HandoffConfig) configure(s Selection) Definition {
+	c.Common, c.Sizes = s.Common, s.sizesOr([]int64{16 * MiB, 256 * MiB})
+	c.Order, c.OrderSeed, c.CPUThreads = s.HandoffOrder, s.OrderSeed, s.CPUThreads
+	if s.Quick {
+		c.Repetitions, c.Reuse = quickHandoffRepeats, []int{1, 4, 32}
 	}
-	defer unpin()
-	if cfg.CPUThreads > 1 {
-		t, ok := optional[UpdateThreader](r.dev)
-		if !ok {
-			return fmt.Errorf("umkit: handoff: %d CPU-update threads: this device runs the update on one thread only", cfg.CPUThreads)
-		}
-		if allowedErr != nil && cpu >= 0 {
-			return fmt.Errorf("umkit: handoff: reading CPU affinity: %w", allowedErr)
-		}
-		cpus, err := updateCPUs(cpu, cfg.CPUThreads, r.info.UUID, allowed)
-		if err != nil {
-			return err
-		}
-		if err := t.SetUpdateCPUs(cpus); err != nil {
-			return err
-		}
-		defer t.SetUpdateCPUs(nil)
-	}
-	if err := r.handoffFits(cfg); err != nil {
-		return err
-	}
-	var data []*handoffData
-	defer func() {
-		for _, h := range data {
-			h.free()
-		}
-	}()
-	// The units in sequential layout, as cfg.units lists them, so the
-	// order is the one Configs lists; a waived policy's units stay empty
-	// (handoffSetup wrote its waived row).
-	specs := cfg.units()
-	units := make([]handoffUnit, len(specs))
-	var h *handoffData
-	waived := false
-	for i, u := range specs {
-		if h == nil || h.policy != u.policy || h.size != u.size {
-			if h, waived, err = r.handoffSetup(cfg, u.policy, u.size, cpu); err != nil {
-				return err
-			}
-			if waived {
-				h = &handoffData{policy: u.policy, size: u.size}
-				continue
-			}
-			data = append(data, h)
-		}
-		if waived {
-			continue
-		}
+	return c
+}
+
+// Configs lists what the group measures, in run order: one entry per
+// configuration (policy and size; the CPU-only and GPU-only phases and the
+// alternating phase at each reuse count) and repetition, labelled "…
+// (repetition N)". Sequential order runs a configuration's repetitions
+// back to back; interleaved order (the default) shuffles, within each
+// repetition, the blocks of every policy and size (CPU-only, GPU-only and
+// the sweep of every R, whose trials alternate R round by round) and lists
+// a sweep's configurations together, in ascending R (see
+// HandoffConfig.Order). The group is measured by one run (r.handoff: the
+// phases share buffers and the cumulative check), so every entry but the
+// first follows it.
+func (c HandoffConfig) Configs() []Config {
+	c = c.Defaults()
+	specs := c.units()
+	var out []Config
+	for _, b := range handoffOrder(len(specs), c.Repetitions, c.Order, c.OrderSeed) {
+		u := specs[b.conf]
 		for _, reuse := range u.reuse {
-			units[i].confs = append(units[i].confs, h.conf(u.phase, reuse))
-		}
-		units[i].sweep = u.sweep
-	}
-	for _, b := range handoffOrder(len(units), cfg.Repetitions, cfg.Order, cfg.OrderSeed) {
-		if len(units[b.conf].confs) == 0 {
-			continue
-		}
-		if err := r.handoffBlock(ctx, cfg, units[b.conf], b); err != nil {
-			return err
+			k := c.config(u.policy, u.size, u.phase, reuse)
+			k.Label, k.Follows = fmt.Sprintf("%s (repetition %d)", k.Label, b.rep), true
+			out = append(out, k)
 		}
 	}
-	return nil
+	if len(out) > 0 {
+		out[0].Follows = false
+	}
+	return configs(c, out, c.Trials.Int())
 }
 
-// handoffUnit is what one block of trials measures: one configuration (the
-// CPU-only or GPU-only phase, or in sequential order one alternating R), or
-// in interleaved order a sweep: the alternating phase at every R of one
-// policy and size, run in rounds, each round one trial of every R in a
-// shuffled order (roundOrder), so the R = 1 trials the model calibrates on
-// and the R > 1 trials it is validated on are measured in the same seconds.
-type handoffUnit struct {
-	confs []*handoffConf // ascending R for a sweep
-	sweep bool
+// config is the configuration of one policy, size and phase (and R, for
+// the alternating phase): its rows' identity, label, useful bytes (one
+// CPU pass and R GPU passes, 16 bytes per element each) and bound.
+func (c HandoffConfig) config(policy string, size int64, phase string, reuse int) Config {
+	k := Config{Entry: results.BenchHandoff, Benchmark: results.BenchHandoff, SizeBytes: size, FootprintBytes: size,
+		Label: fmt.Sprintf("handoff %s %s %s", policy, fmtBytes(size), phase), BytesPerIteration: 2 * size}
+	if policy == results.PolicyExplicitCopy {
+		k.FootprintBytes = 2 * size // a host and a device array
+	}
+	switch {
+	case phase == results.PhaseCPUOnly:
+		k.Bound = results.BoundHostCPU
+	case phase == results.PhaseAlternating:
+		k.Label, k.BytesPerIteration = fmt.Sprintf("%s R=%d", k.Label, reuse), 2*size*int64(1+reuse)
+		k.Bound = results.BoundMixed // the CPU update, the handoff and the GPU passes in turn
+	case policy == results.PolicyHostMapped:
+		k.Bound = results.BoundHostLink // the GPU pass reads and writes host memory
+	default:
+		k.Bound = results.KernelBound(2 * size)
+	}
+	return k
+}
+
+// measure runs the whole group: its phases share buffers and a cumulative
+// check (handoffrun.go), and it pins its host thread itself.
+func (c HandoffConfig) measure(ctx context.Context, r *runner, _ Config, _ results.Row) error {
+	return r.handoff(ctx, c)
 }
 
 // unitSpec is one unit of the group's layout (HandoffConfig.units).
@@ -213,488 +244,16 @@ func (c HandoffConfig) units() []unitSpec {
 	var out []unitSpec
 	for _, policy := range c.Policies {
 		for _, size := range c.Sizes {
-			out = append(out, unitSpec{policy, size, "cpu_only", []int{0}, false}, unitSpec{policy, size, "gpu_only", []int{0}, false})
+			out = append(out, unitSpec{policy, size, results.PhaseCPUOnly, []int{0}, false}, unitSpec{policy, size, results.PhaseGPUOnly, []int{0}, false})
 			rs := slices.Sorted(slices.Values(c.Reuse))
 			if c.Order == "interleaved" {
-				out = append(out, unitSpec{policy, size, "alternating", rs, true})
+				out = append(out, unitSpec{policy, size, results.PhaseAlternating, rs, true})
 				continue
 			}
 			for _, reuse := range c.Reuse {
-				out = append(out, unitSpec{policy, size, "alternating", []int{reuse}, false})
+				out = append(out, unitSpec{policy, size, results.PhaseAlternating, []int{reuse}, false})
 			}
 		}
 	}
 	return out
-}
-
-// roundOrder is the order of round i of unit u's sweep of k configurations
-// in repetition rep: a permutation drawn from a PCG seeded with the run's
-// order seed and (rep, u, i), so it depends on nothing measured before it
-// (a resumed run measures a unit in the same order).
-func roundOrder(seed uint64, rep, u, i, k int) []int {
-	return rand.New(rand.NewPCG(seed, uint64(rep)<<40|uint64(u)<<20|uint64(i))).Perm(k)
-}
-
-// handoffFits checks, before anything is allocated, that every policy's
-// buffers at every size fit in free device memory at once, as the group
-// keeps them (the interleaved order needs them all; the sequential order
-// shares the code): the managed policies' arrays end up resident on the
-// GPU, explicit_copy has a device array; host_mapped lives in host memory.
-func (r *runner) handoffFits(cfg HandoffConfig) error {
-	free, _, err := r.dev.MemInfo()
-	if err != nil {
-		return nil // unknown: the allocations will say
-	}
-	var per uint64
-	for _, p := range cfg.Policies {
-		if p != "host_mapped" {
-			per++
-		}
-	}
-	var need uint64
-	for _, s := range cfg.Sizes {
-		need += per * uint64(s)
-	}
-	if margin := r.dev.MemoryMargin(); need+margin > free {
-		return fmt.Errorf("umkit: handoff: the group keeps every policy's buffers at every size allocated "+
-			"(%s of device memory for %d policies × sizes %v) but %s is free (less a %s margin): measure fewer or smaller sizes (--sizes) or fewer policies",
-			fmtBytes(int64(need)), len(cfg.Policies), fmtSizes(cfg.Sizes), fmtBytes(int64(free)), fmtBytes(int64(margin)))
-	}
-	return nil
-}
-
-func fmtSizes(s []int64) []string {
-	out := make([]string, len(s))
-	for i, v := range s {
-		out[i] = fmtBytes(v)
-	}
-	return out
-}
-
-// handoffBlock is one block of the measurement order: configuration conf
-// (an index into the configurations in sequential order) in repetition rep,
-// at position index within its repetition.
-type handoffBlock struct{ conf, rep, index int }
-
-// handoffOrder returns the blocks of n configurations × reps repetitions.
-// Sequential: each configuration's repetitions back to back, configurations
-// in order. Interleaved: repetition by repetition, each a permutation of
-// the configurations drawn from a PCG seeded with (seed, repetition), so a
-// repetition's order does not depend on how many came before it.
-func handoffOrder(n, reps int, order string, seed uint64) []handoffBlock {
-	var out []handoffBlock
-	if order == "sequential" {
-		for c := 0; c < n; c++ {
-			for rep := 0; rep < reps; rep++ {
-				out = append(out, handoffBlock{conf: c, rep: rep, index: c})
-			}
-		}
-		return out
-	}
-	for rep := 0; rep < reps; rep++ {
-		rng := rand.New(rand.NewPCG(seed, uint64(rep)))
-		for i, c := range rng.Perm(n) {
-			out = append(out, handoffBlock{conf: c, rep: rep, index: i})
-		}
-	}
-	return out
-}
-
-// handoffSetup allocates and fills one policy's buffers at one size, or
-// writes a waived row when the device cannot run the policy.
-func (r *runner) handoffSetup(cfg HandoffConfig, policy string, size int64, cpu int) (*handoffData, bool, error) {
-	n := uint64(size / 8)
-	h := &handoffData{r: r, policy: policy, size: size, n: n, seed: cfg.Seed}
-	h.label = fmt.Sprintf("handoff %s %s", policy, fmtBytes(size))
-	base := r.row("handoff", "handoff", "")
-	base.Policy, base.SizeBytes, base.FootprintBytes = policy, size, size
-	base.ActiveElements, base.StrideElements = int64(n), 1
-	base.CPUThreads, base.Order, base.OrderSeed = int64(cfg.CPUThreads), cfg.Order, int64(cfg.OrderSeed)
-	if cpu >= 0 {
-		base.Note = fmt.Sprintf("host thread on cpu %d", cpu)
-	}
-	if policy == "managed_prefetch" && !r.info.ConcurrentManagedAccess {
-		return nil, true, r.waive(base, h.label, "prefetch needs concurrent managed access, which the device does not report")
-	}
-	var err error
-	switch policy {
-	case "managed", "managed_prefetch":
-		if h.host, err = r.dev.Alloc(ManagedMem, uint64(size)); err != nil {
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
-		}
-		h.gpu = h.host
-	case "host_mapped":
-		if h.host, err = r.dev.Alloc(MappedMem, uint64(size)); err != nil {
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
-		}
-		h.gpu = h.host
-	case "explicit_copy":
-		if h.host, err = r.dev.Alloc(PinnedMem, uint64(size)); err != nil {
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
-		}
-		if h.gpu, err = r.dev.Alloc(DeviceMem, uint64(size)); err != nil {
-			r.dev.Free(h.host)
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
-		}
-		base.FootprintBytes = 2 * size
-	}
-	h.base = base
-	if err := r.dev.FillHost(h.host, n, h.seed); err != nil {
-		h.free()
-		return nil, false, err
-	}
-	return h, false, nil
-}
-
-func (h *handoffData) free() {
-	if h.host != nil {
-		h.r.dev.Free(h.host)
-	}
-	if h.gpu != nil && h.gpu != h.host {
-		h.r.dev.Free(h.gpu)
-	}
-	h.host, h.gpu = nil, nil
-}
-
-// conf returns a configuration of h.
-func (h *handoffData) conf(phase string, reuse int) *handoffConf {
-	c := &handoffConf{h: h, phase: phase, reuse: reuse, base: h.base, label: h.label + " " + phase}
-	c.base.Phase, c.base.UsefulBytes = phase, 2*h.size
-	switch phase {
-	case "gpu_only":
-		c.base.ReusePasses = 1
-	case "alternating":
-		c.base.ReusePasses = int64(reuse)
-		c.base.UsefulBytes = 2 * h.size * int64(1+reuse)
-		c.label = fmt.Sprintf("%s alternating R=%d", h.label, reuse)
-	}
-	return c
-}
-
-// trial returns the configuration's timed iteration.
-func (c *handoffConf) trial() trial {
-	h, r := c.h, c.h.r
-	switch c.phase {
-	case "cpu_only":
-		return func(_ int, row *results.Row) error {
-			defer r.groups.spend(partTimed)()
-			ms, err := r.cpuTimed(func() error { return r.dev.UpdateHost(h.host, h.n, 1, 1) })
-			h.adds++
-			row.CPUMs, row.TotalMs = ms, ms
-			row.GBps = gbps(row.UsefulBytes, ms)
-			return err
-		}
-	case "gpu_only":
-		return func(_ int, row *results.Row) error {
-			ms, err := r.timeKernel(h.kernel())
-			if err != nil {
-				return err
-			}
-			h.adds++
-			row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
-			return r.placement(h.gpu, row)
-		}
-	}
-	return func(_ int, row *results.Row) error { return h.alternate(c.reuse, row) }
-}
-
-// enter puts the data where the phase starts from: for gpu_only the policy's
-// GPU placement (prefetched, or copied to the device array). The CPU-only
-// and alternating phases start from the data where the previous iteration
-// left it, as in the paper's loop.
-func (c *handoffConf) enter() error {
-	h, d := c.h, c.h.r.dev
-	if c.phase != "gpu_only" {
-		return nil
-	}
-	switch h.policy {
-	case "managed_prefetch":
-		return d.Prefetch(h.gpu, ToGPU)
-	case "explicit_copy":
-		return d.Copy(h.gpu, h.host, h.n*8)
-	}
-	return nil
-}
-
-// leave checks the block's accumulated result where the phase left it
-// (the CPU-only phase's on the CPU, the others' on the device) and
-// restores the invariant between blocks (for explicit_copy the host array
-// holds the data).
-func (c *handoffConf) leave(what string) error {
-	h, r := c.h, c.h.r
-	if c.phase == "cpu_only" {
-		return r.checkHost(h.host, h.want(), what)
-	}
-	if err := r.check(h.gpu, h.want(), what); err != nil {
-		return err
-	}
-	if c.phase == "gpu_only" {
-		if h.policy == "explicit_copy" {
-			if err := r.dev.Copy(h.host, h.gpu, h.n*8); err != nil {
-				return err
-			}
-			return r.dev.Sync()
-		}
-	}
-	return nil
-}
-
-// handoffBlock measures one block: the warm-ups (first block of the unit)
-// or a settling iteration (when another configuration used the buffers
-// since), then cfg.Trials trials of repetition b.rep of each of the unit's
-// configurations (a sweep's in rounds), emitted together once the block
-// is done; after the unit's last block, a counter pass per configuration.
-// Each configuration is one progress step (HandoffConfig.Configs lists
-// them), taken when its block is done.
-func (r *runner) handoffBlock(ctx context.Context, cfg HandoffConfig, u handoffUnit, b handoffBlock) error {
-	lead := u.confs[0]
-	bases := make([]results.Row, len(u.confs))
-	labels := make([]string, len(u.confs))
-	trials := make([]trial, len(u.confs))
-	for i, c := range u.confs {
-		bases[i] = c.base
-		bases[i].Warmups, bases[i].Repetition, bases[i].OrderIndex = int64(cfg.Warmups.Int()), int64(b.rep), int64(b.index)
-		labels[i] = fmt.Sprintf("%s (repetition %d)", c.label, b.rep)
-		trials[i] = c.trial()
-	}
-	last := lead.blocks+1 == cfg.Repetitions
-	steps := func(suffix string) {
-		for i, c := range u.confs {
-			c.blocks++
-			r.step(labels[i] + suffix)
-		}
-	}
-	block := labels[0]
-	if u.sweep {
-		block = fmt.Sprintf("%s alternating R sweep (repetition %d)", lead.h.label, b.rep)
-		for i := range bases {
-			bases[i].RoundPosition = 1 // marks the rows as a sweep's for skipRep; set per trial below
-		}
-	}
-	if r.skipRep(bases[0]) {
-		steps(" (done earlier)")
-		return nil
-	}
-	if err := lead.enter(); err != nil {
-		return fmt.Errorf("umkit: %s: %w", block, err)
-	}
-	// One round: every configuration once, in the round's order.
-	round := func(i int, keep func(j, pos int, row results.Row)) error {
-		order := []int{0}
-		if u.sweep {
-			order = roundOrder(cfg.OrderSeed, b.rep, b.conf, i, len(u.confs))
-		}
-		for pos, j := range order {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			c, row := u.confs[j], bases[j]
-			if err := trials[j](c.iter, &row); err != nil {
-				return err
-			}
-			c.iter++
-			if keep != nil {
-				keep(j, pos, row)
-			}
-		}
-		return nil
-	}
-	switch {
-	case !lead.warmed:
-		for w := 0; w < cfg.Warmups.Int(); w++ {
-			if err := round(cfg.Trials.Int()+w, nil); err != nil { // rounds past the trials' own
-				return fmt.Errorf("umkit: %s: warm-up %d: %w", block, w, err)
-			}
-		}
-		for _, c := range u.confs {
-			c.warmed = true
-		}
-	case needsSettling(lead.h.last, lead) && cfg.Warmups.Int() > 0:
-		// One iteration re-establishes where the phase leaves the data;
-		// for a sweep the smallest R's, any R's ends the same way.
-		row := bases[0]
-		if err := trials[0](lead.iter, &row); err != nil {
-			return fmt.Errorf("umkit: %s: settling: %w", block, err)
-		}
-		lead.iter++
-	}
-	lead.h.last = lead
-	rows := make([]results.Row, 0, cfg.Trials.Int()*len(u.confs))
-	for i := 0; i < cfg.Trials.Int(); i++ {
-		err := round(i, func(j, pos int, row results.Row) {
-			row.Trial, row.Verified = int64(i), true
-			if u.sweep {
-				row.RoundPosition = int64(pos + 1)
-			}
-			rows = append(rows, row)
-		})
-		if err != nil {
-			return fmt.Errorf("umkit: %s: trial %d: %w", block, i, err)
-		}
-	}
-	if err := lead.leave("the block's accumulated data"); err != nil {
-		return fmt.Errorf("umkit: %s: %w", block, err)
-	}
-	if err := r.emit(rows); err != nil {
-		return err
-	}
-	if !last || r.counters == nil {
-		steps("")
-		return nil
-	}
-	for j, c := range u.confs {
-		if err := c.enter(); err != nil {
-			return err
-		}
-		if err := r.counterPass(ctx, r.counters, bases[j], c.label, c.iter, trials[j]); err != nil {
-			return err
-		}
-		c.iter++
-		if err := c.leave(c.label + " counter pass"); err != nil {
-			return err
-		}
-	}
-	steps("")
-	return nil
-}
-
-// needsSettling reports whether a block of c must start with a settling
-// iteration because prev, the configuration that used the same buffers
-// last, left them in another state. Alternating iterations leave the data
-// where the next one starts from (on the GPU after its passes, or in the
-// host array for explicit_copy) whatever R, so an alternating block after
-// another R's needs none; after a CPU-only or GPU-only block it does.
-func needsSettling(prev, c *handoffConf) bool {
-	return prev != nil && prev != c && !(prev.phase == "alternating" && c.phase == "alternating")
-}
-
-// Marks of an alternating trial (Marker).
-const (
-	markMoveIn   = 0 // before the prefetch to the GPU or the copy to the device
-	markPasses   = 1 // before the R GPU passes
-	markPassesOK = 2 // after them
-	markMovedOut = 3 // after the copy back (explicit_copy)
-)
-
-// alternate runs and times one iteration of the alternating phase (the
-// block's end checks it, with the others).
-func (h *handoffData) alternate(reuse int, row *results.Row) error {
-	d := h.r.dev
-	mk, _ := optional[Marker](d)
-	mark := func(i int) error {
-		if mk == nil {
-			return nil
-		}
-		return mk.Mark(i)
-	}
-	stop := h.r.groups.spend(partTimed)
-	t0 := d.Now()
-	var cpuMs, toCPUMs float64
-	err := func() error {
-		if h.policy == "managed_prefetch" {
-			if err := d.Prefetch(h.host, ToCPU); err != nil {
-				return err
-			}
-			if err := d.Sync(); err != nil {
-				return err
-			}
-			toCPUMs = ms(d.Now() - t0)
-		}
-		c0 := d.Now()
-		if err := d.UpdateHost(h.host, h.n, 1, 1); err != nil {
-			return err
-		}
-		cpuMs = ms(d.Now() - c0)
-		if err := mark(markMoveIn); err != nil {
-			return err
-		}
-		switch h.policy {
-		case "managed_prefetch":
-			if err := d.Prefetch(h.gpu, ToGPU); err != nil {
-				return err
-			}
-		case "explicit_copy":
-			if err := d.Copy(h.gpu, h.host, h.n*8); err != nil {
-				return err
-			}
-		}
-		if err := mark(markPasses); err != nil {
-			return err
-		}
-		for i := 0; i < reuse; i++ {
-			if err := h.gpuPass(); err != nil {
-				return err
-			}
-		}
-		if err := mark(markPassesOK); err != nil {
-			return err
-		}
-		if h.policy == "explicit_copy" {
-			if err := d.Copy(h.host, h.gpu, h.n*8); err != nil {
-				return err
-			}
-		}
-		if err := mark(markMovedOut); err != nil {
-			return err
-		}
-		return d.Sync()
-	}()
-	total := ms(d.Now() - t0)
-	stop()
-	if err != nil {
-		return err
-	}
-	h.adds += float64(1 + reuse)
-	row.TotalMs, row.CPUMs = total, cpuMs
-	row.GBps = gbps(row.UsefulBytes, total)
-	if mk != nil {
-		if err := h.parts(mk, toCPUMs, row); err != nil {
-			return err
-		}
-	}
-	return h.r.placement(h.gpu, row)
-}
-
-// parts fills an alternating row's GPU-side parts from the marks, after the
-// trial's final synchronization, and sync_ms as the remainder.
-func (h *handoffData) parts(mk Marker, toCPUMs float64, row *results.Row) error {
-	between := func(i, j int) (float64, error) { return mk.MarkedMs(i, j) }
-	kernel, err := between(markPasses, markPassesOK)
-	if err != nil {
-		return err
-	}
-	row.KernelMs = kernel
-	moved := 0.0
-	switch h.policy {
-	case "managed_prefetch":
-		in, err := between(markMoveIn, markPasses)
-		if err != nil {
-			return err
-		}
-		row.PrefetchMs = toCPUMs + in
-		moved = row.PrefetchMs
-	case "explicit_copy":
-		in, err := between(markMoveIn, markPasses)
-		if err != nil {
-			return err
-		}
-		out, err := between(markPassesOK, markMovedOut)
-		if err != nil {
-			return err
-		}
-		row.TransferMs = in + out
-		moved = row.TransferMs
-	}
-	// The rest of the wall-clock iteration; the GPU's event clock and the
-	// host's clock can put the parts a hair above the total (rounding, a
-	// few µs), which reads as no time left, never as a negative duration.
-	row.SyncMs = max(0, row.TotalMs-row.CPUMs-moved-kernel)
-	return nil
-}
-
-func ms(d time.Duration) float64 {
-	if d < 0 {
-		return math.NaN()
-	}
-	return float64(d) / float64(time.Millisecond)
 }

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 func handoffSmall() umkit.HandoffConfig {
@@ -26,8 +26,8 @@ func handoffSmall() umkit.HandoffConfig {
 // round in a seeded shuffled order (every R once a round), and fills the
 // alternating trial's parts; sequential keeps the old layout.
 func TestHandoffInterleaved(t *testing.T) {
-	dev := fakegpu.New()
-	df, err := umkit.Handoff(ctx, dev, handoffSmall())
+	dev := simgpu.New()
+	df, err := umkit.Measure(ctx, dev, handoffSmall())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestHandoffInterleaved(t *testing.T) {
 	}
 	// The same seed measures in the same order; a different seed in another;
 	// sequential keeps the old layout.
-	again, err := umkit.Handoff(ctx, fakegpu.New(), handoffSmall())
+	again, err := umkit.Measure(ctx, simgpu.New(), handoffSmall())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestHandoffInterleaved(t *testing.T) {
 	}
 	cfg := handoffSmall()
 	cfg.OrderSeed = 7
-	other, err := umkit.Handoff(ctx, fakegpu.New(), cfg)
+	other, err := umkit.Measure(ctx, simgpu.New(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestHandoffInterleaved(t *testing.T) {
 		t.Error("seeds 1 and 7 measured in the same order")
 	}
 	cfg.Order = "sequential"
-	df, err = umkit.Handoff(ctx, fakegpu.New(), cfg)
+	df, err = umkit.Measure(ctx, simgpu.New(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,8 +168,8 @@ func nz(x float64) float64 {
 func TestHandoffCPUThreads(t *testing.T) {
 	cfg := handoffSmall()
 	cfg.Policies, cfg.Sizes, cfg.Reuse, cfg.CPUThreads = []string{"host_mapped"}, []int64{1 << 20}, []int{1}, 4
-	dev := fakegpu.New()
-	df, err := umkit.Handoff(ctx, dev, cfg)
+	dev := simgpu.New()
+	df, err := umkit.Measure(ctx, dev, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestHandoffResumeRepetitions(t *testing.T) {
 	full := t.TempDir()
 	var last umkit.Progress
 	steps := 0
-	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: umkit.N(2), Warmups: umkit.N(1), Out: full, Device: fakegpu.New(),
+	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: umkit.N(2), Warmups: umkit.N(1), Out: full, Device: simgpu.New(),
 		Progress: func(p umkit.Progress) { last = p; steps++ }}
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
@@ -229,7 +229,7 @@ func TestHandoffResumeRepetitions(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(full, results.MetaName)); err == nil {
 		os.WriteFile(filepath.Join(part, results.MetaName), b, 0o644)
 	}
-	o.Out, o.Resume, o.Device = part, true, fakegpu.New()
+	o.Out, o.Resume, o.Device = part, true, simgpu.New()
 	var earlier int
 	o.Progress = func(p umkit.Progress) {
 		if strings.HasSuffix(p.Config, "(done earlier)") {
@@ -271,8 +271,8 @@ func TestHandoffResumeRepetitions(t *testing.T) {
 func TestHandoffFits(t *testing.T) {
 	cfg := handoffSmall()
 	cfg.Sizes = []int64{32 << 30} // 3 device-resident policies × 32 GiB > the fake's 80 GiB
-	dev := fakegpu.New()
-	_, err := umkit.Handoff(ctx, dev, cfg)
+	dev := simgpu.New()
+	_, err := umkit.Measure(ctx, dev, cfg)
 	if err == nil || !strings.Contains(err.Error(), "96 GiB of device memory") {
 		t.Fatalf("got %v, want a refusal naming 96 GiB", err)
 	}
@@ -288,7 +288,7 @@ func TestHandoffFits(t *testing.T) {
 // interfaces through it (on the H200 the wrapper once hid them: no trial
 // parts, and --cpu-threads 8 refused as "one thread only").
 func TestRunHandoffBehindWatchdog(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	dir := filepath.Join(t.TempDir(), "out")
 	opts := umkit.Options{Device: dev, Out: dir, Groups: []string{"handoff"}, Quick: true,
 		Sizes: []int64{1 << 20}, CPUThreads: 2, Warn: func(string) {}}
@@ -323,7 +323,7 @@ func TestRunHandoffBehindWatchdog(t *testing.T) {
 func TestHandoffResumeTornSweep(t *testing.T) {
 	full := t.TempDir()
 	o := umkit.Options{Groups: []string{"handoff"}, Sizes: []int64{1 << 20}, Trials: umkit.N(2), Warmups: umkit.N(1), Out: full,
-		Device: fakegpu.New(), Quick: true, Warn: func(string) {}}
+		Device: simgpu.New(), Quick: true, Warn: func(string) {}}
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
@@ -362,7 +362,7 @@ func TestHandoffResumeTornSweep(t *testing.T) {
 	}
 	os.WriteFile(filepath.Join(part, results.MetaName), b, 0o644)
 	var measured []string
-	o.Out, o.Resume, o.Device = part, true, fakegpu.New()
+	o.Out, o.Resume, o.Device = part, true, simgpu.New()
 	o.Progress = func(p umkit.Progress) {
 		if !strings.HasSuffix(p.Config, "(done earlier)") {
 			measured = append(measured, p.Config)
@@ -407,8 +407,8 @@ func TestHandoffBlockEndCheck(t *testing.T) {
 	}
 	for _, order := range []string{"interleaved", "sequential"} {
 		cfg.Order = order
-		clean := fakegpu.New()
-		df, err := umkit.Handoff(ctx, clean, cfg)
+		clean := simgpu.New()
+		df, err := umkit.Measure(ctx, clean, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -436,9 +436,9 @@ func TestHandoffBlockEndCheck(t *testing.T) {
 			step = 17 // every launch takes minutes under -race; the plain go test drops each
 		}
 		for drop := 1; drop <= launches; drop += step {
-			dev := fakegpu.New()
+			dev := simgpu.New()
 			dev.DropLaunch = drop
-			df, err := umkit.Handoff(ctx, dev, cfg)
+			df, err := umkit.Measure(ctx, dev, cfg)
 			if err == nil || !strings.Contains(err.Error(), "verification failed (the block's accumulated data)") {
 				t.Fatalf("%s: launch %d of %d dropped: got %v, want the block's verification error", order, drop, launches, err)
 			}

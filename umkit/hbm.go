@@ -4,25 +4,29 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
 )
 
-// HBM measures local GPU-resident bandwidth with STREAM copy (a = b, two
-// arrays moved per element) and triad (a = b + s·c, three arrays) on device
-// memory, one row per trial. Kernel time is measured with events; every
-// trial's result is checked on the device afterwards, and each trial
-// computes a new result (the triad's scalar and the copy's source rotate), so
-// the check proves the trial itself wrote every element.
-func HBM(ctx context.Context, dev Device, cfg HBMConfig) (dataframe.DataFrame, error) {
-	if err := cfg.Validate(); err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+// HBMConfig configures the HBM bandwidth group (paper Table II: local
+// GPU-resident bandwidth): STREAM copy (a = b, two arrays moved per
+// element) and triad (a = b + s·c, three arrays) on device memory, one row
+// per trial. Kernel time is measured with events; every trial's result is
+// checked on the device afterwards, and each trial computes a new result
+// (the triad's scalar and the copy's source rotate), so the check proves
+// the trial itself wrote every element.
+type HBMConfig struct {
+	Common
+	Sizes      []int64  // bytes per array; default 64 KiB to 4 GiB in steps of 4
+	Benchmarks []string // copy, triad; default both
+	// MinWarmupMs keeps warming up until this much GPU time has passed, so
+	// clocks have left idle before the trials; default 100 ms (0 with N(0) warm-ups).
+	MinWarmupMs float64
 }
 
+var _ = register(HBMConfig{})
+
 // Name is the group's name.
-func (HBMConfig) Name() string { return "hbm" }
+func (HBMConfig) Name() string { return results.GroupHBM }
 
 // Entries are the group's registry entries.
 func (HBMConfig) Entries() []Benchmark {
@@ -34,84 +38,113 @@ func (HBMConfig) Entries() []Benchmark {
 	}
 }
 
-func (c HBMConfig) configure(s Selection) Definition {
-	c.Common, c.Benchmarks, c.Sizes = s.Common, s.Benchmarks, s.sizesOr([]int64{MiB, 256 * MiB})
+// Defaults returns c with every zero field set to its default.
+func (c HBMConfig) Defaults() HBMConfig {
+	c.Common = c.Common.withDefaults(DefaultTrials)
+	if c.Sizes == nil {
+		c.Sizes = pow4(64*KiB, 4*GiB)
+	}
+	if c.Benchmarks == nil {
+		c.Benchmarks = []string{results.BenchCopy, results.BenchTriad}
+	}
+	if c.MinWarmupMs == 0 && c.Warmups.Int() > 0 { // N(0) warm-ups: none at all
+		c.MinWarmupMs = 100
+	}
 	return c
 }
 
 func (c HBMConfig) defaults() Definition { return c.Defaults() }
 
-// Configs lists the configurations: each benchmark at each size.
+// Validate checks c, defaults applied, before anything touches the GPU.
+func (c HBMConfig) Validate() error {
+	c = c.Defaults()
+	return firstError(c.Common.validate("hbm"),
+		failIf(c.MinWarmupMs < 0, "hbm: MinWarmupMs %v: must not be negative", c.MinWarmupMs),
+		validateSizes("hbm", "size", c.Sizes, 16, 64*GiB),
+		validateChoice("hbm", "benchmark", c.Benchmarks, []string{results.BenchCopy, results.BenchTriad}))
+}
+
+func (c HBMConfig) configure(s Selection) Definition {
+	c.Common, c.Benchmarks, c.Sizes = s.Common, s.Benchmarks, s.sizesOr([]int64{MiB, 256 * MiB})
+	return c
+}
+
+// Configs lists the configurations: each benchmark at each size. Both
+// kernels use three arrays (copy alternates its source between two).
 func (c HBMConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
 	for _, bench := range c.Benchmarks {
+		moved := map[string]int64{results.BenchCopy: 2, results.BenchTriad: 3}[bench]
 		for _, size := range c.Sizes {
-			out = append(out, Config{Definition: "hbm", Entry: "hbm." + bench, Group: "hbm", Benchmark: bench, Mode: "explicit",
-				Label: label("hbm", bench, size), SizeBytes: size, BytesPerIteration: hbmMoved[bench] * size})
+			out = append(out, Config{Benchmark: bench, Mode: results.ModeExplicit, Label: label("hbm", bench, size),
+				SizeBytes: size, FootprintBytes: 3 * size, BytesPerIteration: moved * size, Bound: results.KernelBound(moved * size)})
 		}
 	}
-	return withRows(out, c.Trials.Int())
+	return configs(c, out, c.Trials.Int())
 }
 
-func (c HBMConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
-	return noStart(func(ctx context.Context, k Config) error { return r.hbmOne(ctx, c, k.Benchmark, k.SizeBytes) })
+func (c HBMConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
+	return r.stream(ctx, c.Common, k, base, DeviceMem, c.MinWarmupMs)
 }
 
-// hbmMoved is how many arrays of size bytes each benchmark moves.
-var hbmMoved = map[string]int64{"copy": 2, "triad": 3}
-
-func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size int64) error {
-	moved := map[string]int64{"copy": 2, "triad": 3}[bench]
-	n := uint64(size / 8)
-	base := r.row("hbm", bench, "explicit")
-	// Both kernels use three arrays: copy alternates its source between two.
-	base.SizeBytes, base.FootprintBytes = size, 3*size
-	base.UsefulBytes, base.ActiveElements, base.StrideElements = moved*size, int64(n), 1
-	label := fmt.Sprintf("hbm %s %s", bench, fmtBytes(size))
+// stream measures a STREAM kernel (k.Benchmark: copy or triad) over three
+// arrays of one kind of memory: device memory (hbm), or host memory the
+// GPU reads and writes in place (host). Each trial computes something the
+// previous one did not (another scalar, or the other source array), so the
+// check proves that this trial wrote every element.
+func (r *runner) stream(ctx context.Context, c Common, k Config, base results.Row, kind MemKind, minWarmupMs float64) error {
+	n := uint64(k.SizeBytes / 8)
+	base.ActiveElements, base.StrideElements = int64(n), 1
 	if r.skip(base) {
-		r.step(label + " (done earlier)")
+		r.step(k.Label + " (done earlier)")
 		return nil
 	}
-	bufs, free, err := r.allocs(DeviceMem, uint64(size), 3)
+	bufs, free, err := r.allocs(kind, uint64(k.SizeBytes), 3)
 	if err != nil {
-		return fmt.Errorf("umkit: %s: %w", label, err)
+		return fmt.Errorf("umkit: %s: %w", k.Label, err)
 	}
 	defer free()
-	seedB, seedC := cfg.Seed, cfg.Seed+1
-	if err := r.dev.Fill(bufs[1], n, seedB); err != nil {
-		return err
-	}
-	if err := r.dev.Fill(bufs[2], n, seedC); err != nil {
-		return err
+	onDevice, what := kind == DeviceMem, k.Benchmark
+	if !onDevice {
+		what = "host " + what
 	}
 	// The trials are checked against the inputs, so check the inputs first;
 	// no kernel writes them afterwards.
-	if err := r.check(bufs[1], AllOf(n, seedB, 1, 0), "input b"); err != nil {
-		return err
-	}
-	if err := r.check(bufs[2], AllOf(n, seedC, 1, 0), "input c"); err != nil {
-		return err
-	}
-	return r.measureReps(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), 1, cfg.MinWarmupMs, func(it int, row *results.Row) error {
-		// Each trial computes something the previous one did not (another
-		// scalar, or the other source array), so the check proves that this
-		// trial wrote every element. Reading the arrays to check them leaves
-		// the memory system in a state that slows the next kernel (on an
-		// H200, 2026-11-29: 3934 GB/s after a check against 4289 back to
-		// back, for a 1 GiB triad), so one untimed launch with the previous
-		// trial's operands comes first, as in a back-to-back loop.
-		prev, _ := rotate(bench, bufs, n, it+1)
-		if err := r.dev.Launch(prev); err != nil {
+	for i, seed := range []uint64{c.Seed, c.Seed + 1} {
+		in, check, fill := fmt.Sprintf("input %c", 'b'+i), r.check, r.dev.Fill
+		if !onDevice {
+			check, fill = r.checkHost, r.dev.FillHost
+		}
+		if err := fill(bufs[i+1], n, seed); err != nil {
 			return err
 		}
-		k, want := rotate(bench, bufs, n, it)
-		ms, err := r.timeKernel(k)
+		if err := check(bufs[i+1], AllOf(n, seed, 1, 0), in); err != nil {
+			return err
+		}
+	}
+	return r.measure(ctx, base, k.Label, c, minWarmupMs, func(it int, row *results.Row) error {
+		// Reading device arrays to check them leaves the memory system in a
+		// state that slows the next kernel (on an H200, 2026-11-29: 3934 GB/s
+		// after a check against 4289 back to back, for a 1 GiB triad), so
+		// one untimed launch with the previous trial's operands comes first,
+		// as in a back-to-back loop.
+		if onDevice {
+			prev, _ := rotate(k.Benchmark, bufs, n, it+1)
+			if err := r.dev.Launch(prev); err != nil {
+				return err
+			}
+		}
+		kern, want := rotate(k.Benchmark, bufs, n, it)
+		ms, err := r.timeKernel(kern)
 		if err != nil {
 			return err
 		}
 		row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
-		return r.check(bufs[0], want, bench)
+		if !onDevice {
+			row.Placement = kind.String()
+		}
+		return r.check(bufs[0], want, what)
 	})
 }
 
@@ -119,7 +152,7 @@ func (r *runner) hbmOne(ctx context.Context, cfg HBMConfig, bench string, size i
 // a = b + s·c with s = 2, 3, 4, 5, 6 in turn, or the copy a = b and a = c
 // alternately. The expectation reads the inputs (a reference check).
 func rotate(bench string, bufs []Buffer, n uint64, it int) (Kernel, Expect) {
-	if bench == "triad" {
+	if bench == results.BenchTriad {
 		s := float64(2 + it%5)
 		return Kernel{Kind: KTriad, X: bufs[0], Y: bufs[1], Z: bufs[2], N: n, Scalar: s},
 			Expect{N: n, Y: bufs[1], Z: bufs[2], Scalar: s}

@@ -2,39 +2,42 @@ package umkit
 
 import (
 	"context"
-	"fmt"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
 )
 
-// Host measures GPU access to CPU-backed memory: the STREAM triad with all
-// three arrays in pinned host memory mapped into the device (host_mapped),
-// and in malloc'd memory (system) where the device reports pageable memory
-// access (Grace ATS, HMM); elsewhere the system mode yields a waived row.
-func Host(ctx context.Context, dev Device, cfg HostConfig) (dataframe.DataFrame, error) {
-	if err := cfg.Validate(); err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+// HostConfig configures the host/system-memory group: GPU access to
+// CPU-backed memory, the STREAM triad with all three arrays in pinned host
+// memory mapped into the device (host_mapped), and in malloc'd memory
+// (system) where the device reports pageable memory access (Grace ATS,
+// HMM); elsewhere the system mode yields a waived row.
+type HostConfig struct {
+	Common
+	Sizes []int64 // bytes per array; default 64 KiB to 1 GiB in steps of 4
+	Modes []string
 }
 
-// Name is the group's name.
-func (HostConfig) Name() string { return "host" }
+var _ = register(HostConfig{})
 
-// hostBench maps the host benchmarks to their modes.
-var hostBench = map[string]string{"mapped_triad": "host_mapped", "system_triad": "system"}
+// HostModes are the host group's modes.
+var HostModes = []string{results.ModeHostMapped, results.ModeSystem}
+
+// hostEntries are the registry entries of the host modes.
+var hostEntries = map[string]string{results.ModeHostMapped: "host.mapped_triad", results.ModeSystem: "host.system_triad"}
+
+// hostBounds: mapped memory is read and written over the CPU–GPU link,
+// malloc'd memory through the host's pageable path.
+var hostBounds = map[string]string{results.ModeHostMapped: results.BoundHostLink, results.ModeSystem: results.BoundHostPageable}
+
+// Name is the group's name.
+func (HostConfig) Name() string { return results.GroupHost }
 
 // Entries are the group's registry entries.
 func (HostConfig) Entries() []Benchmark {
 	return []Benchmark{
-		entry("host.mapped_triad", "3 × size", func(d DeviceInfo) (bool, string) {
-			if !d.CanMapHostMemory {
-				return false, "the device cannot map host memory"
-			}
-			return true, ""
-		}, "The triad with all arrays in pinned host memory mapped into the device: GPU loads and stores cross the CPU–GPU link on every access (V-A)."),
-		entry("host.system_triad", "3 × size", func(d DeviceInfo) (bool, string) {
+		entry(hostEntries[results.ModeHostMapped], "3 × size", needsMapping,
+			"The triad with all arrays in pinned host memory mapped into the device: GPU loads and stores cross the CPU–GPU link on every access (V-A)."),
+		entry(hostEntries[results.ModeSystem], "3 × size", func(d DeviceInfo) (bool, string) {
 			if !d.PageableMemoryAccess {
 				return false, "the device does not report pageable memory access (no HMM or ATS)"
 			}
@@ -43,15 +46,38 @@ func (HostConfig) Entries() []Benchmark {
 	}
 }
 
-func (c HostConfig) configure(s Selection) Definition {
-	c.Common, c.Modes, c.Sizes = s.Common, nil, s.sizesOr([]int64{MiB, 256 * MiB})
-	for _, b := range s.Benchmarks {
-		c.Modes = append(c.Modes, hostBench[b])
+// Defaults returns c with every zero field set to its default.
+func (c HostConfig) Defaults() HostConfig {
+	c.Common = c.Common.withDefaults(DefaultTrials)
+	if c.Sizes == nil {
+		c.Sizes = pow4(64*KiB, GiB)
+	}
+	if c.Modes == nil {
+		c.Modes = HostModes
 	}
 	return c
 }
 
 func (c HostConfig) defaults() Definition { return c.Defaults() }
+
+// Validate checks c before anything touches the GPU.
+func (c HostConfig) Validate() error {
+	c = c.Defaults()
+	return firstError(c.Common.validate("host"), validateSizes("host", "size", c.Sizes, 16, 16*GiB),
+		validateChoice("host", "mode", c.Modes, HostModes))
+}
+
+func (c HostConfig) configure(s Selection) Definition {
+	c.Common, c.Modes, c.Sizes = s.Common, nil, s.sizesOr([]int64{MiB, 256 * MiB})
+	for _, b := range s.Benchmarks {
+		for m, e := range hostEntries {
+			if e == "host."+b {
+				c.Modes = append(c.Modes, m)
+			}
+		}
+	}
+	return c
+}
 
 // Configs lists the configurations: each mode at each size.
 func (c HostConfig) Configs() []Config {
@@ -59,79 +85,31 @@ func (c HostConfig) Configs() []Config {
 	var out []Config
 	for _, mode := range c.Modes {
 		for _, size := range c.Sizes {
-			out = append(out, Config{Definition: "host", Entry: hostEntry(mode), Group: "host", Benchmark: "triad", Mode: mode,
-				Label: label("host triad", mode, size), SizeBytes: size, BytesPerIteration: 3 * size})
+			out = append(out, Config{Entry: hostEntries[mode], Benchmark: results.BenchTriad, Mode: mode,
+				Label: label("host triad", mode, size), SizeBytes: size, FootprintBytes: 3 * size, BytesPerIteration: 3 * size,
+				Bound: hostBounds[mode]})
 		}
 	}
-	return withRows(out, c.Trials.Int())
+	return configs(c, out, c.Trials.Int())
 }
 
-// hostEntry is the registry entry of a host mode.
-func hostEntry(mode string) string {
-	for b, m := range hostBench {
-		if m == mode {
-			return "host." + b
-		}
-	}
-	return ""
+func (c HostConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
+	return r.hostStream(ctx, c.Common, k, base)
 }
 
-func (c HostConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
-	return noStart(func(ctx context.Context, k Config) error { return r.hostOne(ctx, c, k.Mode, k.SizeBytes) })
-}
-
-// waive emits a single row saying a configuration is not supported here.
-func (r *runner) waive(base results.Row, label, reason string) error {
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
-		return nil
-	}
-	base.Waived, base.Note = true, reason
-	if err := r.emit([]results.Row{base}); err != nil {
-		return err
-	}
-	r.step(label + " (waived)")
-	return nil
-}
-
-func (r *runner) hostOne(ctx context.Context, cfg HostConfig, mode string, size int64) error {
-	n := uint64(size / 8)
-	base := r.row("host", "triad", mode)
-	base.SizeBytes, base.FootprintBytes, base.UsefulBytes = size, 3*size, 3*size
-	base.ActiveElements, base.StrideElements = int64(n), 1
-	label := fmt.Sprintf("host triad %s %s", mode, fmtBytes(size))
-	kind := MappedMem
+// hostStream measures a STREAM kernel on host memory the GPU accesses in
+// place: pinned and mapped, or malloc'd for mode system, which is waived
+// where the device cannot access pageable memory.
+func (r *runner) hostStream(ctx context.Context, c Common, k Config, base results.Row) error {
+	base.ActiveElements, base.StrideElements = k.SizeBytes/8, 1 // as stream sets them, for a waived row
 	switch {
-	case mode == "system" && !r.info.PageableMemoryAccess:
-		return r.waive(base, label, "the device does not report pageable memory access (no HMM or ATS): "+
+	case k.Mode == results.ModeSystem && !r.info.PageableMemoryAccess:
+		return r.waive(base, k.Label, "the device does not report pageable memory access (no HMM or ATS): "+
 			"the GPU cannot dereference malloc'd memory here")
-	case mode == "system":
-		kind = PageableMem
+	case k.Mode == results.ModeSystem:
+		return r.stream(ctx, c, k, base, PageableMem, 0)
 	case !r.info.CanMapHostMemory:
-		return r.waive(base, label, "the device cannot map host memory")
+		return r.waive(base, k.Label, "the device cannot map host memory")
 	}
-	bufs, free, err := r.allocs(kind, uint64(size), 3)
-	if err != nil {
-		return fmt.Errorf("umkit: %s: %w", label, err)
-	}
-	defer free()
-	seedB, seedC := cfg.Seed, cfg.Seed+1
-	for i, seed := range []uint64{seedB, seedC} {
-		if err := r.dev.FillHost(bufs[i+1], n, seed); err != nil {
-			return err
-		}
-		if err := r.checkHost(bufs[i+1], AllOf(n, seed, 1, 0), "input"); err != nil {
-			return err
-		}
-	}
-	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
-		k, want := rotate("triad", bufs, n, it) // a new scalar each trial
-		ms, err := r.timeKernel(k)
-		if err != nil {
-			return err
-		}
-		row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
-		row.Placement = kind.String()
-		return r.check(bufs[0], want, "host triad")
-	})
+	return r.stream(ctx, c, k, base, MappedMem, 0)
 }

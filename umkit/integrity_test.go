@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 func quickHBM(dev umkit.Device, dir string) umkit.Options {
@@ -36,7 +36,7 @@ func loadRows(t *testing.T, dir string) []results.Row {
 // naming the call and configuration, the finished configurations stay.
 func TestRunHungKernel(t *testing.T) {
 	// Count the launches of the first configuration, then hang just after.
-	probe := fakegpu.New()
+	probe := simgpu.New()
 	o := quickHBM(probe, t.TempDir())
 	o.Sizes = o.Sizes[:1]
 	o.Benchmarks, o.Groups = []string{"hbm.copy"}, nil
@@ -44,7 +44,7 @@ func TestRunHungKernel(t *testing.T) {
 		t.Fatal(err)
 	}
 	launches := callCount(probe, "Launch")
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	dev.HangAfter = launches + 1
 	defer dev.Release()
 	dir := t.TempDir()
@@ -78,7 +78,7 @@ func TestRunHungKernel(t *testing.T) {
 // --resume continues only an identical run, naming each difference.
 func TestResumeRefusesADifferentRun(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := umkit.Run(ctx, quickHBM(fakegpu.New(), dir)); err != nil {
+	if _, err := umkit.Run(ctx, quickHBM(simgpu.New(), dir)); err != nil {
 		t.Fatal(err)
 	}
 	before, _ := os.ReadFile(filepath.Join(dir, results.CSVName))
@@ -92,11 +92,11 @@ func TestResumeRefusesADifferentRun(t *testing.T) {
 		{"sizes", func(o *umkit.Options) { o.Sizes = []int64{1 << 20} }, "plan.hbm.Sizes: on disk [1048576,2097152], now [1048576]"},
 		{"groups", func(o *umkit.Options) { o.Groups = []string{"hbm", "managed"} }, "plan.managed: not in the run on disk"},
 		{"quick", func(o *umkit.Options) { o.Quick, o.Sizes = true, nil }, "plan.hbm.Sizes"},
-		{"gpu", func(o *umkit.Options) { o.Device = fakegpu.NewGPU(1) }, "GPU: on disk GPU-00000000-0000-0000-0000-000000000000"},
+		{"gpu", func(o *umkit.Options) { o.Device = simgpu.NewGPU(1) }, "GPU: on disk GPU-00000000-0000-0000-0000-000000000000"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			o := quickHBM(fakegpu.New(), dir)
+			o := quickHBM(simgpu.New(), dir)
 			o.Resume = true
 			c.edit(&o)
 			_, err := umkit.Run(ctx, o)
@@ -111,7 +111,7 @@ func TestResumeRefusesADifferentRun(t *testing.T) {
 	// A different schema (a file of an older umbench without the last column).
 	t.Run("schema", func(t *testing.T) {
 		d2 := t.TempDir()
-		if _, err := umkit.Run(ctx, quickHBM(fakegpu.New(), d2)); err != nil {
+		if _, err := umkit.Run(ctx, quickHBM(simgpu.New(), d2)); err != nil {
 			t.Fatal(err)
 		}
 		p := filepath.Join(d2, results.CSVName)
@@ -121,7 +121,7 @@ func TestResumeRefusesADifferentRun(t *testing.T) {
 			lines = append(lines, l[:strings.LastIndexByte(l, ',')])
 		}
 		os.WriteFile(p, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-		o := quickHBM(fakegpu.New(), d2)
+		o := quickHBM(simgpu.New(), d2)
 		o.Resume = true
 		if _, err := umkit.Run(ctx, o); !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "results.csv columns") {
 			t.Errorf("schema change: %v", err)
@@ -133,7 +133,7 @@ func TestResumeRefusesADifferentRun(t *testing.T) {
 		good, _ := os.ReadFile(mp)
 		defer os.WriteFile(mp, good, 0o644)
 		os.WriteFile(mp, []byte("{torn"), 0o644)
-		o := quickHBM(fakegpu.New(), dir)
+		o := quickHBM(simgpu.New(), dir)
 		o.Resume = true
 		if _, err := umkit.Run(ctx, o); !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "cannot be read") {
 			t.Errorf("unreadable meta.json: %v", err)
@@ -143,7 +143,7 @@ func TestResumeRefusesADifferentRun(t *testing.T) {
 		}
 	})
 	// The identical run resumes and measures nothing again.
-	o := quickHBM(fakegpu.New(), dir)
+	o := quickHBM(simgpu.New(), dir)
 	o.Resume = true
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatalf("identical resume: %v", err)
@@ -157,7 +157,7 @@ func TestResumeRefusesADifferentRun(t *testing.T) {
 // its rows go to results.partial.csv.
 func TestResumeRemeasuresPartialConfiguration(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := umkit.Run(ctx, quickHBM(fakegpu.New(), dir)); err != nil {
+	if _, err := umkit.Run(ctx, quickHBM(simgpu.New(), dir)); err != nil {
 		t.Fatal(err)
 	}
 	p := filepath.Join(dir, results.CSVName)
@@ -166,7 +166,7 @@ func TestResumeRemeasuresPartialConfiguration(t *testing.T) {
 	// Drop the last whole row and cut the one before in half.
 	keep := strings.Join(lines[:len(lines)-2], "") + lines[len(lines)-2][:10]
 	os.WriteFile(p, []byte(keep), 0o644)
-	o := quickHBM(fakegpu.New(), dir)
+	o := quickHBM(simgpu.New(), dir)
 	o.Resume = true
 	var warned []string
 	o.Warn = func(s string) { warned = append(warned, s) }
@@ -209,7 +209,7 @@ func TestRunLocksOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Unlock()
-	_, err = umkit.Run(ctx, quickHBM(fakegpu.New(), dir))
+	_, err = umkit.Run(ctx, quickHBM(simgpu.New(), dir))
 	if !errors.Is(err, results.ErrLocked) || !strings.Contains(err.Error(), "PID") {
 		t.Errorf("Run on a locked directory: %v", err)
 	}
@@ -221,7 +221,7 @@ func TestRunLocksOut(t *testing.T) {
 // Rows and metadata of a simulated device say so.
 func TestSimulatedMarked(t *testing.T) {
 	dir := t.TempDir()
-	meta, err := umkit.Run(ctx, quickHBM(fakegpu.New(), dir))
+	meta, err := umkit.Run(ctx, quickHBM(simgpu.New(), dir))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestSimulatedMarked(t *testing.T) {
 // An injected allocation failure stops the run with an error, keeping
 // what finished.
 func TestRunFailingAllocation(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	dev.FailAllocAfter = 3 // the first configuration's three arrays
 	dir := t.TempDir()
 	_, err := umkit.Run(ctx, quickHBM(dev, dir))
@@ -255,18 +255,18 @@ func TestRunFailingAllocation(t *testing.T) {
 // runs under the same limit finish the suite with every row of an
 // uninterrupted run and nothing set aside as partial.
 func TestRunTimeLimit(t *testing.T) {
-	opts := func(dir string, dev *fakegpu.Device) umkit.Options {
+	opts := func(dir string, dev *simgpu.Device) umkit.Options {
 		return umkit.Options{Device: dev, Out: dir, Groups: []string{"managed", "handoff"}, Trials: umkit.N(2), Warmups: umkit.N(1),
 			Sizes: []int64{1 << 20, 2 << 20}, Warn: func(string) {}}
 	}
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	if _, err := umkit.Run(ctx, opts(t.TempDir(), dev)); err != nil {
 		t.Fatal(err)
 	}
 	whole := dev.Now() // the uninterrupted run on the simulated clock
 	wholeRows := 0
 	dir := t.TempDir()
-	o := opts(dir, fakegpu.New())
+	o := opts(dir, simgpu.New())
 	o.TimeLimit = whole / 4
 	segments := 0
 	for ; segments < 12; segments++ {
@@ -285,7 +285,7 @@ func TestRunTimeLimit(t *testing.T) {
 			t.Fatalf("segment %d measured nothing (%d rows)", segments, len(rows))
 		}
 		wholeRows = len(rows)
-		o.Resume, o.Device = true, fakegpu.New()
+		o.Resume, o.Device = true, simgpu.New()
 	}
 	if segments < 2 || segments >= 12 {
 		t.Fatalf("%d segments stopped at the limit of a quarter of the run, want a few", segments)
@@ -325,7 +325,7 @@ func TestRunTimeLimit(t *testing.T) {
 		t.Error("resuming set rows aside as partial: a segment stopped inside a configuration")
 	}
 	ref := t.TempDir()
-	if _, err := umkit.Run(ctx, opts(ref, fakegpu.New())); err != nil {
+	if _, err := umkit.Run(ctx, opts(ref, simgpu.New())); err != nil {
 		t.Fatal(err)
 	}
 	got, want := loadRows(t, dir), loadRows(t, ref)
@@ -346,7 +346,7 @@ func TestRunTimeLimit(t *testing.T) {
 // settling passes before them (at least 4 each) can be counted from below.
 func TestRunGroupParts(t *testing.T) {
 	const delay = 2 * time.Millisecond
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	dev.KernelDelay = delay
 	dir := t.TempDir()
 	o := umkit.Options{Device: dev, Out: dir, Groups: []string{"managed"}, Trials: umkit.N(2), Warmups: umkit.N(1),

@@ -1,27 +1,88 @@
 package umkit
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 
-	"github.com/go-gota/gota/dataframe"
+	"github.com/umlab/umlab/results"
 )
 
-// Oversub measures capacity pressure (paper VII-A): a managed footprint of a
-// percentage of free device memory, for streaming, strided and random
-// access under cold, prefetched and reused states. By default it first
-// shrinks free memory to CapacityBytes with a plain device allocation, so
-// the sweep is fast. Percentages above 90 need AllowOversubscription and
-// print a warning; above 100 pages are evicted and reloaded.
-func Oversub(ctx context.Context, dev Device, cfg OversubConfig) (dataframe.DataFrame, error) {
-	if err := cfg.Validate(); err != nil {
-		return dataframe.DataFrame{}, err
+// OversubConfig configures the oversubscription group, capacity pressure
+// (paper VII-A): a managed footprint of a percentage of free device
+// memory, for streaming, strided and random access under cold, prefetched
+// and reused states. By default it first shrinks free memory to
+// CapacityBytes with a plain device allocation, so the sweep is fast.
+// Percentages above 90 need AllowOversubscription and print a warning;
+// above 100 pages are evicted and reloaded.
+type OversubConfig struct {
+	Common
+	StateSetup
+	Percents []float64 // of free device memory; default 25, 50, 75, 90
+	// CapacityBytes shrinks free device memory to this much (plus the safety
+	// margin) with a plain device allocation first, so that a sweep takes
+	// seconds, not hours; default 2 GiB. -1 measures against all free memory.
+	CapacityBytes int64
+	Patterns      []string
+	Modes         []string
+	Stride        int64 // elements, for the strided pattern; default 16
+	// AllowOversubscription permits percentages above 90. Above 100 the
+	// working set exceeds GPU memory: pages are evicted and reloaded, and
+	// some drivers have hung the GPU doing so. Off by default.
+	AllowOversubscription bool
+
+	capacity uint64 // the bytes the percentages refer to, once prepared
+}
+
+var _ = register(OversubConfig{})
+
+// OversubModes are the memory states of the oversubscription group.
+var OversubModes = []string{results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse}
+
+// OversubPatterns are its access patterns.
+var OversubPatterns = []string{results.PatternStreaming, results.PatternStrided, results.PatternRandom}
+
+// Defaults returns c with every zero field set to its default.
+func (c OversubConfig) Defaults() OversubConfig {
+	c.Common = c.Common.withDefaults(DefaultTrials)
+	c.StateSetup = c.StateSetup.withDefaults()
+	if c.Percents == nil {
+		c.Percents = []float64{25, 50, 75, 90}
 	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+	if c.CapacityBytes == 0 {
+		c.CapacityBytes = 2 * GiB
+	}
+	if c.Patterns == nil {
+		c.Patterns = OversubPatterns
+	}
+	if c.Modes == nil {
+		c.Modes = OversubModes
+	}
+	if c.Stride == 0 {
+		c.Stride = 16
+	}
+	return c
+}
+
+func (c OversubConfig) defaults() Definition { return c.Defaults() }
+
+// Validate checks c before anything touches the GPU.
+func (c OversubConfig) Validate() error {
+	c = c.Defaults()
+	return firstError(c.Common.validate("oversub"), c.StateSetup.validate("oversub"),
+		each(c.Percents, func(p float64) error {
+			return firstError(failIf(p <= 0 || p > 200, "oversub: %v %%: allowed above 0 up to 90 (up to 200 with AllowOversubscription)", p),
+				failIf(p > 90 && !c.AllowOversubscription, "oversub: %v %% of free device memory needs AllowOversubscription "+
+					"(--allow-oversubscription): beyond 90 %% pages are evicted and reloaded, and drivers have hung doing so", p))
+		}),
+		failIf(c.CapacityBytes != -1 && (c.CapacityBytes < 64*MiB || c.CapacityBytes%(2*MiB) != 0),
+			"oversub: capacity %d bytes: allowed -1 (all free memory) or a multiple of 2 MiB from 64 MiB", c.CapacityBytes),
+		failIf(c.Stride < 1, "oversub: stride %d: must be at least 1", c.Stride),
+		validateChoice("oversub", "pattern", c.Patterns, OversubPatterns), validateChoice("oversub", "mode", c.Modes, OversubModes))
 }
 
 // Name is the group's name.
-func (OversubConfig) Name() string { return "oversub" }
+func (OversubConfig) Name() string { return results.GroupOversub }
 
 // Entries are the group's registry entries.
 func (OversubConfig) Entries() []Benchmark {
@@ -47,33 +108,56 @@ func (c OversubConfig) configure(s Selection) Definition {
 	return c
 }
 
-func (c OversubConfig) defaults() Definition { return c.Defaults() }
-
 // oversubArg is what one oversub configuration needs.
 type oversubArg struct {
 	pattern string
 	pct     float64
 }
 
-// Configs lists the configurations: each pattern, mode and percentage. The
-// bytes per iteration depend on the device's free memory: 0 here.
+// Configs lists the configurations: each pattern, mode and percentage.
+// Their sizes and bytes per iteration depend on the device's free memory:
+// 0 until prepared. Cold trials, and any beyond 100 % (eviction), are
+// bound by fault servicing; prefetched and reused data that fit are
+// resident.
 func (c OversubConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
 	for _, pattern := range c.Patterns {
 		for _, mode := range c.Modes {
 			for _, pct := range c.Percents {
-				out = append(out, Config{Definition: "oversub", Entry: "oversub." + pattern, Group: "oversub", Benchmark: "stream", Mode: mode,
-					Label: fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct), arg: oversubArg{pattern, pct}})
+				k := Config{Entry: "oversub." + pattern, Benchmark: results.BenchStream, Mode: mode,
+					Label: fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct), arg: oversubArg{pattern, pct}}
+				// Unprepared, the bound takes the capacity asked for.
+				n, perElement := c.elements(pattern, pct, cmp.Or(c.capacity, uint64(max(c.CapacityBytes, 0))))
+				useful := int64(stateWorkload(pattern, n, uint64(c.Stride)).active * 16)
+				if k.Bound = results.BoundFaults; pct <= 100 {
+					k.Bound = stateBound(mode, useful)
+				}
+				if c.capacity > 0 {
+					k.SizeBytes, k.FootprintBytes, k.BytesPerIteration = int64(n*8), int64(n*perElement), useful
+				}
+				out = append(out, k)
 			}
 		}
 	}
-	return withRows(out, c.Trials.Int())
+	return configs(c, out, c.Trials.Int())
 }
 
-// start shrinks free device memory to the capacity (and warns above 90 %)
-// for the configurations; done releases the reservation.
-func (c OversubConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
+// elements is the data elements of a footprint of pct % of capacity bytes
+// (whole 2 MiB), and the bytes each takes (random's index array doubles it).
+func (c OversubConfig) elements(pattern string, pct float64, capacity uint64) (n, perElement uint64) {
+	footprint := uint64(pct / 100 * float64(capacity))
+	footprint -= footprint % (2 << 20)
+	perElement = 8
+	if pattern == results.PatternRandom {
+		perElement = 16
+	}
+	return footprint / perElement, perElement
+}
+
+// prepare shrinks free device memory to the capacity (and warns above
+// 90 %) for the configurations; done releases the reservation.
+func (c OversubConfig) prepare(r *runner) (Definition, func(), error) {
 	r.scratch() // before shrinking, so that the capacity is all the footprint's
 	r.primeManaged()
 	capacity, release, err := r.shrink(c.CapacityBytes)
@@ -86,10 +170,21 @@ func (c OversubConfig) start(r *runner) (func(context.Context, Config) error, fu
 			break
 		}
 	}
-	return func(ctx context.Context, k Config) error {
-		a := k.arg.(oversubArg)
-		return r.oversubOne(ctx, c, capacity, a.pattern, k.Mode, a.pct)
-	}, release, nil
+	c.capacity = capacity
+	return c, release, nil
+}
+
+func (c OversubConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
+	a := k.arg.(oversubArg)
+	w := stateWorkload(a.pattern, uint64(k.SizeBytes/8), uint64(c.Stride))
+	base.Pattern, base.OversubPct = a.pattern, a.pct
+	base.ActiveElements, base.StrideElements = int64(w.active), int64(w.stride)
+	base.Note = fmt.Sprintf("capacity %s", fmtBytes(int64(c.capacity)))
+	if a.pct > 100 {
+		r.dev.AllowOversubscription(true)
+		defer r.dev.AllowOversubscription(false)
+	}
+	return r.runState(ctx, c, k, base, w)
 }
 
 // OversubWarning is printed before any run above 90 % of free memory.
@@ -145,37 +240,4 @@ func (r *runner) shrink(capacity int64) (uint64, func(), error) {
 		return 0, nil, fmt.Errorf("umkit: oversub: free memory after the reservation: %v", err)
 	}
 	return free - margin, func() { r.dev.Free(reserve) }, nil
-}
-
-func (r *runner) oversubOne(ctx context.Context, cfg OversubConfig, capacity uint64, pattern, mode string, pct float64) error {
-	footprint := uint64(pct / 100 * float64(capacity))
-	footprint -= footprint % (2 << 20)
-	perElement := uint64(8)
-	if pattern == "random" {
-		perElement = 16 // the index array doubles the footprint
-	}
-	n := footprint / perElement
-	w := workload{n: n, stride: 1, active: n}
-	switch pattern {
-	case "streaming":
-		w.kernel = Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}
-	case "strided":
-		s := uint64(cfg.Stride)
-		w.stride, w.active = s, (n-1)/s+1
-		w.kernel = Kernel{Kind: KStrided, Mul: 1, Add: 1, Stride: s, Active: w.active}
-	case "random":
-		w.random = true
-		w.kernel = Kernel{Kind: KRandom, Mul: 1, Add: 1, Active: n}
-	}
-	base := r.row("oversub", "stream", mode)
-	base.Pattern, base.OversubPct = pattern, pct
-	base.SizeBytes, base.FootprintBytes = int64(n*8), int64(n*perElement)
-	base.ActiveElements, base.UsefulBytes, base.StrideElements = int64(w.active), int64(w.active*16), int64(w.stride)
-	base.Note = fmt.Sprintf("capacity %s", fmtBytes(int64(capacity)))
-	label := fmt.Sprintf("oversub %s %s %g%%", pattern, mode, pct)
-	if pct > 100 {
-		r.dev.AllowOversubscription(true)
-		defer r.dev.AllowOversubscription(false)
-	}
-	return r.runState(ctx, base, label, mode, w, cfg.Common, cfg.StateSetup)
 }

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/cuda"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // Found live on an H200 (notebook 04, 2026-12-01): the driver takes about
@@ -16,7 +16,7 @@ import (
 // memory was shrunk to the capacity, and the 90 % prefetched footprint was
 // refused by the allocation guard. Oversub now primes the driver first.
 func TestOversubFirstInProcessFitsAfterDriverGrowth(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	// The H200 run implied about 160 MiB (3.69 GiB free after a 1 GiB
 	// capacity above a 2.80 GiB margin); 300 MiB is more than the 10 % a
 	// 90 % footprint leaves of the 2 GiB capacity, so without the priming
@@ -48,14 +48,14 @@ func TestOversubReallocatesAfterDriverKeepsMemory(t *testing.T) {
 	run := func(dev umkit.Device, rewrite string) error {
 		cfg := umkit.OversubConfig{Common: umkit.Common{Warmups: umkit.N(1), Trials: umkit.N(3)}, StateSetup: umkit.StateSetup{Rewrite: rewrite},
 			CapacityBytes: 1 << 30, Percents: []float64{90}, Patterns: []string{"streaming"}, Modes: []string{"managed_prefetch"}}
-		df, err := umkit.Oversub(ctx, dev, cfg)
+		df, err := umkit.Measure(ctx, dev, cfg)
 		if err == nil && df.Nrow() != 3 {
 			t.Errorf("--rewrite %s: %d rows, want 3", rewrite, df.Nrow())
 		}
 		return err
 	}
-	keeps := func() *fakegpu.Device {
-		dev := fakegpu.New()
+	keeps := func() *simgpu.Device {
+		dev := simgpu.New()
 		dev.KeptAfterFree, dev.KeptAfterFreeFrom = 110<<20, 512<<20
 		return dev
 	}

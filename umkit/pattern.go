@@ -4,26 +4,37 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
 )
 
-// Patterns measures how access pattern shapes each memory state over a fixed
-// footprint (paper VI-B, VI-C): streaming, strided (stride in elements),
-// random through a device-made permutation index array (8 bytes per element,
-// counted in footprint_bytes), and page-touch (one element per 4 KiB, 64 KiB
-// or 2 MiB), each under explicit, cold, prefetched and reused memory.
+// PatternConfig configures the access-pattern group: how access pattern
+// shapes each memory state over a fixed footprint (paper VI-B, VI-C):
+// streaming, strided (stride in elements), random through a device-made
+// permutation index array (8 bytes per element, counted in
+// footprint_bytes), and page-touch (one element per 4 KiB, 64 KiB or
+// 2 MiB), each under explicit, cold, prefetched and reused memory.
 // useful_bytes counts the data read and written for the touched elements
 // (16 bytes each); bandwidth is useful bytes over kernel time.
-func Patterns(ctx context.Context, dev Device, cfg PatternConfig) (dataframe.DataFrame, error) {
-	if err := cfg.Validate(); err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+type PatternConfig struct {
+	Common
+	StateSetup
+	FootprintBytes int64    // data allocation; default 256 MiB (paper VI-B)
+	Strides        []int64  // elements; default 1, 2, 4, ..., 1024
+	PageIntervals  []int64  // bytes; default 4 KiB, 64 KiB, 2 MiB
+	Benchmarks     []string // default all four patterns
+	Modes          []string // default explicit, cold, prefetch, reuse
 }
 
+var _ = register(PatternConfig{})
+
+// PatternModes are the memory states of the access-pattern group.
+var PatternModes = []string{results.ModeExplicit, results.ModeManagedCold, results.ModeManagedPrefetch, results.ModeManagedReuse}
+
+// PatternBenchmarks are the access patterns.
+var PatternBenchmarks = []string{results.PatternStreaming, results.PatternStrided, results.PatternRandom, results.PatternPageTouch}
+
 // Name is the group's name.
-func (PatternConfig) Name() string { return "pattern" }
+func (PatternConfig) Name() string { return results.GroupPattern }
 
 // Entries are the group's registry entries.
 func (PatternConfig) Entries() []Benchmark {
@@ -39,6 +50,47 @@ func (PatternConfig) Entries() []Benchmark {
 	}
 }
 
+// Defaults returns c with every zero field set to its default.
+func (c PatternConfig) Defaults() PatternConfig {
+	c.Common = c.Common.withDefaults(DefaultTrials)
+	c.StateSetup = c.StateSetup.withDefaults()
+	if c.FootprintBytes == 0 {
+		c.FootprintBytes = 256 * MiB
+	}
+	if c.Strides == nil {
+		for s := int64(1); s <= 1024; s *= 2 {
+			c.Strides = append(c.Strides, s)
+		}
+	}
+	if c.PageIntervals == nil {
+		c.PageIntervals = []int64{4 * KiB, 64 * KiB, 2 * MiB}
+	}
+	if c.Benchmarks == nil {
+		c.Benchmarks = PatternBenchmarks
+	}
+	if c.Modes == nil {
+		c.Modes = PatternModes
+	}
+	return c
+}
+
+func (c PatternConfig) defaults() Definition { return c.Defaults() }
+
+// Validate checks c before anything touches the GPU.
+func (c PatternConfig) Validate() error {
+	c = c.Defaults()
+	return firstError(c.Common.validate("pattern"), c.StateSetup.validate("pattern"),
+		validateSizes("pattern", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB),
+		each(c.Strides, func(s int64) error {
+			return failIf(s < 1 || s*8 > c.FootprintBytes, "pattern: stride %d elements: allowed 1 to footprint/8 (%d)", s, c.FootprintBytes/8)
+		}),
+		each(c.PageIntervals, func(p int64) error {
+			return failIf(p < 8 || p%8 != 0 || p > c.FootprintBytes,
+				"pattern: page interval %d bytes: allowed multiples of 8 up to the footprint (%d)", p, c.FootprintBytes)
+		}),
+		validateChoice("pattern", "benchmark", c.Benchmarks, PatternBenchmarks), validateChoice("pattern", "mode", c.Modes, PatternModes))
+}
+
 func (c PatternConfig) configure(s Selection) Definition {
 	c.Common, c.StateSetup, c.Benchmarks = s.Common, s.StateSetup(), s.Benchmarks
 	if s.Quick {
@@ -47,83 +99,66 @@ func (c PatternConfig) configure(s Selection) Definition {
 	return c
 }
 
-func (c PatternConfig) defaults() Definition { return c.Defaults() }
-
-// Configs lists the configurations: each mode, then each workload.
-func (c PatternConfig) Configs() []Config {
-	c = c.Defaults()
-	_, rows := (&runner{}).patternWorkloads(c, "pattern")
-	var out []Config
-	for _, mode := range c.Modes {
-		for i, row := range rows {
-			out = append(out, Config{Definition: "pattern", Entry: "pattern." + row.Benchmark, Group: "pattern", Benchmark: row.Benchmark, Mode: mode,
-				Label:     patternLabel(row.Benchmark, mode, row.StrideElements, row.PageIntervalBytes),
-				SizeBytes: c.FootprintBytes, BytesPerIteration: row.UsefulBytes, arg: i})
-		}
-	}
-	return withRows(out, c.Trials.Int())
+// patternShape is one workload of the group: a pattern with its stride
+// (strided) or page interval (page_touch).
+type patternShape struct {
+	bench            string
+	stride, interval int64
 }
 
-func (c PatternConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
-	ws, rows := r.patternWorkloads(c, "pattern")
-	return noStart(func(ctx context.Context, k Config) error {
-		base := rows[k.arg.(int)]
-		base.Mode = k.Mode
-		return r.runState(ctx, base, k.Label, k.Mode, ws[k.arg.(int)], c.Common, c.StateSetup)
-	})
+// Configs lists the configurations: each mode, then each pattern with each
+// of its strides or intervals. The random pattern's footprint counts its
+// index array.
+func (c PatternConfig) Configs() []Config {
+	c = c.Defaults()
+	var shapes []patternShape
+	for _, bench := range c.Benchmarks {
+		switch bench {
+		case results.PatternStrided:
+			for _, s := range c.Strides {
+				shapes = append(shapes, patternShape{bench: bench, stride: s})
+			}
+		case results.PatternPageTouch:
+			for _, p := range c.PageIntervals {
+				shapes = append(shapes, patternShape{bench: bench, stride: p / 8, interval: p})
+			}
+		default:
+			shapes = append(shapes, patternShape{bench: bench, stride: 1})
+		}
+	}
+	var out []Config
+	for _, mode := range c.Modes {
+		for _, sh := range shapes {
+			w := stateWorkload(sh.bench, uint64(c.FootprintBytes/8), uint64(sh.stride))
+			k := Config{Benchmark: sh.bench, Mode: mode, Label: patternLabel(sh, mode), SizeBytes: c.FootprintBytes,
+				FootprintBytes: c.FootprintBytes, BytesPerIteration: int64(w.active) * 16, Bound: stateBound(mode, int64(w.active)*16), arg: sh}
+			if w.random {
+				k.FootprintBytes *= 2
+			}
+			out = append(out, k)
+		}
+	}
+	return configs(c, out, c.Trials.Int())
 }
 
 // patternLabel is a pattern configuration's progress label.
-func patternLabel(bench, mode string, stride, interval int64) string {
-	l := fmt.Sprintf("pattern %s %s", bench, mode)
+func patternLabel(sh patternShape, mode string) string {
+	l := fmt.Sprintf("pattern %s %s", sh.bench, mode)
 	switch {
-	case stride > 1 && interval == 0:
-		l += fmt.Sprintf(" stride %d", stride)
-	case interval > 0:
-		l += " every " + fmtBytes(interval)
+	case sh.interval > 0:
+		l += " every " + fmtBytes(sh.interval)
+	case sh.stride > 1:
+		l += fmt.Sprintf(" stride %d", sh.stride)
 	}
 	return l
 }
 
-// patternWorkloads expands a configuration into its workloads and row
-// templates.
-func (r *runner) patternWorkloads(cfg PatternConfig, group string) ([]workload, []results.Row) {
-	n := uint64(cfg.FootprintBytes / 8)
-	var ws []workload
-	var rows []results.Row
-	add := func(bench string, w workload, fill func(*results.Row)) {
-		row := r.row(group, bench, "")
-		row.Pattern = bench
-		row.SizeBytes, row.FootprintBytes = cfg.FootprintBytes, cfg.FootprintBytes
-		row.ActiveElements, row.UsefulBytes = int64(w.active), int64(w.active)*16
-		fill(&row)
-		ws, rows = append(ws, w), append(rows, row)
+func (c PatternConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
+	sh := k.arg.(patternShape)
+	w := stateWorkload(sh.bench, uint64(k.SizeBytes/8), uint64(sh.stride))
+	base.Pattern, base.ActiveElements, base.PageIntervalBytes = sh.bench, int64(w.active), sh.interval
+	if !w.random {
+		base.StrideElements = sh.stride
 	}
-	for _, bench := range cfg.Benchmarks {
-		switch bench {
-		case "streaming":
-			add(bench, workload{n: n, kernel: Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}, stride: 1, active: n},
-				func(row *results.Row) { row.StrideElements = 1 })
-		case "strided":
-			for _, s := range cfg.Strides {
-				active := (n-1)/uint64(s) + 1
-				k := Kernel{Kind: KStrided, Mul: 1, Add: 1, Stride: uint64(s), Active: active}
-				add(bench, workload{n: n, kernel: k, stride: uint64(s), active: active},
-					func(row *results.Row) { row.StrideElements = s })
-			}
-		case "random":
-			k := Kernel{Kind: KRandom, Mul: 1, Add: 1, Active: n}
-			add(bench, workload{n: n, kernel: k, stride: 1, active: n, random: true},
-				func(row *results.Row) { row.FootprintBytes = 2 * cfg.FootprintBytes })
-		case "page_touch":
-			for _, p := range cfg.PageIntervals {
-				step := uint64(p / 8)
-				active := (n-1)/step + 1
-				k := Kernel{Kind: KPageTouch, Mul: 1, Add: 1, IntervalBytes: uint64(p), Active: active}
-				add(bench, workload{n: n, kernel: k, stride: step, active: active},
-					func(row *results.Row) { row.PageIntervalBytes, row.StrideElements = p, int64(step) })
-			}
-		}
-	}
-	return ws, rows
+	return r.runState(ctx, c, k, base, w)
 }

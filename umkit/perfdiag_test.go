@@ -47,7 +47,7 @@ func TestTimingRules(t *testing.T) {
 		cd.noHold = rule.noHold
 		settleMinPasses, settleMaxPasses = rule.min, rule.max
 		for rep := 0; rep < 3; rep++ {
-			df, err := Managed(context.Background(), dev, ManagedConfig{Sizes: []int64{256 << 20},
+			df, err := Measure(context.Background(), dev, ManagedConfig{Sizes: []int64{256 << 20},
 				Modes: []string{"explicit", "managed_prefetch", "managed_reuse"}})
 			if err != nil {
 				t.Fatal(err)
@@ -58,7 +58,7 @@ func TestTimingRules(t *testing.T) {
 			}
 			t.Logf("%-12s rep %d:%s", rule.name, rep, summary(rows))
 		}
-		df, err := HBM(context.Background(), dev, HBMConfig{Sizes: []int64{64 << 10, 16 << 20, 256 << 20, 1 << 30}})
+		df, err := Measure(context.Background(), dev, HBMConfig{Sizes: []int64{64 << 10, 16 << 20, 256 << 20, 1 << 30}})
 		if err != nil {
 			t.Fatal(err)
 		}

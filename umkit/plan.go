@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Plan is what a run measures: the selected definitions with their
@@ -39,6 +41,17 @@ func (p Plan) Definition(name string) Definition {
 		}
 	}
 	return nil
+}
+
+// DefinitionOf returns the plan's definition of type T, if it has one.
+func DefinitionOf[T Definition](p Plan) (T, bool) {
+	for _, d := range p.Groups {
+		if t, ok := d.(T); ok {
+			return t, true
+		}
+	}
+	var none T
+	return none, false
 }
 
 // MarshalJSON writes the plan as the metadata's config: an object keyed by
@@ -89,7 +102,7 @@ func NewPlan(o Options, info DeviceInfo) (Plan, error) {
 	chosen := map[string][]string{} // definition → selected benchmarks
 	for _, b := range sel {
 		// host.system_triad waives itself per configuration, with the sizes.
-		if ok, _ := b.Supported(info); !ok && b.Name != "host.system_triad" {
+		if ok, _ := b.Supported(info); !ok && b.Name != hostEntries[results.ModeSystem] {
 			p.Waived = append(p.Waived, b)
 			continue
 		}
@@ -108,16 +121,4 @@ func NewPlan(o Options, info DeviceInfo) (Plan, error) {
 		p.Groups = append(p.Groups, c)
 	}
 	return p, errors.Join(errs...)
-}
-
-// sizesOr returns the selection's sizes, or quick's when quick, or nil (the
-// definition's default sweep).
-func (s Selection) sizesOr(quick []int64) []int64 {
-	switch {
-	case s.Sizes != nil:
-		return s.Sizes
-	case s.Quick:
-		return quick
-	}
-	return nil
 }

@@ -30,6 +30,13 @@ func needsManaged(d DeviceInfo) (bool, string) {
 	return true, ""
 }
 
+func needsMapping(d DeviceInfo) (bool, string) {
+	if !d.CanMapHostMemory {
+		return false, "the device cannot map host memory"
+	}
+	return true, ""
+}
+
 func needsPrefetch(d DeviceInfo) (bool, string) {
 	if ok, why := needsManaged(d); !ok {
 		return ok, why

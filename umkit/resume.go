@@ -68,7 +68,7 @@ func checkResume(dir string, now results.Metadata) error {
 	}
 	hint := ""
 	if strings.Contains(strings.Join(diffs, "\n"), ".Rewrite: ") {
-		w := results.PlanRewrite(a)
+		w := results.PlanRewrite(old)
 		hint = fmt.Sprintf(" The run on disk rewrote its memory states by %s: resume it with --rewrite %s.", w, w)
 	}
 	return fmt.Errorf("%w (%s):\n  %s\n"+
@@ -181,7 +181,7 @@ func completeFor(p Plan) (key func(results.Row) string, complete func(rows []res
 		want[c.Group] = max(want[c.Group], c.Rows)
 	}
 	sweep := 0 // configurations in a handoff sweep
-	if h, ok := p.Definition("handoff").(HandoffConfig); ok {
+	if h, ok := DefinitionOf[HandoffConfig](p); ok {
 		sweep = len(h.Defaults().Reuse)
 	}
 	key = func(r results.Row) string {

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // rewriteRun runs the memory-state groups with one way of re-establishing
 // the CPU-written state and returns the device and the rows.
-func rewriteRun(t *testing.T, rewrite string) (*fakegpu.Device, string, []results.Row) {
+func rewriteRun(t *testing.T, rewrite string) (*simgpu.Device, string, []results.Row) {
 	t.Helper()
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	dir := t.TempDir()
 	o := umkit.Options{Device: dev, Out: dir, Groups: []string{"managed", "pattern", "oversub"}, Quick: true,
 		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: rewrite, Warn: func(string) {}}
@@ -87,7 +87,7 @@ func TestRewriteReallocate(t *testing.T) {
 }
 
 // managedRun is a small run of the managed group, with rewrite.
-func managedRun(dev *fakegpu.Device, dir, rewrite string) umkit.Options {
+func managedRun(dev *simgpu.Device, dir, rewrite string) umkit.Options {
 	return umkit.Options{Device: dev, Out: dir, Groups: []string{"managed"}, Sizes: []int64{1 << 20},
 		Trials: umkit.N(2), Warmups: umkit.N(1), Rewrite: rewrite, Warn: func(string) {}}
 }
@@ -95,7 +95,7 @@ func managedRun(dev *fakegpu.Device, dir, rewrite string) umkit.Options {
 // An allocation that fails while reallocating stops the run with its
 // reason, keeps the configurations that finished, and leaks nothing.
 func TestRewriteReallocateFails(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	dev.FailAllocAfter = 20
 	dir := t.TempDir()
 	_, err := umkit.Run(ctx, managedRun(dev, dir, "")) // reallocating, the default
@@ -117,11 +117,11 @@ func TestRewriteReallocateFails(t *testing.T) {
 // A run measured one way does not resume the other way.
 func TestRewriteResumeRefused(t *testing.T) {
 	dir := t.TempDir()
-	o := managedRun(fakegpu.New(), dir, umkit.RewriteHome)
+	o := managedRun(simgpu.New(), dir, umkit.RewriteHome)
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
-	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, "" // the default: reallocate
+	o.Device, o.Resume, o.Rewrite = simgpu.New(), true, "" // the default: reallocate
 	_, err := umkit.Run(ctx, o)
 	if !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite") ||
 		!strings.Contains(err.Error(), "resume it with --rewrite home") {
@@ -133,7 +133,7 @@ func TestRewriteResumeRefused(t *testing.T) {
 // data home: it resumes that way, and only that way.
 func TestRewriteResumeOlderRun(t *testing.T) {
 	dir := t.TempDir()
-	o := managedRun(fakegpu.New(), dir, umkit.RewriteHome)
+	o := managedRun(simgpu.New(), dir, umkit.RewriteHome)
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatal(err)
 	}
@@ -149,12 +149,12 @@ func TestRewriteResumeOlderRun(t *testing.T) {
 	if err := os.WriteFile(path, []byte(old), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	o.Device, o.Resume, o.Rewrite = fakegpu.New(), true, "" // the default: reallocate
+	o.Device, o.Resume, o.Rewrite = simgpu.New(), true, "" // the default: reallocate
 	if _, err := umkit.Run(ctx, o); !errors.Is(err, umkit.ErrNotSameRun) || !strings.Contains(err.Error(), "plan.managed.Rewrite: not in the run on disk") ||
 		!strings.Contains(err.Error(), "resume it with --rewrite home") {
 		t.Fatalf("reallocating: got %v, want ErrNotSameRun", err)
 	}
-	o.Device, o.Rewrite = fakegpu.New(), umkit.RewriteHome
+	o.Device, o.Rewrite = simgpu.New(), umkit.RewriteHome
 	if _, err := umkit.Run(ctx, o); err != nil {
 		t.Fatalf("resuming the older run the home way: %v", err)
 	}

@@ -103,8 +103,7 @@ const resumeNote = "resumes run "
 // configuration to o.Out/results.csv, with the run's metadata in
 // o.Out/meta.json. An interrupted run (ctx cancelled, an error) keeps every
 // configuration it finished; with Resume a later run skips them.
-func Run(ctx context.Context, o Options) (results.Metadata, error) {
-	var meta results.Metadata
+func Run(ctx context.Context, o Options) (meta results.Metadata, err error) {
 	if o.Out == "" {
 		return meta, errors.New("umkit: Run needs an output directory (--out)")
 	}
@@ -115,7 +114,6 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	defer lock.Unlock()
 	dev := o.Device
 	if dev == nil {
-		var err error
 		if dev, err = Open(o.Ordinal); err != nil {
 			return meta, err
 		}
@@ -136,127 +134,21 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 		}
 	}()
 	meta = Describe(dev, r.runID, o.Command, plan)
-	if o.Resume {
-		if err := checkResume(o.Out, meta); err != nil {
-			return meta, err
-		}
-	}
-	app, err := results.OpenAppender(o.Out, o.Resume)
+	app, earlier, err := r.openResults(o, plan, &meta)
 	if err != nil {
 		return meta, err
 	}
 	defer app.Close()
-	r.groups = &groupClock{segment: r.runID}
-	var earlier []results.GroupTime // the group times of earlier segments
-	if o.Resume {
-		if old, err := results.ReadMetadata(filepath.Join(o.Out, results.MetaName)); err == nil {
-			earlier = old.GroupTimes
-			// Keep the whole chain: every earlier segment of the run, oldest first.
-			for _, n := range old.Notes {
-				if strings.HasPrefix(n, resumeNote) {
-					meta.Notes = append(meta.Notes, n)
-				}
-			}
-			meta.Notes = append(meta.Notes, fmt.Sprintf("%s%s started %s, ended %s (%s)", resumeNote, old.RunID,
-				old.Start.Format(time.RFC3339), old.End.Format(time.RFC3339), old.Command))
-		}
-		key, complete := completeFor(plan)
-		n, err := app.SetAsidePartial(key, complete)
-		if err != nil {
-			return meta, err
-		}
-		if n > 0 {
-			msg := fmt.Sprintf("%d configuration(s) or handoff repetition(s) found incomplete on disk are measured again whole; "+
-				"their rows are kept in %s", n, results.PartialName)
-			meta.Notes = append(meta.Notes, msg)
-			r.warn(msg)
-		}
-	}
-	// The earlier segments' group times go into the first write too, so a
-	// process killed before its last write keeps them for the next resume.
-	meta.GroupTimes = earlier
 	metaPath := filepath.Join(o.Out, results.MetaName)
 	if err := results.WriteMetadata(metaPath, meta); err != nil {
 		return meta, err
 	}
-	total := plan.Configurations()
-	done := 0
-	start := time.Now()
-	var wd *watchdog
-	if o.KernelTimeout >= 0 {
-		wd = newWatchdog(cmp.Or(o.KernelTimeout, DefaultKernelTimeout))
-		if a, ok := dev.(interface{ Abort() }); ok {
-			wd.abort = a.Abort
-		}
-		r.dev = watchedDevice{Device: dev, w: wd}
-	}
-	// The time limit is looked at where a configuration or a handoff block
-	// is about to start: past it, soft is cancelled, and the run stops
-	// before anything of that one is measured.
-	soft, cancelSoft := context.WithCancel(ctx)
-	defer cancelSoft()
-	// limited is set on the run's goroutine, which a declared hang leaves
-	// running when Run returns.
-	t0 := r.dev.Now()
-	var limited atomic.Bool
-	overTime := func() {
-		if o.TimeLimit > 0 && !limited.Load() && r.dev.Now()-t0 >= o.TimeLimit {
-			limited.Store(true)
-			cancelSoft()
-		}
-	}
-	r.skip = func(row results.Row) bool {
-		if app.Done(row) {
-			return true
-		}
-		overTime()
-		if wd != nil {
-			wd.setConfig(describeRow(row))
-		}
-		return false
-	}
-	// Handoff blocks are emitted one repetition at a time.
-	doneReps := map[string]bool{}
-	for _, row := range app.Rows() {
-		doneReps[repKey(row)] = true
-	}
-	r.skipRep = func(row results.Row) bool {
-		if doneReps[repKey(row)] {
-			return true
-		}
-		overTime()
-		if wd != nil {
-			wd.setConfig(describeBlock(row))
-		}
-		return false
-	}
-	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
 	if o.Counters != nil {
-		if err := o.Counters.attach(o.Out, o.Resume, dev.Info().UUID, r.warn); err != nil {
+		if err := r.attachCounters(o, &meta); err != nil {
 			return meta, err
 		}
-		if err := o.Counters.prime(dev); err != nil {
-			r.warn(fmt.Sprintf("the counters' first collection was not primed (%v): the first counter pass may undercount", err))
-		}
-		r.counters = o.Counters
-		meta.Notes = append(meta.Notes, fmt.Sprintf("counter passes (%s) in %s: %s", results.PassCounters, results.CountersName, o.Counters))
 	}
-	r.step = func(label string) {
-		done++
-		if o.Progress == nil {
-			return
-		}
-		el := time.Since(start)
-		var eta time.Duration
-		if done > 0 && done < total {
-			eta = el / time.Duration(done) * time.Duration(total-done)
-		}
-		o.Progress(Progress{Done: done, Total: total, Config: label, Elapsed: el, ETA: eta})
-	}
-	err = runWatched(soft, r, plan, wd)
-	if limited.Load() && ctx.Err() == nil && errors.Is(err, context.Canceled) {
-		err = fmt.Errorf("%w (%s) with %d of %d configurations done", ErrTimeLimit, o.TimeLimit, done, total)
-	}
+	err = r.execute(ctx, o, plan, app)
 	hung = errors.Is(err, ErrHung)
 	if hung {
 		app.Abandon() // the run goroutine may still be blocked in the device
@@ -272,6 +164,136 @@ func Run(ctx context.Context, o Options) (results.Metadata, error) {
 	return meta, err
 }
 
+// openResults opens the results directory for appending, and for a
+// resumed run checks that it continues the same run, carries the earlier
+// segments' notes and group times into meta, and sets incomplete
+// configurations aside. It returns the appender and the earlier group
+// times; meta's go into its first write too, so a process killed before
+// its last write keeps them for the next resume.
+func (r *runner) openResults(o Options, plan Plan, meta *results.Metadata) (*results.Appender, []results.GroupTime, error) {
+	if o.Resume {
+		if err := checkResume(o.Out, *meta); err != nil {
+			return nil, nil, err
+		}
+	}
+	app, err := results.OpenAppender(o.Out, o.Resume)
+	if err != nil {
+		return nil, nil, err
+	}
+	r.groups = &groupClock{segment: r.runID}
+	if !o.Resume {
+		return app, nil, nil
+	}
+	var earlier []results.GroupTime
+	if old, err := results.ReadMetadata(filepath.Join(o.Out, results.MetaName)); err == nil {
+		earlier = old.GroupTimes
+		// Keep the whole chain: every earlier segment of the run, oldest first.
+		for _, n := range old.Notes {
+			if strings.HasPrefix(n, resumeNote) {
+				meta.Notes = append(meta.Notes, n)
+			}
+		}
+		meta.Notes = append(meta.Notes, fmt.Sprintf("%s%s started %s, ended %s (%s)", resumeNote, old.RunID,
+			old.Start.Format(time.RFC3339), old.End.Format(time.RFC3339), old.Command))
+	}
+	key, complete := completeFor(plan)
+	n, err := app.SetAsidePartial(key, complete)
+	if err != nil {
+		app.Close()
+		return nil, nil, err
+	}
+	if n > 0 {
+		msg := fmt.Sprintf("%d configuration(s) or handoff repetition(s) found incomplete on disk are measured again whole; "+
+			"their rows are kept in %s", n, results.PartialName)
+		meta.Notes = append(meta.Notes, msg)
+		r.warn(msg)
+	}
+	meta.GroupTimes = earlier
+	return app, earlier, nil
+}
+
+// attachCounters sets up the run's counter passes (Options.Counters).
+func (r *runner) attachCounters(o Options, meta *results.Metadata) error {
+	if err := o.Counters.attach(o.Out, o.Resume, r.dev.Info().UUID, r.warn); err != nil {
+		return err
+	}
+	if err := o.Counters.prime(r.dev); err != nil {
+		r.warn(fmt.Sprintf("the counters' first collection was not primed (%v): the first counter pass may undercount", err))
+	}
+	r.counters = o.Counters
+	meta.Notes = append(meta.Notes, fmt.Sprintf("counter passes (%s) in %s: %s", results.PassCounters, results.CountersName, o.Counters))
+	return nil
+}
+
+// execute measures the plan into app under the hang watchdog, the time
+// limit and progress reporting.
+func (r *runner) execute(ctx context.Context, o Options, plan Plan, app *results.Appender) error {
+	total, done, start := plan.Configurations(), 0, time.Now()
+	var wd *watchdog
+	if o.KernelTimeout >= 0 {
+		wd = newWatchdog(cmp.Or(o.KernelTimeout, DefaultKernelTimeout))
+		if a, ok := r.dev.(interface{ Abort() }); ok {
+			wd.abort = a.Abort
+		}
+		r.dev = watchedDevice{Device: r.dev, w: wd}
+	}
+	// The time limit is looked at where a configuration or a handoff block
+	// is about to start: past it, soft is cancelled, and the run stops
+	// before anything of that one is measured.
+	soft, cancelSoft := context.WithCancel(ctx)
+	defer cancelSoft()
+	// limited is set on the run's goroutine, which a declared hang leaves
+	// running when Run returns.
+	t0 := r.dev.Now()
+	var limited atomic.Bool
+	starting := func(what string) {
+		if o.TimeLimit > 0 && !limited.Load() && r.dev.Now()-t0 >= o.TimeLimit {
+			limited.Store(true)
+			cancelSoft()
+		}
+		if wd != nil {
+			wd.setConfig(what)
+		}
+	}
+	r.skip = func(row results.Row) bool {
+		if app.Done(row) {
+			return true
+		}
+		starting(describeRow(row))
+		return false
+	}
+	// Handoff blocks are emitted one repetition at a time.
+	doneReps := map[string]bool{}
+	for _, row := range app.Rows() {
+		doneReps[repKey(row)] = true
+	}
+	r.skipRep = func(row results.Row) bool {
+		if doneReps[repKey(row)] {
+			return true
+		}
+		starting(describeBlock(row))
+		return false
+	}
+	r.emit = func(rows []results.Row) error { return app.Append(rows...) }
+	r.step = func(label string) {
+		done++
+		if o.Progress == nil {
+			return
+		}
+		el := time.Since(start)
+		var eta time.Duration
+		if done > 0 && done < total {
+			eta = el / time.Duration(done) * time.Duration(total-done)
+		}
+		o.Progress(Progress{Done: done, Total: total, Config: label, Elapsed: el, ETA: eta})
+	}
+	err := runWatched(soft, r, plan, wd)
+	if limited.Load() && ctx.Err() == nil && errors.Is(err, context.Canceled) {
+		err = fmt.Errorf("%w (%s) with %d of %d configurations done", ErrTimeLimit, o.TimeLimit, done, total)
+	}
+	return err
+}
+
 func (r *runner) runPlan(ctx context.Context, p Plan) error {
 	for _, b := range p.Waived {
 		_, why := b.Supported(r.info)
@@ -280,12 +302,18 @@ func (r *runner) runPlan(ctx context.Context, p Plan) error {
 			return err
 		}
 	}
-	for _, d := range p.Groups {
-		r.groups.start(d.Name())
+	// One span per group, over all of its definitions (they run together).
+	group := func(i int) string { return p.Groups[i].Entries()[0].Group }
+	for i, d := range p.Groups {
+		if i == 0 || group(i-1) != group(i) {
+			r.groups.start(group(i))
+		}
 		if err := r.runDefinition(ctx, d); err != nil {
 			return err
 		}
-		r.groups.end()
+		if i == len(p.Groups)-1 || group(i+1) != group(i) {
+			r.groups.end()
+		}
 	}
 	return nil
 }
@@ -313,9 +341,17 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 			}
 		}
 	}
+	for _, d := range plan.Groups {
+		if s, ok := d.(stateful); ok {
+			if m.Rewrites == nil {
+				m.Rewrites = map[string]string{}
+			}
+			m.Rewrites[d.Name()] = s.setup().Rewrite
+		}
+	}
 	if info.Simulated {
 		m.Kind = results.KindSimulated
-		m.Notes = append(m.Notes, "SIMULATED: every number was made up by the simulated GPU (internal/fakegpu); none is a measurement")
+		m.Notes = append(m.Notes, "SIMULATED: every number was made up by the simulated GPU (umkit/simgpu); none is a measurement")
 	}
 	d := &m.Device
 	d.Name, d.UUID, d.Index, d.MemoryBytes = info.Name, info.UUID, info.Ordinal, info.TotalMemory

@@ -76,6 +76,35 @@ func (r *runner) row(group, bench, mode string) results.Row {
 	return row
 }
 
+// rowFor starts configuration c's row: this run's identity, and what the
+// configuration is (group, benchmark, mode, sizes, useful bytes, bound).
+func (r *runner) rowFor(c Config) results.Row {
+	row := r.row(c.Group, c.Benchmark, c.Mode)
+	c.stamp(&row)
+	return row
+}
+
+// stamp writes onto row what c is measured by: its sizes, useful bytes
+// and bound.
+func (c Config) stamp(row *results.Row) {
+	row.SizeBytes, row.FootprintBytes, row.UsefulBytes = c.SizeBytes, c.FootprintBytes, c.BytesPerIteration
+	row.Bound = c.Bound
+}
+
+// waive emits a single row saying a configuration is not supported here.
+func (r *runner) waive(base results.Row, label, reason string) error {
+	if r.skip(base) {
+		r.step(label + " (done earlier)")
+		return nil
+	}
+	base.Waived, base.Note = true, reason
+	if err := r.emit([]results.Row{base}); err != nil {
+		return err
+	}
+	r.step(label + " (waived)")
+	return nil
+}
+
 // collect runs body with a runner that gathers rows into a DataFrame. On
 // error the frame holds every configuration that finished.
 func collect(dev Device, body func(r *runner) error) (dataframe.DataFrame, error) {
@@ -95,22 +124,17 @@ func collect(dev Device, body func(r *runner) error) (dataframe.DataFrame, error
 // region, verifies outside it and fills row's measurements.
 type trial func(iter int, row *results.Row) error
 
-// measure runs warmups+trials iterations of a configuration and emits the
-// trials, or skips the configuration if it is already done.
-func (r *runner) measure(ctx context.Context, base results.Row, label string, warmups, trials int, t trial) error {
-	return r.measureReps(ctx, base, label, warmups, trials, 1, 0, t)
-}
-
-// measureReps is measure with repetitions (the handoff method: warm-ups,
-// then reps blocks of trials). minWarmupMs extends the warm-up until that
-// much kernel time has passed.
-func (r *runner) measureReps(ctx context.Context, base results.Row, label string, warmups, trials, reps int, minWarmupMs float64, t trial) error {
+// measure runs c's warm-ups and trials of a configuration and emits the
+// trials, or skips the configuration if it is already done; minWarmupMs
+// extends the warm-up until that much kernel time has passed.
+func (r *runner) measure(ctx context.Context, base results.Row, label string, c Common, minWarmupMs float64, t trial) error {
+	warmups, trials := c.Warmups.Int(), c.Trials.Int()
 	base.Warmups = int64(warmups)
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
 		return nil
 	}
-	rows := make([]results.Row, 0, trials*reps)
+	rows := make([]results.Row, 0, trials)
 	iter := 0
 	warmMs := 0.0
 	for w := 0; w < warmups || (w < 100*max(warmups, 1) && warmMs < minWarmupMs); w++ {
@@ -126,19 +150,17 @@ func (r *runner) measureReps(ctx context.Context, base results.Row, label string
 		}
 		iter++
 	}
-	for rep := 0; rep < reps; rep++ {
-		for i := 0; i < trials; i++ {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-			row := base
-			if err := t(iter, &row); err != nil {
-				return fmt.Errorf("umkit: %s: trial %d: %w", label, i, err)
-			}
-			row.Trial, row.Repetition, row.Verified = int64(i), int64(rep), true
-			rows = append(rows, row)
-			iter++
+	for i := 0; i < trials; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
 		}
+		row := base
+		if err := t(iter, &row); err != nil {
+			return fmt.Errorf("umkit: %s: trial %d: %w", label, i, err)
+		}
+		row.Trial, row.Verified = int64(i), true
+		rows = append(rows, row)
+		iter++
 	}
 	if err := r.emit(rows); err != nil {
 		return err

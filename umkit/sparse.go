@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/go-gota/gota/dataframe"
+	"github.com/umlab/umlab/results"
 )
 
 // SparseConfig configures the sparse random benchmark, the paper's "sparse
@@ -63,22 +63,14 @@ func (c SparseConfig) Defaults() SparseConfig {
 // Validate checks c, defaults applied, before anything touches the GPU.
 func (c SparseConfig) Validate() error {
 	c = c.Defaults()
-	if err := c.Common.validate("pattern.sparse"); err != nil {
-		return err
-	}
-	if err := c.StateSetup.validate("pattern.sparse"); err != nil {
-		return err
-	}
-	if err := validateSizes("pattern.sparse", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB); err != nil {
-		return err
-	}
 	n := c.FootprintBytes / 8
-	for _, d := range c.Densities {
-		if k := sparseSpacing(d); k < 1 || k > n {
-			return fmt.Errorf("umkit: pattern.sparse: density %v: allowed 1/k for a whole k from 1 to footprint/8 (%d), e.g. 0.25, 0.0625", d, n)
-		}
-	}
-	return validateChoice("pattern.sparse", "mode", c.Modes, PatternModes)
+	return firstError(c.Common.validate("pattern.sparse"), c.StateSetup.validate("pattern.sparse"),
+		validateSizes("pattern.sparse", "footprint", []int64{c.FootprintBytes}, 64*KiB, 64*GiB),
+		each(c.Densities, func(d float64) error {
+			k := sparseSpacing(d)
+			return failIf(k < 1 || k > n, "pattern.sparse: density %v: allowed 1/k for a whole k from 1 to footprint/8 (%d), e.g. 0.25, 0.0625", d, n)
+		}),
+		validateChoice("pattern.sparse", "mode", c.Modes, PatternModes))
 }
 
 // sparseSpacing returns k for a density of 1/k, or 0 when it is not one.
@@ -93,14 +85,6 @@ func sparseSpacing(density float64) int64 {
 	return int64(k)
 }
 
-// Sparse runs the sparse random benchmark on its own.
-func Sparse(ctx context.Context, dev Device, cfg SparseConfig) (dataframe.DataFrame, error) {
-	if err := cfg.Validate(); err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
-}
-
 func (c SparseConfig) configure(s Selection) Definition {
 	c.Common, c.StateSetup = s.Common, s.StateSetup()
 	if s.Quick {
@@ -111,41 +95,38 @@ func (c SparseConfig) configure(s Selection) Definition {
 
 func (c SparseConfig) defaults() Definition { return c.Defaults() }
 
-// Configs lists the configurations: each mode, then each density.
+// Configs lists the configurations: each mode, then each density. The
+// footprint counts the index array.
 func (c SparseConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
 	for _, mode := range c.Modes {
 		for _, d := range c.Densities {
 			k := sparseSpacing(d)
-			out = append(out, Config{Definition: "pattern.sparse", Entry: "pattern.sparse_random", Group: "pattern",
-				Benchmark: "sparse_random", Mode: mode, Label: fmt.Sprintf("pattern sparse_random %s density 1/%d", mode, k),
-				SizeBytes: c.FootprintBytes, BytesPerIteration: 16 * (c.FootprintBytes / 8 / k), arg: k})
+			useful := 16 * (c.FootprintBytes / 8 / k)
+			out = append(out, Config{Benchmark: results.BenchSparse, Mode: mode,
+				Label:     fmt.Sprintf("pattern sparse_random %s density 1/%d", mode, k),
+				SizeBytes: c.FootprintBytes, FootprintBytes: 2 * c.FootprintBytes, BytesPerIteration: useful, Bound: stateBound(mode, useful), arg: k})
 		}
 	}
-	return withRows(out, c.Trials.Int())
+	return configs(c, out, c.Trials.Int())
 }
 
-func (c SparseConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
-	return noStart(func(ctx context.Context, k Config) error { return r.sparseOne(ctx, c, k.Mode, k.arg.(int64), k.Label) })
-}
-
-// sparseOne measures one density under one memory state (runState), with
+// measure measures one density under one memory state (runState), with
 // the reference check.
-func (r *runner) sparseOne(ctx context.Context, c SparseConfig, mode string, k int64, label string) error {
+func (c SparseConfig) measure(ctx context.Context, r *runner, cfg Config, base results.Row) error {
+	k := cfg.arg.(int64)
 	n := uint64(c.FootprintBytes / 8)
 	m := n / uint64(k)
 	w := workload{n: n, kernel: Kernel{Kind: KRandom, Mul: 1, Add: 1, Active: m}, stride: 1, active: m, random: true}
-	base := r.row("pattern", "sparse_random", mode)
-	base.Pattern, base.SizeBytes, base.FootprintBytes = "sparse_random", c.FootprintBytes, 2*c.FootprintBytes
-	base.ActiveElements, base.UsefulBytes, base.StrideElements = int64(m), 16*int64(m), k
+	base.Pattern, base.ActiveElements, base.StrideElements = results.PatternSparse, int64(m), k
 	base.Note = fmt.Sprintf("density 1/%d: %d of %d elements through an index array", k, m, n)
 	passes := 1.0
-	if mode == "managed_reuse" {
+	if cfg.Mode == results.ModeManagedReuse {
 		passes = 2
 	}
 	w.reference = func(idx Buffer) (Buffer, error) { return r.sparseReference(w, idx, c.Seed, passes) }
-	return r.runState(ctx, base, label, mode, w, c.Common, c.StateSetup)
+	return r.runState(ctx, c, cfg, base, w)
 }
 
 // sparseReference makes the expected data after a trial on a device

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 func TestSparseOnFake(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	const footprint = 4 << 20
 	n := int64(footprint / 8)
-	df, err := umkit.Sparse(ctx, dev, umkit.SparseConfig{Common: small(), FootprintBytes: footprint, Densities: []float64{0.25, 1.0 / 64}})
+	df, err := umkit.Measure(ctx, dev, umkit.SparseConfig{Common: small(), FootprintBytes: footprint, Densities: []float64{0.25, 1.0 / 64}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestSparseOnFake(t *testing.T) {
 
 // offByOne touches one element fewer in every timed kernel: the trial's
 // data then differs from the reference.
-type offByOne struct{ *fakegpu.Device }
+type offByOne struct{ *simgpu.Device }
 
 func (d offByOne) TimeKernel(k umkit.Kernel) (float64, error) {
 	if k.Kind == umkit.KRandom {
@@ -79,13 +79,13 @@ func TestSparseVerification(t *testing.T) {
 	for mode := range slices.Values(umkit.PatternModes) {
 		cfg.Modes = []string{mode}
 		// A kernel that writes wrong data fails the independent check of the reference.
-		dev := fakegpu.New()
+		dev := simgpu.New()
 		dev.CorruptKernels = true
-		if _, err := umkit.Sparse(ctx, dev, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
+		if _, err := umkit.Measure(ctx, dev, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
 			t.Errorf("%s: corrupted kernels gave %v", mode, err)
 		}
 		// A trial that misses one element fails the comparison with the reference.
-		if _, err := umkit.Sparse(ctx, offByOne{fakegpu.New()}, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
+		if _, err := umkit.Measure(ctx, offByOne{simgpu.New()}, cfg); err == nil || !strings.Contains(err.Error(), "verification failed") {
 			t.Errorf("%s: a trial missing an element gave %v", mode, err)
 		}
 	}
@@ -129,7 +129,7 @@ func TestSparseBesideDense(t *testing.T) {
 	}
 	dir := t.TempDir()
 	var labels []string
-	o := umkit.Options{Device: fakegpu.New(), Out: dir, Quick: true, Trials: umkit.N(2),
+	o := umkit.Options{Device: simgpu.New(), Out: dir, Quick: true, Trials: umkit.N(2),
 		Benchmarks: []string{"pattern.random", "pattern.sparse_random"}, Progress: func(p umkit.Progress) { labels = append(labels, p.Config) }}
 	plan, err := umkit.NewPlan(o, o.Device.Info())
 	if err != nil {
@@ -162,7 +162,7 @@ func TestSparseBesideDense(t *testing.T) {
 // the orderings the paper reports (resident modes far above cold).
 func TestGPUSparse(t *testing.T) {
 	dev := gpu(t)
-	df, err := umkit.Sparse(ctx, dev, umkit.SparseConfig{Common: umkit.Common{Warmups: umkit.N(1), Trials: umkit.N(3)},
+	df, err := umkit.Measure(ctx, dev, umkit.SparseConfig{Common: umkit.Common{Warmups: umkit.N(1), Trials: umkit.N(3)},
 		FootprintBytes: 64 << 20, Densities: []float64{0.25, 1.0 / 256}})
 	if err != nil {
 		t.Fatal(err)

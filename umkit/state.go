@@ -25,6 +25,28 @@ type workload struct {
 	reference func(idx Buffer) (Buffer, error)
 }
 
+// stateWorkload is the workload of an access pattern over n elements:
+// streaming (every element), strided (every stride-th), page_touch (one
+// element every stride, its page interval in elements) or random (every
+// element once, through a permutation index array of n entries).
+func stateWorkload(pattern string, n, stride uint64) workload {
+	w := workload{n: n, stride: 1, active: n}
+	switch pattern {
+	case results.PatternStreaming:
+		w.kernel = Kernel{Kind: KRMW, N: n, Mul: 1, Add: 1}
+	case results.PatternStrided:
+		w.stride, w.active = stride, (n-1)/stride+1
+		w.kernel = Kernel{Kind: KStrided, Mul: 1, Add: 1, Stride: stride, Active: w.active}
+	case results.PatternPageTouch:
+		w.stride, w.active = stride, (n-1)/stride+1
+		w.kernel = Kernel{Kind: KPageTouch, Mul: 1, Add: 1, IntervalBytes: stride * 8, Active: w.active}
+	case results.PatternRandom:
+		w.random = true
+		w.kernel = Kernel{Kind: KRandom, Mul: 1, Add: 1, Active: n}
+	}
+	return w
+}
+
 // reuseOnGPU reports whether the reused state may be re-established on the
 // GPU (stateTrial): the kernel touches every 4 KiB page of the data and
 // its expected content is the affine one.
@@ -46,7 +68,7 @@ type stateBuffers struct {
 // them.
 func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuffers, err error) {
 	kind := ManagedMem
-	if mode == "explicit" {
+	if mode == results.ModeExplicit {
 		kind = DeviceMem
 	}
 	b = &stateBuffers{}
@@ -65,7 +87,7 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuff
 			return fail(err)
 		}
 	}
-	if mode == "explicit" {
+	if mode == results.ModeExplicit {
 		// The explicit state is re-established by a copy from pinned memory.
 		if b.staging, err = r.dev.Alloc(PinnedMem, w.n*8); err != nil {
 			return fail(err)
@@ -75,11 +97,11 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuff
 		}
 	}
 	switch mode {
-	case "advise_preferred_gpu":
+	case results.ModeAdvisePreferredGPU:
 		b.advice = []Advice{PreferGPU}
-	case "advise_preferred_cpu":
+	case results.ModeAdvisePreferredCPU:
 		b.advice = []Advice{PreferCPU}
-	case "advise_accessed_by":
+	case results.ModeAdviseAccessedBy:
 		b.advice = []Advice{AccessedBy}
 	}
 	for _, a := range b.advice {
@@ -108,23 +130,16 @@ func (b *stateBuffers) free(dev Device) error {
 // reallocate replaces the managed data buffer b.x, of n elements, with a
 // fresh allocation of its size that carries the mode's advice: nothing of
 // it is resident anywhere until it is written. The CPU's first-touch write
-// that follows is the cheapest way found to that state: on the H200 (cuda
-// TestDiagFirstTouch, 2026-12-02, 25 interleaved trials each) it set up
-// 1 GiB in 104.8 ms, against 141.8 ms with MADV_POPULATE_WRITE first and
-// 348.9 ms with a prefetch to the CPU first; and it is bound by the host's
-// cores (TestDiagRewriteParts: 297.6 ms on 4 threads, 94.6 ms on 16). On
-// another H200 later that day the prefetch did not get cheaper split into
-// FillHost's ranges, each prefetched on its own stream and thread at once:
-// 384.2 ms against 120.7 ms of first-touch writes (165.5 with
-// MADV_POPULATE_WRITE, 402.2 with one prefetch), the cold kernel's median
-// after each inside the others' 10th–90th percentile range, as under
-// preferred location CPU and preferred location GPU (256 MiB; under
-// accessed-by the medians lie within 0.4 % of each other):
-// datasets/diag/h200-2026-12-02-firsttouch.log.
-//
-// Where the device offers it (Reallocator), the new buffer may use part of
-// the free-memory margin, so that a footprint the guard admitted once is
-// not refused on a later trial for memory the driver has yet to give back.
+// that follows is the cheapest way found to that state, bound by the
+// host's cores (H200, 1 GiB: 104.8 ms, against 141.8 with
+// MADV_POPULATE_WRITE first, 348.9 with a prefetch to the CPU first and
+// 384.2 with the prefetch split over FillHost's threads; the cold kernel
+// after each inside the others' 10th–90th percentile range: cuda
+// TestDiagFirstTouch, TestDiagRewriteParts,
+// datasets/diag/h200-2026-12-02-firsttouch.log). Where the device offers
+// it (Reallocator), the new buffer may use part of the free-memory margin,
+// so that a footprint the guard admitted once is not refused on a later
+// trial for memory the driver has yet to give back.
 func (r *runner) reallocate(b *stateBuffers, n uint64) error {
 	old := b.x
 	b.x = nil // managed, so freed whatever happens; a failed free is not tried again
@@ -277,7 +292,7 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 	k := w.kernel
 	k.Idx = b.idx
 	passes := 1.0
-	if mode == "managed_reuse" {
+	if mode == results.ModeManagedReuse {
 		passes = 2
 	}
 	want := Expect{N: w.n, Seed: seed, Mul: 1, Add: passes * k.Add, Stride: w.stride, Active: w.active}
@@ -287,11 +302,11 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 	return func(it int, row *results.Row) error {
 		var err error
 		switch {
-		case mode == "explicit":
+		case mode == results.ModeExplicit:
 			if row.TransferMs, err = r.timed(func() error { return r.dev.Copy(b.x, b.staging, w.n*8) }); err != nil {
 				return err
 			}
-		case mode == "managed_reuse" && w.reuseOnGPU() && it > 0:
+		case mode == results.ModeManagedReuse && w.reuseOnGPU() && it > 0:
 			if err := r.dev.Fill(b.x, w.n, seed); err != nil {
 				return err
 			}
@@ -303,11 +318,11 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 		x := b.x // after a reallocation, the new buffer
 		k.X = x
 		switch mode {
-		case "managed_prefetch":
+		case results.ModeManagedPrefetch:
 			if row.PrefetchMs, err = r.timed(func() error { return r.dev.Prefetch(x, ToGPU) }); err != nil {
 				return err
 			}
-		case "managed_reuse":
+		case results.ModeManagedReuse:
 			if err := r.dev.Launch(k); err != nil {
 				return err
 			}
@@ -334,13 +349,41 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 	}
 }
 
-// runState measures one workload under one memory mode.
-func (r *runner) runState(ctx context.Context, base results.Row, label, mode string, w workload, c Common, setup StateSetup) (err error) {
+// stateBound is the resource a kernel under memory state mode, moving
+// useful bytes, is bound by: resident data (explicit, prefetched, reused)
+// by the GPU (results.KernelBound); CPU-written data, cold or advised, by
+// the driver's fault servicing and mapping (even accessed-by, which reads
+// over the link at 1 GiB but varied 7–29 % between trials from 1 to 16 MiB
+// on an H200, h200-2026-12-02-setuploops).
+func stateBound(mode string, useful int64) string {
+	switch mode {
+	case results.ModeExplicit, results.ModeManagedPrefetch, results.ModeManagedReuse:
+		return results.KernelBound(useful)
+	}
+	return results.BoundFaults
+}
+
+// stateful is a definition measured by the memory-state machine
+// (runState). Embedding Common and StateSetup gives it both methods, and
+// the run records every stateful definition's rewrite setting in meta.json
+// (Describe), so readers need no list of them.
+type stateful interface {
+	common() Common
+	setup() StateSetup
+}
+
+func (c Common) common() Common { return c }
+
+func (s StateSetup) setup() StateSetup { return s.withDefaults() }
+
+// runState measures one workload under configuration k's memory mode.
+func (r *runner) runState(ctx context.Context, d stateful, k Config, base results.Row, w workload) (err error) {
+	label, mode, c := k.Label, k.Mode, d.common()
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
 		return nil
 	}
-	if mode == "managed_prefetch" && !r.info.ConcurrentManagedAccess {
+	if mode == results.ModeManagedPrefetch && !r.info.ConcurrentManagedAccess {
 		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
 	}
 	b, err := r.modeBuffers(mode, w, c.Seed)
@@ -360,5 +403,5 @@ func (r *runner) runState(ctx context.Context, base results.Row, label, mode str
 		defer r.dev.Free(ref)
 		w.ref = ref
 	}
-	return r.measure(ctx, base, label, c.Warmups.Int(), c.Trials.Int(), r.stateTrial(mode, w, b, c.Seed, setup))
+	return r.measure(ctx, base, label, c, 0, r.stateTrial(mode, w, b, c.Seed, d.setup()))
 }

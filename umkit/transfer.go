@@ -5,24 +5,29 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
 )
 
-// Transfer measures movement bandwidth: explicit copies host→device and
-// device→host from pinned and pageable memory (benchmark copy, time in
-// transfer_ms) and managed prefetch CPU→GPU and GPU→CPU (benchmark prefetch,
-// time in prefetch_ms). Each trial moves freshly written data, and the
-// destination is checked afterwards.
-func Transfer(ctx context.Context, dev Device, cfg TransferConfig) (dataframe.DataFrame, error) {
-	if err := cfg.Validate(); err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, cfg) })
+// TransferConfig configures the transfer/prefetch group: movement
+// bandwidth, as explicit copies host→device and device→host from pinned
+// and pageable memory (benchmark copy, time in transfer_ms) and managed
+// prefetch CPU→GPU and GPU→CPU (benchmark prefetch, time in prefetch_ms).
+// Each trial moves freshly written data, and the destination is checked
+// afterwards.
+type TransferConfig struct {
+	Common
+	Sizes []int64 // default 64 KiB to 1 GiB in steps of 4
+	Modes []string
 }
 
+var _ = register(TransferConfig{})
+
+// TransferModes are the transfer group's modes: copies from pinned or
+// pageable host memory, and managed prefetch.
+var TransferModes = []string{results.ModePinned, results.ModePageable, results.ModeManaged}
+
 // Name is the group's name.
-func (TransferConfig) Name() string { return "transfer" }
+func (TransferConfig) Name() string { return results.GroupTransfer }
 
 // Entries are the group's registry entries.
 func (TransferConfig) Entries() []Benchmark {
@@ -34,59 +39,83 @@ func (TransferConfig) Entries() []Benchmark {
 	}
 }
 
-func (c TransferConfig) configure(s Selection) Definition {
-	c.Common, c.Modes, c.Sizes = s.Common, nil, s.sizesOr([]int64{MiB, 256 * MiB})
-	if slices.Contains(s.Benchmarks, "copy") {
-		c.Modes = append(c.Modes, "pinned", "pageable")
+// Defaults returns c with every zero field set to its default.
+func (c TransferConfig) Defaults() TransferConfig {
+	c.Common = c.Common.withDefaults(DefaultTrials)
+	if c.Sizes == nil {
+		c.Sizes = pow4(64*KiB, GiB)
 	}
-	if slices.Contains(s.Benchmarks, "prefetch") {
-		c.Modes = append(c.Modes, "managed")
+	if c.Modes == nil {
+		c.Modes = TransferModes
 	}
 	return c
 }
 
 func (c TransferConfig) defaults() Definition { return c.Defaults() }
 
+// Validate checks c before anything touches the GPU.
+func (c TransferConfig) Validate() error {
+	c = c.Defaults()
+	return firstError(c.Common.validate("transfer"), validateSizes("transfer", "size", c.Sizes, 16, 64*GiB),
+		validateChoice("transfer", "mode", c.Modes, TransferModes))
+}
+
+func (c TransferConfig) configure(s Selection) Definition {
+	c.Common, c.Modes, c.Sizes = s.Common, nil, s.sizesOr([]int64{MiB, 256 * MiB})
+	if slices.Contains(s.Benchmarks, results.BenchCopy) {
+		c.Modes = append(c.Modes, results.ModePinned, results.ModePageable)
+	}
+	if slices.Contains(s.Benchmarks, results.BenchPrefetch) {
+		c.Modes = append(c.Modes, results.ModeManaged)
+	}
+	return c
+}
+
 // Configs lists the configurations: each mode, both directions, each size.
+// A copy's footprint is the host and the device buffer, a prefetch's the
+// managed one.
 func (c TransferConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
 	for _, mode := range c.Modes {
-		for _, dir := range []string{"h2d", "d2h"} {
+		for _, dir := range []string{results.DirectionH2D, results.DirectionD2H} {
 			for _, size := range c.Sizes {
-				k := Config{Definition: "transfer", Entry: "transfer.copy", Group: "transfer", Benchmark: "copy", Mode: mode,
-					Label: label("transfer copy", mode, dir, size), SizeBytes: size, BytesPerIteration: size, arg: dir}
-				if mode == "managed" {
-					k.Benchmark, k.Entry, k.Label = "prefetch", "transfer.prefetch", label("transfer prefetch", dir, size)
+				k := Config{Benchmark: results.BenchCopy, Mode: mode, Label: label("transfer copy", mode, dir, size),
+					SizeBytes: size, FootprintBytes: 2 * size, BytesPerIteration: size, Bound: results.BoundHostLink, arg: dir}
+				switch mode {
+				case results.ModePageable: // staged through pinned buffers by the CPU
+					k.Bound = results.BoundHostPageable
+				case results.ModeManaged:
+					// The driver's page work on the host: on an H200 prefetches
+					// to the CPU ran at 16.7 GB/s against the link's 55 at 1 GiB,
+					// and those to the GPU below 16 MiB varied 25–84 % between
+					// trials (h200-2026-12-02-setuploops).
+					k.Benchmark, k.Label, k.FootprintBytes = results.BenchPrefetch, label("transfer prefetch", dir, size), size
+					k.Bound = results.BoundFaults
 				}
 				out = append(out, k)
 			}
 		}
 	}
-	return withRows(out, c.Trials.Int())
+	return configs(c, out, c.Trials.Int())
 }
 
-func (c TransferConfig) start(r *runner) (func(context.Context, Config) error, func(), error) {
-	return noStart(func(ctx context.Context, k Config) error {
-		if k.Mode == "managed" {
-			return r.prefetchOne(ctx, c, k.arg.(string), k.SizeBytes)
-		}
-		return r.copyOne(ctx, c, k.Mode, k.arg.(string), k.SizeBytes)
-	})
+func (c TransferConfig) measure(ctx context.Context, r *runner, k Config, base results.Row) error {
+	base.Direction, base.ActiveElements = k.arg.(string), k.SizeBytes/8
+	if k.Mode == results.ModeManaged {
+		return r.prefetchOne(ctx, c, k, base)
+	}
+	return r.copyOne(ctx, c, k, base)
 }
 
-func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, mode, dir string, size int64) error {
-	n := uint64(size / 8)
-	base := r.row("transfer", "copy", mode)
-	base.Direction, base.SizeBytes, base.FootprintBytes, base.UsefulBytes = dir, size, 2*size, size
-	base.ActiveElements = int64(n)
-	label := fmt.Sprintf("transfer copy %s %s %s", mode, dir, fmtBytes(size))
+func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, k Config, base results.Row) error {
+	size, n, label := k.SizeBytes, uint64(k.SizeBytes/8), k.Label
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
 		return nil
 	}
 	hostKind := PinnedMem
-	if mode == "pageable" {
+	if k.Mode == results.ModePageable {
 		hostKind = PageableMem
 	}
 	host, err := r.dev.Alloc(hostKind, uint64(size))
@@ -99,16 +128,17 @@ func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, mode, dir stri
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
 	defer r.dev.Free(dev)
-	if dir == "h2d" {
+	h2d := base.Direction == results.DirectionH2D
+	if h2d {
 		if err := r.dev.FillHost(host, n, cfg.Seed); err != nil {
 			return err
 		}
 	}
-	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
+	return r.measure(ctx, base, label, cfg.Common, 0, func(it int, row *results.Row) error {
 		seed := cfg.Seed + uint64(it) + 1
 		var ms float64
 		var err error
-		if dir == "h2d" {
+		if h2d {
 			// Poison the destination; the copy must overwrite it.
 			if err := r.dev.Fill(dev, n, seed+1000); err != nil {
 				return err
@@ -133,12 +163,8 @@ func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, mode, dir stri
 	})
 }
 
-func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, dir string, size int64) error {
-	n := uint64(size / 8)
-	base := r.row("transfer", "prefetch", "managed")
-	base.Direction, base.SizeBytes, base.FootprintBytes, base.UsefulBytes = dir, size, size, size
-	base.ActiveElements = int64(n)
-	label := fmt.Sprintf("transfer prefetch %s %s", dir, fmtBytes(size))
+func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, k Config, base results.Row) error {
+	size, n, label := k.SizeBytes, uint64(k.SizeBytes/8), k.Label
 	if !r.info.ConcurrentManagedAccess {
 		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
 	}
@@ -151,10 +177,11 @@ func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, dir string
 		return fmt.Errorf("umkit: %s: %w", label, err)
 	}
 	defer r.dev.Free(m)
-	return r.measure(ctx, base, label, cfg.Warmups.Int(), cfg.Trials.Int(), func(it int, row *results.Row) error {
+	h2d := base.Direction == results.DirectionH2D
+	return r.measure(ctx, base, label, cfg.Common, 0, func(it int, row *results.Row) error {
 		seed := cfg.Seed + uint64(it) + 1
 		to := ToGPU
-		if dir == "h2d" {
+		if h2d {
 			// CPU-written pages are CPU-resident.
 			if row.CPUMs, err = r.cpuTimed(func() error { return r.dev.FillHost(m, n, seed) }); err != nil {
 				return err
@@ -188,7 +215,7 @@ func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, dir string
 			return err
 		}
 		// Check where the data now is, so the check moves nothing.
-		if dir == "h2d" {
+		if h2d {
 			return r.check(m, AllOf(n, seed, 1, 0), "prefetch to GPU")
 		}
 		return r.checkHost(m, AllOf(n, seed, 1, 0), "prefetch to CPU")

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/cuda"
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 var ctx = context.Background()
@@ -71,8 +71,8 @@ func TestConfigValidation(t *testing.T) {
 		}
 	}
 	// Validation happens before the device is touched.
-	dev := fakegpu.New()
-	if _, err := umkit.HBM(ctx, dev, umkit.HBMConfig{Sizes: []int64{7}}); err == nil || len(dev.Calls) != 0 {
+	dev := simgpu.New()
+	if _, err := umkit.Measure(ctx, dev, umkit.HBMConfig{Sizes: []int64{7}}); err == nil || len(dev.Calls) != 0 {
 		t.Errorf("invalid config reached the device: %v, calls %v", err, dev.Calls)
 	}
 }
@@ -112,7 +112,7 @@ func lastTrial(calls []string, start string) []string {
 }
 
 // callCount is how many of d's calls start with prefix.
-func callCount(d *fakegpu.Device, prefix string) int {
+func callCount(d *simgpu.Device, prefix string) int {
 	n := 0
 	for _, c := range d.Calls {
 		if strings.HasPrefix(c, prefix) {
@@ -157,9 +157,9 @@ func TestManagedStateMachine(t *testing.T) {
 		"advise_preferred_cpu": advised,
 	}
 	for mode, head := range want {
-		testStateCalls(t, mode, fakegpu.New(), false, umkit.StateSetup{}, append(slices.Clone(head), tail...))
+		testStateCalls(t, mode, simgpu.New(), false, umkit.StateSetup{}, append(slices.Clone(head), tail...))
 		plain := slices.DeleteFunc(slices.Clone(head), func(c string) bool { return c == "Reallocate" })
-		testStateCalls(t, mode, fakegpu.New(), true, umkit.StateSetup{}, append(plain, tail...))
+		testStateCalls(t, mode, simgpu.New(), true, umkit.StateSetup{}, append(plain, tail...))
 	}
 	// With RewriteHome managed data come home and are rewritten on the CPU
 	// in one overlapped call where the device offers it (HomeFiller), else
@@ -176,10 +176,10 @@ func TestManagedStateMachine(t *testing.T) {
 	}
 	setup := umkit.StateSetup{Rewrite: umkit.RewriteHome}
 	for mode, head := range want {
-		testStateCalls(t, mode, fakegpu.New(), false, setup, append(slices.Clone(head), tail...))
+		testStateCalls(t, mode, simgpu.New(), false, setup, append(slices.Clone(head), tail...))
 		if len(head) > 0 && head[0] == "HomeFillHost" {
 			fallback := slices.Replace(slices.Clone(head), 0, 1, "Prefetch", "Sync", "FillHost")
-			testStateCalls(t, mode, fakegpu.New(), true, setup, append(fallback, tail...))
+			testStateCalls(t, mode, simgpu.New(), true, setup, append(fallback, tail...))
 		}
 	}
 }
@@ -189,14 +189,14 @@ type noHomeFill struct{ umkit.Device }
 
 // testStateCalls checks the calls of the last trial of mode on fake (behind
 // noHomeFill when hide is set).
-func testStateCalls(t *testing.T, mode string, fake *fakegpu.Device, hide bool, setup umkit.StateSetup, seq []string) {
+func testStateCalls(t *testing.T, mode string, fake *simgpu.Device, hide bool, setup umkit.StateSetup, seq []string) {
 	t.Helper()
 	var dev umkit.Device = fake
 	what := mode + " " + setup.Rewrite
 	if hide {
 		dev, what = noHomeFill{fake}, what+" without HomeFiller"
 	}
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), StateSetup: setup, Sizes: []int64{1 << 20}, Modes: []string{mode}})
+	df, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: small(), StateSetup: setup, Sizes: []int64{1 << 20}, Modes: []string{mode}})
 	if err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
@@ -239,8 +239,8 @@ func TestReuseStateSetUp(t *testing.T) {
 		stride              int64
 		hostFills, gpuFills int
 	}{{1, 1, iterations - 1}, {512, 1, iterations - 1}, {1024, iterations, 0}} {
-		dev := fakegpu.New()
-		_, err := umkit.Patterns(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 8 << 20,
+		dev := simgpu.New()
+		_, err := umkit.Measure(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 8 << 20,
 			Benchmarks: []string{"strided"}, Strides: []int64{tc.stride}, Modes: []string{"managed_reuse"}})
 		if err != nil {
 			t.Fatal(err)
@@ -266,8 +266,8 @@ func b2i(b bool) int {
 }
 
 func TestSchemaAndUnits(t *testing.T) {
-	dev := fakegpu.New()
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20, 4 << 20}, Modes: []string{"managed_cold", "managed_prefetch"}})
+	dev := simgpu.New()
+	df, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20, 4 << 20}, Modes: []string{"managed_cold", "managed_prefetch"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,8 +309,8 @@ func TestSchemaAndUnits(t *testing.T) {
 // state machine must produce: cold managed pays for migration in the kernel,
 // prefetched and reused data do not.
 func TestFakePhysics(t *testing.T) {
-	dev := fakegpu.New()
-	df, err := umkit.Managed(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{8 << 20},
+	dev := simgpu.New()
+	df, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: small(), Sizes: []int64{8 << 20},
 		Modes: []string{"explicit", "managed_cold", "managed_prefetch", "managed_reuse"}})
 	if err != nil {
 		t.Fatal(err)
@@ -331,23 +331,23 @@ func TestFakePhysics(t *testing.T) {
 func TestVerificationFailureIsAnError(t *testing.T) {
 	for name, run := range map[string]func(umkit.Device) error{
 		"hbm": func(d umkit.Device) error {
-			_, err := umkit.HBM(ctx, d, umkit.HBMConfig{Common: small(), Sizes: []int64{1 << 20}, Benchmarks: []string{"triad"}})
+			_, err := umkit.Measure(ctx, d, umkit.HBMConfig{Common: small(), Sizes: []int64{1 << 20}, Benchmarks: []string{"triad"}})
 			return err
 		},
 		"managed": func(d umkit.Device) error {
-			_, err := umkit.Managed(ctx, d, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20}, Modes: []string{"managed_cold"}})
+			_, err := umkit.Measure(ctx, d, umkit.ManagedConfig{Common: small(), Sizes: []int64{1 << 20}, Modes: []string{"managed_cold"}})
 			return err
 		},
 		"pattern": func(d umkit.Device) error {
-			_, err := umkit.Patterns(ctx, d, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Benchmarks: []string{"random"}, Modes: []string{"explicit"}})
+			_, err := umkit.Measure(ctx, d, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Benchmarks: []string{"random"}, Modes: []string{"explicit"}})
 			return err
 		},
 		"handoff": func(d umkit.Device) error {
-			_, err := umkit.Handoff(ctx, d, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1}, Policies: []string{"managed"}, CPU: -2})
+			_, err := umkit.Measure(ctx, d, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1}, Policies: []string{"managed"}, CPU: -2})
 			return err
 		},
 	} {
-		dev := fakegpu.New()
+		dev := simgpu.New()
 		dev.CorruptKernels = true
 		err := run(dev)
 		if err == nil || !strings.Contains(err.Error(), "verification failed") {
@@ -357,7 +357,7 @@ func TestVerificationFailureIsAnError(t *testing.T) {
 }
 
 func TestAllGroupsOnFake(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	type run struct {
 		name string
 		f    func() (int, error)
@@ -366,22 +366,22 @@ func TestAllGroupsOnFake(t *testing.T) {
 	frame := func(df interface{ Nrow() int }, err error) (int, error) { return df.Nrow(), err }
 	runs := []run{
 		{"hbm", func() (int, error) {
-			return frame(umkit.HBM(ctx, dev, umkit.HBMConfig{Common: small(), Sizes: []int64{64 << 10, 1 << 20}}))
+			return frame(umkit.Measure(ctx, dev, umkit.HBMConfig{Common: small(), Sizes: []int64{64 << 10, 1 << 20}}))
 		}, 2 * 2 * 3},
 		{"host", func() (int, error) {
-			return frame(umkit.Host(ctx, dev, umkit.HostConfig{Common: small(), Sizes: []int64{1 << 20}}))
+			return frame(umkit.Measure(ctx, dev, umkit.HostConfig{Common: small(), Sizes: []int64{1 << 20}}))
 		}, 3 + 1}, // system mode is waived: the fake reports no pageable access
 		{"transfer", func() (int, error) {
-			return frame(umkit.Transfer(ctx, dev, umkit.TransferConfig{Common: small(), Sizes: []int64{1 << 20}}))
+			return frame(umkit.Measure(ctx, dev, umkit.TransferConfig{Common: small(), Sizes: []int64{1 << 20}}))
 		}, 3 * 2 * 3},
 		{"pattern", func() (int, error) {
-			return frame(umkit.Patterns(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Strides: []int64{1, 8}, PageIntervals: []int64{4096, 65536}}))
+			return frame(umkit.Measure(ctx, dev, umkit.PatternConfig{Common: small(), FootprintBytes: 4 << 20, Strides: []int64{1, 8}, PageIntervals: []int64{4096, 65536}}))
 		}, (1 + 2 + 1 + 2) * 4 * 3},
 		{"oversub", func() (int, error) {
-			return frame(umkit.Oversub(ctx, dev, umkit.OversubConfig{Common: small(), CapacityBytes: 64 << 20, Percents: []float64{25, 90}}))
+			return frame(umkit.Measure(ctx, dev, umkit.OversubConfig{Common: small(), CapacityBytes: 64 << 20, Percents: []float64{25, 90}}))
 		}, 3 * 3 * 2 * 3},
 		{"handoff", func() (int, error) {
-			return frame(umkit.Handoff(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 2, Sizes: []int64{1 << 20}, Reuse: []int{1, 4}, CPU: -2}))
+			return frame(umkit.Measure(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 2, Sizes: []int64{1 << 20}, Reuse: []int{1, 4}, CPU: -2}))
 		}, 4 * (2 + 2) * 3 * 2},
 	}
 	for _, r := range runs {
@@ -398,14 +398,14 @@ func TestAllGroupsOnFake(t *testing.T) {
 }
 
 func TestOversubscriptionGuard(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	// The fake refuses managed memory beyond free - margin, like the cuda layer.
 	_, err := dev.Alloc(umkit.ManagedMem, 80<<30)
 	if !errors.Is(err, cuda.ErrWouldOversubscribe) {
 		t.Fatalf("fake allowed an oversubscribed allocation: %v", err)
 	}
 	// Above 90 % needs the opt-in, checked before anything runs.
-	if _, err := umkit.Oversub(ctx, dev, umkit.OversubConfig{Percents: []float64{105}}); err == nil || len(dev.Calls) != 0 {
+	if _, err := umkit.Measure(ctx, dev, umkit.OversubConfig{Percents: []float64{105}}); err == nil || len(dev.Calls) != 0 {
 		t.Fatalf("105 %% without opt-in: %v (calls %v)", err, dev.Calls)
 	}
 	// With the opt-in the warning is printed and the device allows it for that allocation only.
@@ -427,7 +427,7 @@ func TestOversubscriptionGuard(t *testing.T) {
 
 func TestRunInterruptAndResume(t *testing.T) {
 	dir := t.TempDir()
-	opts := umkit.Options{Device: fakegpu.New(), Out: dir, Groups: []string{"hbm", "managed"}, Quick: true, Trials: umkit.N(2)}
+	opts := umkit.Options{Device: simgpu.New(), Out: dir, Groups: []string{"hbm", "managed"}, Quick: true, Trials: umkit.N(2)}
 	plan, err := umkit.NewPlan(opts, opts.Device.Info())
 	if err != nil {
 		t.Fatal(err)
@@ -467,7 +467,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 		t.Fatalf("rerun without resume: %v", err)
 	}
 	// Resume measures only the rest.
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	opts.Device, opts.Resume = dev, true
 	if _, err := umkit.Run(ctx, opts); err != nil {
 		t.Fatal(err)
@@ -496,7 +496,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 		t.Logf("hbm launches after resume: %d", launches)
 	}
 	// A second resume keeps the whole chain of segments in the notes.
-	opts.Device = fakegpu.New()
+	opts.Device = simgpu.New()
 	if _, err := umkit.Run(ctx, opts); err != nil {
 		t.Fatal(err)
 	}
@@ -517,7 +517,7 @@ func TestRunInterruptAndResume(t *testing.T) {
 
 func TestRunWritesProvenance(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	meta, err := umkit.Run(ctx, umkit.Options{Device: fakegpu.New(), Out: dir, Benchmarks: []string{"transfer.prefetch"}, Quick: true, Command: "umbench run --bench transfer.prefetch"})
+	meta, err := umkit.Run(ctx, umkit.Options{Device: simgpu.New(), Out: dir, Benchmarks: []string{"transfer.prefetch"}, Quick: true, Command: "umbench run --bench transfer.prefetch"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,7 +543,7 @@ func TestRunWritesProvenance(t *testing.T) {
 }
 
 func TestWaivedWhenUnsupported(t *testing.T) {
-	dev := fakegpu.New()
+	dev := simgpu.New()
 	info := dev.Info()
 	info.ConcurrentManagedAccess = false
 	dev.SetInfo(info)
@@ -596,7 +596,7 @@ func TestSelect(t *testing.T) {
 			t.Errorf("registry entry %s incomplete", b.Name)
 		}
 	}
-	if _, err := umkit.NewPlan(umkit.Options{Groups: []string{"hbmx"}}, fakegpu.New().Info()); err == nil {
+	if _, err := umkit.NewPlan(umkit.Options{Groups: []string{"hbmx"}}, simgpu.New().Info()); err == nil {
 		t.Error("unknown group accepted")
 	}
 }
@@ -608,8 +608,8 @@ func TestHandoffCallsPerPolicy(t *testing.T) {
 		"host_mapped":      {"UpdateHost", "Launch", "Launch", "Sync", "Check"},
 		"explicit_copy":    {"UpdateHost", "Copy", "Launch", "Launch", "Copy", "Sync", "Check"},
 	} {
-		dev := fakegpu.New()
-		df, err := umkit.Handoff(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1, 2}, Policies: []string{policy}, CPU: -2, Order: "sequential"})
+		dev := simgpu.New()
+		df, err := umkit.Measure(ctx, dev, umkit.HandoffConfig{Common: small(), Repetitions: 1, Sizes: []int64{1 << 20}, Reuse: []int{1, 2}, Policies: []string{policy}, CPU: -2, Order: "sequential"})
 		if err != nil {
 			t.Fatalf("%s: %v", policy, err)
 		}
@@ -642,10 +642,10 @@ func TestHandoffCallsPerPolicy(t *testing.T) {
 // brought back to the GPU by a prefetch before the fill, go to the CPU; each
 // is checked where it arrived, after the timed region.
 func TestTransferPrefetchCalls(t *testing.T) {
-	fake := fakegpu.New()
+	fake := simgpu.New()
 	c := small()
 	cfg := umkit.TransferConfig{Common: c, Sizes: []int64{1 << 20}, Modes: []string{"managed"}}
-	if _, err := umkit.Transfer(ctx, fake, cfg); err != nil {
+	if _, err := umkit.Measure(ctx, fake, cfg); err != nil {
 		t.Fatal(err)
 	}
 	// One allocation per direction, h2d first; calls named without the

@@ -1,17 +1,15 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
+
+	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/datasets"
@@ -22,102 +20,138 @@ import (
 // errCheckFailed is returned when a check finds a regression (exit 1).
 var errCheckFailed = errors.New("check failed")
 
-func cmdCheck(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("check", stderr)
-	baseline := fs.String("baseline", "", "the baseline: an embedded dataset (see umbench datasets) or a results directory (required)")
-	format := fs.String("format", "table", "table, csv or json")
-	failPct := fs.Float64("fail-pct", 5, "fail a configuration whose whole interval lies below -fail-pct %")
-	warnPct := fs.Float64("warn-pct", 2, "warn about a configuration whose whole interval lies below -warn-pct %")
-	conf := fs.Float64("confidence", 0.95, "bootstrap interval level")
-	strict := fs.Bool("strict", false, "exit 1 on warnings too")
-	wide := fs.Bool("wide", false, "table: do not cut long configuration names and reasons to fit 120 columns")
-	groups := fs.String("groups", "", "without RUN_DIR: groups to measure (default: the baseline's groups)")
-	gpu := fs.Int("gpu", 0, "without RUN_DIR: GPU ordinal to measure")
-	out := fs.String("out", "", "without RUN_DIR: where the quick run's results go (default results/check-<date>-<time>)")
-	dataset := fs.String("dataset", "", "the run to check: an embedded dataset instead of RUN_DIR")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: umbench check --baseline DATASET|DIR [RUN_DIR | --dataset NAME] [flags]")
-		fmt.Fprintln(stderr, "\nSets each configuration's median against the baseline's, with a bootstrap interval for the ratio.")
-		fmt.Fprintln(stderr, "Without RUN_DIR, runs the quick suite on this GPU first. Exit 0: no failure; 1: a failure")
-		fmt.Fprintln(stderr, "(or, with --strict, a warning) or the two cannot be compared; 2: a usage error.\n\nFlags:")
-		fs.PrintDefaults()
+type checkFlags struct {
+	data                          *dataFlags
+	baseline, format, groups, out string
+	failPct, conf                 float64
+	strict, wide, sim, all        bool
+	gpu                           int
+}
+
+func newCheckCmd() *cobra.Command {
+	f := &checkFlags{}
+	c := &cobra.Command{
+		Use:   "check --baseline NAME|DIR [DIR | --dataset NAME]",
+		Short: "this GPU (a quick run), DIR or a dataset against a baseline: pass, warn or fail",
+		Long: "Sets each configuration's median against the baseline's, with a bootstrap interval for the\n" +
+			"ratio. Without DIR, runs the quick suite on this GPU first (--simulate: on the simulated GPU).\n" +
+			"Exit 0: the GPU did not fail; 1: it failed (with --strict: either verdict is not a pass) or the\n" +
+			"two cannot be compared; 2: a usage error.",
+		Args: maxArgs(1),
 	}
-	if err := parse(fs, args); err != nil {
+	f.data = addData(c, false)
+	fs := c.Flags()
+	fs.StringVar(&f.baseline, "baseline", "", "the baseline: an embedded dataset `NAME` or a results DIR (required)")
+	fs.StringVar(&f.format, "format", "table", "table, csv or json")
+	fs.Float64Var(&f.failPct, "fail-pct", 3, "the smallest slowdown (`PCT` %) that fails, where it is beyond the node's variation too")
+	fs.Float64Var(&f.conf, "confidence", 0.95, "interval level")
+	fs.BoolVar(&f.strict, "strict", false, "exit 1 unless both the GPU and the host verdict pass")
+	fs.BoolVar(&f.all, "all", false, "table: list every configuration, not only those that failed or are inconclusive")
+	fs.BoolVar(&f.wide, "wide", false, "table: do not cut long configuration names and reasons to fit 120 columns")
+	fs.StringVar(&f.groups, "groups", "", "without DIR: `GROUPS` to measure (default: the baseline's groups)")
+	fs.IntVar(&f.gpu, "gpu", 0, "without DIR: GPU ordinal to measure")
+	fs.StringVar(&f.out, "out", "", "without DIR: where the quick run's results go (default results/check-<date>-<time>)")
+	fs.BoolVar(&f.sim, "simulate", false, "without DIR: measure on the simulated GPU ("+EnvSimulate+"=1 does the same)")
+	c.RunE = f.run
+	return c
+}
+
+func (f *checkFlags) run(c *cobra.Command, args []string) error {
+	if err := oneOf("format", f.format, "table", "csv", "json"); err != nil {
 		return err
 	}
-	switch *format {
-	case "table", "csv", "json":
-	default:
-		return usagef("--format %q: table, csv or json", *format)
-	}
-	if *baseline == "" {
+	if f.baseline == "" {
 		return usagef("--baseline is required: an embedded dataset (umbench datasets) or a results directory")
 	}
-	if fs.NArg() > 1 || (fs.NArg() == 1 && *dataset != "") {
-		return usagef("check takes at most one run (a results directory or --dataset NAME), got %q", append(fs.Args(), *dataset))
+	refs, _ := f.data.refs(args) // none: measure this GPU
+	if len(refs) > 1 {
+		return usagef("check takes at most one run (a results directory or --dataset NAME), got %q", refs)
 	}
-	if *dataset != "" {
-		args = append(args, *dataset)
-		if err := parse(fs, args); err != nil {
-			return err
-		}
+	if len(refs) == 1 && (f.groups != "" || f.out != "" || isSet(c, "gpu") || f.sim) {
+		return usagef("--groups, --gpu, --out and --simulate choose the quick run; with %s nothing is measured", refs[0])
 	}
-	if fs.NArg() == 1 && (*groups != "" || *out != "" || isSet(fs, "gpu")) {
-		return usagef("--groups, --gpu and --out choose the quick run; with RUN_DIR %s nothing is measured", fs.Arg(0))
+	if f.gpu < 0 {
+		return usagef("--gpu %d: a GPU ordinal is 0 or more", f.gpu)
 	}
-	opts := check.Options{FailPct: *failPct, WarnPct: *warnPct, Confidence: *conf}
-	brows, bmeta, bname, err := source("", "", []string{*baseline})
+	base, err := datasets.Open(f.baseline)
 	if err != nil {
 		return fmt.Errorf("--baseline: %w", err)
 	}
-	var runDir string
-	if fs.NArg() == 1 {
-		runDir = fs.Arg(0)
-	} else {
-		g := splitList(*groups)
-		if g == nil {
-			g = baselineGroups(brows)
-		}
-		if runDir, err = quickRun(g, *gpu, *out, stderr); err != nil {
+	if len(refs) == 0 {
+		dir, err := f.quickRun(base.Rows, c.ErrOrStderr())
+		if err != nil {
 			return err
 		}
+		refs = []string{dir}
 	}
-	rrows, rmeta, rname, err := datasets.Resolve(runDir)
+	runSrc, err := datasets.Open(refs[0])
 	if err != nil {
 		return err
 	}
-	rep, err := check.Compare(check.Side{Name: rname, Rows: rrows, Meta: rmeta},
-		check.Side{Name: bname, Rows: brows, Meta: bmeta}, opts)
-	if err != nil {
-		if errors.Is(err, check.ErrNotComparable) {
-			return err
-		}
+	rep, err := check.Compare(check.Side{Name: runSrc.Name, Rows: runSrc.Rows, Meta: runSrc.Meta},
+		check.Side{Name: base.Name, Rows: base.Rows, Meta: base.Meta},
+		check.Options{FailPct: f.failPct, Confidence: f.conf})
+	if errors.Is(err, check.ErrNotComparable) {
+		return err
+	} else if err != nil {
 		return usageError{err.Error()}
 	}
-	switch *format {
-	case "csv":
-		err = rep.WriteCSV(stdout)
-	case "json":
-		err = rep.WriteJSON(stdout)
-	default:
-		if *wide {
-			err = rep.WriteTable(stdout, true)
-		} else {
-			fw := fitTo(stdout)
-			err = rep.WriteTable(fw, false)
-			fw.flush()
-		}
-	}
-	if err != nil {
+	announce(c, runSrc.Rows, f.format == "table")
+	if err := f.write(c, rep); err != nil {
 		return err
 	}
-	if *format != "table" {
-		fmt.Fprintln(stderr, rep.SummaryLine)
-	}
-	if !rep.OK(*strict) {
-		return fmt.Errorf("%w: %d fail, %d warn", errCheckFailed, rep.Counts.Fail, rep.Counts.Warn)
+	if !rep.OK(f.strict) {
+		return fmt.Errorf("%w: GPU %s, host %s", errCheckFailed, rep.GPU, rep.Host)
 	}
 	return nil
+}
+
+func (f *checkFlags) write(c *cobra.Command, rep *check.Report) error {
+	w := c.OutOrStdout()
+	switch f.format {
+	case "csv":
+		fmt.Fprintln(c.ErrOrStderr(), rep.SummaryLine)
+		return rep.WriteCSV(w)
+	case "json":
+		fmt.Fprintln(c.ErrOrStderr(), rep.SummaryLine)
+		return rep.WriteJSON(w)
+	}
+	if f.wide {
+		return rep.WriteTable(w, true, f.all)
+	}
+	fw := fitTo(w)
+	defer fw.flush()
+	return rep.WriteTable(fw, false, f.all)
+}
+
+// quickRun measures the quick suite of --groups (default: the baseline's)
+// on --gpu, or on the simulated GPU, and returns its results directory.
+func (f *checkFlags) quickRun(baseline []results.Row, stderr io.Writer) (string, error) {
+	groups := splitList(f.groups)
+	if groups == nil {
+		groups = baselineGroups(baseline)
+	}
+	for _, g := range groups {
+		if !slices.Contains(umkit.Groups, g) {
+			return "", usagef("--groups: unknown group %q: groups are %s", g, strings.Join(umkit.Groups, ", "))
+		}
+	}
+	out := f.out
+	if out == "" {
+		out = filepath.Join("results", "check-"+time.Now().Format("20060102-150405"))
+	}
+	open, _, err := deviceOpener(f.sim)
+	if err != nil {
+		return "", err
+	}
+	opts := umkit.Options{Groups: groups, Quick: true, Out: out, Ordinal: f.gpu,
+		Command: fmt.Sprintf("umbench check (umbench run --quick --groups %s --gpu %d --out %s)", strings.Join(groups, ","), f.gpu, out),
+		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) }}
+	start := fmt.Sprintf("umbench check: measuring the quick suite (%s) into %s", strings.Join(groups, ","), out)
+	if _, err := measure(opts, open, false, stderr, start); err != nil {
+		return "", err
+	}
+	return out, nil
 }
 
 // baselineGroups are the measured groups of a baseline, in umkit's order.
@@ -133,38 +167,4 @@ func baselineGroups(rows []results.Row) []string {
 		}
 	}
 	return g
-}
-
-// quickRun measures the quick suite of groups on GPU ordinal gpu and
-// returns its results directory.
-func quickRun(groups []string, gpu int, out string, stderr io.Writer) (string, error) {
-	for _, g := range groups {
-		if !slices.Contains(umkit.Groups, g) {
-			return "", usagef("--groups: unknown group %q: groups are %s", g, strings.Join(umkit.Groups, ", "))
-		}
-	}
-	if out == "" {
-		out = filepath.Join("results", "check-"+time.Now().Format("20060102-150405"))
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	dev, err := openDevice(gpu)
-	if err != nil {
-		return "", fmt.Errorf("no usable GPU: %w", err)
-	}
-	defer dev.Close()
-	fmt.Fprintf(stderr, "umbench check: measuring the quick suite (%s) into %s\n", strings.Join(groups, ","), out)
-	bar := newProgress(stderr)
-	opts := umkit.Options{Groups: groups, Quick: true, Out: out, Ordinal: gpu, Device: dev, Progress: bar.update,
-		Command: fmt.Sprintf("umbench check (umbench run --quick --groups %s --gpu %d --out %s)", strings.Join(groups, ","), gpu, out),
-		Warn:    func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) }}
-	_, err = umkit.Run(ctx, opts)
-	bar.finish()
-	if ctx.Err() != nil {
-		return "", fmt.Errorf("%w: the quick run's finished configurations are in %s", errInterrupted, out)
-	}
-	if err != nil {
-		return "", fmt.Errorf("quick run: %w (finished configurations are kept in %s)", err, out)
-	}
-	return out, nil
 }

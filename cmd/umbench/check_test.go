@@ -22,7 +22,7 @@ func TestCheck(t *testing.T) {
 	args = []string{"check", "--baseline", base, "--out", runDir}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "check table", out, "check PASS", "configuration", "interval %")
+	contains(t, "check table", out, "GPU PASS", "configuration", "tol %")
 	contains(t, "check stderr", errs, "measuring the quick suite (hbm,managed)")
 	for _, line := range strings.Split(out, "\n") {
 		if len([]rune(line)) > 120 && !strings.HasPrefix(line, "check ") {
@@ -35,7 +35,7 @@ func TestCheck(t *testing.T) {
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	var rep struct {
-		Verdict string `json:"verdict"`
+		Verdict string `json:"gpu_verdict"`
 		Results []any  `json:"results"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Verdict != "pass" || len(rep.Results) == 0 {
@@ -46,16 +46,15 @@ func TestCheck(t *testing.T) {
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "csv", out, "verdict,group,configuration")
 
-	// A planted 10 % regression in one configuration fails with exit 1.
+	// A planted 10 % regression of device memory fails with exit 1.
 	rows, meta, err := results.LoadDir(runDir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	slow := filepath.Join(tmp, "slow")
 	os.MkdirAll(slow, 0o755)
-	key := results.ConfigKey(rows[len(rows)-1])
-	for i := range rows {
-		if results.ConfigKey(rows[i]) == key {
+	for i, r := range rows {
+		if r.Group == "hbm" || r.Mode == "explicit" || r.Mode == "managed_prefetch" || r.Mode == "managed_reuse" {
 			rows[i].GBps *= 0.9
 		}
 	}
@@ -68,14 +67,14 @@ func TestCheck(t *testing.T) {
 	args = []string{"check", "--baseline", base, slow}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 1, code, out, errs)
-	contains(t, "regression", out, "FAIL below -5 %", "check FAIL: 1 fail")
+	contains(t, "regression", out, "GPU FAIL", "gpu gpu_memory")
 	contains(t, "stderr", errs, "check failed")
 
-	// Another GPU model is refused.
-	args = []string{"check", "--baseline", "h200-2026-11-30-suite", runDir}
+	// A measured baseline is refused for a simulated run.
+	args = []string{"check", "--baseline", "h200-2026-12-02-quick", runDir}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 1, code, out, errs)
-	contains(t, "stderr", errs, "not comparable", "H200")
+	contains(t, "stderr", errs, "not comparable", "simulated")
 
 	// Bad input.
 	for _, a := range [][]string{

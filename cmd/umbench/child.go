@@ -23,7 +23,7 @@ const envChild = "UMBENCH_RISKY_CHILD"
 // driver: oversubscription beyond 90 % (only ever with
 // --allow-oversubscription).
 func risky(p umkit.Plan) bool {
-	o, ok := p.Definition("oversub").(umkit.OversubConfig)
+	o, ok := umkit.DefinitionOf[umkit.OversubConfig](p)
 	if !ok || !o.AllowOversubscription {
 		return false
 	}

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/internal/fakegpu"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // TestCIUmbenchSimulated is not a test of its own: .ci/slurm.sh runs this
 // package's test binary as "umbench" on the simulated GPU of
-// internal/fakegpu, so that its two-node Slurm job produces real results
+// umkit/simgpu, so that its two-node Slurm job produces real results
 // directories (written by run's own code) to merge and compare across
 // hosts, on a machine without a GPU. The umbench arguments come, split on
 // spaces, from UMBENCH_CI_ARGS; the process exits with umbench's exit code.
@@ -31,7 +31,7 @@ func TestCIUmbenchSimulated(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := fakegpu.New()
+	d := simgpu.New()
 	info := d.Info()
 	h := sha256.Sum256([]byte(host))
 	info.UUID = fmt.Sprintf("GPU-%x-%x-%x-%x-%x", h[0:4], h[4:6], h[6:8], h[8:10], h[10:16])

@@ -7,213 +7,69 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/go-gota/gota/dataframe"
+	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/check"
-	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 )
 
-// counterSource loads the counter passes of what source loaded: the
-// counters.csv of a results directory or of an embedded dataset. A run
-// without --counters gives (nil, nil).
-func counterSource(data, dataset string, args []string) ([]results.CounterRow, error) {
-	name := data
-	switch {
-	case name == "" && dataset != "":
-		name = dataset
-	case name == "" && len(args) == 1:
-		name = args[0]
+func newDecomposeCmd() *cobra.Command {
+	var format string
+	var wide bool
+	c := &cobra.Command{
+		Use:   "decompose [DIR | --dataset NAME]",
+		Short: "split measured times into compute, access, fault, migration, eviction and sync",
+		Long: "Splits each configuration's median time into the terms of paper Section VIII-A: compute,\n" +
+			"access to HBM and CPU memory, fault, migration, eviction, sync and the residual; migration from\n" +
+			"counter passes where the run has them.",
+		Args: maxArgs(1),
 	}
-	return datasets.Counters(name)
-}
-
-// caveats prints what datasets.Caveats knows about the dataset name.
-func caveats(w io.Writer, name string) {
-	if c := datasets.Caveats(name); c != "" {
-		for _, l := range wrap(fmt.Sprintf("caveat (%s): %s", name, strings.Join(strings.Fields(c), " ")), 120, "  ") {
-			fmt.Fprintln(w, l)
+	data := addData(c, false)
+	c.Flags().StringVar(&format, "format", "table", "table or csv")
+	c.Flags().BoolVar(&wide, "wide", false, "table: every term in ms and the dominant one")
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if err := oneOf("format", format, "table", "csv"); err != nil {
+			return err
 		}
-	}
-}
-
-func cmdCounters(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("counters", stderr)
-	dataset := fs.String("dataset", "", "an embedded dataset with counter passes, e.g. h200-2026-11-29-counters")
-	wide := fs.Bool("wide", false, "table: every configuration column, counters_collected and pcie_tx_bytes (wider than 120 columns)")
-	data := fs.String("data", "", "a results directory written by umbench run --counters")
-	format := fs.String("format", "table", "table or csv")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *format != "table" && *format != "csv" {
-		return usagef("--format %q: table or csv", *format)
-	}
-	rows, meta, name, err := source(*data, *dataset, fs.Args())
-	if err != nil {
-		return err
-	}
-	counted, err := counterSource(*data, *dataset, fs.Args())
-	if err != nil {
-		return err
-	}
-	if len(counted) == 0 {
-		return fmt.Errorf("%s has no counter passes: measure with umbench run --counters", name)
-	}
-	sum := results.Summarize(rows, results.SummaryOptions{
-		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
-		ThrottleReasons: meta.Device.ThrottleReasons,
-	})
-	df, err := results.JoinCounters(sum, counted)
-	if err != nil {
-		return err
-	}
-	if *format == "csv" {
-		caveats(stderr, name)
-		return model.WriteFrameCSV(stdout, df)
-	}
-	caveats(stdout, name)
-	if *wide {
-		cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColSizeBytes,
-			results.ColStrideElements, results.ColPageIntervalBytes, results.ColOversubPct, results.ColMedianGBps,
-			results.ColCountersCollected, results.ColUMHtoDBytes, results.ColUMDtoHBytes, results.ColGPUFaultGroups, results.ColCPUPageFaults,
-			results.ColMigratedPerUseful, results.ColPCIeRXBytes, results.ColPCIeTXBytes}
-		return writeTable(stdout, df.Select(cols))
-	}
-	// 120 columns: the configuration as one label, short headers, sizes in
-	// binary units, counts as integers; --wide for every column.
-	return writeCountersCompact(stdout, df)
-}
-
-// writeCountersCompact prints the default counters table.
-func writeCountersCompact(w io.Writer, df dataframe.DataFrame) error {
-	if df.Err != nil {
-		return df.Err
-	}
-	rows := configRows(df)
-	cols := []struct{ name, head string }{
-		{results.ColMedianGBps, "GB/s"}, {results.ColUMHtoDBytes, "htod"}, {results.ColUMDtoHBytes, "dtoh"},
-		{results.ColGPUFaultGroups, "gpu_faults"}, {results.ColCPUPageFaults, "cpu_faults"},
-		{results.ColMigratedPerUseful, "migr/useful"}, {results.ColPCIeRXBytes, "pcie_rx"},
-	}
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	head := []string{"configuration"}
-	for _, c := range cols {
-		head = append(head, c.head)
-	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	collected := df.Col(results.ColCountersCollected)
-	for i := 0; i < df.Nrow(); i++ {
-		f := []string{cutRunes(check.Label(rows[i]), 46)}
-		for _, c := range cols {
-			f = append(f, results.TableCell(df.Col(c.name), i, c.name))
-		}
-		if collected.Elem(i).String() != "true" {
-			f = append(f, "(not counted)")
-		}
-		fmt.Fprintln(tw, strings.Join(f, "\t"))
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		if line != "" {
-			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
-		}
-	}
-	return nil
-}
-
-// configRows reads the configuration columns of df's rows (those present)
-// into rows, for labels.
-func configRows(df dataframe.DataFrame) []results.Row {
-	have := map[string]bool{}
-	for _, n := range df.Names() {
-		have[n] = true
-	}
-	str := func(col string, i int) string {
-		if !have[col] {
-			return ""
-		}
-		return df.Col(col).Elem(i).String()
-	}
-	num := func(col string, i int) int64 {
-		if !have[col] {
-			return 0
-		}
-		v, err := df.Col(col).Elem(i).Int()
+		src, err := data.one(args)
 		if err != nil {
-			return 0
+			return err
 		}
-		return int64(v)
-	}
-	out := make([]results.Row, df.Nrow())
-	for i := range out {
-		r := results.NewRow()
-		r.Group, r.Benchmark, r.Mode, r.Pattern = str(results.ColGroup, i), str(results.ColBenchmark, i), str(results.ColMode, i), str(results.ColPattern, i)
-		r.Policy, r.Phase, r.Direction = str(results.ColPolicy, i), str(results.ColPhase, i), str(results.ColDirection, i)
-		r.SizeBytes, r.FootprintBytes = num(results.ColSizeBytes, i), num(results.ColFootprintBytes, i)
-		r.StrideElements, r.PageIntervalBytes = num(results.ColStrideElements, i), num(results.ColPageIntervalBytes, i)
-		r.ReusePasses = num(results.ColReusePasses, i)
-		if have[results.ColOversubPct] {
-			r.OversubPct = df.Col(results.ColOversubPct).Elem(i).Float()
+		counters, err := src.Counters()
+		if err != nil {
+			return err
 		}
-		out[i] = r
-	}
-	return out
-}
-func cmdDecompose(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("decompose", stderr)
-	dataset := fs.String("dataset", "", "an embedded dataset, e.g. h200-2026-11-29-full")
-	data := fs.String("data", "", "a results directory")
-	format := fs.String("format", "table", "table or csv")
-	wide := fs.Bool("wide", false, "table: every term as model.WriteDecomposition writes it, full precision labels (wider than 120 columns)")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	if *format != "table" && *format != "csv" {
-		return usagef("--format %q: table or csv", *format)
-	}
-	rows, _, name, err := source(*data, *dataset, fs.Args())
-	if err != nil {
-		return err
-	}
-	counters, err := counterSource(*data, *dataset, fs.Args())
-	if err != nil {
-		return err
-	}
-	counted := make([]model.Counted, 0, len(counters))
-	for _, c := range counters {
-		if c.Collected {
-			counted = append(counted, model.CountedOf(c))
+		counted := model.Collected(counters)
+		ds, err := model.DecomposeCounted(src.Rows, counted)
+		if err != nil {
+			return fmt.Errorf("%s: %w", src.Name, err)
 		}
+		w := c.OutOrStdout()
+		if format == "csv" {
+			announce(c, src.Rows, false)
+			caveats(c.ErrOrStderr(), src.Name)
+			return model.WriteFrameCSV(w, model.DecompositionFrame(ds))
+		}
+		if !wide {
+			fw := fitTo(w)
+			defer fw.flush()
+			w = fw
+		}
+		announce(c, src.Rows, true)
+		caveats(w, src.Name)
+		fmt.Fprintf(w, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", src.Name)
+		if len(counted) > 0 {
+			fmt.Fprintf(w, "; migration from %d counter passes where present", len(counted))
+		}
+		fmt.Fprintln(w)
+		if wide {
+			return model.WriteDecomposition(w, ds)
+		}
+		return writeDecompositionCompact(w, ds)
 	}
-	ds, err := model.DecomposeCounted(rows, counted)
-	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
-	}
-	if *format == "csv" {
-		caveats(stderr, name)
-		return model.WriteFrameCSV(stdout, model.DecompositionFrame(ds))
-	}
-	if !*wide {
-		stdout = fitTo(stdout)
-		defer stdout.(*fitWriter).flush()
-	}
-	caveats(stdout, name)
-	fmt.Fprintf(stdout, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", name)
-	if len(counted) > 0 {
-		fmt.Fprintf(stdout, "; migration from %d counter passes where present", len(counted))
-	}
-	fmt.Fprintln(stdout)
-	if *wide {
-		return model.WriteDecomposition(stdout, ds)
-	}
-	return writeDecompositionCompact(stdout, ds)
+	return c
 }
 
 // decompTerms are the decomposition's terms as the compact table heads them.

@@ -1,28 +1,30 @@
 // Command umbench measures, summarises and models CUDA Unified Memory on
-// the GPU it runs on.
+// the GPU it runs on; without one, it reads the embedded datasets and runs
+// on a simulated GPU.
 //
-//	umbench info                     device, driver, UM capabilities, what will be waived
-//	umbench list                     the benchmarks
-//	umbench run [flags]              measure; results go to --out as they finish
-//	umbench run --gpus all [flags]   one worker per GPU of this node (--concurrent: all at once)
-//	umbench summary DIR|--dataset N  median table with quality flags
-//	umbench model [--data DIR | --dataset N] [--format table|csv]
-//	umbench advise --size 1GiB --reuse 4 [--data DIR | --dataset N]
-//	umbench reproduce DIR|--dataset N  the paper's claims checked on a run, with verdicts
-//	umbench report DIR|--dataset N --out F.html  one self-contained HTML report
-//	umbench datasets                 the embedded datasets
-//	umbench merge --out DIR DIR...   combine per-node and per-GPU results, saying what differs
-//	umbench compare DIR...           each GPU's median against the fleet median, outliers flagged
-//	umbench check --baseline D [DIR] this GPU (quick run) or DIR against a baseline; exit 1 on a regression
+//	umbench info | list | datasets            the GPU, the benchmarks, the embedded runs
+//	umbench run [--quick] [--simulate] ...    measure; results go to --out as they finish
+//	umbench summary|model|decompose|counters  DIR | --dataset NAME
+//	umbench advise --size 1GiB --reuse 4      [DIR | --dataset NAME]
+//	umbench reproduce|report|compare|merge    DIR... | --dataset NAME[,NAME]
+//	umbench check --baseline NAME|DIR         [DIR | --dataset NAME] (default: a quick run here)
 //
-// Every command exits non-zero on failure and never panics on a missing
-// driver or GPU.
+// # Layout
+//
+// One file per command (info.go, run.go, summary.go, ...), each a flag set
+// on a cobra command and calls into the libraries; help.go holds the one
+// help layout (100 columns) and source.go the one way every reading
+// command names its data. Every command exits non-zero on failure (2 for
+// a usage error, 3 at a run's --time-limit, 130 when interrupted) and
+// never panics on a missing driver or GPU: nogpu.go says what to do
+// instead.
 //
 // # Ownership and imports
 //
 // umbench owns only the command line: flags, output and exit codes.
 // Library questions are answered by the packages: which data a name means
-// (datasets.Resolve), summaries (results), the model (model), fleet merge
-// and compare (fleet), the worker side of a node run (fleet/node) and
-// measurements (umkit). It may import every umlab package; none imports it.
+// (datasets.Open, datasets.Parts), summaries and their headlines (results),
+// the model (model), fleet merge and compare (fleet), the worker side of a
+// node run (fleet/node) and measurements (umkit). It may import every
+// umlab package; none imports it.
 package main

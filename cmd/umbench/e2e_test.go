@@ -41,7 +41,11 @@ func binary(t *testing.T) string {
 			return
 		}
 		binPath = filepath.Join(dir, "umbench")
-		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
+		args := []string{"build", "-o", binPath}
+		if raceEnabled { // under go test -race the binary's signal handling and child are checked too
+			args = append(args, "-race")
+		}
+		out, err := exec.Command("go", append(args, ".")...).CombinedOutput()
 		if err != nil {
 			binErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -1,73 +1,17 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/umlab/umlab/results"
 )
 
-var errHelp = errors.New("help shown")
-
-// newFlags makes a flag set that reports errors instead of exiting.
-func newFlags(name string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("umbench "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	return fs
-}
-
-// parse parses args, turning flag errors into usage errors. Flags may come
-// before or after positional arguments (umbench summary DIR --group hbm).
-func parse(fs *flag.FlagSet, args []string) error {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return errHelp
-			}
-			return usageError{err.Error()}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	if err := flagAsValue(fs); err != nil {
-		return err
-	}
-	return fs.Parse(append([]string{"--"}, pos...))
-}
-
-// ParseSize reads a byte size such as 1GiB, 256MiB, 64KiB, 4096 or 1.5GB.
-// Binary suffixes (KiB, MiB, GiB, TiB) are powers of 1024; decimal ones (KB,
-// MB, GB, TB) powers of 1000; K, M, G alone are binary.
-func ParseSize(s string) (int64, error) {
-	t := strings.TrimSpace(s)
-	units := []struct {
-		suffix string
-		mul    float64
-	}{
-		{"TiB", 1 << 40}, {"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10},
-		{"TB", 1e12}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3},
-		{"T", 1 << 40}, {"G", 1 << 30}, {"M", 1 << 20}, {"K", 1 << 10}, {"B", 1},
-	}
-	mul := 1.0
-	for _, u := range units {
-		if len(t) > len(u.suffix) && strings.EqualFold(t[len(t)-len(u.suffix):], u.suffix) {
-			t, mul = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mul
-			break
-		}
-	}
-	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || !(v*mul >= 1) || v*mul > 1<<50 {
-		return 0, fmt.Errorf("size %q: want a positive number of bytes with an optional unit, e.g. 4096, 64KiB, 256MiB, 1GiB", s)
-	}
-	return int64(v * mul), nil
-}
+// ParseSize reads a byte size such as 1GiB, 256MiB, 64KiB, 4096 or 1.5GB
+// (results.ParseBytes).
+func ParseSize(s string) (int64, error) { return results.ParseBytes(s) }
 
 // sizeList parses a comma-separated list of sizes.
 func sizeList(s string) ([]int64, error) {
@@ -112,12 +56,4 @@ func splitList(s string) []string {
 		}
 	}
 	return out
-}
-
-// noArgs refuses positional arguments for commands that take none.
-func noArgs(fs *flag.FlagSet) error {
-	if fs.NArg() > 0 {
-		return usagef("%s takes no arguments (got %q)", strings.TrimPrefix(fs.Name(), "umbench "), fs.Args())
-	}
-	return nil
 }

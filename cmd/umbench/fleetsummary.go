@@ -12,18 +12,19 @@ import (
 )
 
 // fleetSummary reads a fleet for umbench summary (a merged directory, or
-// the root of a fleet run, named by --data or as the one argument) part by
+// the root of a fleet run, named as the one DIR) part by
 // part, from its GPUs' digests, never holding their rows: the summaries by
 // fleet mode, the fleet's metadata where it has one (a merged directory's
 // meta.json), and one row per part and mode that stands for its rows
 // where summary reads their host, GPU, mode, group and whether they are
 // simulated. sums is nil when the source is not a fleet.
-func fleetSummary(data, dataset string, args []string, group string, stderr io.Writer) (sums map[string][]results.SummaryRow, ids []results.Row, meta results.Metadata, err error) {
-	dir := data
-	if dir == "" && len(args) == 1 && (strings.ContainsAny(args[0], `/\`) || !embedded(args[0])) {
-		dir = args[0]
+func fleetSummary(d *dataFlags, args []string, group string, stderr io.Writer) (sums map[string][]results.SummaryRow, ids []results.Row, meta results.Metadata, err error) {
+	refs, _ := d.refs(args)
+	if d.dataset != "" || len(refs) != 1 {
+		return nil, nil, meta, nil
 	}
-	if dataset != "" || dir == "" || !fleet.IsFleet(dir) {
+	dir := refs[0]
+	if !strings.ContainsAny(dir, `/\`) && embedded(dir) || !fleet.IsFleet(dir) {
 		return nil, nil, meta, nil
 	}
 	parts, warns, err := fleet.LoadSummaries([]string{dir}, nil)

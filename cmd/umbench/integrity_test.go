@@ -225,7 +225,11 @@ func TestDryRun(t *testing.T) {
 	args := []string{"run", "--dry-run", "--quick", "--groups", "hbm,managed", "--out", dir}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "dry run", out, "configurations: 18", "hbm", "managed", "estimate: about")
+	contains(t, "dry run", out, "configurations: 18", "  hbm: 4 configurations, 20 trial rows", "sizes 1 MiB, 256 MiB",
+		"managed: 14 configurations", "estimate: about")
+	if w := maxWidth(out); w > helpWidth || strings.Contains(out, "{") {
+		t.Errorf("the dry run's plan is not readable text within %d columns (%d):\n%s", helpWidth, w, out)
+	}
 	if opens > 0 {
 		t.Error("--dry-run opened the GPU")
 	}
@@ -254,3 +258,64 @@ func (failingWriter) Write([]byte) (int, error) {
 }
 
 var _ io.Writer = failingWriter{}
+
+// Every command that reads simulated data says so: the banner heads its
+// table (or, for csv and json, its stderr).
+func TestSimulatedEverywhere(t *testing.T) {
+	t.Setenv(EnvSimulate, "1")
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "sim")
+	args := []string{"run", "--quick", "--groups", "hbm,handoff", "--sizes", "1MiB", "--trials", "2", "--warmups", "1", "--out", dir}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "run", out, results.SimulatedBanner)
+	for _, args := range [][]string{
+		{"summary", dir}, {"summary", dir, "--format", "csv"}, {"model", dir}, {"model", dir, "--format", "csv"},
+		{"decompose", "--data", dir}, {"reproduce", dir}, {"reproduce", dir, "--format", "csv"},
+		{"report", dir, "--out", filepath.Join(tmp, "r.html")}, {"check", "--baseline", dir, dir},
+		{"check", "--baseline", dir, dir, "--format", "csv"}, {"merge", "--out", filepath.Join(tmp, "merged"), dir},
+		{"advise", "--size", "1MiB", "--reuse", "4", dir}, {"info"},
+	} {
+		code, out, errs := umbench(t, args...)
+		wantCode(t, args, 0, code, out, errs)
+		if args[0] == "advise" && !strings.Contains(out, "calibrated on "+dir+"\n") {
+			regression(t, "advise DIR calibrates on something else than DIR:\n%s", out)
+		}
+		if !strings.Contains(out+errs, results.SimulatedBanner) {
+			t.Errorf("umbench %s: no SIMULATED banner\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), out, errs)
+		}
+		if len(args) > 2 && args[len(args)-2] == "--format" && strings.Contains(out, results.SimulatedBanner) {
+			t.Errorf("umbench %s: the banner is in the data on stdout", strings.Join(args, " "))
+		}
+	}
+}
+
+// check measures without a GPU on the simulated one (--simulate or
+// UMLAB_SIMULATE=1), and refuses a negative GPU ordinal.
+func TestCheckSimulate(t *testing.T) {
+	t.Setenv(EnvSimulate, "")
+	tmp := t.TempDir()
+	base := filepath.Join(tmp, "base")
+	args := []string{"run", "--simulate", "--quick", "--groups", "hbm", "--out", base}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	args = []string{"check", "--simulate", "--baseline", base, "--out", filepath.Join(tmp, "run")}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "check --simulate", out, results.SimulatedBanner, "GPU PASS")
+	t.Setenv(EnvSimulate, "1")
+	args = []string{"check", "--baseline", base, "--out", filepath.Join(tmp, "run2")}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	for _, args := range [][]string{
+		{"check", "--baseline", base, "--gpu", "-1", "--out", filepath.Join(tmp, "run3")},
+		{"info", "--gpu", "-1"}, {"run", "--gpu", "-1", "--quick", "--out", filepath.Join(tmp, "run4")},
+		{"check", "--baseline", base, "--simulate", base},
+	} {
+		code, out, errs := umbench(t, args...)
+		wantCode(t, args, 2, code, out, errs)
+		if args[len(args)-1] != base {
+			contains(t, "stderr", errs, "--gpu -1: a GPU ordinal is 0 or more")
+		}
+	}
+}

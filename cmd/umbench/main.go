@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
+	"github.com/spf13/cobra"
+
+	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
 )
 
@@ -17,68 +22,6 @@ func (e usageError) Error() string { return e.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
-var commands = []struct {
-	name, summary string
-	run           func(args []string, stdout, stderr io.Writer) error
-}{
-	{"info", "show the GPU, driver and Unified Memory capabilities, and what will be waived", cmdInfo},
-	{"list", "list the benchmarks with their descriptions", cmdList},
-	{"run", "run benchmarks; results are appended to --out as each configuration finishes", cmdRun},
-	{"summary", "summarise a results directory or dataset: medians, spread, quality flags", cmdSummary},
-	{"model", "calibrate and validate the reuse model T = F + R·G on handoff data", cmdModel},
-	{"decompose", "split measured times into compute, access, fault, migration, eviction and sync (with counter passes where present)", cmdDecompose},
-	{"counters", "show a --counters run's counter passes beside its medians: bytes migrated, page faults, PCIe bytes", cmdCounters},
-	{"advise", "rank placement policies for a working set and reuse count", cmdAdvise},
-	{"datasets", "list the embedded datasets (the paper's figures and measured runs)", cmdDatasets},
-	{"merge", "merge per-node and per-GPU results directories into one, reporting what differs", cmdMerge},
-	{"compare", "compare each GPU's medians with the fleet median and flag outliers", cmdCompare},
-	{"reproduce", "check every finding of the paper on a run: paper figure, measured figure, verdict and reason", cmdReproduce},
-	{"report", "write one self-contained HTML report of a run: provenance, summary, figures, model, claims", cmdReport},
-	{"check", "check this GPU (or a results directory) against a baseline: pass, warn or fail per configuration", cmdCheck},
-}
-
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "umbench measures how CUDA Unified Memory behaves on this machine.")
-	fmt.Fprintln(w, "\nUsage: umbench <command> [flags]\n\nCommands:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintln(w, "\nRun 'umbench <command> -h' for a command's flags.")
-}
-
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
-
-// run executes a command line and returns the exit code.
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			out := &checkedWriter{w: stdout}
-			err := c.run(args[1:], out, stderr)
-			if err == nil && out.err != nil {
-				err = fmt.Errorf("writing the output: %w", out.err)
-			}
-			return exitCode(err, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "umbench: unknown command %q; commands are %s\n", args[0], commandNames())
-	return 2
-}
-
-func commandNames() string {
-	var n []string
-	for _, c := range commands {
-		n = append(n, c.name)
-	}
-	return strings.Join(n, ", ")
-}
-
 // errInterrupted is returned when a run was stopped by a signal.
 var errInterrupted = errors.New("interrupted")
 
@@ -86,12 +29,97 @@ var errInterrupted = errors.New("interrupted")
 // --time-limit; like umkit.ErrTimeLimit, it exits with status 3.
 var errTimeLimit = errors.New("stopped at the time limit")
 
+// commands are umbench's commands, in the order help lists them.
+var commands = []func() *cobra.Command{
+	newInfoCmd, newListCmd, newRunCmd, newSummaryCmd, newModelCmd, newDecomposeCmd, newCountersCmd,
+	newAdviseCmd, newDatasetsCmd, newMergeCmd, newCompareCmd, newReproduceCmd, newReportCmd, newCheckCmd,
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run executes a command line and returns the exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	out := &checkedWriter{w: stdout}
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetOut(out)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(context.WithValue(context.Background(), argsKey{}, args))
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the output: %w", out.err)
+	}
+	return exitCode(err, stderr)
+}
+
+func newRoot() *cobra.Command {
+	cobra.EnableCommandSorting = false
+	root := &cobra.Command{
+		Use:   "umbench",
+		Short: "umbench measures how CUDA Unified Memory behaves on this machine.",
+		Long: "umbench measures how CUDA Unified Memory behaves on this machine. Without a GPU:\n" +
+			"umbench run --simulate --quick (made-up numbers), umbench datasets (measured runs to read).",
+		Version:           version(),
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+		CompletionOptions: cobra.CompletionOptions{HiddenDefaultCmd: false},
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown command %q; commands are %s", args[0], commandNames(c))
+			}
+			return nil
+		},
+		RunE: func(c *cobra.Command, _ []string) error {
+			c.Help()
+			return usagef("name a command")
+		},
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error { return flagAsValue(c) },
+	}
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		if m := singleDash.FindStringSubmatch(err.Error()); m != nil && c.Flags().Lookup(m[1]) != nil {
+			return usagef("-%s: flags take two dashes: --%s", m[1], m[1])
+		}
+		return usagef("%v (umbench %s --help lists the flags)", err, c.Name())
+	})
+	for _, f := range commands {
+		root.AddCommand(f())
+	}
+	setHelp(root)
+	return root
+}
+
+// singleDash finds a long flag typed with one dash in pflag's error
+// ("unknown shorthand flag: 'q' in -quick").
+var singleDash = regexp.MustCompile(`in -([a-z][a-z0-9-]+)(=.*)?$`)
+
+func commandNames(root *cobra.Command) string {
+	var n []string
+	for _, c := range root.Commands() {
+		if c.IsAvailableCommand() && c.Name() != "help" && c.Name() != "completion" {
+			n = append(n, c.Name())
+		}
+	}
+	return strings.Join(n, ", ")
+}
+
+// version is what umbench --version prints: the module version, the commit
+// and the Go version the binary was built with.
+func version() string {
+	b := results.ReadBuild()
+	commit := "commit unknown (built with -buildvcs=false)"
+	if b.Commit != "" {
+		commit = "commit " + b.Commit
+		if b.Modified {
+			commit += " (modified work tree)"
+		}
+	}
+	return fmt.Sprintf("umbench %s, %s, %s", b.Module, commit, b.GoVersion)
+}
+
 func exitCode(err error, stderr io.Writer) int {
 	var ue usageError
 	switch {
 	case err == nil:
-		return 0
-	case errors.Is(err, errHelp):
 		return 0
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "umbench:", err)

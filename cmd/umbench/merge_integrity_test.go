@@ -58,7 +58,7 @@ func mergeRefusesMixedAndRunningParts(t *testing.T, simulatedFleet func(*testing
 	out := filepath.Join(t.TempDir(), "merged")
 	args := []string{"merge", "--out", out, root}
 	code, stdout, errs := umbench(t, args...)
-	if code == 0 || !strings.Contains(errs, "simulated and measured rows are mixed") || !strings.Contains(errs, "vm/gpu1 measured") {
+	if code == 0 || !strings.Contains(errs, "simulated and measured rows are mixed") || !strings.Contains(errs, "measured: vm/gpu1") {
 		t.Errorf("merging simulated with measured: exit %d\n%s%s", code, stdout, errs)
 	}
 	nothingAt(t, out)

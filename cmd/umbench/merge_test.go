@@ -23,7 +23,7 @@ func TestMergeKeepsGroupTimes(t *testing.T) {
 	args := append([]string{"merge", "--out", merged}, parts...)
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	args = []string{"summary", "--data", merged}
+	args = []string{"summary", "--data", merged, "--all"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	heads := regexp.MustCompile(`(?m)^wall time by group, (\S+): hbm \S+, host \S+ \(\S+ in groups\)$`).FindAllStringSubmatch(out, -1)

@@ -1,94 +1,86 @@
 package main
 
 import (
-	"flag"
 	"fmt"
-	"io"
-	"strings"
+
+	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/claims"
 )
 
 // claimSources are the flags with which reproduce and report name their
-// runs: positional results directories or dataset names, or --dataset with
-// one or more comma-separated names (runs of one machine, combined group by
-// group), and --against for the cross-platform claims.
+// runs: DIR arguments and --dataset names (runs of one machine, combined
+// group by group), and --against for the cross-platform claims.
 type claimSources struct {
-	fs               *flag.FlagSet
-	dataset, against *string
+	data    *dataFlags
+	against string
 }
 
-func addClaimSources(fs *flag.FlagSet) *claimSources {
-	return &claimSources{fs,
-		fs.String("dataset", "", "embedded dataset(s), comma-separated runs of one machine (a group comes from the first that has it)"),
-		fs.String("against", "", "a second platform's dataset or directory for the cross-platform claims (GB200 against GH200)")}
+func addClaimSources(c *cobra.Command) *claimSources {
+	s := &claimSources{data: addData(c, true)}
+	c.Flags().StringVar(&s.against, "against", "", "a second platform's dataset or `DIR`, for the cross-platform claims (GB200 against GH200)")
+	return s
 }
 
-// load resolves the parsed flags: the run and, with --against, the other
-// platform's (nil without).
-func (c *claimSources) load() (run, against *claims.Run, err error) {
-	var names []string
-	if *c.dataset != "" {
-		for _, n := range strings.Split(*c.dataset, ",") {
-			if n = strings.TrimSpace(n); n != "" {
-				names = append(names, n)
-			}
-		}
-	}
-	names = append(names, c.fs.Args()...)
-	if len(names) == 0 {
-		return nil, nil, usagef("name a results directory or an embedded dataset (--dataset NAME); see umbench datasets")
-	}
-	if run, err = claims.Load(names...); err != nil {
+// load resolves the run named and, with --against, the other platform's
+// (nil without).
+func (s *claimSources) load(args []string) (run, against *claims.Run, err error) {
+	refs, err := s.data.refs(args)
+	if err != nil {
 		return nil, nil, err
 	}
-	if *c.against != "" {
-		if against, err = claims.Load(*c.against); err != nil {
+	if run, err = claims.Load(refs...); err != nil {
+		return nil, nil, err
+	}
+	if s.against != "" {
+		if against, err = claims.Load(s.against); err != nil {
 			return nil, nil, err
 		}
 	}
 	return run, against, nil
 }
 
-func cmdReproduce(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("reproduce", stderr)
-	src := addClaimSources(fs)
-	format := fs.String("format", "table", "table, md or csv")
-	section := fs.String("section", "", "only claims whose section starts with this (V-C, VI, Table III)")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: umbench reproduce DIR... | --dataset NAME[,NAME...] [--format table|md|csv]\n\n"+
-			"Checks every finding of the paper on a run: the paper's figure beside the measured one, a verdict\n"+
-			"(reproduces, reproduces qualitatively, differs for a known reason, differs unexplained, not measured)\n"+
-			"and the reason, derived from the run's device facts and data.\n\nFlags:")
-		fs.PrintDefaults()
+func newReproduceCmd() *cobra.Command {
+	var format, section string
+	c := &cobra.Command{
+		Use:   "reproduce [DIR... | --dataset NAME[,NAME]]",
+		Short: "the paper's claims on a run: paper figure, measured figure, verdict and reason",
+		Long: "Checks every finding of the paper on a run: the paper's figure beside the measured one, a\n" +
+			"verdict (reproduces, reproduces qualitatively, differs for a known reason, differs unexplained,\n" +
+			"inconclusive, not measured) from the figure's 95 % interval, the reason computed from the run's\n" +
+			"device facts and data, and the runs the figure rests on. Several runs of one machine are\n" +
+			"combined group by group (a group comes from the first that has it).",
 	}
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	switch *format {
-	case "table", "md", "csv":
-	default:
-		return usagef("--format %q: table, md or csv", *format)
-	}
-	run, against, err := src.load()
-	if err != nil {
-		return err
-	}
-	o := claims.Options{Against: against}
-	cs := claims.All()
-	if *section != "" {
-		if cs = claims.Sections(*section); len(cs) == 0 {
-			return usagef("--section %q: no claim has such a section (sections look like V-A, VI-B, VIII-C, Table III)", *section)
+	src := addClaimSources(c)
+	c.Flags().StringVar(&format, "format", "table", "table, md or csv")
+	c.Flags().StringVar(&section, "section", "", "only claims whose `SECTION` starts with this (V-C, VI, Table III)")
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if err := oneOf("format", format, "table", "md", "csv"); err != nil {
+			return err
 		}
+		cs := claims.All()
+		if section != "" {
+			if cs = claims.Sections(section); len(cs) == 0 {
+				return usagef("--section %q: no claim has such a section (sections look like V-A, VI-B, VIII-C, Table III)", section)
+			}
+		}
+		run, against, err := src.load(args)
+		if err != nil {
+			return err
+		}
+		xs, err := claims.EvaluateClaims(cs, run, claims.Options{Against: against})
+		if err != nil {
+			return err
+		}
+		w := c.OutOrStdout()
+		announce(c, run.Rows, format == "table")
+		if format == "table" {
+			fw := fitTo(w)
+			defer fw.flush()
+			w = fw
+			fmt.Fprintf(w, "%s: %s\n\n", run.Name, run.Facts.Describe())
+		}
+		return claims.Write(w, xs, format)
 	}
-	xs, err := claims.EvaluateClaims(cs, run, o)
-	if err != nil {
-		return err
-	}
-	if *format == "table" {
-		stdout = fitTo(stdout)
-		defer stdout.(*fitWriter).flush()
-		fmt.Fprintf(stdout, "%s: %s\n\n", run.Name, run.Facts.Describe())
-	}
-	return claims.Write(stdout, xs, *format)
+	return c
 }

@@ -7,7 +7,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 
+	"github.com/go-gota/gota/dataframe"
+
+	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
 )
 
@@ -254,4 +258,51 @@ func lastBreak(r []rune, width int) int {
 		return j
 	}
 	return -1
+}
+
+// wrap breaks a line at spaces so that no piece is longer than width
+// (unless one word is), continuing with indent.
+func wrap(line string, width int, indent string) []string {
+	var out []string
+	for len([]rune(line)) > width {
+		r := []rune(line)
+		cut := lastBreak(r, width)
+		if cut <= len([]rune(indent)) {
+			break
+		}
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		line = indent + strings.TrimLeft(string(r[cut:]), " ")
+	}
+	return append(out, line)
+}
+
+func cutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// shortUUID is the first 8 hex digits of a GPU UUID.
+func shortUUID(u string) string {
+	u = strings.TrimPrefix(u, "GPU-")
+	if len(u) > 8 {
+		return u[:8]
+	}
+	return u
+}
+
+// writeTable prints a frame as aligned text (results.TableCells).
+func writeTable(w io.Writer, df dataframe.DataFrame) error {
+	head, rows, err := results.TableCells(df)
+	if err != nil {
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	for _, f := range rows {
+		fmt.Fprintln(tw, strings.Join(f, "\t"))
+	}
+	return tw.Flush()
 }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/stats"
 )
 
@@ -19,22 +18,15 @@ func TestDefaultOutputFits120Columns(t *testing.T) {
 	cmds := [][]string{{"info"}, {"list"}, {"datasets"},
 		{"advise", "--size", "1GiB", "--reuse", "4"},
 		{"advise", "--size", "300MiB", "--reuse", "2", "--dataset", "paper-gb200"},
-		{"check", "--baseline", "h200-2026-11-30-suite", "--dataset", "h200live-2026-12-01"},
-		{"compare", "--dataset", "h200x2-2026-11-29-isolated,h200x2-2026-11-29-concurrent"},
+		{"check", "--baseline", "h200-2026-12-02-setuploops", "--dataset", "h200live-2026-12-01"},
 		{"merge", "--out", filepath.Join(t.TempDir(), "merged"), filepath.Join("..", "..", "datasets", "h200x2-2026-11-29-isolated"),
-			filepath.Join("..", "..", "datasets", "h200x2-2026-11-29-concurrent")},
+			"h200-2026-12-02-quick"},
 	}
-	for _, d := range datasets.List() {
-		if skipUnderRace(d.Name) {
-			continue
+	for _, d := range canonical {
+		for _, c := range []string{"summary", "decompose", "compare", "model", "counters"} {
+			cmds = append(cmds, []string{c, "--dataset", d})
 		}
-		for _, c := range []string{"summary", "decompose", "reproduce", "compare", "model"} {
-			cmds = append(cmds, []string{c, "--dataset", d.Name})
-		}
-		cmds = append(cmds, []string{"model", "--dataset", d.Name, "--points"})
-	}
-	for _, d := range datasets.ByAge(datasets.Query{Counters: true}) {
-		cmds = append(cmds, []string{"counters", "--dataset", d})
+		cmds = append(cmds, []string{"summary", d, "--all"}, []string{"model", d, "--points"})
 	}
 	ran := 0
 	for _, args := range cmds {
@@ -60,7 +52,7 @@ func TestDefaultOutputFits120Columns(t *testing.T) {
 // The default summary shows each median with its 95 % bootstrap interval,
 // the bounds those of the summary frame; --wide has the bounds as columns.
 func TestSummaryShowsIntervals(t *testing.T) {
-	args := []string{"summary", "--dataset", "h200-2026-11-29-hbm"}
+	args := []string{"summary", "--dataset", "h200-2026-12-02-setuploops", "--group", "hbm"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "summary", out, "median_gbps [95% CI]")
@@ -76,7 +68,7 @@ func TestSummaryShowsIntervals(t *testing.T) {
 	if !(v[1] <= v[0] && v[0] <= v[2] && v[1] > 1000) {
 		t.Errorf("triad 1 GiB: median %g, interval [%g, %g]", v[0], v[1], v[2])
 	}
-	args = []string{"summary", "--dataset", "h200-2026-11-29-hbm", "--wide"}
+	args = []string{"summary", "--dataset", "h200-2026-12-02-setuploops", "--group", "hbm", "--wide"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "summary --wide", out, "median_gbps_lo", "median_gbps_hi", "median_total_ms_lo", "median_total_ms_hi", "median_kernel_ms")
@@ -88,8 +80,8 @@ func TestSummaryShowsIntervals(t *testing.T) {
 	if regexp.MustCompile(`\d \[`).MatchString(out) {
 		t.Errorf("published figures shown with an interval:\n%s", out)
 	}
-	code, out, errs = umbench(t, "summary", "--dataset", "h200-2026-11-30-suite")
-	wantCode(t, []string{"summary", "suite"}, 0, code, out, errs)
+	code, out, errs = umbench(t, "summary", "--dataset", "h200-2026-12-02-setuploops", "--all")
+	wantCode(t, []string{"summary", "setuploops"}, 0, code, out, errs)
 	contains(t, "suite summary", out, "left out to fit 120 columns", "page_touch managed_cold 256 MiB every 64 KiB", "e-4 [")
 	if strings.Contains(out, "…") {
 		t.Errorf("a configuration label was cut:\n%s", out)
@@ -97,14 +89,14 @@ func TestSummaryShowsIntervals(t *testing.T) {
 }
 
 func TestModelPointsAndAdviseIntervals(t *testing.T) {
-	args := []string{"model", "--dataset", "h200-2026-12-01-handoff-interleaved", "--points"}
+	args := []string{"model", "--dataset", "h200-2026-12-02-setuploops", "--points"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "model --points", out, "Validation points", "measured ms [95% CI]", "APE % [95% CI]")
 	if !regexp.MustCompile(`explicit_copy\s+1 GiB\s+32\s+\S+ \[\S+, \S+\]`).MatchString(out) {
 		t.Errorf("no interval on the explicit_copy 1 GiB R=32 point:\n%s", out)
 	}
-	args = []string{"advise", "--size", "1GiB", "--reuse", "4", "--dataset", "h200-2026-12-01-handoff-interleaved"}
+	args = []string{"advise", "--size", "1GiB", "--reuse", "4", "--dataset", "h200-2026-12-02-setuploops"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "advise", out, "Measured at 1 GiB (95% bootstrap intervals):", "95 % CI")
@@ -148,13 +140,13 @@ func TestDecomposeCompact(t *testing.T) {
 }
 
 func TestCheckDatasetRun(t *testing.T) {
-	args := []string{"check", "--baseline", "h200-2026-11-30-suite", "--dataset", "h200live-2026-12-01"}
+	args := []string{"check", "--baseline", "h200-2026-12-02-setuploops", "--dataset", "h200live-2026-12-01"}
 	code, out, errs := umbench(t, args...)
 	if code != 0 && code != 1 {
 		t.Fatalf("umbench %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errs)
 	}
-	contains(t, "check", out, "run h200live-2026-12-01 against baseline h200-2026-11-30-suite", "configurations on NVIDIA H200")
-	code, out, errs = umbench(t, "check", "--baseline", "h200-2026-11-30-suite", "--dataset", "h200live-2026-12-01", "somedir")
+	contains(t, "check", out, "run h200live-2026-12-01 against baseline h200-2026-12-02-setuploops", "configurations on NVIDIA H200")
+	code, out, errs = umbench(t, "check", "--baseline", "h200-2026-12-02-setuploops", "--dataset", "h200live-2026-12-01", "somedir")
 	wantCode(t, []string{"check", "two runs"}, 2, code, out, errs)
 }
 
@@ -198,7 +190,7 @@ func TestWidthHelpers(t *testing.T) {
 // An interleaved handoff run's summary reads in order (policy, phase, size,
 // R), not in the shuffled order the configurations were measured in.
 func TestSummaryHandoffOrder(t *testing.T) {
-	args := []string{"summary", "--dataset", "h200-2026-12-01-handoff-interleaved"}
+	args := []string{"summary", "--dataset", "h200-2026-12-02-setuploops", "--group", "handoff"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	var labels []string

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -87,22 +88,30 @@ func libraryDirs() []string {
 	return dirs
 }
 
-// pythonSiteDirs lists site-packages directories: python3's own sys.path
-// and site directories (which include an active virtual environment's), then
-// the usual system, user, conda and venv locations.
+// pythonSiteDirs lists site-packages directories: the absolute entries of
+// PYTHONPATH, python3's own sys.path and site directories (which include an
+// active virtual environment's), then the usual system, user, conda and
+// venv locations. python3 runs isolated (-I): it ignores PYTHONPATH, whose
+// empty or relative entries ("", ".") it would otherwise turn into the
+// working directory, and never adds the working directory itself.
 func pythonSiteDirs() []string {
 	var dirs []string
+	for _, p := range filepath.SplitList(os.Getenv("PYTHONPATH")) {
+		if filepath.IsAbs(p) {
+			dirs = append(dirs, p)
+		}
+	}
 	if py, err := exec.LookPath("python3"); err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		out, err := exec.CommandContext(ctx, py, "-c",
+		out, err := exec.CommandContext(ctx, py, "-I", "-c",
 			"import sys, site\n"+
 				"p = list(sys.path)\n"+
 				"try:\n    p += site.getsitepackages() + [site.getusersitepackages()]\n"+
 				"except Exception:\n    pass\n"+
 				"print('\\n'.join(x for x in p if x))").Output()
 		if err == nil {
-			dirs = append(dirs, strings.Fields(string(out))...)
+			dirs = append(dirs, strings.Split(strings.TrimSpace(string(out)), "\n")...)
 		}
 	}
 	home, _ := os.UserHomeDir()
@@ -119,6 +128,48 @@ func pythonSiteDirs() []string {
 	}
 	dirs = append(dirs, "/usr/lib/python3/dist-packages")
 	return dirs
+}
+
+// untrusted says why a library file found by searching must not be
+// loaded ("" when it may): another user could have put it there. That is
+// so when it, or a directory above it, can be written by every user, or
+// when it sits in a directory every user may add to (such as /tmp, sticky)
+// and belongs to neither root nor this user.
+func untrusted(path string) string {
+	child := ""
+	var childOwner uint32
+	for p := path; ; p = filepath.Dir(p) {
+		var st syscall.Stat_t
+		if err := syscall.Stat(p, &st); err != nil {
+			return "cannot check " + p + ": " + err.Error()
+		}
+		perm, dir, sticky := st.Mode&0o777, st.Mode&syscall.S_IFMT == syscall.S_IFDIR, st.Mode&syscall.S_ISVTX != 0
+		if perm&0o002 != 0 && !(dir && sticky) {
+			return fmt.Sprintf("not loaded: %s is writable by every user (%#o), so anyone could have put a library there", p, perm)
+		}
+		if perm&0o002 != 0 && child != "" && childOwner != 0 && int(childOwner) != os.Geteuid() {
+			return fmt.Sprintf("not loaded: %s, in %s where every user may add files, belongs to user %d", child, p, childOwner)
+		}
+		if p == filepath.Dir(p) {
+			return ""
+		}
+		child, childOwner = p, st.Uid
+	}
+}
+
+// relativeLoaderEntry returns the first empty or relative entry of
+// LD_LIBRARY_PATH (the dynamic loader reads those from the working
+// directory) that holds name, or "" when there is none.
+func relativeLoaderEntry(name string) (string, bool) {
+	for _, d := range strings.Split(os.Getenv("LD_LIBRARY_PATH"), ":") {
+		if filepath.IsAbs(d) {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
+			return d, true
+		}
+	}
+	return "", false
 }
 
 func unique(dirs []string) []string {
@@ -157,6 +208,12 @@ func find(s search) (Library, error) {
 	versionRefused := false
 	seen := map[string]bool{}
 	try := func(path string) (Library, bool) {
+		if filepath.IsAbs(path) && path != s.env {
+			if why := untrusted(path); why != "" {
+				tried = append(tried, attempt{path, why})
+				return Library{}, false
+			}
+		}
 		key := path
 		if real, err := filepath.EvalSymlinks(path); err == nil {
 			key = real
@@ -211,6 +268,11 @@ func find(s search) (Library, error) {
 		for _, so := range s.sonames(m) {
 			if strings.ContainsRune(so, '/') {
 				continue // a soname only: the loader's own search
+			}
+			if d, ok := relativeLoaderEntry(so); ok {
+				tried = append(tried, attempt{so, fmt.Sprintf("not loaded through the dynamic loader: LD_LIBRARY_PATH entry %q "+
+					"is relative (the working directory) and holds %s; name the directory absolutely", d, so)})
+				continue
 			}
 			if lib, ok := try(so); ok {
 				return found(lib, "dynamic loader")

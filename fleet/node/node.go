@@ -105,7 +105,11 @@ func (e *FailedError) Error() string {
 // nearest its GPU (see AssignCPUs), one at a time or all at once. The
 // workers' environment says which (EnvMode and the others), and after each
 // worker ends its rows and metadata are annotated with the mode (see
-// Annotate), whether it succeeded or not. Root/<host>/workers.json is kept
+// Annotate), whether it succeeded or not, unless it was refused (see
+// Outcome.Refused). Root/<host> is locked for the whole run (a second
+// supervisor there is refused with results.ErrLocked before it starts a
+// worker), and every directory below it is made without following a
+// symbolic link. Root/<host>/workers.json is kept
 // current as workers start and end. The error is a *FailedError when any
 // worker failed, timed out, stalled or was interrupted; the others finish.
 func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
@@ -127,9 +131,13 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 		return rep, fmt.Errorf("fleet: no GPUs to run on")
 	}
 	nodeDir := NodeDir(o.Root, o.Host)
-	if err := os.MkdirAll(nodeDir, 0o755); err != nil {
+	// One supervisor per node directory: a second is refused before it
+	// starts a worker or writes workers.json.
+	lock, err := results.LockDir(nodeDir, o.Command)
+	if err != nil {
 		return rep, err
 	}
+	defer lock.Unlock()
 	reportPath := filepath.Join(nodeDir, ReportName)
 	var ords []string
 	for _, g := range o.GPUs {
@@ -169,6 +177,9 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 			for i, oc := range outs {
 				if !annotated[i] && oc.State != StatePending && oc.State != StateRunning && oc.State != StateNotStarted {
 					annotated[i] = true
+					if oc.Refused {
+						continue // it measured nothing: its directory is not this run's to label
+					}
 					if err := fleet.Annotate(workers[i].Out, notes[i]); err != nil {
 						annotErr[i] = err.Error()
 					}

@@ -25,6 +25,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("FLEET_FAKE_WORKER") == "1" {
 		os.Exit(fakeWorker(os.Args[1:]))
 	}
+	if dir := os.Getenv("FLEET_FAKE_SUPERVISOR"); dir != "" {
+		os.Exit(fakeSupervisor(dir))
+	}
 	os.Exit(m.Run())
 }
 
@@ -38,7 +41,7 @@ func fakeWorker(args []string) int {
 			out = args[i+1]
 		}
 	}
-	if args[0] != "run" || gpu < 0 || out == "" {
+	if args[0] != "run" || gpu < 0 || out == "" || os.Getenv("FLEET_FAKE_REFUSE") == "1" {
 		fmt.Fprintln(os.Stderr, "fake worker: bad arguments", args)
 		return 2
 	}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
 
 	"golang.org/x/sys/unix"
 )
@@ -61,10 +62,19 @@ type Outcome struct {
 	StderrTail string `json:"stderr_tail,omitempty"`
 	StderrLog  string `json:"stderr_log,omitempty"`
 	StdoutLog  string `json:"stdout_log,omitempty"`
+	// Refused: the worker measured nothing and its directory is as it was:
+	// another process held it, so it was not started, or it exited with
+	// ExitRefused.
+	Refused bool `json:"refused,omitempty"`
 }
 
 // OK reports whether the worker finished successfully.
 func (o Outcome) OK() bool { return o.State == StateOK }
+
+// ExitRefused is the exit status of umbench refusing its command line or
+// its results directory (in use, holding another run's results, a changed
+// setting on --resume) before it measures anything.
+const ExitRefused = 2
 
 // SuperviseOptions tune Supervise. Zero values take the defaults.
 type SuperviseOptions struct {
@@ -142,13 +152,26 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 // runWorker runs one worker to its end, reporting its outcome when it
 // starts and when it ends.
 func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mutex, report func(Outcome)) {
+	// The worker's parent-death signal follows the thread that forks it:
+	// this goroutine keeps that thread until the worker has exited.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	oc := Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
 		ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs), Start: time.Now().UTC()}
 	fail := func(err error) {
 		oc.State, oc.Error, oc.End = StateFailed, err.Error(), time.Now().UTC()
 		report(oc)
 	}
-	if err := os.MkdirAll(w.Out, 0o755); err != nil {
+	if err := results.Locked(w.Out); err != nil {
+		oc.Refused = true
+		fail(fmt.Errorf("not started: %w", err))
+		return
+	}
+	if err := results.MakeDir(filepath.Dir(w.Out)); err != nil {
+		fail(err)
+		return
+	}
+	if err := results.MakeDir(w.Out); err != nil {
 		fail(err)
 		return
 	}
@@ -187,18 +210,22 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 		waitErr = terminate(cmd.Process.Pid, done, o.Grace, &oc)
 	}
 	finish(&oc, cmd, waitErr, tail.lastLines(o.TailLines))
+	oc.Refused = oc.State == StateFailed && oc.ExitCode == ExitRefused
 	report(oc)
 }
 
 // workerCommand is the worker's process: its own process group, so that
-// signals reach its children too.
+// signals reach its children too, and killed (SIGKILL) when the thread
+// that started it ends: a supervisor that dies, even by SIGKILL, leaves no
+// worker running orphaned and holding its directory's lock. runWorker
+// keeps that thread for itself until the worker has exited.
 func workerCommand(w Worker, stdout, stderr io.Writer) *exec.Cmd {
 	cmd := exec.Command(w.Path, w.Args...)
 	cmd.Env = append(os.Environ(), w.Env...)
 	cmd.Stdout = stdout
 	cmd.Stderr = stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // signals reach its children too
-	cmd.WaitDelay = 2 * time.Second                       // a grandchild holding stderr open must not block Wait
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.WaitDelay = 2 * time.Second // a grandchild holding stderr open must not block Wait
 	return cmd
 }
 
@@ -322,7 +349,7 @@ func startPinned(cmd *exec.Cmd, cpus []int) error {
 // openLog opens a worker log for appending, with a line that marks the
 // start of this attempt.
 func openLog(path string, command []string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	f, err := results.AppendFile(path, 0o644)
 	if err != nil {
 		return nil, err
 	}

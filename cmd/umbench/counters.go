@@ -1,0 +1,104 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/spf13/cobra"
+
+	"github.com/umlab/umlab/check"
+	"github.com/umlab/umlab/model"
+	"github.com/umlab/umlab/results"
+)
+
+func newCountersCmd() *cobra.Command {
+	var format string
+	var wide bool
+	c := &cobra.Command{
+		Use:   "counters [DIR | --dataset NAME]",
+		Short: "a --counters run's migrated bytes, page faults and PCIe bytes beside its medians",
+		Args:  maxArgs(1),
+	}
+	data := addData(c, false)
+	c.Flags().StringVar(&format, "format", "table", "table or csv")
+	c.Flags().BoolVar(&wide, "wide", false, "table: every configuration column, counters_collected and pcie_tx_bytes")
+	c.RunE = func(c *cobra.Command, args []string) error {
+		if err := oneOf("format", format, "table", "csv"); err != nil {
+			return err
+		}
+		src, err := data.one(args)
+		if err != nil {
+			return err
+		}
+		counted, err := src.Counters()
+		if err != nil {
+			return err
+		}
+		if len(counted) == 0 {
+			return fmt.Errorf("%s has no counter passes: measure with umbench run --counters", src.Name)
+		}
+		sum := results.Summarize(src.Rows, summaryOptions(src.Meta))
+		df, err := results.JoinCounters(sum, counted) // row i is sum[i]
+		if err != nil {
+			return err
+		}
+		w, table := c.OutOrStdout(), format == "table"
+		announce(c, src.Rows, table)
+		if !table {
+			caveats(c.ErrOrStderr(), src.Name)
+			return model.WriteFrameCSV(w, df)
+		}
+		caveats(w, src.Name)
+		if wide {
+			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColSizeBytes,
+				results.ColStrideElements, results.ColPageIntervalBytes, results.ColOversubPct, results.ColMedianGBps,
+				results.ColCountersCollected, results.ColUMHtoDBytes, results.ColUMDtoHBytes, results.ColGPUFaultGroups, results.ColCPUPageFaults,
+				results.ColMigratedPerUseful, results.ColPCIeRXBytes, results.ColPCIeTXBytes}
+			return writeTable(w, df.Select(cols))
+		}
+		return writeCountersCompact(w, df, sum)
+	}
+	return c
+}
+
+// writeCountersCompact prints the default counters table.
+func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.SummaryRow) error {
+	if df.Err != nil {
+		return df.Err
+	}
+	cols := []struct{ name, head string }{
+		{results.ColMedianGBps, "GB/s"}, {results.ColUMHtoDBytes, "htod"}, {results.ColUMDtoHBytes, "dtoh"},
+		{results.ColGPUFaultGroups, "gpu_faults"}, {results.ColCPUPageFaults, "cpu_faults"},
+		{results.ColMigratedPerUseful, "migr/useful"}, {results.ColPCIeRXBytes, "pcie_rx"},
+	}
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	head := []string{"configuration"}
+	for _, c := range cols {
+		head = append(head, c.head)
+	}
+	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	collected := df.Col(results.ColCountersCollected)
+	for i := 0; i < df.Nrow(); i++ {
+		f := []string{cutRunes(check.Label(sum[i].Config), 46)}
+		for _, c := range cols {
+			f = append(f, results.TableCell(df.Col(c.name), i, c.name))
+		}
+		if collected.Elem(i).String() != "true" {
+			f = append(f, "(not counted)")
+		}
+		fmt.Fprintln(tw, strings.Join(f, "\t"))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, line := range strings.SplitAfter(b.String(), "\n") {
+		if line != "" {
+			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
+		}
+	}
+	return nil
+}

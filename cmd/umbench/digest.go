@@ -1,0 +1,87 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/umlab/umlab/results"
+)
+
+// digestPerGroup is how many configurations of each group the digest at
+// the end of a run shows.
+const digestPerGroup = 2
+
+// writeDigest ends a run: where the results are, the wall time by group,
+// a few headline medians of each group with their intervals, and the
+// command to run next.
+func writeDigest(w io.Writer, dir string, meta results.Metadata, took time.Duration) error {
+	rows, _, err := results.LoadDir(dir)
+	if err != nil {
+		return err
+	}
+	banner(w, rows)
+	fmt.Fprintf(w, "done in %s; results in %s\n", took.Round(time.Second), dir)
+	printGroupTimes(w, meta.GroupTimes, false)
+	sum := results.ReadingOrder(results.Summarize(rows, summaryOptions(meta)))
+	if head := results.Headlines(sum, digestPerGroup); len(head) > 0 {
+		fmt.Fprintln(w, "\nheadlines (each group's largest size: highest and lowest median GB/s, 95 % intervals):")
+		writeSummary(w, head, rows)
+	}
+	self := selfCommand()
+	fmt.Fprintf(w, "\nnext: %s summary %s\n      (every configuration: add --all; the paper's claims: %s reproduce %s)\n", self, dir, self, dir)
+	if self != "umbench" {
+		fmt.Fprintln(w, "(to type umbench instead: go install ./cmd/umbench, with $(go env GOPATH)/bin on your PATH)")
+	}
+	return nil
+}
+
+// summaryOptions are the summary settings a run's metadata implies.
+func summaryOptions(m results.Metadata) results.SummaryOptions {
+	return results.SummaryOptions{PeakMemoryGBps: m.Device.PeakMemoryGBps, PeakHostLinkGBps: m.Device.PeakHostLinkGBps,
+		ThrottleReasons: m.Device.ThrottleReasons}
+}
+
+// selfCommand is how the user can run umbench again: "umbench" for an
+// installed binary, "go run ./cmd/umbench" when this one was built by go
+// run into a temporary directory.
+func selfCommand() string {
+	exe, err := os.Executable()
+	if err != nil {
+		return "umbench"
+	}
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "go run ./cmd/umbench"
+	}
+	return "umbench"
+}
+
+// printGroupTimes says where a run's wall time went: each group's span
+// and, with parts, what it was spent on, in lines of at most 120 columns;
+// a merged directory's parts one after another, each named (they may have
+// run at the same time, so their spans are never added up).
+func printGroupTimes(w io.Writer, ts []results.GroupTime, parts bool) {
+	names, spans := results.ByPart(ts)
+	for _, part := range names {
+		head := "wall time by group"
+		if part != "" {
+			head += ", " + part
+		}
+		if s := results.FormatGroupWall(spans[part]); s != "" {
+			for _, l := range wrap(head+": "+s, maxColumns, "  ") {
+				fmt.Fprintln(w, l)
+			}
+		}
+		if s := results.FormatGroupParts(spans[part]); s != "" && parts {
+			fmt.Fprintln(w, "spent on:")
+			for _, l := range strings.Split(s, "\n") {
+				for _, p := range wrap("  "+l, maxColumns, "    ") {
+					fmt.Fprintln(w, p)
+				}
+			}
+		}
+	}
+}

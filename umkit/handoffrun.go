@@ -1,0 +1,475 @@
+package umkit
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/umlab/umlab/results"
+	"golang.org/x/sys/unix"
+)
+
+// handoffData holds one policy's buffers at one size and how many times 1
+// was added to every element. For explicit_copy the host array holds the
+// data between blocks.
+type handoffData struct {
+	r      *runner
+	cfg    HandoffConfig
+	policy string
+	size   int64
+	n      uint64
+	seed   uint64
+	host   Buffer // what the CPU updates
+	gpu    Buffer // what the GPU passes use
+	adds   float64
+	last   *handoffConf // the configuration that used the buffers last
+	base   results.Row
+	label  string
+}
+
+func (h *handoffData) kernel() Kernel { return Kernel{Kind: KRMW, X: h.gpu, N: h.n, Mul: 1, Add: 1} }
+
+func (h *handoffData) gpuPass() error { return h.r.dev.Launch(h.kernel()) }
+
+func (h *handoffData) want() Expect { return AllOf(h.n, h.seed, 1, h.adds) }
+
+// handoffConf is one configuration: a policy and size's data, a phase and,
+// for the alternating phase, R.
+type handoffConf struct {
+	h      *handoffData
+	phase  string
+	reuse  int
+	base   results.Row
+	label  string
+	warmed bool // its warm-ups ran in this process
+	blocks int  // blocks measured or skipped
+	iter   int  // iterations run, warm-ups included
+}
+
+func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
+	cfg = cfg.Defaults()
+	var allowed unix.CPUSet
+	allowedErr := unix.SchedGetaffinity(0, &allowed)
+	cpu, unpin, err := pinThread(cfg.CPU, r.info.UUID)
+	if err != nil {
+		r.warn(err.Error())
+	}
+	defer unpin()
+	if cfg.CPUThreads > 1 {
+		t, ok := optional[UpdateThreader](r.dev)
+		if !ok {
+			return fmt.Errorf("umkit: handoff: %d CPU-update threads: this device runs the update on one thread only", cfg.CPUThreads)
+		}
+		if allowedErr != nil && cpu >= 0 {
+			return fmt.Errorf("umkit: handoff: reading CPU affinity: %w", allowedErr)
+		}
+		cpus, err := updateCPUs(cpu, cfg.CPUThreads, r.info.UUID, allowed)
+		if err != nil {
+			return err
+		}
+		if err := t.SetUpdateCPUs(cpus); err != nil {
+			return err
+		}
+		defer t.SetUpdateCPUs(nil)
+	}
+	if err := r.handoffFits(cfg); err != nil {
+		return err
+	}
+	var data []*handoffData
+	defer func() {
+		for _, h := range data {
+			h.free()
+		}
+	}()
+	// The units in sequential layout, as cfg.units lists them, so the
+	// order is the one Configs lists; a waived policy's units stay empty
+	// (handoffSetup wrote its waived row).
+	specs := cfg.units()
+	units := make([]handoffUnit, len(specs))
+	var h *handoffData
+	waived := false
+	for i, u := range specs {
+		if h == nil || h.policy != u.policy || h.size != u.size {
+			if h, waived, err = r.handoffSetup(cfg, u.policy, u.size, cpu); err != nil {
+				return err
+			}
+			if waived {
+				h = &handoffData{policy: u.policy, size: u.size}
+				continue
+			}
+			data = append(data, h)
+		}
+		if waived {
+			continue
+		}
+		for _, reuse := range u.reuse {
+			units[i].confs = append(units[i].confs, h.conf(u.phase, reuse))
+		}
+		units[i].sweep = u.sweep
+	}
+	for _, b := range handoffOrder(len(units), cfg.Repetitions, cfg.Order, cfg.OrderSeed) {
+		if len(units[b.conf].confs) == 0 {
+			continue
+		}
+		if err := r.handoffBlock(ctx, cfg, units[b.conf], b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handoffUnit is what one block of trials measures: one configuration (the
+// CPU-only or GPU-only phase, or in sequential order one alternating R), or
+// in interleaved order a sweep: the alternating phase at every R of one
+// policy and size, run in rounds, each round one trial of every R in a
+// shuffled order (roundOrder), so the R = 1 trials the model calibrates on
+// and the R > 1 trials it is validated on are measured in the same seconds.
+type handoffUnit struct {
+	confs []*handoffConf // ascending R for a sweep
+	sweep bool
+}
+
+// roundOrder is the order of round i of unit u's sweep of k configurations
+// in repetition rep: a permutation drawn from a PCG seeded with the run's
+// order seed and (rep, u, i), so it depends on nothing measured before it
+// (a resumed run measures a unit in the same order).
+func roundOrder(seed uint64, rep, u, i, k int) []int {
+	return rand.New(rand.NewPCG(seed, uint64(rep)<<40|uint64(u)<<20|uint64(i))).Perm(k)
+}
+
+// handoffFits checks, before anything is allocated, that every policy's
+// buffers at every size fit in free device memory at once, as the group
+// keeps them (the interleaved order needs them all; the sequential order
+// shares the code): the managed policies' arrays end up resident on the
+// GPU, explicit_copy has a device array; host_mapped lives in host memory.
+func (r *runner) handoffFits(cfg HandoffConfig) error {
+	free, _, err := r.dev.MemInfo()
+	if err != nil {
+		return nil // unknown: the allocations will say
+	}
+	var per uint64
+	for _, p := range cfg.Policies {
+		if p != results.PolicyHostMapped {
+			per++
+		}
+	}
+	var need uint64
+	for _, s := range cfg.Sizes {
+		need += per * uint64(s)
+	}
+	if margin := r.dev.MemoryMargin(); need+margin > free {
+		return fmt.Errorf("umkit: handoff: the group keeps every policy's buffers at every size allocated "+
+			"(%s of device memory for %d policies × sizes %v) but %s is free (less a %s margin): measure fewer or smaller sizes (--sizes) or fewer policies",
+			fmtBytes(int64(need)), len(cfg.Policies), fmtSizes(cfg.Sizes), fmtBytes(int64(free)), fmtBytes(int64(margin)))
+	}
+	return nil
+}
+
+func fmtSizes(s []int64) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = fmtBytes(v)
+	}
+	return out
+}
+
+// handoffBlock is one block of the measurement order: configuration conf
+// (an index into the configurations in sequential order) in repetition rep,
+// at position index within its repetition.
+type handoffBlock struct{ conf, rep, index int }
+
+// handoffOrder returns the blocks of n configurations × reps repetitions.
+// Sequential: each configuration's repetitions back to back, configurations
+// in order. Interleaved: repetition by repetition, each a permutation of
+// the configurations drawn from a PCG seeded with (seed, repetition), so a
+// repetition's order does not depend on how many came before it.
+func handoffOrder(n, reps int, order string, seed uint64) []handoffBlock {
+	var out []handoffBlock
+	if order == "sequential" {
+		for c := 0; c < n; c++ {
+			for rep := 0; rep < reps; rep++ {
+				out = append(out, handoffBlock{conf: c, rep: rep, index: c})
+			}
+		}
+		return out
+	}
+	for rep := 0; rep < reps; rep++ {
+		rng := rand.New(rand.NewPCG(seed, uint64(rep)))
+		for i, c := range rng.Perm(n) {
+			out = append(out, handoffBlock{conf: c, rep: rep, index: i})
+		}
+	}
+	return out
+}
+
+// handoffSetup allocates and fills one policy's buffers at one size, or
+// writes a waived row when the device cannot run the policy.
+func (r *runner) handoffSetup(cfg HandoffConfig, policy string, size int64, cpu int) (*handoffData, bool, error) {
+	n := uint64(size / 8)
+	h := &handoffData{r: r, cfg: cfg, policy: policy, size: size, n: n, seed: cfg.Seed}
+	h.label = fmt.Sprintf("handoff %s %s", policy, fmtBytes(size))
+	base := r.row(results.GroupHandoff, results.BenchHandoff, "")
+	base.Policy, base.SizeBytes, base.FootprintBytes = policy, size, size
+	base.ActiveElements, base.StrideElements = int64(n), 1
+	base.CPUThreads, base.Order, base.OrderSeed = int64(cfg.CPUThreads), cfg.Order, int64(cfg.OrderSeed)
+	if cpu >= 0 {
+		base.Note = fmt.Sprintf("host thread on cpu %d", cpu)
+	}
+	if policy == results.PolicyManagedPrefetch && !r.info.ConcurrentManagedAccess {
+		return nil, true, r.waive(base, h.label, "prefetch needs concurrent managed access, which the device does not report")
+	}
+	var err error
+	switch policy {
+	case results.PolicyManaged, results.PolicyManagedPrefetch:
+		if h.host, err = r.dev.Alloc(ManagedMem, uint64(size)); err != nil {
+			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
+		}
+		h.gpu = h.host
+	case results.PolicyHostMapped:
+		if h.host, err = r.dev.Alloc(MappedMem, uint64(size)); err != nil {
+			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
+		}
+		h.gpu = h.host
+	case results.PolicyExplicitCopy:
+		if h.host, err = r.dev.Alloc(PinnedMem, uint64(size)); err != nil {
+			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
+		}
+		if h.gpu, err = r.dev.Alloc(DeviceMem, uint64(size)); err != nil {
+			r.dev.Free(h.host)
+			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
+		}
+		base.FootprintBytes = 2 * size
+	}
+	h.base = base
+	if err := r.dev.FillHost(h.host, n, h.seed); err != nil {
+		h.free()
+		return nil, false, err
+	}
+	return h, false, nil
+}
+
+func (h *handoffData) free() {
+	if h.host != nil {
+		h.r.dev.Free(h.host)
+	}
+	if h.gpu != nil && h.gpu != h.host {
+		h.r.dev.Free(h.gpu)
+	}
+	h.host, h.gpu = nil, nil
+}
+
+// conf returns a configuration of h.
+func (h *handoffData) conf(phase string, reuse int) *handoffConf {
+	k := h.cfg.config(h.policy, h.size, phase, reuse)
+	c := &handoffConf{h: h, phase: phase, reuse: reuse, base: h.base, label: k.Label}
+	k.stamp(&c.base)
+	c.base.Phase = phase
+	switch phase {
+	case results.PhaseGPUOnly:
+		c.base.ReusePasses = 1
+	case results.PhaseAlternating:
+		c.base.ReusePasses = int64(reuse)
+	}
+	return c
+}
+
+// trial returns the configuration's timed iteration.
+func (c *handoffConf) trial() trial {
+	h, r := c.h, c.h.r
+	switch c.phase {
+	case results.PhaseCPUOnly:
+		return func(_ int, row *results.Row) error {
+			defer r.groups.spend(partTimed)()
+			ms, err := r.cpuTimed(func() error { return r.dev.UpdateHost(h.host, h.n, 1, 1) })
+			h.adds++
+			row.CPUMs, row.TotalMs = ms, ms
+			row.GBps = gbps(row.UsefulBytes, ms)
+			return err
+		}
+	case results.PhaseGPUOnly:
+		return func(_ int, row *results.Row) error {
+			ms, err := r.timeKernel(h.kernel())
+			if err != nil {
+				return err
+			}
+			h.adds++
+			row.KernelMs, row.TotalMs, row.GBps = ms, ms, gbps(row.UsefulBytes, ms)
+			return r.placement(h.gpu, row)
+		}
+	}
+	return func(_ int, row *results.Row) error { return h.alternate(c.reuse, row) }
+}
+
+// enter puts the data where the phase starts from: for gpu_only the policy's
+// GPU placement (prefetched, or copied to the device array). The CPU-only
+// and alternating phases start from the data where the previous iteration
+// left it, as in the paper's loop.
+func (c *handoffConf) enter() error {
+	h, d := c.h, c.h.r.dev
+	if c.phase != results.PhaseGPUOnly {
+		return nil
+	}
+	switch h.policy {
+	case results.PolicyManagedPrefetch:
+		return d.Prefetch(h.gpu, ToGPU)
+	case results.PolicyExplicitCopy:
+		return d.Copy(h.gpu, h.host, h.n*8)
+	}
+	return nil
+}
+
+// leave checks the block's accumulated result where the phase left it
+// (the CPU-only phase's on the CPU, the others' on the device) and
+// restores the invariant between blocks (for explicit_copy the host array
+// holds the data).
+func (c *handoffConf) leave(what string) error {
+	h, r := c.h, c.h.r
+	if c.phase == results.PhaseCPUOnly {
+		return r.checkHost(h.host, h.want(), what)
+	}
+	if err := r.check(h.gpu, h.want(), what); err != nil {
+		return err
+	}
+	if c.phase == results.PhaseGPUOnly {
+		if h.policy == results.PolicyExplicitCopy {
+			if err := r.dev.Copy(h.host, h.gpu, h.n*8); err != nil {
+				return err
+			}
+			return r.dev.Sync()
+		}
+	}
+	return nil
+}
+
+// Marks of an alternating trial (Marker).
+const (
+	markMoveIn   = 0 // before the prefetch to the GPU or the copy to the device
+	markPasses   = 1 // before the R GPU passes
+	markPassesOK = 2 // after them
+	markMovedOut = 3 // after the copy back (explicit_copy)
+)
+
+// alternate runs and times one iteration of the alternating phase (the
+// block's end checks it, with the others).
+func (h *handoffData) alternate(reuse int, row *results.Row) error {
+	d := h.r.dev
+	mk, _ := optional[Marker](d)
+	mark := func(i int) error {
+		if mk == nil {
+			return nil
+		}
+		return mk.Mark(i)
+	}
+	stop := h.r.groups.spend(partTimed)
+	t0 := d.Now()
+	var cpuMs, toCPUMs float64
+	err := func() error {
+		if h.policy == results.PolicyManagedPrefetch {
+			if err := d.Prefetch(h.host, ToCPU); err != nil {
+				return err
+			}
+			if err := d.Sync(); err != nil {
+				return err
+			}
+			toCPUMs = ms(d.Now() - t0)
+		}
+		c0 := d.Now()
+		if err := d.UpdateHost(h.host, h.n, 1, 1); err != nil {
+			return err
+		}
+		cpuMs = ms(d.Now() - c0)
+		if err := mark(markMoveIn); err != nil {
+			return err
+		}
+		switch h.policy {
+		case results.PolicyManagedPrefetch:
+			if err := d.Prefetch(h.gpu, ToGPU); err != nil {
+				return err
+			}
+		case results.PolicyExplicitCopy:
+			if err := d.Copy(h.gpu, h.host, h.n*8); err != nil {
+				return err
+			}
+		}
+		if err := mark(markPasses); err != nil {
+			return err
+		}
+		for i := 0; i < reuse; i++ {
+			if err := h.gpuPass(); err != nil {
+				return err
+			}
+		}
+		if err := mark(markPassesOK); err != nil {
+			return err
+		}
+		if h.policy == results.PolicyExplicitCopy {
+			if err := d.Copy(h.host, h.gpu, h.n*8); err != nil {
+				return err
+			}
+		}
+		if err := mark(markMovedOut); err != nil {
+			return err
+		}
+		return d.Sync()
+	}()
+	total := ms(d.Now() - t0)
+	stop()
+	if err != nil {
+		return err
+	}
+	h.adds += float64(1 + reuse)
+	row.TotalMs, row.CPUMs = total, cpuMs
+	row.GBps = gbps(row.UsefulBytes, total)
+	if mk != nil {
+		if err := h.parts(mk, toCPUMs, row); err != nil {
+			return err
+		}
+	}
+	return h.r.placement(h.gpu, row)
+}
+
+// parts fills an alternating row's GPU-side parts from the marks, after the
+// trial's final synchronization, and sync_ms as the remainder.
+func (h *handoffData) parts(mk Marker, toCPUMs float64, row *results.Row) error {
+	between := func(i, j int) (float64, error) { return mk.MarkedMs(i, j) }
+	kernel, err := between(markPasses, markPassesOK)
+	if err != nil {
+		return err
+	}
+	row.KernelMs = kernel
+	moved := 0.0
+	switch h.policy {
+	case results.PolicyManagedPrefetch:
+		in, err := between(markMoveIn, markPasses)
+		if err != nil {
+			return err
+		}
+		row.PrefetchMs = toCPUMs + in
+		moved = row.PrefetchMs
+	case results.PolicyExplicitCopy:
+		in, err := between(markMoveIn, markPasses)
+		if err != nil {
+			return err
+		}
+		out, err := between(markPassesOK, markMovedOut)
+		if err != nil {
+			return err
+		}
+		row.TransferMs = in + out
+		moved = row.TransferMs
+	}
+	// The rest of the wall-clock iteration; the GPU's event clock and the
+	// host's clock can put the parts a hair above the total (rounding, a
+	// few µs), which reads as no time left, never as a negative duration.
+	row.SyncMs = max(0, row.TotalMs-row.CPUMs-moved-kernel)
+	return nil
+}
+
+func ms(d time.Duration) float64 {
+	if d < 0 {
+		return math.NaN()
+	}
+	return float64(d) / float64(time.Millisecond)
+}

@@ -106,9 +106,32 @@ func (r *Row) ConfigID() ConfigID {
 // ConfigIndex), run, source, repetition and trial index. Two rows with
 // the same trialID are the same trial twice.
 type trialID struct {
-	config            int32
-	run, source       string
-	repetition, trial int64
+	config, run, source int32 // numbered by ConfigIndex and two stringIndexes
+	repetition, trial   int64
+}
+
+// stringIndex numbers strings in order of first appearance, the last one
+// checked before the map (a file's rows mostly share their run ID).
+type stringIndex struct {
+	at   map[string]int32
+	last string
+	li   int32
+}
+
+func (x *stringIndex) of(s string) int32 {
+	if x.at != nil && s == x.last {
+		return x.li
+	}
+	if x.at == nil {
+		x.at = map[string]int32{}
+	}
+	i, ok := x.at[s]
+	if !ok {
+		i = int32(len(x.at))
+		x.at[s] = i
+	}
+	x.last, x.li = s, i
+	return i
 }
 
 // ConfigIndex numbers configurations in order of first appearance.

@@ -14,15 +14,17 @@ import (
 // and errors, so that a large file is never held whole: fleet statistics
 // and merge stream every GPU's rows through one.
 type RowReader struct {
-	lines  *lines
-	name   string
-	head   []string
-	fields []func(*Row) any // fieldPtr of each column of the file
-	trial  bool             // the file has a trial column: duplicates are caught
-	trials map[trialID]int  // → line
-	config ConfigIndex
-	bound  bool // the file has a bound column (else LegacyBound)
-	rows   int
+	lines   *lines
+	name    string
+	head    []string
+	fields  []func(*Row) any // fieldPtr of each column of the file
+	trial   bool             // the file has a trial column: duplicates are caught
+	trials  map[trialID]int  // → line
+	config  ConfigIndex
+	runs    stringIndex
+	sources stringIndex
+	bound   bool // the file has a bound column (else LegacyBound)
+	rows    int
 }
 
 // RequiredColumns are the columns every results CSV must have; any other
@@ -87,7 +89,7 @@ func (rr *RowReader) Next(row *Row) error {
 	}
 	if rr.trial && !row.Waived {
 		c, _ := rr.config.Of(row)
-		k := trialID{c, row.RunID, row.Source, row.Repetition, row.Trial}
+		k := trialID{c, rr.runs.of(row.RunID), rr.sources.of(row.Source), row.Repetition, row.Trial}
 		if first, dup := rr.trials[k]; dup {
 			return fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
 				rr.name, line, ErrMalformed, row.Trial, row.Repetition, first)

@@ -24,6 +24,9 @@ func checkRow(r *Row) error {
 				return fmt.Errorf("column %s: %d is impossible (allowed: an integer ≥ 0)", c.Name, *x)
 			}
 		case *string:
+			if printableASCII(*x) {
+				continue
+			}
 			for i, ch := range *x {
 				if c.Name == ColNote && (ch == '\n' || ch == '\t') {
 					continue // free text may have lines and tabs
@@ -38,6 +41,17 @@ func checkRow(r *Row) error {
 		return fmt.Errorf("column %s: %q is not a resource (allowed: %v, or empty)", ColBound, r.Bound, Bounds)
 	}
 	return nil
+}
+
+// printableASCII reports whether s holds only printable ASCII (most text
+// of a results file), which checkRow need not read rune by rune.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // checkCounterRow rejects what no counter pass can record: a configuration

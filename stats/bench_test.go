@@ -20,7 +20,7 @@ func BenchmarkMedianCI(b *testing.B) {
 				MedianCI(x, DefaultLevel, 1000, 1)
 			}
 		})
-		b.Run(fmt.Sprintf("n=%d/before", n), func(b *testing.B) {
+		b.Run(fmt.Sprintf("before,n=%d", n), func(b *testing.B) {
 			for b.Loop() {
 				refMedianCI(x, DefaultLevel, 1000, 1)
 			}

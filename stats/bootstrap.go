@@ -246,9 +246,12 @@ func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
 		return Interval{est, est, est}
 	}
 	var lo, hi float64
-	if n <= math.MaxUint8 { // a count fits a byte: the table is a quarter the size
+	switch {
+	case n <= maxLaneValues: // every resample at once (lanes.go)
+		lo, hi = laneBootstrap(sorted, order, lanes(seed, n, b), b, level)
+	case n <= math.MaxUint8: // a count fits a byte: the table is a quarter the size
 		lo, hi = bootstrap(sorted, order, drawn[uint8](seed, n, b), level)
-	} else {
+	default:
 		lo, hi = bootstrap(sorted, order, drawn[int32](seed, n, b), level)
 	}
 	return Interval{est, lo, hi}

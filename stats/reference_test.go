@@ -186,3 +186,22 @@ func TestResamplerSameNumbersAsBefore(t *testing.T) {
 		}
 	}
 }
+
+// Each way MedianCI reads resamples (lanes up to 127 values, bytes up to
+// 255, words beyond) gives the numbers of the copy-and-sort bootstrap,
+// odd and even counts, at the edges of each.
+func TestMedianCIWays(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, n := range []int{2, 3, 4, 9, 25, 60, 126, 127, 128, 129, 254, 255, 256, 257} {
+		for seed := range uint64(3) {
+			x := make([]float64, n) // no NaN: exactly n values
+			for i := range x {
+				x[i] = float64(rng.IntN(n)) + 0.5*float64(rng.IntN(2)) // ties
+			}
+			got, want := MedianCI(x, 0.95, 203, seed), refMedianCI(x, 0.95, 203, seed)
+			if !same(got.Est, want.Est) || !same(got.Lo, want.Lo) || !same(got.Hi, want.Hi) {
+				t.Fatalf("n=%d seed %d: %v, want %v", n, seed, got, want)
+			}
+		}
+	}
+}

@@ -96,13 +96,8 @@ func percentilesInPlace(s []float64, level float64) (lo, hi float64) {
 // empiricalRank is the 0-based rank of the empirical p-quantile of n
 // sorted values: the first i with i+1 ≥ p·n, counted as gonum counts.
 func empiricalRank(p float64, n int) int {
-	fidx := p * float64(n)
-	for i := range n {
-		if float64(i+1) >= fidx {
-			return i
-		}
-	}
-	return n - 1
+	// i+1 ≥ p·n for an integer i+1 exactly when i+1 ≥ ⌈p·n⌉.
+	return min(max(int(math.Ceil(p*float64(n)))-1, 0), n-1)
 }
 
 // selectKth reorders s so that s[k] is the value a sort would put there,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 
 	"github.com/umlab/umlab/results"
@@ -137,7 +138,10 @@ func digestDir(dir string, split func(*results.Row) (int, error), intervals bool
 	}
 	expect := int(fi.Size() / 300) // a row of the full suite is about 320 bytes
 	rr.Expect(expect)
-	rows, err := readAll(rr, expect)
+	buf := rowBuffers.Get().(*[]results.Row)
+	defer rowBuffers.Put(buf)
+	rows, err := readAll(rr, (*buf)[:0])
+	*buf = rows[:0]
 	if err != nil {
 		return nil, nil, of, err
 	}
@@ -153,8 +157,11 @@ func digestDir(dir string, split func(*results.Row) (int, error), intervals bool
 	return head, ds, of, nil
 }
 
-func readAll(rr *results.RowReader, capacity int) ([]results.Row, error) {
-	rows := make([]results.Row, 0, capacity)
+// rowBuffers keeps the rows of one file between the files of a fleet: a
+// digest keeps nothing of them, so the next file reuses their memory.
+var rowBuffers = sync.Pool{New: func() any { return new([]results.Row) }}
+
+func readAll(rr *results.RowReader, rows []results.Row) ([]results.Row, error) {
 	for {
 		var r results.Row
 		switch err := rr.Next(&r); {

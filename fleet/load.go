@@ -281,4 +281,3 @@ func loadShards(dir string, intervals bool) ([]Part, []string, error) {
 	}
 	return parts, nil, nil
 }
-

@@ -13,13 +13,15 @@
 #
 # usage: fleet/bench/fleet.sh [N ...]          (default: 1 64 256 1024)
 # environment: BENCH_DIR (default /tmp/umlab-fleet-bench; about 6 MB of
-# disk per GPU, twice over for the merge), REPEAT (default 3),
+# disk per GPU, twice over for the merge), REPEAT (default 3), COMMANDS
+# (default "compare merge summary": the fleet commands to time),
 # FROM (default h200-2026-12-02-setuploops), UMBENCH_BASE (an older
 # umbench binary: its one-run and compare figures are printed beside).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/../.." && pwd)
 work=${BENCH_DIR:-/tmp/umlab-fleet-bench}
 repeat=${REPEAT:-3}
+commands=" ${COMMANDS:-compare merge summary} "
 from=${FROM:-h200-2026-12-02-setuploops}
 sizes=("$@")
 [ ${#sizes[@]} -gt 0 ] || sizes=(1 64 256 1024)
@@ -50,7 +52,7 @@ median() {
 	shift
 	for _ in $(seq "$repeat"); do
 		eval "$prep"
-		cpu "$@"
+			cpu "$@" || echo "n/a 0"
 	done | sort -n | awk '{a[NR] = $0} END {print a[int((NR + 1) / 2)]}'
 }
 
@@ -83,15 +85,22 @@ for n in "${sizes[@]}"; do
 	dirs=()
 	for i in $(seq 0 $((nodes - 1))); do dirs+=("$fleet/$(printf node%03d "$i")"); done
 	out=$work/merged-$n
-	cold[compare,$n]=$(median "uncache ${dirs[*]}" "$ub" compare "${dirs[@]}")
-	show "compare, cold" "$n" "${cold[compare,$n]}"
-	show "compare, warm" "$n" "$(median : "$ub" compare "${dirs[@]}")"
-	cold[merge,$n]=$(median "rm -rf $out; uncache ${dirs[*]}" "$ub" merge --out "$out" "${dirs[@]}")
-	show "merge, cold" "$n" "${cold[merge,$n]}"
-	show "merge, warm" "$n" "$(median "rm -rf $out" "$ub" merge --out "$out" "${dirs[@]}")"
-	cold[summary,$n]=$(median "uncache $out" "$ub" summary --data "$out")
-	show "fleet summary, cold" "$n" "${cold[summary,$n]}"
-	show "fleet summary, warm" "$n" "$(median : "$ub" summary --data "$out")"
+	if [[ $commands == *" compare "* ]]; then
+		cold[compare,$n]=$(median "uncache ${dirs[*]}" "$ub" compare "${dirs[@]}")
+		show "compare, cold" "$n" "${cold[compare,$n]}"
+		show "compare, warm" "$n" "$(median : "$ub" compare "${dirs[@]}")"
+	fi
+	if [[ $commands == *" merge "* ]]; then
+		cold[merge,$n]=$(median "rm -rf $out; uncache ${dirs[*]}" "$ub" merge --out "$out" "${dirs[@]}")
+		show "merge, cold" "$n" "${cold[merge,$n]}"
+		show "merge, warm" "$n" "$(median "rm -rf $out" "$ub" merge --out "$out" "${dirs[@]}")"
+	fi
+	if [[ $commands == *" summary "* ]]; then
+		[ -d "$out" ] || "$ub" merge --out "$out" "${dirs[@]}" >/dev/null
+		cold[summary,$n]=$(median "uncache $out" "$ub" summary --data "$out")
+		show "fleet summary, cold" "$n" "${cold[summary,$n]}"
+		show "fleet summary, warm" "$n" "$(median : "$ub" summary --data "$out")"
+	fi
 	rm -rf "$out"
 	if [ -n "${UMBENCH_BASE:-}" ] && [ "$n" -le 128 ]; then
 		show "  before: compare" "$n" "$(median : "$UMBENCH_BASE" compare "${dirs[@]}")"
@@ -100,7 +109,7 @@ done
 # Growth: the slope of log CPU against log N between the largest two sizes.
 big=($(printf '%s\n' "${sizes[@]}" | grep -vx 1 | sort -n | tail -2))
 if [ ${#big[@]} = 2 ]; then
-	for c in compare merge summary; do
+	for c in $commands; do
 		a=${cold[$c,${big[0]}]%% *} b=${cold[$c,${big[1]}]%% *}
 		awk -v c="$c" -v a="$a" -v b="$b" -v n0="${big[0]}" -v n1="${big[1]}" \
 			'BEGIN {printf "growth of %s (cold) from N = %d to %d: CPU ∝ N^%.2f\n", c, n0, n1, log(b / a) / log(n1 / n0)}'

@@ -10,9 +10,15 @@
 #      imported as localhost/umlab-ci-base:<sha256 of the tarball>;
 #   3. podman build -f docker/Dockerfile --ignorefile
 #      docker/Dockerfile.dockerignore --build-arg BASE_IMAGE=<that base>;
-#   4. podman run -p 127.0.0.1:<free port>:8888 with a random JUPYTER_TOKEN
-#      and UMLAB_NOTEBOOK_MODE=bundled, the image's own command, and checks:
+#   4. podman run -p 127.0.0.1:<free port>:8888 with a random token in a
+#      file mounted read-only at /run/secrets/jupyter_token (as
+#      docker/README.md tells users; never -e JUPYTER_TOKEN, which podman
+#      inspect shows) and UMLAB_NOTEBOOK_MODE=bundled, the image's own
+#      command, and checks:
 #        - the port is published on the loopback interface only;
+#        - JupyterLab read the token from the file, and it is in neither
+#          the container's configuration (podman inspect) nor a command
+#          line in the container;
 #        - JupyterLab answers with the token (GET /api/status: 200);
 #        - it refuses requests without the token or with a wrong one (403
 #          from the API, /lab redirects to /login);
@@ -181,7 +187,11 @@ token=$(python3 -c 'import secrets; print(secrets.token_hex(16))')
 mkdir -p "$tmp/jupyter"
 echo '{"LabApp": {"expose_app_in_browser": true}}' >"$tmp/jupyter/jupyter_lab_config.json"
 chmod -R a+rX "$tmp"
-podman run -d --name "$ctr" -p "127.0.0.1:$port:8888" -e JUPYTER_TOKEN="$token" -e UMLAB_NOTEBOOK_MODE=bundled \
+# The token as a user is told to give it: a file only the image's user
+# (uid 1001) may read, mounted read-only as the secret docker/lab.sh reads.
+(umask 077 && printf '%s\n' "$token" >"$tmp/token")
+chown 1001:1001 "$tmp/token"
+podman run -d --name "$ctr" -p "127.0.0.1:$port:8888" -v "$tmp/token:/run/secrets/jupyter_token:ro" -e UMLAB_NOTEBOOK_MODE=bundled \
   -v "$tmp/jupyter:/etc/umlab-ci-jupyter:ro" -e JUPYTER_CONFIG_PATH=/etc/umlab-ci-jupyter "$image" >/dev/null
 url="http://127.0.0.1:$port"
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@" || true; }
@@ -203,6 +213,12 @@ check "the port is published on 127.0.0.1 only ($(podman port "$ctr" 8888 | tr '
   test "$(podman port "$ctr" 8888 | tr '\n' ' ')" = "127.0.0.1:$port "
 check "nothing listens on port $port beyond 127.0.0.1" \
   test "$(ss -Hltn "sport = :$port" | awk '{ print $4 }' | sort -u | tr '\n' ' ')" = "127.0.0.1:$port "
+check "JupyterLab read its token from the mounted file" \
+  bash -c 'podman logs "$1" 2>&1 | grep -q "token read from /run/secrets/jupyter_token"' _ "$ctr"
+check "the token is not in the container's configuration (podman inspect)" \
+  bash -c '! podman inspect "$1" | grep -qF -- "$2"' _ "$ctr" "$token"
+check "the token is on no command line in the container" \
+  bash -c '! podman top "$1" args | grep -qF -- "$2"' _ "$ctr" "$token"
 check "GET /api/status with the token: 200" test "$(code "$url/api/status?token=$token")" = 200
 check "GET /api/status with the token in the header: 200" test "$(code -H "Authorization: token $token" "$url/api/status")" = 200
 check "GET /api/status without the token: 403" test "$(code "$url/api/status")" = 403

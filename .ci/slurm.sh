@@ -34,7 +34,7 @@
 #      looking for anything left behind.
 #
 # The simulated umbench: cmd/umbench's test binary, whose
-# TestCIUmbenchSimulated runs umbench's own code on internal/fakegpu with a
+# TestCIUmbenchSimulated runs umbench's own code on umkit/simgpu with a
 # GPU UUID per host (cmd/umbench/ci_simulated_test.go). With
 # SLURM_CI_USE_SIMULATE=1, "umbench run --simulate" instead, where this
 # umbench has it (issue 14); the checks expect one GPU UUID per host.
@@ -191,7 +191,7 @@ else
     timeout 600 go test -c -o "$tmp/bin/umbench.test" ./cmd/umbench
     cat >"$tmp/bin/umbench-sim" <<EOF
 #!/bin/sh
-# umbench on internal/fakegpu (cmd/umbench/ci_simulated_test.go)
+# umbench on umkit/simgpu (cmd/umbench/ci_simulated_test.go)
 UMBENCH_CI_ARGS="\$*" exec "$tmp/bin/umbench.test" -test.run '^TestCIUmbenchSimulated\$'
 EOF
     echo "cmd/umbench's TestCIUmbenchSimulated" >"$tmp/bin/simulated-by"

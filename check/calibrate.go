@@ -31,6 +31,7 @@ func Calibrate(gpu, source string, node, hosts [][]results.Row) *Prior {
 		}
 	}
 	perRes := map[string][]Spread{}
+	measured := map[string][]float64{} // spreads between nodes, where other nodes measured the configuration
 	for key, logs := range nodeLogs {
 		if len(logs) < 2 {
 			continue
@@ -38,18 +39,33 @@ func Calibrate(gpu, source string, node, hosts [][]results.Row) *Prior {
 		// The trials' own noise is added at check time (each run's
 		// bootstrap), so it comes off the spread between runs here.
 		w := beyond(upperSD(logs), nodeNoise[key])
-		b := 0.0
+		b := math.NaN()
 		if h := hostLogs[key]; len(h) >= 3 {
 			b = beyond(upperSD(h), hostNoise[key]+w*w)
+			measured[resOf[key]] = append(measured[resOf[key]], b)
 		}
 		s := Spread{Within: max(w, minSpread), Between: b}
 		p.Configs[key] = s
 		perRes[resOf[key]] = append(perRes[resOf[key]], s)
 	}
 	for res, ss := range perRes {
+		between := 0.0
+		if m := measured[res]; len(m) > 0 {
+			between = p90(m)
+		} else if len(hosts) > 0 {
+			between = p90(valuesOf(ss, func(s Spread) float64 { return s.Within }))
+		}
 		p.PerResource[res] = ResourceSpread{
-			Default: Spread{Within: p90(ss, func(s Spread) float64 { return s.Within }), Between: p90(ss, func(s Spread) float64 { return s.Between })},
+			Default: Spread{Within: p90(valuesOf(ss, func(s Spread) float64 { return s.Within })), Between: between},
 			Process: Spread{Within: max(indexSD(p, res, resOf, nodeLogs, nodeNoise), minSpread), Between: indexSD(p, res, resOf, hostLogs, hostNoise)},
+		}
+		// A configuration no other node measured takes its resource's
+		// spread between nodes (or, with no other node at all, none).
+		for key, s := range p.Configs {
+			if resOf[key] == res && math.IsNaN(s.Between) {
+				s.Between = between
+				p.Configs[key] = s
+			}
 		}
 	}
 	return p
@@ -103,13 +119,19 @@ func upperSD(x []float64) float64 {
 	return math.Sqrt(ss / chi)
 }
 
-func p90(ss []Spread, f func(Spread) float64) float64 {
+// p90 is the 90th percentile of v (its largest tenth's smallest).
+func p90(v []float64) float64 {
+	v = slices.Clone(v)
+	sort.Float64s(v)
+	return v[int(math.Ceil(0.9*float64(len(v))))-1]
+}
+
+func valuesOf(ss []Spread, f func(Spread) float64) []float64 {
 	v := make([]float64, len(ss))
 	for i, s := range ss {
 		v[i] = f(s)
 	}
-	sort.Float64s(v)
-	return v[int(math.Ceil(0.9*float64(len(v))))-1]
+	return v
 }
 
 // indexSD is the upper-bound spread, across the runs of logs, of a

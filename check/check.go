@@ -281,8 +281,8 @@ func Compare(run, base Side, o Options) (*Report, error) {
 	if prior == nil {
 		prior = PriorFor(model)
 	}
-	bs, _ := collect(base.Rows, false)
-	rs, order := collect(run.Rows, true)
+	bs, _ := collectSide(base, false)
+	rs, order := collectSide(run, true)
 	rep.RunGPUs, rep.SameGPU = gpus(rs, bs)
 	j := newJudge(o, prior)
 	matched := map[string]bool{}

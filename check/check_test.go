@@ -164,6 +164,50 @@ func TestUnverifiedAndWaived(t *testing.T) {
 	}
 }
 
+// Loaders leave unverified trials out of the rows and count them in the
+// metadata (results.ScreenUnverified): the check judges with that count.
+// A configuration with a trial that failed verification where the
+// baseline's all passed fails, also one that lost every trial; one whose
+// baseline lost trials does not fail for it.
+func TestUnverifiedCountedByTheLoader(t *testing.T) {
+	all := synth(2, "H200", "GPU-a", 25, 0.01, nil)
+	label := func(i int) string { return Label(all[i*25]) }
+	all[0].Verified = false // config 0: one of 25
+	for i := 25; i < 50; i++ {
+		all[i].Verified = false // config 1: all 25
+	}
+	rows, u := results.ScreenUnverified(all)
+	run := side("run", "H200", rows)
+	run.Meta.Unverified = u
+	base := side("base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
+	rep, err := Compare(run, base, Options{Prior: testPrior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]Result{}
+	for _, r := range rep.Results {
+		got[r.Configuration] = r
+	}
+	for i, want := range map[int]string{0: "1 of 25 trials failed verification", 1: "25 of 25 trials failed verification"} {
+		if r := got[label(i)]; r.Verdict != Fail || !strings.Contains(r.Reason, want) {
+			t.Errorf("%s: %s (%s), want a failure: %s", label(i), r.Verdict, r.Reason, want)
+		}
+	}
+	if rep.RunOnly != 0 || len(rep.Results) != 6 {
+		t.Errorf("%d results, %d run-only configurations: want 6 and 0", len(rep.Results), rep.RunOnly)
+	}
+	// The other way round: the baseline lost them.
+	rep, err = Compare(side("run", "H200", synth(3, "H200", "GPU-a", 25, 0.01, nil)), run, Options{Prior: testPrior})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rep.Results {
+		if strings.Contains(r.Reason, "verification") {
+			t.Errorf("%s failed for the baseline's unverified trials: %s", r.Configuration, r.Reason)
+		}
+	}
+}
+
 func TestMultiGPURun(t *testing.T) {
 	base := side("base", "H200", synth(1, "H200", "GPU-a", 25, 0.01, nil))
 	rows := append(synth(2, "H200", "GPU-b", 25, 0.01, nil), synth(3, "H200", "GPU-c", 25, 0.01, map[int]float64{1: 0.80})...)

@@ -43,16 +43,42 @@ func value(r results.Row) float64 {
 	return math.NaN()
 }
 
+// sampleKey is the setting key of r (and, when perGPU, its GPU).
+func sampleKey(r results.Row, perGPU bool) string {
+	if perGPU {
+		return settingKey(r) + "|" + r.GPUUUID
+	}
+	return settingKey(r)
+}
+
+// collectSide collects a side's rows and counts, where they belong, the
+// unverified trials its loader left out of them (Metadata.Unverified): a
+// configuration whose every trial failed verification keeps a sample,
+// with no measurement.
+func collectSide(side Side, perGPU bool) (map[string]*sample, []string) {
+	m, order := collect(side.Rows, perGPU)
+	for _, c := range side.Meta.Unverified.Configs {
+		k := sampleKey(c.Config, perGPU)
+		s := m[k]
+		if s == nil {
+			s = &sample{first: c.Config}
+			m[k] = s
+			order = append(order, k)
+		}
+		s.trials += c.Unverified
+		s.unverified += c.Unverified
+	}
+	return m, order
+}
+
 // collect groups rows by setting key (and, when perGPU, by GPU as well),
-// and within a configuration by process (run ID and GPU).
+// and within a configuration by process (run ID and GPU). Unverified rows
+// (rows not screened by a loader) are counted, not measured.
 func collect(rows []results.Row, perGPU bool) (map[string]*sample, []string) {
 	m := map[string]*sample{}
 	var order []string
 	for _, r := range rows {
-		k := settingKey(r)
-		if perGPU {
-			k += "|" + r.GPUUUID
-		}
+		k := sampleKey(r, perGPU)
 		s := m[k]
 		if s == nil {
 			s = &sample{first: r}

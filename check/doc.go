@@ -50,9 +50,10 @@
 // that failed; the host verdict likewise. Report.OK gives the exit status:
 // the GPU verdict alone, or, strict, both verdicts and conclusive.
 //
-// Unverified trials are no measurements: they are left out, and a run
-// whose trials failed verification where the baseline's passed fails that
-// configuration; one waived in the run but measured in the baseline fails
+// Unverified trials are no measurements: they are left out (the loaders
+// leave them out and count them in Metadata.Unverified; rows given with
+// them are counted here), and a run whose trials failed verification
+// where the baseline's passed fails that configuration; one waived in the run but measured in the baseline fails
 // too.
 //
 // # Like with like

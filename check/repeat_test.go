@@ -94,14 +94,14 @@ func TestRepeatsAgainstFive(t *testing.T) {
 }
 
 // TestAnotherHost checks a quick run against a quick run of another
-// H200 host (h200-2026-12-02-quick): the GPU passes, host differences are
+// H200 host (h200-2026-12-03-quick): the GPU passes, host differences are
 // named as host differences.
 func TestAnotherHost(t *testing.T) {
-	rows, meta, err := results.LoadDir("../datasets/h200-2026-12-02-quick")
+	rows, meta, err := results.LoadDir("../datasets/h200-2026-12-03-quick")
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Side{Name: "h200-2026-12-02-quick", Rows: rows, Meta: meta}
+	base := Side{Name: "h200-2026-12-03-quick", Rows: rows, Meta: meta}
 	for _, r := range repeats(t) {
 		rep, err := Compare(r, base, Options{})
 		if err != nil {

@@ -169,32 +169,60 @@ func (r *Report) WriteCSV(w io.Writer) error {
 	return cw.Error()
 }
 
-// WriteJSON writes the report as indented JSON (NaN as null).
+// WriteJSON writes the report as indented JSON, every number JSON cannot
+// hold (NaN where nothing was measured or judged, ±Inf) as null: a check
+// whose configurations were all skipped has no ratio, interval or
+// tolerance anywhere.
 func (r *Report) WriteJSON(w io.Writer) error {
-	type jr struct {
+	type jsonResult struct {
 		Result
-		RunGBps      *float64 `json:"run_median_gbps"`
-		BaselineGBps *float64 `json:"baseline_median_gbps"`
-		Ratio        *float64 `json:"ratio"`
-		Lo           *float64 `json:"ratio_lo"`
-		Hi           *float64 `json:"ratio_hi"`
+		RunGBps      jsonFloat `json:"run_median_gbps"`
+		BaselineGBps jsonFloat `json:"baseline_median_gbps"`
+		Ratio        jsonFloat `json:"ratio"`
+		Lo           jsonFloat `json:"ratio_lo"`
+		Hi           jsonFloat `json:"ratio_hi"`
+		SpreadPct    jsonFloat `json:"spread_pct"`
+		TolerancePct jsonFloat `json:"tolerance_pct"`
+		P            jsonFloat `json:"p"`
 	}
-	ptr := func(v float64) *float64 {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil
-		}
-		return &v
+	type jsonResource struct {
+		ResourceResult
+		Ratio        jsonFloat `json:"ratio"`
+		Lo           jsonFloat `json:"ratio_lo"`
+		Hi           jsonFloat `json:"ratio_hi"`
+		Level        jsonFloat `json:"level"`
+		TolerancePct jsonFloat `json:"tolerance_pct"`
 	}
 	out := struct {
 		*Report
-		Results []jr `json:"results"`
-	}{Report: r}
-	for _, res := range r.Results {
-		out.Results = append(out.Results, jr{res, ptr(res.RunGBps), ptr(res.BaselineGBps), ptr(res.Ratio), ptr(res.Lo), ptr(res.Hi)})
+		Confidence jsonFloat      `json:"confidence"`
+		FailPct    jsonFloat      `json:"fail_pct"`
+		FDR        jsonFloat      `json:"fdr"`
+		Resources  []jsonResource `json:"resources"`
+		Results    []jsonResult   `json:"results"`
+	}{Report: r, Confidence: jsonFloat(r.Confidence), FailPct: jsonFloat(r.FailPct), FDR: jsonFloat(r.FDR)}
+	for _, x := range r.Resources {
+		out.Resources = append(out.Resources, jsonResource{x, jsonFloat(x.Ratio), jsonFloat(x.Lo), jsonFloat(x.Hi),
+			jsonFloat(x.Level), jsonFloat(x.TolerancePct)})
+	}
+	for _, x := range r.Results {
+		out.Results = append(out.Results, jsonResult{x, jsonFloat(x.RunGBps), jsonFloat(x.BaselineGBps), jsonFloat(x.Ratio),
+			jsonFloat(x.Lo), jsonFloat(x.Hi), jsonFloat(x.SpreadPct), jsonFloat(x.TolerancePct), jsonFloat(x.P)})
 	}
 	e := json.NewEncoder(w)
 	e.SetIndent("", "  ")
 	return e.Encode(out)
+}
+
+// jsonFloat is a number that JSON writes as null where it cannot hold it
+// (NaN, ±Inf).
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
 }
 
 func cut(s string, n int) string {
@@ -232,13 +260,6 @@ func tol(v float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.1f", v)
-}
-
-func interval(lo, hi float64) string {
-	if math.IsNaN(lo) || math.IsNaN(hi) {
-		return "-"
-	}
-	return fmt.Sprintf("[%+.1f,%+.1f]", 100*(lo-1), 100*(hi-1))
 }
 
 func full(v float64) string {

@@ -332,7 +332,7 @@ func TestNewRunRejectsMixedPlatforms(t *testing.T) {
 // canonical H200 runs and on the paper's GB200 figures.
 func TestNarrative(t *testing.T) {
 	h := load(t, fullRun)
-	c := load(t, "h200-2026-11-30-counters")
+	c := load(t, "h200counters-2026-12-03-quick")
 	g := load(t, claims.GB200)
 	for _, tc := range []struct{ got, want string }{
 		{h.SizeTrend("managed", "stream", "managed_cold"), "managed_cold stream rises from 1.07 GB/s at 64 KiB to 22.3 GB/s at 1 GiB"},
@@ -450,4 +450,73 @@ func cloneConfig(t *testing.T, c any) any {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// evilLabel is a platform or device name from a hostile meta.json: raw
+// HTML with a script, a table cell separator and a javascript: link.
+const evilLabel = `GH<img src=x onerror="alert(1)"> | [x](javascript:alert(1))`
+
+// unescaped returns the characters of s among chars not written as a
+// Markdown backslash escape.
+func unescaped(s, chars string) string {
+	var out []byte
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '\\':
+			i++
+		case strings.IndexByte(chars, s[i]) >= 0:
+			out = append(out, s[i])
+		}
+	}
+	return string(out)
+}
+
+// Data in a run's labels stays text in the Markdown table and sentences:
+// no extra cell, no tag, no link.
+func TestMarkdownEscapesLabels(t *testing.T) {
+	rows, meta, err := datasets.Load("paper-gh200")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range rows {
+		rows[i].Platform = evilLabel
+	}
+	meta.Platform, meta.Device.Name = evilLabel, evilLabel
+	run, err := claims.NewRun("evil", rows, meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, err := claims.Evaluate(run, claims.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := claims.Write(&b, xs, "md"); err != nil {
+		t.Fatal(err)
+	}
+	shown := 0
+	for _, l := range strings.Split(b.String(), "\n") {
+		if !strings.HasPrefix(l, "| **") {
+			continue
+		}
+		if got := unescaped(l, "|"); len(got) != 7 {
+			t.Errorf("a table row has %d cell separators, want 7: %s", len(got), l)
+		}
+		if got := unescaped(l, "<>[]()"); got != "" {
+			t.Errorf("a table row keeps %q unescaped: %s", got, l)
+		}
+		shown += strings.Count(l, `GH\<img src=x onerror="alert\(1\)"\> \| \[x\]\(javascript:alert\(1\)\)`)
+	}
+	if shown == 0 {
+		t.Errorf("the table never shows the platform, escaped:\n%s", b.String())
+	}
+	says := claims.Says(xs)
+	for _, l := range strings.Split(says, "\n") {
+		if got := unescaped(l, "<>[]()|"); got != "" && got != "()" {
+			t.Errorf("a sentence keeps %q unescaped: %s", got, l)
+		}
+	}
+	if !strings.Contains(says, `\[x\]\(javascript:alert\(1\)\)`) {
+		t.Errorf("no sentence names the device, escaped:\n%s", says)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 
+	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/results"
 )
 
@@ -189,31 +190,37 @@ func wrap(text string, n int) []string {
 	return lines
 }
 
-// mdCell escapes a Markdown table cell.
+// mdCell makes s one Markdown table cell of plain text: its own line
+// breaks become spaces, then sanitize.Markdown escapes what data could put
+// there (a |, a link, an image, raw HTML, a terminal escape).
 func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
+	return sanitize.Markdown(strings.ReplaceAll(s, "\n", " "))
 }
 
 // Sentence says one check in a sentence for a notebook or a report: the
 // claim in the paper's words, the figure measured on this run, the paper's,
 // and the verdict with its reason. The numbers come from the check, so the
 // sentence is true for whatever data it was computed from.
+//
+// What comes from data (the device, the platforms, the figures' texts,
+// the reason) is escaped with mdCell, so that it stays text.
 func (x Check) Sentence() string {
 	on := x.Run.Facts.Device
 	if on == "" {
 		on = x.Run.Meta.Platform
 	}
-	head := fmt.Sprintf("*%s* (`%s`)", strings.TrimSuffix(x.Claim.Statement, "."), x.Claim.ID)
+	on = mdCell(on)
+	head := fmt.Sprintf("*%s* (`%s`)", mdCell(strings.TrimSuffix(x.Claim.Statement, ".")), x.Claim.ID)
 	if x.Verdict == NotMeasured {
-		return fmt.Sprintf("%s — not measured on %s: %s.", head, on, x.Reason)
+		return fmt.Sprintf("%s — not measured on %s: %s.", head, on, mdCell(x.Reason))
 	}
-	s := fmt.Sprintf("%s On %s: %s; the paper's %s: %s — **%s**", head, on, withText(x.Measured), x.Ref.Meta.Platform, withText(x.Paper), x.Verdict)
+	s := fmt.Sprintf("%s On %s: %s; the paper's %s: %s — **%s**", head, on, mdCell(withText(x.Measured)),
+		mdCell(x.Ref.Meta.Platform), mdCell(withText(x.Paper)), x.Verdict)
 	if x.Simulated {
 		s = "SIMULATED data, not measurements: " + s
 	}
 	if x.Reason != "" {
-		s += ": " + x.Reason
+		s += ": " + mdCell(x.Reason)
 	}
 	return s + "."
 }

@@ -40,12 +40,6 @@ func CheckIDs(run *Run, ids ...string) ([]Check, error) {
 	return checkOn(run, cs)
 }
 
-// CheckSections checks the claims of the given sections (prefixes, as
-// Sections) on a run; a nil run checks them on the paper's GB200 dataset.
-func CheckSections(run *Run, sections ...string) ([]Check, error) {
-	return checkOn(run, Sections(sections...))
-}
-
 func checkOn(run *Run, cs []*Claim) ([]Check, error) {
 	if run == nil {
 		var err error
@@ -62,13 +56,6 @@ func Says(xs []Check) string {
 	for _, x := range xs {
 		b.WriteString("- " + x.Sentence() + "\n")
 	}
-	return b.String()
-}
-
-// MarkdownTable returns the checks as a Markdown table.
-func MarkdownTable(xs []Check) string {
-	var b strings.Builder
-	_ = Write(&b, xs, "md")
 	return b.String()
 }
 

@@ -287,16 +287,6 @@ func (run *Run) pcts(s sel) []float64 {
 	return out
 }
 
-func (run *Run) counter(group, bench, mode string, size, stride, interval int64) (results.CounterRow, bool) {
-	for _, c := range run.Counters {
-		if c.Config.Group == group && c.Config.Benchmark == bench && c.Config.Mode == mode && c.Config.SizeBytes == size &&
-			(stride == 0 || c.Config.StrideElements == stride) && c.Config.PageIntervalBytes == interval {
-			return c, true
-		}
-	}
-	return results.CounterRow{}, false
-}
-
 // Simulated reports whether the run holds rows of the simulated GPU
 // (umbench run --simulate): made up, never measurements.
 func (run *Run) Simulated() bool {

@@ -129,7 +129,7 @@ func sortedKeys(m map[string]bool) []string {
 // rows marked simulated give no verdict at all (their data are not
 // measurements) and their table opens with the SIMULATED banner.
 func TestQuickRunNotMeasured(t *testing.T) {
-	quick, err := Load("h200-2026-12-02-quick")
+	quick, err := Load("h200-2026-12-03-quick")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ package datasets
 // that still has it).
 const (
 	CanonicalFull            = "h200-2026-12-02-setuploops"    // the whole default suite
-	CanonicalQuick           = "h200-2026-12-02-quick"         // umbench run --quick
+	CanonicalQuick           = "h200-2026-12-03-quick"         // umbench run --quick
 	CanonicalLive            = "h200live-2026-12-01"           // the notebooks' live mode
 	CanonicalTwoGPU          = "h200x2-2026-11-29-isolated"    // two GPUs of one node, one at a time
 	CanonicalCounters        = "h200counters-2026-12-03-quick" // counter passes of every group, quick sizes

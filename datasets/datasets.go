@@ -27,7 +27,7 @@ import (
 // patterns name files, not folders, so they always match (the paper's
 // folders exist) and the package builds with no measured dataset at all.
 //
-//go:embed */results.csv */meta.json */model.csv */counters.csv */caveats.md index.json
+//go:embed */results.csv */meta.json */model.csv */counters.csv index.json
 var embedded embed.FS
 
 // Dataset kinds, as in results.Metadata.Kind.
@@ -421,17 +421,6 @@ func LoadManyFrame(namesOrDirs ...string) (dataframe.DataFrame, error) {
 		return df, fmt.Errorf("datasets: %w", df.Err)
 	}
 	return df, nil
-}
-
-// Caveats returns what we learned about a dataset after it was measured
-// (its caveats.md: a known fault of the tool that made it, say), or "" when
-// there is nothing to add. The measured files themselves are never edited.
-func Caveats(name string) string {
-	b, err := fs.ReadFile(embedded, name+"/caveats.md")
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
 }
 
 // CountersCSV returns the counters.csv of a measured dataset made with

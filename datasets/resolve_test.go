@@ -83,7 +83,7 @@ func TestResolve(t *testing.T) {
 // Counters reads the counter passes of an embedded dataset or a results
 // directory; sources without them give none, malformed ones an error.
 func TestCounters(t *testing.T) {
-	rows, err := Counters("h200-2026-11-29-counters")
+	rows, err := Counters("h200counters-2026-12-03-quick")
 	if err != nil || len(rows) == 0 || rows[0].Pass != results.PassCounters {
 		t.Fatalf("embedded: %v, %d rows", err, len(rows))
 	}

@@ -68,9 +68,9 @@ var simulatedRuns = sync.OnceValues(func() (map[string]string, error) {
 // canonical are the embedded runs that stay when the datasets are curated
 // (issue 31): one of each kind. UMLAB_ALL_DATASETS=1 tests every embedded
 // dataset instead.
-var canonical = []string{"paper-gb200", "paper-gh200", "paper-gb10", "h200-2026-12-02-setuploops", "h200-2026-12-02-quick",
-	"h200live-2026-12-01", "h200x2-2026-11-29-isolated", "h200counters-2026-12-02-sweep", "h200counters-2026-12-02-managed",
-	"h200-2026-11-30-counters"}
+var canonical = []string{"paper-gb200", "paper-gh200", "paper-gb10", "h200-2026-12-02-setuploops", "h200-2026-12-03-quick",
+	"h200live-2026-12-01", "h200x2-2026-11-29-isolated", "h200counters-2026-12-02-sweep", "h200counters-2026-12-03-quick",
+	"h200counters-2026-12-03-quick"}
 
 // localSources are the local platforms a notebook can be run on here: none
 // (the paper only), the embedded datasets (the published ones too, as
@@ -82,7 +82,7 @@ func localSources(t *testing.T) map[string]string {
 		t.Fatal(err)
 	}
 	if testing.Short() {
-		return map[string]string{"h200-2026-12-02-quick": "h200-2026-12-02-quick", "simulated quick": sim["simulated quick"]}
+		return map[string]string{"h200-2026-12-03-quick": "h200-2026-12-03-quick", "simulated quick": sim["simulated quick"]}
 	}
 	out := map[string]string{"the paper only": NoLocal}
 	for k, v := range sim {
@@ -242,7 +242,7 @@ func TestNotebooksShowTheCatalog(t *testing.T) {
 // the claims table).
 func TestReasonsOncePerNotebook(t *testing.T) {
 	t.Setenv(EnvMode, Bundled)
-	t.Setenv(EnvLocalDataset, "h200-2026-12-02-quick")
+	t.Setenv(EnvLocalDataset, "h200-2026-12-03-quick")
 	for nbk := range sections {
 		var prose strings.Builder
 		for _, n := range plots.Catalog() {

@@ -36,9 +36,6 @@ func Counters(groups ...string) dataframe.DataFrame {
 		fail(err)
 	}
 	Markdown(src.Caption())
-	if src.Caveat != "" {
-		Note("Caveat: %s", src.Caveat)
-	}
 	return df
 }
 
@@ -59,7 +56,7 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 		return dataframe.DataFrame{}, CounterSource{}, fmt.Errorf("%w: no local run is loaded, and the paper counted nothing", plots.ErrNoData)
 	}
 	for _, name := range append(own, byAge("", true)...) {
-		src := CounterSource{Name: name, Figures: figures, Caveat: strings.Join(strings.Fields(datasets.Caveats(name)), " ")}
+		src := CounterSource{Name: name, Figures: figures}
 		counted, err := datasets.Counters(name)
 		if err != nil || len(counted) == 0 {
 			continue // not an embedded dataset, or no counter passes
@@ -99,7 +96,6 @@ func holdsAll(rows []results.Row, groups []string) bool {
 type CounterSource struct {
 	Name    string // the embedded dataset
 	Detail  string // device, driver, date, commit, command
-	Caveat  string // datasets.Caveats, on one line
 	Figures string // the source of the figures beside them
 }
 

@@ -2,18 +2,21 @@ package nb
 
 import (
 	"fmt"
-	"html"
 	"strings"
+
+	"github.com/umlab/umlab/internal/sanitize"
 )
 
 // Text escapes a string from data (a file, a dataset, an error) for
-// notebook Markdown or HTML: HTML special characters become entities, and
-// the characters that would end a code span, a table cell or a line are
-// replaced, so that no data can inject markup or script into a notebook.
+// notebook Markdown or HTML: line breaks become spaces, control and bidi
+// characters visible escapes (sanitize.Terminal), HTML special characters
+// entities, and the characters that would end a code span or a table cell
+// or start emphasis or a link are replaced, so that no data can inject
+// markup or script into a notebook or reorder its text.
 func Text(s string) string {
-	s = html.EscapeString(s)
-	return strings.NewReplacer("|", "&#124;", "`", "&#96;", "*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;",
-		"\r", " ", "\n", " ").Replace(s)
+	s = strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
+	s = sanitize.HTML(sanitize.Terminal(s))
+	return strings.NewReplacer("|", "&#124;", "`", "&#96;", "*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;").Replace(s)
 }
 
 // escapeArgs applies Text to the strings, errors and Stringers among

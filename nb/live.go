@@ -39,24 +39,26 @@ func sessionID() string { return os.Getenv("GONB_TMP_DIR") }
 const sessionFile = ".umlab-session"
 
 // refresh clears dir when UMLAB_REFRESH=1 asks to measure again and this
-// kernel session has not done so yet.
+// kernel session has not done so yet. It reads and writes the session
+// mark as results does a run's files: a FIFO or device in its place is not
+// read (which would block), and the new mark replaces only a regular file.
 func refresh(dir string) error {
 	if v := os.Getenv(EnvRefresh); v == "" || v == "0" {
 		return nil
 	}
 	id := sessionID()
 	if id != "" {
-		if b, err := os.ReadFile(filepath.Join(dir, sessionFile)); err == nil && string(b) == id {
+		if b, err := results.ReadFileLimited(filepath.Join(dir, sessionFile), 4<<10); err == nil && string(b) == id {
 			return nil // already measured again in this session
 		}
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := results.MakeDir(dir); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, sessionFile), []byte(id), 0o644)
+	return results.WriteFileAtomic(filepath.Join(dir, sessionFile), []byte(id), 0o644)
 }
 
 // loadLive measures (or reads back from the cache) each group of o on this

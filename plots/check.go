@@ -14,25 +14,52 @@ import (
 )
 
 // CheckMaxRows is the most configurations CheckRatios draws: every failure
-// and warning, then the passes that moved most.
+// and inconclusive one, then the passes that moved most.
 const CheckMaxRows = 40
 
-// ratioPoints are the points of CheckRatios with their intervals.
-type ratioPoints struct {
-	plotter.XYs
-	lo, hi []float64
+// checkRow is one row of a check figure: a change and its interval, in
+// percent, coloured by its verdict.
+type checkRow struct {
+	label        string
+	x, lo, hi    float64
+	verdict      check.Verdict
+	tolerancePct float64
 }
 
-func (r ratioPoints) XError(i int) (float64, float64) {
-	return r.XYs[i].X - r.lo[i], r.hi[i] - r.XYs[i].X
+// checkColours are the verdicts' colours (Okabe–Ito), the same in every
+// check figure.
+var checkColours = map[check.Verdict]color.Color{
+	check.Fail:         color.RGBA{R: 0xd5, G: 0x5e, B: 0x00, A: 0xff},
+	check.Inconclusive: color.RGBA{R: 0xe6, G: 0x9f, B: 0x00, A: 0xff},
+	check.Pass:         color.RGBA{R: 0x00, G: 0x72, B: 0xb2, A: 0xff},
 }
 
-// CheckRatios draws a check report: one row per configuration, its change
-// against the baseline (run median / baseline median − 1, in percent) as a
-// point with its bootstrap interval as a bar, coloured by verdict, with the
-// warn and fail thresholds as dashed lines. Reports with more than
-// CheckMaxRows judged configurations show the failures and warnings first,
-// then the passes that moved most; the title says how many are shown.
+// CheckResources draws a check report's verdicts per resource: each
+// resource's change against the baseline (the weighted mean of its
+// configurations, in percent) as a point with its interval as a bar and
+// the tolerance it was judged against as a tick either side, coloured by
+// verdict, the GPU's resources first.
+func CheckResources(rep *check.Report, o Options) (*Figure, error) {
+	if rep == nil || len(rep.Resources) == 0 {
+		return nil, fmt.Errorf("%w: no resource judged", ErrNoData)
+	}
+	var rows []checkRow
+	for _, r := range rep.Resources {
+		label := r.Class + " " + r.Resource
+		if rep.RunGPUs > 1 && len(r.GPU) > 12 {
+			label += " " + r.GPU[4:12]
+		}
+		rows = append(rows, checkRow{label, 100 * (r.Ratio - 1), 100 * (r.Lo - 1), 100 * (r.Hi - 1), r.Verdict, r.TolerancePct})
+	}
+	title := fmt.Sprintf("%s against %s: GPU %s, host %s", rep.GPUModel, rep.Baseline, rep.GPU, rep.Host)
+	return checkFigure(o.title(title), fmt.Sprintf("change against the baseline (%%, interval; ticks: the tolerance; negative is slower)"), rows, rep.FailPct, o)
+}
+
+// CheckRatios draws a check report per configuration: its change against
+// the baseline (in percent) as a point with its interval as a bar,
+// coloured by verdict. Reports with more than CheckMaxRows judged
+// configurations show the failures and inconclusive ones first, then the
+// passes that moved most; the title says how many are shown.
 func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 	if rep == nil {
 		return nil, fmt.Errorf("%w: no check report", ErrNoData)
@@ -54,75 +81,88 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 		}
 		return math.Abs(a.Ratio-1) > math.Abs(b.Ratio-1)
 	})
-	total := len(judged)
+	title := fmt.Sprintf("%s against %s", rep.GPUModel, rep.Baseline)
 	if len(judged) > CheckMaxRows {
+		title += fmt.Sprintf(" (%d of %d configurations: flagged first, then the largest changes)", CheckMaxRows, len(judged))
 		judged = judged[:CheckMaxRows]
 	}
-	title := fmt.Sprintf("%s against %s", rep.GPUModel, rep.Baseline)
-	if total > len(judged) {
-		title += fmt.Sprintf(" (%d of %d configurations: flagged first, then the largest changes)", len(judged), total)
+	var rows []checkRow
+	for _, r := range judged {
+		label := r.Group + " " + r.Configuration
+		if rep.RunGPUs > 1 && len(r.GPU) > 12 {
+			label += " " + r.GPU[4:12]
+		}
+		rows = append(rows, checkRow{label, 100 * (r.Ratio - 1), 100 * (r.Lo - 1), 100 * (r.Hi - 1), r.Verdict, math.NaN()})
 	}
-	fig := NewFigure(o.title(title))
+	return checkFigure(o.title(title), fmt.Sprintf("change against the baseline (%%, %g %% interval; negative is slower)", 100*rep.Confidence), rows, rep.FailPct, o)
+}
+
+// ratioPoints are a check figure's points with their intervals.
+type ratioPoints struct {
+	plotter.XYs
+	lo, hi []float64
+}
+
+func (r ratioPoints) XError(i int) (float64, float64) {
+	return r.XYs[i].X - r.lo[i], r.hi[i] - r.XYs[i].X
+}
+
+// checkFigure draws rows top to bottom, with zero and the fail threshold
+// as vertical lines and a legend entry per verdict.
+func checkFigure(title, xlabel string, rows []checkRow, failPct float64, o Options) (*Figure, error) {
+	fig := NewFigure(title)
+	n := len(rows)
 	fig.PanelWidth, fig.PanelHeight = o.PanelWidth, o.PanelHeight
-	n := len(judged)
 	if fig.PanelHeight == 0 {
 		fig.PanelHeight = max(PanelHeight, vg.Length(n)*0.22*vg.Inch+1.1*vg.Inch)
 	}
 	if fig.PanelWidth == 0 {
 		fig.PanelWidth = 7 * vg.Inch
 	}
-	p := newPanel("", fmt.Sprintf("change against the baseline (%%, %g %% interval; negative is slower)", 100*rep.Confidence), "configuration")
-	verdicts := []check.Verdict{check.Fail, check.Inconclusive, check.Pass}
-	colours := map[check.Verdict]color.Color{
-		check.Fail:         color.RGBA{R: 0xc0, G: 0x20, B: 0x20, A: 0xff},
-		check.Inconclusive: color.RGBA{R: 0xe0, G: 0x90, B: 0x00, A: 0xff},
-		check.Pass:         color.RGBA{R: 0x30, G: 0x70, B: 0xb0, A: 0xff},
-	}
+	p := newPanel("", xlabel, "")
 	pts := map[check.Verdict]*ratioPoints{}
+	var ticks plotter.XYs
 	labels := make([]string, n)
-	lo, hi := -rep.FailPct*1.5, rep.FailPct*1.5
-	for i, r := range judged {
+	lo, hi := -failPct*1.5, failPct*1.5
+	for i, r := range rows {
 		y := float64(n - 1 - i)
-		labels[n-1-i] = r.Group + " " + r.Configuration
-		if rep.RunGPUs > 1 && len(r.GPU) > 12 {
-			labels[n-1-i] += " " + r.GPU[4:12]
-		}
-		rp := pts[r.Verdict]
+		labels[n-1-i] = r.label
+		rp := pts[r.verdict]
 		if rp == nil {
 			rp = &ratioPoints{}
-			pts[r.Verdict] = rp
+			pts[r.verdict] = rp
 		}
-		x, l, h := 100*(r.Ratio-1), 100*(r.Lo-1), 100*(r.Hi-1)
-		rp.XYs = append(rp.XYs, plotter.XY{X: x, Y: y})
-		rp.lo, rp.hi = append(rp.lo, l), append(rp.hi, h)
-		lo, hi = math.Min(lo, l), math.Max(hi, h)
+		rp.XYs = append(rp.XYs, plotter.XY{X: r.x, Y: y})
+		rp.lo, rp.hi = append(rp.lo, r.lo), append(rp.hi, r.hi)
+		lo, hi = math.Min(lo, r.lo), math.Max(hi, r.hi)
+		if !math.IsNaN(r.tolerancePct) {
+			ticks = append(ticks, plotter.XY{X: -r.tolerancePct, Y: y}, plotter.XY{X: r.tolerancePct, Y: y})
+			lo, hi = math.Min(lo, -r.tolerancePct), math.Max(hi, r.tolerancePct)
+		}
 	}
 	pad := 0.05 * (hi - lo)
 	p.X.Min, p.X.Max = lo-pad, hi+pad
 	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	vline := func(x float64, ls draw.LineStyle) error {
-		l, err := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: p.Y.Max}})
+	for _, v := range []struct {
+		x  float64
+		ls draw.LineStyle
+	}{{0, draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1)}}, {-failPct, lineStyle(checkColours[check.Fail], modelDashes)}} {
+		l, err := plotter.NewLine(plotter.XYs{{X: v.x, Y: p.Y.Min}, {X: v.x, Y: p.Y.Max}})
 		if err != nil {
-			return fmt.Errorf("plots: %w", err)
+			return nil, fmt.Errorf("plots: %w", err)
 		}
-		l.LineStyle = ls
+		l.LineStyle = v.ls
 		p.Add(l)
-		return nil
 	}
-	if err := vline(0, draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1)}); err != nil {
-		return nil, err
-	}
-	for _, t := range []struct {
-		pct float64
-		v   check.Verdict
-	}{{-rep.FailPct, check.Fail}} {
-		ls := lineStyle(colours[t.v], modelDashes)
-		ls.Width = vg.Points(1)
-		if err := vline(t.pct, ls); err != nil {
-			return nil, err
+	if len(ticks) > 0 {
+		s, err := plotter.NewScatter(ticks)
+		if err != nil {
+			return nil, fmt.Errorf("plots: %w", err)
 		}
+		s.GlyphStyle = draw.GlyphStyle{Color: color.Gray{Y: 0x40}, Shape: draw.PlusGlyph{}, Radius: vg.Points(3)}
+		p.Add(s)
 	}
-	for _, v := range verdicts {
+	for _, v := range []check.Verdict{check.Fail, check.Inconclusive, check.Pass} {
 		rp := pts[v]
 		if rp == nil {
 			continue
@@ -131,15 +171,15 @@ func CheckRatios(rep *check.Report, o Options) (*Figure, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plots: %w", err)
 		}
-		bars.LineStyle = draw.LineStyle{Color: colours[v], Width: vg.Points(1.4)}
+		bars.LineStyle = draw.LineStyle{Color: checkColours[v], Width: vg.Points(1.4)}
 		bars.CapWidth = vg.Points(5)
 		s, err := plotter.NewScatter(rp.XYs)
 		if err != nil {
 			return nil, fmt.Errorf("plots: %w", err)
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: colours[v], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.8)}
+		s.GlyphStyle = draw.GlyphStyle{Color: checkColours[v], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.8)}
 		p.Add(bars, s)
-		fig.AddLegend(fmt.Sprintf("%s (%d)", v, map[check.Verdict]int{check.Fail: rep.Counts.Fail, check.Inconclusive: rep.Counts.Inconclusive, check.Pass: rep.Counts.Pass}[v]), s)
+		fig.AddLegend(fmt.Sprintf("%s (%d)", v, len(rp.XYs)), s)
 	}
 	p.NominalY(labels...)
 	p.X.Tick.Marker = linearTicks{}

@@ -56,7 +56,7 @@ func ExampleCheckRatios() {
 	}
 	save("check_ratios", fig)
 	fmt.Println(rep.Counts.Fail, rep.Counts.Inconclusive, rep.Counts.Pass)
-	// Output: 0 2 4
+	// Output: 1 1 4
 }
 
 func TestCheckRatiosGolden(t *testing.T) { checkGolden(t, ExampleCheckRatios, "check_ratios") }
@@ -66,3 +66,32 @@ func TestCheckRatiosNoData(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// A check per resource, with every device-memory configuration of the
+// run 6 % slower: GPU memory fails, beyond its interval and its tolerance.
+func ExampleCheckResources() {
+	run, base := syntheticCheck()
+	for i, r := range run.Rows {
+		if r.Group == "hbm" || r.Mode == "managed_prefetch" {
+			run.Rows[i].GBps *= 0.94
+		}
+	}
+	rep, err := check.Compare(run, base, check.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fig, err := plots.CheckResources(rep, plots.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	save("check_resources", fig)
+	for _, r := range rep.Resources {
+		fmt.Println(r.Resource, r.Verdict)
+	}
+	// Output:
+	// gpu_memory fail
+	// host_link pass
+	// fault_servicing pass
+}
+
+func TestCheckResourcesGolden(t *testing.T) { checkGolden(t, ExampleCheckResources, "check_resources") }

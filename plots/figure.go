@@ -68,9 +68,6 @@ type ModelLine struct {
 	SizeBytes     int64
 }
 
-// Models returns the model lines the figure draws.
-func (f *Figure) Models() []ModelLine { return append([]ModelLine(nil), f.models...) }
-
 // NewFigure returns a figure with the given panels and an empty legend.
 func NewFigure(title string, panels ...*plot.Plot) *Figure {
 	f := &Figure{Title: title, Panels: panels}

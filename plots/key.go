@@ -27,9 +27,6 @@ func By(cols ...string) Key { return Key{cols: cols, set: true} }
 // Single is the key that puts every row in one group: one panel, one series.
 var Single = By()
 
-// Columns returns the key's columns.
-func (k Key) Columns() []string { return append([]string(nil), k.cols...) }
-
 // has says whether the key holds column c.
 func (k Key) has(c string) bool { return slices.Contains(k.cols, c) }
 

@@ -59,7 +59,7 @@ type page struct {
 	Facts            string
 	Provenance       []Field
 	UVM              []Field
-	Notes, Caveats   []string
+	Notes            []string
 	Counts           []Field
 	CountsText       string
 	Summary, Flags   Table
@@ -104,11 +104,6 @@ func Write(w io.Writer, run *claims.Run, o Options) error {
 	}
 	p.Provenance, p.UVM = provenance(run.Meta)
 	p.Notes = run.Meta.Notes
-	for _, n := range strings.Split(run.Name, " + ") {
-		if c := datasets.Caveats(n); c != "" {
-			p.Caveats = append(p.Caveats, n+": "+c)
-		}
-	}
 	counts := claims.Counts(xs)
 	for _, v := range slices.Sorted(maps.Keys(counts)) {
 		p.Counts = append(p.Counts, Field{v.String(), fmt.Sprint(counts[v])})

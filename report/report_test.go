@@ -22,7 +22,7 @@ func write(t *testing.T, run *claims.Run) string {
 
 // Strings from a run (its command, notes, host) are escaped.
 func TestEscapes(t *testing.T) {
-	ref, err := claims.Load("h200-2026-12-02-quick")
+	ref, err := claims.Load("h200-2026-12-03-quick")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func TestEscapes(t *testing.T) {
 // paragraph with the run's warm-ups and trials, intervals in the summary,
 // SVG figures, and a banner on simulated data (and none on measured data).
 func TestPaperReady(t *testing.T) {
-	run, err := claims.Load("h200-2026-12-02-quick")
+	run, err := claims.Load("h200-2026-12-03-quick")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,11 +83,6 @@ func schemaKind(name string) (Kind, bool) {
 	return c.Kind, ok
 }
 
-// ParseValue parses one CSV field of a column of kind k, as ReadCSV does:
-// an empty field is 0, NaN, false or "" by kind; errors say what the field
-// should have been.
-func ParseValue(k Kind, f string) (any, error) { return parseField(k, f) }
-
 func parseField(k Kind, f string) (any, error) {
 	switch k {
 	case String:

@@ -63,7 +63,7 @@ import (
 // checked on the device, where their last iteration leaves the data; the
 // CPU-only phase on the CPU, because a device check would move managed
 // pages and change the state being measured. Checks after every trial
-// took 16 s of the default suite on an H200 (h200-2026-12-02-rerun), one
+// took 16 s of the default suite on an H200 (h200-2026-12-02-rerun, in git history), one
 // per block 1.4 s on another (h200-2026-12-02-blockcheck).
 type HandoffConfig struct {
 	Common              // Trials default 20 per repetition

@@ -259,14 +259,17 @@ func TestRunTimeLimit(t *testing.T) {
 		return umkit.Options{Device: dev, Out: dir, Groups: []string{"managed", "handoff"}, Trials: umkit.N(2), Warmups: umkit.N(1),
 			Sizes: []int64{1 << 20, 2 << 20}, Warn: func(string) {}}
 	}
-	dev := simgpu.New()
-	if _, err := umkit.Run(ctx, opts(t.TempDir(), dev)); err != nil {
+	// Kernels of 200 µs of real time: the wall clock, which the limit
+	// follows, is then dominated by the launches, as on a GPU.
+	slow := func() *simgpu.Device { d := simgpu.New(); d.KernelDelay = 200 * time.Microsecond; return d }
+	t0 := time.Now()
+	if _, err := umkit.Run(ctx, opts(t.TempDir(), slow())); err != nil {
 		t.Fatal(err)
 	}
-	whole := dev.Now() // the uninterrupted run on the simulated clock
+	whole := time.Since(t0) // the uninterrupted run on the wall clock
 	wholeRows := 0
 	dir := t.TempDir()
-	o := opts(dir, simgpu.New())
+	o := opts(dir, slow())
 	o.TimeLimit = whole / 4
 	segments := 0
 	for ; segments < 12; segments++ {
@@ -285,7 +288,7 @@ func TestRunTimeLimit(t *testing.T) {
 			t.Fatalf("segment %d measured nothing (%d rows)", segments, len(rows))
 		}
 		wholeRows = len(rows)
-		o.Resume, o.Device = true, simgpu.New()
+		o.Resume, o.Device = true, slow()
 	}
 	if segments < 2 || segments >= 12 {
 		t.Fatalf("%d segments stopped at the limit of a quarter of the run, want a few", segments)

@@ -58,13 +58,12 @@ type Options struct {
 	// 0 takes DefaultKernelTimeout, a negative value turns it off.
 	KernelTimeout time.Duration
 	// TimeLimit, when positive, makes the run start no configuration and
-	// no handoff block once this much time has passed on the device's
-	// clock (Device.Now: the wall clock on a GPU, the simulated clock on
-	// the simulated one) since Run began. Run then returns ErrTimeLimit
-	// with every finished configuration kept and nothing measured in part,
-	// so that a job with a wall-time limit stops cleanly and continues
-	// with Resume (an interruption instead loses the configuration in
-	// flight, which is measured again whole).
+	// no handoff block once this much wall-clock time has passed since Run
+	// began (on the simulated GPU too, whose own clock is simulated). Run
+	// then returns ErrTimeLimit with every finished configuration kept and
+	// nothing measured in part, so that a job with a wall-time limit stops
+	// cleanly and continues with Resume (an interruption instead loses the
+	// configuration in flight, which is measured again whole).
 	TimeLimit time.Duration
 }
 
@@ -243,11 +242,12 @@ func (r *runner) execute(ctx context.Context, o Options, plan Plan, app *results
 	soft, cancelSoft := context.WithCancel(ctx)
 	defer cancelSoft()
 	// limited is set on the run's goroutine, which a declared hang leaves
-	// running when Run returns.
-	t0 := r.dev.Now()
+	// running when Run returns. The limit is a job's wall time: it is
+	// measured on the wall clock (start), never on the device's, which on
+	// the simulated GPU is the simulated one.
 	var limited atomic.Bool
 	starting := func(what string) {
-		if o.TimeLimit > 0 && !limited.Load() && r.dev.Now()-t0 >= o.TimeLimit {
+		if o.TimeLimit > 0 && !limited.Load() && time.Since(start) >= o.TimeLimit {
 			limited.Store(true)
 			cancelSoft()
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
 )
@@ -73,7 +74,7 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 	if f.gpu < 0 {
 		return usagef("--gpu %d: a GPU ordinal is 0 or more", f.gpu)
 	}
-	base, err := datasets.Open(f.baseline)
+	base, err := datasets.OpenRuns(f.baseline)
 	if err != nil {
 		return fmt.Errorf("--baseline: %w", err)
 	}
@@ -97,6 +98,8 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 		return usageError{err.Error()}
 	}
 	announce(c, runSrc.Rows, f.format == "table")
+	sayUnverified(c, f.format == "table", "the run: ", runSrc.Meta.Unverified)
+	sayUnverified(c, f.format == "table", "the baseline: ", base.Meta.Unverified)
 	if err := f.write(c, rep); err != nil {
 		return err
 	}
@@ -110,12 +113,17 @@ func (f *checkFlags) write(c *cobra.Command, rep *check.Report) error {
 	w := c.OutOrStdout()
 	switch f.format {
 	case "csv":
-		fmt.Fprintln(c.ErrOrStderr(), rep.SummaryLine)
+		fmt.Fprintln(c.ErrOrStderr(), sanitize.Terminal(rep.SummaryLine))
 		return rep.WriteCSV(w)
 	case "json":
-		fmt.Fprintln(c.ErrOrStderr(), rep.SummaryLine)
+		fmt.Fprintln(c.ErrOrStderr(), sanitize.Terminal(rep.SummaryLine))
 		return rep.WriteJSON(w)
 	}
+	// The table's lines name the device and the runs: a line break in
+	// meta.json must not forge a line.
+	shown := *rep
+	shown.GPUModel, shown.Run, shown.Baseline = sanitize.Terminal(rep.GPUModel), sanitize.Terminal(rep.Run), sanitize.Terminal(rep.Baseline)
+	shown.SummaryLine, rep = sanitize.Terminal(rep.SummaryLine), &shown
 	if f.wide {
 		return rep.WriteTable(w, true, f.all)
 	}

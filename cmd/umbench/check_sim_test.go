@@ -109,3 +109,14 @@ func TestSimulatedCalibrationReproduced(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckDirectoryOfRuns takes a baseline of several runs (six quick runs
+// of one H200): the check measures the spread between them and says so.
+func TestCheckDirectoryOfRuns(t *testing.T) {
+	base := filepath.Join("..", "..", "datasets", "h200-2026-12-03-repeat")
+	args := []string{"check", "--baseline", base, "h200-2026-12-03-quick"}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "check against a directory of runs", strings.Join(strings.Fields(out), " "),
+		"GPU PASS", "measured from the runs", "on different GPUs")
+}

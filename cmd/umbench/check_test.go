@@ -71,7 +71,7 @@ func TestCheck(t *testing.T) {
 	contains(t, "stderr", errs, "check failed")
 
 	// A measured baseline is refused for a simulated run.
-	args = []string{"check", "--baseline", "h200-2026-12-02-quick", runDir}
+	args = []string{"check", "--baseline", "h200-2026-12-03-quick", runDir}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 1, code, out, errs)
 	contains(t, "stderr", errs, "not comparable", "simulated")

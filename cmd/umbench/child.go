@@ -70,7 +70,6 @@ func runInChild(args []string, dir string, stdout, stderr io.Writer) error {
 	}
 	defer errPipe.Close()
 	cmd.Stderr = errW
-	fmt.Fprintf(stderr, "umbench: oversubscription beyond 90 %% can hang the driver: measuring in a child process, watched by this one\n")
 	err = cmd.Start()
 	errW.Close() // the child holds the write end now: the reader ends when the child does
 	if err != nil {

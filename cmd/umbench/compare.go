@@ -61,6 +61,7 @@ func (f *compareFlags) run(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	sayUnverified(c, f.format == "table", "", screenParts(parts))
 	if f.group != "" {
 		n := 0
 		for i := range parts {

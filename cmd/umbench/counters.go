@@ -48,10 +48,8 @@ func newCountersCmd() *cobra.Command {
 		w, table := c.OutOrStdout(), format == "table"
 		announce(c, src.Rows, table)
 		if !table {
-			caveats(c.ErrOrStderr(), src.Name)
 			return model.WriteFrameCSV(w, df)
 		}
-		caveats(w, src.Name)
 		if wide {
 			cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColSizeBytes,
 				results.ColStrideElements, results.ColPageIntervalBytes, results.ColOversubPct, results.ColMedianGBps,
@@ -82,15 +80,23 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.Sum
 	}
 	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	collected := df.Col(results.ColCountersCollected)
+	uncounted := 0
 	for i := 0; i < df.Nrow(); i++ {
-		f := []string{cutRunes(check.Label(sum[i].Config), 46)}
-		for _, c := range cols {
-			f = append(f, results.TableCell(df.Col(c.name), i, c.name))
+		f := []string{cutRunes(check.Label(sum[i].Config), 40)}
+		for k, c := range cols {
+			cell := results.TableCell(df.Col(c.name), i, c.name)
+			if k > 0 && collected.Elem(i).String() != "true" {
+				cell = "-"
+			}
+			f = append(f, cell)
 		}
 		if collected.Elem(i).String() != "true" {
-			f = append(f, "(not counted)")
+			uncounted++
 		}
 		fmt.Fprintln(tw, strings.Join(f, "\t"))
+	}
+	if uncounted > 0 {
+		fmt.Fprintf(tw, "(-: %d configurations without a counter pass: waived, or not counted)\n", uncounted)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

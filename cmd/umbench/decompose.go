@@ -49,7 +49,7 @@ func newDecomposeCmd() *cobra.Command {
 		w := c.OutOrStdout()
 		if format == "csv" {
 			announce(c, src.Rows, false)
-			caveats(c.ErrOrStderr(), src.Name)
+			sayUnverified(c, false, "", src.Meta.Unverified)
 			return model.WriteFrameCSV(w, model.DecompositionFrame(ds))
 		}
 		if !wide {
@@ -58,7 +58,7 @@ func newDecomposeCmd() *cobra.Command {
 			w = fw
 		}
 		announce(c, src.Rows, true)
-		caveats(w, src.Name)
+		sayUnverified(c, true, "", src.Meta.Unverified)
 		fmt.Fprintf(w, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", src.Name)
 		if len(counted) > 0 {
 			fmt.Fprintf(w, "; migration from %d counter passes where present", len(counted))

@@ -29,7 +29,7 @@ func writeDigest(w io.Writer, dir string, meta results.Metadata, took time.Durat
 	sum := results.ReadingOrder(results.Summarize(rows, summaryOptions(meta)))
 	if head := results.Headlines(sum, digestPerGroup); len(head) > 0 {
 		fmt.Fprintln(w, "\nheadlines (each group's largest size: highest and lowest median GB/s, 95 % intervals):")
-		writeSummary(w, head, rows)
+		writeSummary(w, head, rows, newTrialCounts(meta))
 	}
 	self := selfCommand()
 	fmt.Fprintf(w, "\nnext: %s summary %s\n      (every configuration: add --all; the paper's claims: %s reproduce %s)\n", self, dir, self, dir)

@@ -19,6 +19,14 @@
 // never panics on a missing driver or GPU: nogpu.go says what to do
 // instead.
 //
+// # Output
+//
+// Standard output and error pass through internal/sanitize's Writer
+// (output.go), so that no terminal escape or bidi override read from a
+// data file reaches the terminal raw. Unverified trials, which the loaders
+// leave out, are counted in one line by every command that computes from
+// trials (unverified.go).
+//
 // # Ownership and imports
 //
 // umbench owns only the command line: flags, output and exit codes.

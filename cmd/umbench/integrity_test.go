@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -317,5 +318,34 @@ func TestCheckSimulate(t *testing.T) {
 		if args[len(args)-1] != base {
 			contains(t, "stderr", errs, "--gpu -1: a GPU ordinal is 0 or more")
 		}
+	}
+}
+
+// A run checked against itself with one trial per configuration skips
+// every configuration (too few trials): --format json still writes the
+// report, with null where nothing was judged (it failed with "json:
+// unsupported value: NaN").
+func TestCheckJSONAllSkipped(t *testing.T) {
+	t.Setenv(EnvSimulate, "")
+	dir := filepath.Join(t.TempDir(), "one")
+	args := []string{"run", "--simulate", "--quick", "--groups", "hbm", "--trials", "1", "--warmups", "0", "--out", dir}
+	code, out, errs := umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	args = []string{"check", "--baseline", dir, dir, "--format", "json"}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	var rep struct {
+		Counts  struct{ Skip int } `json:"counts"`
+		Results []map[string]any   `json:"results"`
+		GPU     string             `json:"gpu_verdict"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("check --format json wrote no JSON: %v\n%s", err, out)
+	}
+	if rep.Counts.Skip != len(rep.Results) || len(rep.Results) == 0 || rep.GPU != "skip" {
+		t.Fatalf("want every configuration skipped: %+v", rep)
+	}
+	if v, ok := rep.Results[0]["ratio"]; !ok || v != nil {
+		t.Errorf("a skipped configuration's ratio: %v, want null", v)
 	}
 }

@@ -37,9 +37,12 @@ var commands = []func() *cobra.Command{
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
 
-// run executes a command line and returns the exit code.
+// run executes a command line and returns the exit code. Its output and
+// errors go through sanitize's Writer (screen), so that no string from a
+// data file, on any code path, drives the terminal.
 func run(args []string, stdout, stderr io.Writer) int {
-	out := &checkedWriter{w: stdout}
+	out := &checkedWriter{w: screen(stdout)}
+	stderr = screen(stderr)
 	root := newRoot()
 	root.SetArgs(args)
 	root.SetOut(out)

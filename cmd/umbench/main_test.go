@@ -119,7 +119,7 @@ func TestNoGPUNoDeadEnd(t *testing.T) {
 	t.Setenv(EnvSimulate, "")
 	for _, args := range [][]string{{"info"}, {"run", "--quick", "--out", filepath.Join(t.TempDir(), "out")},
 		{"run", "--gpus", "all", "--out", filepath.Join(t.TempDir(), "out")}, {"run", "--counters", "--out", filepath.Join(t.TempDir(), "out")},
-		{"check", "--baseline", "h200-2026-12-02-quick", "--out", filepath.Join(t.TempDir(), "out")}} {
+		{"check", "--baseline", "h200-2026-12-03-quick", "--out", filepath.Join(t.TempDir(), "out")}} {
 		start := time.Now()
 		code, out, errs := umbench(t, args...)
 		wantCode(t, args, 1, code, out, errs)
@@ -160,7 +160,7 @@ func TestList(t *testing.T) {
 		contains(t, "list", flat, b.Name+" (in summary: "+b.Group)
 	}
 	// The labels summary gives the quick dataset's rows are those list names.
-	_, sum, _ := umbench(t, "summary", "--all", "h200-2026-12-02-quick")
+	_, sum, _ := umbench(t, "summary", "--all", "h200-2026-12-03-quick")
 	for _, label := range []string{"hbm copy explicit", "host triad host_mapped", "managed stream managed_cold",
 		"pattern streaming explicit", "oversub strided managed_cold"} {
 		contains(t, "list", flat, label)
@@ -425,7 +425,7 @@ func TestModel(t *testing.T) {
 	_, out, _ = umbench(t, "model", "paper-gb200")
 	contains(t, "model", strings.SplitN(out, "\n== ", 2)[0], "T = F + R·G", "APE", "R*")
 	// A dataset without handoff data fails with a message, not a panic.
-	args = []string{"model", "--dataset", "h200counters-2026-12-02-managed"}
+	args = []string{"model", "--dataset", "paper-gh200"}
 	code, out, errs = umbench(t, args...)
 	if code == 0 || errs == "" {
 		t.Errorf("model on a dataset without handoff rows: exit %d, stderr %q", code, errs)
@@ -526,15 +526,19 @@ func TestDatasets(t *testing.T) {
 			t.Errorf("line of %d columns: %q", n, l)
 		}
 	}
-	var h200 int
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "h200-") {
-			h200++
-			contains(t, "h200 line", l, "H200", "measured")
+	// Every canonical run of our own machine is listed, as measured on it.
+	for _, name := range []string{datasets.CanonicalFull, datasets.CanonicalQuick, datasets.CanonicalLive,
+		datasets.CanonicalTwoGPU, datasets.CanonicalCounters, datasets.CanonicalHandoffCounters} {
+		found := false
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, name+" ") {
+				found = true
+				contains(t, name+" line", l, "H200", "measured")
+			}
 		}
-	}
-	if h200 < 3 {
-		t.Errorf("%d h200-* datasets listed, want the three measured runs:\n%s", h200, out)
+		if !found {
+			t.Errorf("%s not listed:\n%s", name, out)
+		}
 	}
 }
 
@@ -682,7 +686,7 @@ func TestModelCountersFrom(t *testing.T) {
 }
 
 func TestCountersAndDecompose(t *testing.T) {
-	args := []string{"counters", "--dataset", "h200-2026-11-30-counters"}
+	args := []string{"counters", "--dataset", "h200counters-2026-12-03-quick"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "counters table", out, "htod", "gpu_faults", "migr/useful", "pcie_rx", "managed_cold", "page_touch",
@@ -698,12 +702,12 @@ func TestCountersAndDecompose(t *testing.T) {
 			}
 		}
 	}
-	args = []string{"counters", "h200-2026-11-30-counters", "--wide"}
+	args = []string{"counters", "h200counters-2026-12-03-quick", "--wide"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "counters --wide", out, "um_htod_bytes", "gpu_fault_groups", "migrated_per_useful", "pcie_rx_bytes", "pcie_tx_bytes")
 
-	args = []string{"counters", "--dataset", "h200-2026-12-02-quick"}
+	args = []string{"counters", "--dataset", "h200-2026-12-03-quick"}
 	code, out, errs = umbench(t, args...)
 	if code == 0 || !strings.Contains(errs, "no counter passes") {
 		t.Errorf("counters of a run without them: exit %d, stderr %q", code, errs)
@@ -711,12 +715,12 @@ func TestCountersAndDecompose(t *testing.T) {
 
 	// With counter passes, a cold kernel's migration is the counted bytes
 	// at the prefetch rate: the CSV has them beside the terms.
-	args = []string{"decompose", "--dataset", "h200-2026-11-30-counters", "--format", "csv"}
+	args = []string{"decompose", "--dataset", "h200counters-2026-12-03-quick", "--format", "csv"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "decompose csv", out, "counted_htod_bytes", "counted host to device, at the prefetch rate")
 
-	args = []string{"decompose", "--dataset", "h200-2026-12-02-quick"}
+	args = []string{"decompose", "--dataset", "h200-2026-12-03-quick"}
 	code, out, errs = umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "decompose table", out, "Section VIII-A", "oversub streaming managed_cold 25%", "fault%", "migr%")

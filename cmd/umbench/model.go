@@ -78,6 +78,7 @@ func (f *modelFlags) run(c *cobra.Command, args []string) error {
 		// One CSV table: a dataset's published parameters when it has them
 		// (Table III for paper-gb200), else the calibration from measurements.
 		announce(c, src.Rows, false)
+		sayUnverified(c, false, "", src.Meta.Unverified)
 		return reports[0].WriteCSV(w)
 	}
 	if !f.wide {
@@ -86,6 +87,7 @@ func (f *modelFlags) run(c *cobra.Command, args []string) error {
 		w = fw
 	}
 	announce(c, src.Rows, true)
+	sayUnverified(c, true, "", src.Meta.Unverified)
 	fmt.Fprint(w, modelTerms+"\n\n")
 	for i, r := range reports {
 		if i > 0 {

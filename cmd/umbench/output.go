@@ -1,6 +1,11 @@
 package main
 
-import "io"
+import (
+	"io"
+	"os"
+
+	"github.com/umlab/umlab/internal/sanitize"
+)
 
 // checkedWriter remembers the first write error of a command's output
 // (stdout on a full disk, a closed pipe), so that the command exits
@@ -20,4 +25,31 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	}
 	c.err = err
 	return n, err
+}
+
+// screened is a command's standard output or error with every terminal
+// escape and bidi override from data written visibly (sanitize.Writer),
+// remembering whether it is a terminal (for the progress bar).
+type screened struct {
+	*sanitize.Writer
+	tty bool
+}
+
+func screen(w io.Writer) io.Writer {
+	return screened{sanitize.NewWriter(w), isTerminal(w)}
+}
+
+// isTerminal reports whether w is a terminal (a character device), seen
+// through screen.
+func isTerminal(w io.Writer) bool {
+	switch x := w.(type) {
+	case screened:
+		return x.tty
+	case *checkedWriter:
+		return isTerminal(x.w)
+	case *os.File:
+		st, err := x.Stat()
+		return err == nil && st.Mode()&os.ModeCharDevice != 0
+	}
+	return false
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -19,13 +18,7 @@ type progress struct {
 }
 
 func newProgress(w io.Writer) *progress {
-	tty := false
-	if f, ok := w.(*os.File); ok {
-		if st, err := f.Stat(); err == nil {
-			tty = st.Mode()&os.ModeCharDevice != 0
-		}
-	}
-	return &progress{w: w, tty: tty}
+	return &progress{w: w, tty: isTerminal(w)}
 }
 
 func (p *progress) update(pr umkit.Progress) {

@@ -6,6 +6,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/claims"
+	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/internal/sanitize"
+	"github.com/umlab/umlab/results"
 )
 
 // claimSources are the flags with which reproduce and report name their
@@ -38,6 +41,29 @@ func (s *claimSources) load(args []string) (run, against *claims.Run, err error)
 		}
 	}
 	return run, against, nil
+}
+
+// sayUnverified says how many unverified trials the loaders left out of
+// the runs named. claims.Load keeps the first source's metadata: the
+// others' counts are read again.
+func (s *claimSources) sayUnverified(c *cobra.Command, table bool, args []string, run, against *claims.Run) error {
+	us := []results.Unverified{run.Meta.Unverified}
+	if against != nil {
+		us = append(us, against.Meta.Unverified)
+	}
+	refs, err := s.data.refs(args)
+	if err != nil {
+		return err
+	}
+	for _, ref := range refs[1:] {
+		_, m, _, err := datasets.Resolve(ref)
+		if err != nil {
+			return err
+		}
+		us = append(us, m.Unverified)
+	}
+	sayUnverified(c, table, "", us...)
+	return nil
 }
 
 func newReproduceCmd() *cobra.Command {
@@ -74,11 +100,14 @@ func newReproduceCmd() *cobra.Command {
 		}
 		w := c.OutOrStdout()
 		announce(c, run.Rows, format == "table")
+		if err := src.sayUnverified(c, format == "table", args, run, against); err != nil {
+			return err
+		}
 		if format == "table" {
 			fw := fitTo(w)
 			defer fw.flush()
 			w = fw
-			fmt.Fprintf(w, "%s: %s\n\n", run.Name, run.Facts.Describe())
+			fmt.Fprintf(w, "%s: %s\n\n", sanitize.Terminal(run.Name), sanitize.Terminal(run.Facts.Describe()))
 		}
 		return claims.Write(w, xs, format)
 	}

@@ -14,7 +14,7 @@ import (
 func TestReproduceEveryDataset(t *testing.T) {
 	for _, name := range canonical {
 		formats := []string{"table"}
-		if name == "paper-gb200" || name == "h200-2026-12-02-quick" {
+		if name == "paper-gb200" || name == "h200-2026-12-03-quick" {
 			formats = append(formats, "md", "csv")
 		}
 		for _, f := range formats {
@@ -39,7 +39,7 @@ func TestReproduceVerdicts(t *testing.T) {
 		t.Errorf("paper-gb200 against its own GH200 figures should reproduce 1.25×:\n%s", out.String())
 	}
 	out.Reset()
-	if code := run([]string{"reproduce", "--dataset", "h200-2026-12-02-quick,h200-2026-12-02-setuploops", "--section", "VII-B"}, &out, &errb); code != 0 {
+	if code := run([]string{"reproduce", "--dataset", "h200-2026-12-03-quick,h200-2026-12-02-setuploops", "--section", "VII-B"}, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if !strings.Contains(out.String(), "VII-B.prefetch-removes-extra") || strings.Contains(out.String(), "V-C.") {

@@ -21,7 +21,7 @@ import (
 type runFlags struct {
 	groups, bench, sizes, out, pcts, order, rewrite, gpus   string
 	quick, resume, allow, counters, concurrent, sim, dryRun bool
-	trials, warmups, gpu, cpuThreads                        int
+	trials, warmups, gpu, cpuThreads, repeat                int
 	orderSeed                                               uint64
 	workerTimeout, workerStall, kernelTimeout, timeLimit    time.Duration
 }
@@ -59,6 +59,8 @@ func (f *runFlags) define(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "start nothing new once the run has taken this long, e.g. 9m30s; exit 3, "+
 		"finished configurations kept, continue with --resume (default: no limit)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "print the plan and a rough time estimate; touch no GPU")
+	fs.IntVar(&f.repeat, "repeat", 1, "`N` passes of the run, each a process of its own, into --out/run1 … runN: a baseline "+
+		"of several runs for umbench check, which measures the spread between them")
 }
 
 func newRunCmd() *cobra.Command {
@@ -106,7 +108,10 @@ func (f *runFlags) run(c *cobra.Command) error {
 			defer func() { discoverGPUs = old }()
 		}
 		return runFleet(c, f.gpus, opts.Out, f.concurrent, f.workerTimeout, f.workerStall)
+	case f.repeat > 1:
+		return runRepeats(commandArgs(c), f.repeat, opts.Out, f.resume, stdout, stderr)
 	case risky(plan) && os.Getenv(envChild) == "":
+		fmt.Fprintf(stderr, "umbench: oversubscription beyond 90 %% can hang the driver: measuring in a child process, watched by this one\n")
 		return runInChild(commandArgs(c), opts.Out, stdout, stderr)
 	}
 	start := time.Now()
@@ -190,6 +195,10 @@ func (f *runFlags) check(c *cobra.Command) error {
 		return usagef("--time-limit measures one GPU's run; with --gpus use --worker-timeout (a worker past it is stopped) and --resume")
 	case f.gpus != "" && isSet(c, "gpu"):
 		return usagef("give --gpu (one GPU, in this process) or --gpus (a worker per GPU), not both")
+	case f.repeat < 1 || f.repeat > 100:
+		return usagef("--repeat %d: allowed 1 (the default) to 100 passes", f.repeat)
+	case f.repeat > 1 && (f.gpus != "" || isSet(c, "time-limit")):
+		return usagef("--repeat makes passes of one GPU's run; it does not go with --gpus or --time-limit")
 	}
 	return nil
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -87,13 +85,4 @@ func strictList(flagName, s string) ([]string, error) {
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-// caveats prints what datasets.Caveats knows about the dataset name.
-func caveats(w io.Writer, name string) {
-	if c := datasets.Caveats(name); c != "" {
-		for _, l := range wrap(fmt.Sprintf("caveat (%s): %s", name, strings.Join(strings.Fields(c), " ")), maxColumns, "  ") {
-			fmt.Fprintln(w, l)
-		}
-	}
 }

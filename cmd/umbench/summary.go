@@ -10,6 +10,7 @@ import (
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
@@ -63,7 +64,9 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 			return fmt.Errorf("no rows of group %q", f.group)
 		}
 		meta.GroupTimes = results.GroupTimesOf(meta.GroupTimes, f.group)
+		meta.Unverified = unverifiedOf(meta.Unverified, func(r results.Row) bool { return r.Group == f.group })
 	}
+	tc := newTrialCounts(meta)
 	modes, byMode := splitFleetModes(rows)
 	summarize := func(m string, o results.SummaryOptions) []results.SummaryRow {
 		if sums != nil {
@@ -83,15 +86,21 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 			return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
 		}
 		announce(c, rows, false)
-		return model.WriteFrameCSV(w, results.SummaryFrame(summarize(modes[0], opts)))
+		sayUnverified(c, false, "", meta.Unverified)
+		sum := summarize(modes[0], opts)
+		tc.flag(sum)
+		return model.WriteFrameCSV(w, results.SummaryFrame(sum))
 	}
 	announce(c, rows, true)
+	sayUnverified(c, true, "", meta.Unverified)
 	writeRunHeader(w, meta, f.all)
 	for i, m := range modes {
 		if len(modes) > 1 {
 			fmt.Fprintf(w, "%sfleet=%s\n", map[bool]string{true: "\n"}[i > 0], m)
 		}
-		if err := f.writeMode(w, results.ReadingOrder(summarize(m, opts)), byMode[m], opts); err != nil {
+		sum := summarize(m, opts)
+		tc.flag(sum)
+		if err := f.writeMode(w, results.ReadingOrder(sum), byMode[m], opts, tc); err != nil {
 			return err
 		}
 	}
@@ -100,7 +109,7 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 
 // writeMode prints one fleet mode's table: every configuration with --all,
 // --group or --wide, else one screen of headlines; then the flags' legend.
-func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []results.Row, o results.SummaryOptions) error {
+func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []results.Row, o results.SummaryOptions, tc trialCounts) error {
 	if f.wide {
 		cols := []string{results.ColGroup, results.ColBenchmark, results.ColMode, results.ColPattern, results.ColPolicy,
 			results.ColPhase, results.ColDirection, results.ColSizeBytes, results.ColStrideElements, results.ColPageIntervalBytes,
@@ -113,7 +122,7 @@ func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []r
 	if !f.all && f.group == "" && len(sum) > screenRows {
 		shown = results.Headlines(sum, 3)
 	}
-	if err := writeSummary(w, shown, rows); err != nil {
+	if err := writeSummary(w, shown, rows, tc); err != nil {
 		return err
 	}
 	var notes []string
@@ -121,7 +130,7 @@ func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []r
 		notes = append(notes, fmt.Sprintf("%d of %d configurations shown: each group's largest size, highest and lowest median; "+
 			"--all shows every one, --group GROUP one group", len(shown), len(sum)))
 	}
-	if legend := results.FlagLegend(shown, o); len(legend) > 0 {
+	if legend := append(results.FlagLegend(shown, o), tc.legend(shown)...); len(legend) > 0 {
 		notes = append(notes, "flags:")
 		for _, l := range legend {
 			notes = append(notes, "  "+l)
@@ -140,12 +149,13 @@ func writeRunHeader(w io.Writer, meta results.Metadata, parts bool) {
 	if meta.Device.Name == "" {
 		return
 	}
-	fmt.Fprintf(w, "%s, %s", meta.Device.Name, meta.Platform)
+	t := sanitize.Terminal // a line break in meta.json must not forge a line
+	fmt.Fprintf(w, "%s, %s", t(meta.Device.Name), t(meta.Platform))
 	if meta.Device.DriverVersion != "" {
-		fmt.Fprintf(w, ", driver %s", meta.Device.DriverVersion)
+		fmt.Fprintf(w, ", driver %s", t(meta.Device.DriverVersion))
 	}
 	if meta.RunID != "" {
-		fmt.Fprintf(w, ", run %s", meta.RunID)
+		fmt.Fprintf(w, ", run %s", t(meta.RunID))
 	}
 	fmt.Fprintln(w)
 	printGroupTimes(w, meta.GroupTimes, parts)
@@ -183,7 +193,7 @@ func describeModes(modes []string) string {
 // the rows come from several GPUs (or hosts), the median bandwidth with its
 // 95 % bootstrap interval. Where that is too wide, kernel_ms and then
 // cv_pct are left out (a closing line says so; --wide shows them).
-func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) error {
+func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc trialCounts) error {
 	gpus, hosts, hostOf := map[string]bool{}, map[string]bool{}, map[string]string{}
 	for _, r := range rows {
 		gpus[r.GPUUUID], hosts[r.Host], hostOf[r.GPUUUID] = true, true, r.Host
@@ -212,7 +222,7 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row) err
 		if s.N < 2 {
 			ci = stats.NaN()
 		}
-		f = append(f, fmt.Sprint(s.N), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
+		f = append(f, tc.n(s), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
 			strings.Join(s.Flags, ","))
 		t.rows = append(t.rows, f)
 	}

@@ -20,7 +20,7 @@ func TestDefaultOutputFits120Columns(t *testing.T) {
 		{"advise", "--size", "300MiB", "--reuse", "2", "--dataset", "paper-gb200"},
 		{"check", "--baseline", "h200-2026-12-02-setuploops", "--dataset", "h200live-2026-12-01"},
 		{"merge", "--out", filepath.Join(t.TempDir(), "merged"), filepath.Join("..", "..", "datasets", "h200x2-2026-11-29-isolated"),
-			"h200-2026-12-02-quick"},
+			"h200-2026-12-03-quick"},
 	}
 	for _, d := range canonical {
 		for _, c := range []string{"summary", "decompose", "compare", "model", "counters"} {
@@ -110,7 +110,7 @@ func TestModelPointsAndAdviseIntervals(t *testing.T) {
 }
 
 func TestDecomposeCompact(t *testing.T) {
-	args := []string{"decompose", "--dataset", "h200-2026-11-30-counters"}
+	args := []string{"decompose", "--dataset", "h200counters-2026-12-03-quick"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "decompose", out, "total_ms", "migr%", "managed stream managed_cold 256 MiB", "terms in % of total_ms", "* measured")

@@ -5,7 +5,6 @@
 package datacheck
 
 import (
-	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -170,12 +169,4 @@ func Names(text string, rows []results.Row) []string {
 // isRunName says whether w looks like an embedded dataset's name.
 func isRunName(w string) bool {
 	return strings.HasPrefix(w, "paper-") || (strings.HasPrefix(w, "h200") && strings.Count(w, "-") >= 3)
-}
-
-// Errorf formats a list of problems, or returns nil for none.
-func Errorf(what string, bad []string) error {
-	if len(bad) == 0 {
-		return nil
-	}
-	return fmt.Errorf("%s: %s", what, strings.Join(bad, "; "))
 }

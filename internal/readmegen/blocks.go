@@ -16,12 +16,13 @@ import (
 
 // blocks makes each block's text from the canonical datasets.
 var blocks = map[string]func() (string, error){
-	"quick":    quick,
-	"full-run": fullRun,
-	"results":  resultsTable,
-	"model":    modelParagraph,
-	"check":    checkBlock,
-	"claims":   claimsBlock,
+	"quick":         quick,
+	"full-run":      fullRun,
+	"results":       resultsTable,
+	"model":         modelParagraph,
+	"check":         checkBlock,
+	"claims":        claimsBlock,
+	"check-figures": checkFigures,
 }
 
 func blockNames() []string {

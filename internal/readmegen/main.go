@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 )
 
 func main() {
@@ -34,6 +35,10 @@ func main() {
 // paths (datasets/…) start.
 var root = "."
 
+// files are the files the blocks draw (figures), by path from root, made
+// anew by every Regenerate.
+var files = map[string][]byte{}
+
 func run(path string, check bool) error {
 	root = filepath.Dir(path)
 	old, err := os.ReadFile(path)
@@ -44,19 +49,47 @@ func run(path string, check bool) error {
 	if err != nil {
 		return err
 	}
-	if bytes.Equal(old, gen) {
+	stale := Stale(old, gen)
+	if len(stale) == 0 {
 		return nil
 	}
 	if check {
-		return fmt.Errorf("%s: the generated blocks are stale; run go run ./internal/readmegen", filepath.Base(path))
+		return fmt.Errorf("stale: %v; run go run ./internal/readmegen", stale)
 	}
-	return os.WriteFile(path, gen, 0o644)
+	for _, f := range stale {
+		b := gen
+		if f != filepath.Base(path) {
+			b = files[f]
+		}
+		if err := os.WriteFile(filepath.Join(root, f), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Stale lists what differs from what Regenerate made: the README (by its
+// base name) and the drawn files whose content on disk is not theirs.
+func Stale(old, gen []byte) []string {
+	var out []string
+	if !bytes.Equal(old, gen) {
+		out = append(out, "README.md")
+	}
+	for f, b := range files {
+		if disk, err := os.ReadFile(filepath.Join(root, f)); err != nil || !bytes.Equal(disk, b) {
+			out = append(out, f)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 var blockRE = regexp.MustCompile(`(?s)(<!-- readme:([a-z-]+) -->\n)(.*?)(<!-- /readme:([a-z-]+) -->)`)
 
-// Regenerate returns readme with every block's content made anew.
+// Regenerate returns readme with every block's content made anew (and the
+// blocks' figures in files).
 func Regenerate(readme []byte) ([]byte, error) {
+	files = map[string][]byte{}
 	var err error
 	out := blockRE.ReplaceAllFunc(readme, func(m []byte) []byte {
 		s := blockRE.FindSubmatch(m)

@@ -21,8 +21,8 @@ func TestREADMEUpToDate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(old, gen) {
-		t.Fatal("README.md's generated blocks are stale: run go run ./internal/readmegen")
+	if stale := Stale(old, gen); len(stale) > 0 {
+		t.Fatalf("stale: %v: run go run ./internal/readmegen", stale)
 	}
 	for _, name := range blockNames() {
 		if !bytes.Contains(old, []byte("<!-- readme:"+name+" -->")) {

@@ -27,7 +27,7 @@ const CacheName = "results.summary.cache"
 // cacheFormat changes whenever a digest would hold other figures (its
 // fields, the bootstrap, a statistic's definition): an older cache is then
 // made again.
-const cacheFormat = "umlab fleet digest 3"
+const cacheFormat = "umlab fleet digest 5"
 
 // maxCacheBytes bounds what is read of a cache file.
 const maxCacheBytes = 256 << 20

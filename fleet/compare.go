@@ -4,10 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
@@ -30,6 +32,18 @@ type CompareOptions struct {
 	Metric string
 	// MinGPUs leaves out configurations measured on fewer GPUs (default 2).
 	MinGPUs int
+	// Spread, where set, is the variation of a configuration's median
+	// between healthy GPUs of the model in different processes and nodes,
+	// as the standard deviation of its log (check.Prior.NodeSpread): a
+	// difference from the fleet median counts only beyond it (with each
+	// GPU's own trials' noise). Without it only the trials' noise counts.
+	Spread func(config results.Row) float64
+	// FDR is the false-discovery rate at which differences are claimed,
+	// by the Benjamini–Hochberg procedure over all the comparisons of a
+	// class (the GPU's own resources, or the host's): with a thousand
+	// GPUs and a hundred configurations each, a per-comparison cut-off
+	// would flag healthy GPUs every time (default 0.05).
+	FDR float64
 }
 
 func (o CompareOptions) defaults() CompareOptions {
@@ -37,6 +51,7 @@ func (o CompareOptions) defaults() CompareOptions {
 	o.MaxZ = cmp.Or(o.MaxZ, 3.5)
 	o.MADFloorPct = cmp.Or(o.MADFloorPct, 0.5)
 	o.MinGPUs = cmp.Or(o.MinGPUs, 2)
+	o.FDR = cmp.Or(o.FDR, 0.05)
 	return o
 }
 
@@ -45,6 +60,13 @@ const (
 	FlagSlow    = "slow"     // worse than the fleet median by more than the tolerance
 	FlagFast    = "fast"     // better than the fleet median by more than the tolerance
 	FlagRobustZ = "robust_z" // robust z-score beyond MaxZ
+)
+
+// Classes of a configuration's resource: a difference in the GPU's own
+// resources is the GPU's, in the others the host's (results.GPUBound).
+const (
+	ClassGPU  = "gpu"
+	ClassHost = "host"
 )
 
 // Comparison is one GPU's median of one configuration against the median
@@ -59,6 +81,9 @@ type Comparison struct {
 	Metric   string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
 	// HigherIsBetter is true for bandwidth, false for times.
 	HigherIsBetter bool
+	// Resource is what the configuration is bound by (results.BoundOf),
+	// Class ClassGPU or ClassHost.
+	Resource, Class string
 
 	Part  string // Part.Label
 	Host  string
@@ -81,8 +106,16 @@ type Comparison struct {
 	MADPct      float64 // median absolute deviation of the GPUs' medians, % of FleetMedian
 	DevPct      float64 // 100·(Median − FleetMedian)/FleetMedian
 	RobustZ     float64 // 0.6745·(Median − FleetMedian)/max(MAD, floor)
-	Flags       []string
-	Outlier     bool // any flag
+	// SpreadPct is the standard deviation of a healthy GPU's difference
+	// from the fleet median, in percent (the Spread option's and the
+	// GPU's trials' noise); P the two-sided probability of a difference
+	// this large from that variation alone; TolPct the smallest
+	// difference flagged (the larger of TolerancePct and what the
+	// false-discovery rate asks of this configuration's variation, as a
+	// slowdown: a log difference d is 100·(1 − e^−d) %).
+	SpreadPct, P, TolPct float64
+	Flags                []string
+	Outlier              bool // any flag
 }
 
 // metricOf returns a row's value of a metric column.
@@ -144,7 +177,41 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 		}
 		out = append(out, compareConfig(parts, c, metric, meds, o)...)
 	}
+	flagAll(out, o)
 	return out, nil
+}
+
+// flagAll flags each comparison whose difference is beyond the variation
+// (claimed at o.FDR over its class by Benjamini–Hochberg) and beyond the
+// tolerance (slow or fast) or the robust z cut-off (robust_z).
+func flagAll(cs []Comparison, o CompareOptions) {
+	for _, class := range []string{ClassGPU, ClassHost} {
+		var idx []int
+		for i := range cs {
+			if cs[i].Class == class {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cs[a].P, cs[b].P) })
+		m, k := float64(len(idx)), 0
+		for rank, i := range idx {
+			if cs[i].P <= o.FDR*float64(rank+1)/m {
+				k = rank + 1
+			}
+		}
+		// The largest p claimed (or the first rank's bar when none is):
+		// the z every comparison of the class is judged at.
+		z := distuv.UnitNormal.Quantile(1 - o.FDR*float64(max(k, 1))/m/2)
+		for rank, i := range idx {
+			c := &cs[i]
+			c.TolPct = math.Max(o.TolerancePct, -100*math.Expm1(-z*c.SpreadPct/100))
+			c.Flags = flagsOf(*c, o, rank < k)
+			c.Outlier = len(c.Flags) > 0
+		}
+	}
 }
 
 // unit is what one part has of one configuration: its statistics of each
@@ -161,6 +228,7 @@ type unit struct {
 type cmpConfig struct {
 	first results.Row
 	mode  string
+	bound string // the first part's (results.BoundOf)
 	units []*unit
 }
 
@@ -189,7 +257,7 @@ func gatherConfigs(parts []Part) ([]*cmpConfig, error) {
 			k := fleetID{cfg.ConfigID(), c.Platform, mode}
 			x := idx[k]
 			if x == nil {
-				x = &cmpConfig{first: c.config(), mode: mode}
+				x = &cmpConfig{first: c.config(), mode: mode, bound: c.Bound}
 				idx[k] = x
 				configs = append(configs, x)
 			}
@@ -284,7 +352,7 @@ func (c *cmpConfig) medians(metric string) []partStats {
 }
 
 // compareConfig sets each part's median against the fleet median (the
-// median of meds) and flags outliers.
+// median of meds), with the variation it is judged against.
 func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, o CompareOptions) []Comparison {
 	v := make([]float64, len(meds))
 	for i, m := range meds {
@@ -306,6 +374,16 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 	cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
 	higher := metric == results.ColGBps
 	label := ConfigLabel(cfg)
+	resource, spread := c.bound, 0.0
+	if o.Spread != nil {
+		cfg.Bound = resource
+		spread = o.Spread(cfg)
+		cfg.Bound = ""
+	}
+	class := ClassHost
+	if results.GPUBound(resource) {
+		class = ClassGPU
+	}
 	var out []Comparison
 	for _, m := range meds {
 		p := &parts[m.part]
@@ -314,7 +392,12 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
 			N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
 			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: m.u.runs, RunSpreadPct: m.u.spread,
+			Resource: resource, Class: class, P: 1,
 		}
+		// The median of N trials varies about 1.25·CV/√N (normal trials).
+		noise := 1.2533 * m.s.CVPct / 100 / math.Sqrt(float64(max(m.s.N, 1)))
+		se := math.Hypot(spread, nz(noise))
+		cmp.SpreadPct = 100 * se
 		if fm != 0 {
 			cmp.MADPct = 100 * mad / math.Abs(fm)
 			cmp.DevPct = 100 * (m.s.Median - fm) / math.Abs(fm)
@@ -322,16 +405,23 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 		if scale > 0 {
 			cmp.RobustZ = 0.6745 * (m.s.Median - fm) / scale
 		}
-		cmp.Flags = flagsOf(cmp, o)
-		cmp.Outlier = len(cmp.Flags) > 0
+		if d := math.Abs(math.Log(m.s.Median / fm)); d > 0 && !math.IsNaN(d) {
+			cmp.P = 0
+			if se > 0 {
+				cmp.P = 2 * distuv.UnitNormal.Survival(d/se)
+			}
+		}
 		out = append(out, cmp)
 	}
 	return out
 }
 
-// flagsOf flags a comparison slow or fast beyond the tolerance, and
-// robust_z beyond MaxZ.
-func flagsOf(cmp Comparison, o CompareOptions) []string {
+// flagsOf flags a comparison whose difference is beyond the variation
+// (claimed) slow or fast beyond the tolerance, and robust_z beyond MaxZ.
+func flagsOf(cmp Comparison, o CompareOptions, claimed bool) []string {
+	if !claimed {
+		return nil
+	}
 	var flags []string
 	if o.TolerancePct >= 0 && !math.IsNaN(cmp.DevPct) && math.Abs(cmp.DevPct) > o.TolerancePct {
 		if (cmp.DevPct < 0) == cmp.HigherIsBetter {
@@ -344,6 +434,14 @@ func flagsOf(cmp Comparison, o CompareOptions) []string {
 		flags = append(flags, FlagRobustZ)
 	}
 	return flags
+}
+
+// nz is 0 for NaN (a CV of one trial).
+func nz(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
+	}
+	return v
 }
 
 func rank(m string) int {
@@ -368,10 +466,13 @@ func contains(l []string, s string) bool {
 type GPUSummary struct {
 	Part, Host, GPU, UUID string
 	Index                 int
-	Configurations        int     // compared
-	Outliers              int     // flagged in any way
-	Slow, Fast            int     // beyond the tolerance
-	MedianDevPct          float64 // median deviation from the fleet, in the "better is positive" sense
+	Configurations        int // compared
+	Outliers              int // flagged in any way
+	Slow, Fast            int // beyond the tolerance
+	// GPUOutliers and HostOutliers split Outliers by class: a host's
+	// difference (pageable memory, faults, its CPU) is not the GPU's.
+	GPUOutliers, HostOutliers int
+	MedianDevPct              float64 // median deviation from the fleet, in the "better is positive" sense
 }
 
 // PerGPU sums comparisons up per GPU, in the order the GPUs first appear.
@@ -391,6 +492,11 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 		s.Configurations++
 		if c.Outlier {
 			s.Outliers++
+			if c.Class == ClassGPU {
+				s.GPUOutliers++
+			} else {
+				s.HostOutliers++
+			}
 		}
 		for _, f := range c.Flags {
 			switch f {
@@ -427,6 +533,11 @@ const (
 	ColMADPct      = "mad_pct"
 	ColDevPct      = "dev_pct"
 	ColRobustZ     = "robust_z"
+	ColResource    = "resource"
+	ColClass       = "class"
+	ColSpreadPct   = "spread_pct"
+	ColP           = "p"
+	ColTolPct      = "tol_pct"
 	ColOutlier     = "outlier"
 	ColFlags       = "flags"
 )
@@ -435,7 +546,8 @@ const (
 // configuration, in Compare's order: the configuration columns (platform
 // included, GPU UUID not), then fleet_mode, metric, part, host, gpu,
 // gpu_index, gpu_uuid, run_id, n, median, cv_pct, fleet_median, fleet_n,
-// mad_pct, dev_pct, robust_z, outlier and flags.
+// mad_pct, dev_pct, robust_z, resource, class, spread_pct, p, tol_pct,
+// outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
 	var cfg []string
 	for _, c := range results.ConfigColumns {
@@ -471,6 +583,11 @@ func Frame(cmp []Comparison) dataframe.DataFrame {
 		num(ColMADPct, func(c *Comparison) float64 { return c.MADPct }),
 		num(ColDevPct, func(c *Comparison) float64 { return c.DevPct }),
 		num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ }),
+		str(ColResource, func(c *Comparison) string { return c.Resource }),
+		str(ColClass, func(c *Comparison) string { return c.Class }),
+		num(ColSpreadPct, func(c *Comparison) float64 { return c.SpreadPct }),
+		num(ColP, func(c *Comparison) float64 { return c.P }),
+		num(ColTolPct, func(c *Comparison) float64 { return c.TolPct }),
 		F{Name: ColOutlier, Kind: results.Bool, Value: func(c *Comparison) any { return c.Outlier }},
 		str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
 	)

@@ -28,6 +28,9 @@ type digest struct {
 	// results.ScreenUnverified leaves them out: not verified, not waived,
 	// not published figures.
 	Unverified int
+	// UnverifiedConfigs are the configurations that had unverified trials,
+	// as results.ScreenUnverified counts them.
+	UnverifiedConfigs []results.UnverifiedConfig
 	// Intervals: the summaries have their bootstrap intervals (a
 	// comparison of medians needs none, and skips the bootstrap).
 	Intervals bool
@@ -50,8 +53,9 @@ type configDigest struct {
 	// was read from: it orders configurations as the file does (a shard
 	// keeps the places its rows had in the file they came from).
 	First   int
-	Trials  int   // rows not waived
-	Warmups int64 // the most of any row
+	Bound   string // the resource it is bound by (results.BoundOf)
+	Trials  int    // rows not waived
+	Warmups int64  // the most of any row
 	// Metrics describes each of Metrics over the rows not waived, for
 	// Compare.
 	Metrics [len(metricCols)]metricStats
@@ -175,10 +179,11 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 		mode   string
 	}
 	type part struct {
-		d    *digest
-		keys map[[3]string]bool
-		at   map[modeOf]int
-		rows [][]int32 // of each configuration, indices into rows
+		d     *digest
+		keys  map[[3]string]bool
+		unver map[int32]int // config index → its place in d.UnverifiedConfigs
+		at    map[modeOf]int
+		rows  [][]int32 // of each configuration, indices into rows
 	}
 	var configs results.ConfigIndex
 	var parts []*part
@@ -214,6 +219,20 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 		}
 		if !r.Verified && !r.Waived && r.Source == "" {
 			d.Unverified++
+			ci, _ := configs.Of(r)
+			if p.unver == nil {
+				p.unver = map[int32]int{}
+			}
+			j, ok := p.unver[ci]
+			if !ok {
+				j = len(d.UnverifiedConfigs)
+				p.unver[ci] = j
+				c := *shared(r) // no part of the line it was read from
+				c.GPUUUID, c.Platform, c.Host, c.RunID = intern(r.GPUUUID), intern(r.Platform), intern(r.Host), strings.Clone(r.RunID)
+				d.UnverifiedConfigs = append(d.UnverifiedConfigs, results.UnverifiedConfig{Config: c})
+			}
+			d.UnverifiedConfigs[j].Unverified++
+			d.UnverifiedConfigs[j].Trials++
 			continue
 		}
 		m, ok := modes[r.Note]
@@ -238,6 +257,13 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 		p.rows[j] = append(p.rows[j], int32(i))
 	}
 	out := make([]*digest, len(parts))
+	for _, p := range parts { // each unverified configuration's trials, verified ones too
+		for k, j := range p.at {
+			if u, ok := p.unver[k.config]; ok {
+				p.d.UnverifiedConfigs[u].Trials += len(p.rows[j])
+			}
+		}
+	}
 	var buf []results.Row
 	for i, p := range parts {
 		for j := range p.d.Configs {
@@ -280,6 +306,7 @@ func intern(s string) string {
 // the same descriptions where no trial was waived, Compare's metrics.
 func describeConfig(c *configDigest, rows []results.Row, intervals bool) {
 	c.Config, c.UUID, c.Platform = shared(&rows[0]), intern(rows[0].GPUUUID), intern(rows[0].Platform)
+	c.Bound = intern(results.BoundOf(rows[0]))
 	s := trialStats{N: len(rows), AllVerified: true, Published: rows[0].Source != "", GBpsCI: stats.NaN(), TotalMsCI: stats.NaN()}
 	for i := range rows {
 		s.AllVerified = s.AllVerified && rows[i].Verified

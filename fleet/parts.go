@@ -117,6 +117,13 @@ func (p *Part) NRows() int { return p.digest().Rows }
 // statistics because they were not verified (results.ScreenUnverified).
 func (p *Part) Unverified() int { return p.digest().Unverified }
 
+// UnverifiedTrials is what was left out of the part's statistics as
+// unverified, per configuration (results.ScreenUnverified's count).
+func (p *Part) UnverifiedTrials() results.Unverified {
+	d := p.digest()
+	return results.Unverified{Configs: d.UnverifiedConfigs, Trials: d.Unverified}
+}
+
 // Simulated reports whether the part's rows were made up by the simulated
 // GPU: "all", "none" or "some" (a part that mixes them).
 func (p *Part) Simulated() string {

@@ -14,7 +14,7 @@ import (
 // give the same report; other rows or options fit again; the report is
 // model.Fit's.
 func TestFitMemo(t *testing.T) {
-	rows, _, err := datasets.Load("h200-2026-12-02-quick")
+	rows, _, err := datasets.Load(datasets.CanonicalQuick)
 	if err != nil {
 		t.Fatal(err)
 	}

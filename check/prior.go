@@ -1,6 +1,7 @@
 package check
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -23,20 +24,12 @@ const (
 	Mixed        = results.BoundMixed
 )
 
-// boundOf is a row's bound column, or, for a row made without it, what
-// results says rows of older files are bound by.
-func boundOf(r results.Row) string {
-	if r.Bound != "" {
-		return r.Bound
-	}
-	return results.LegacyBound(r)
-}
+// boundOf is a row's bound column, or what older files' rows are bound by.
+var boundOf = results.BoundOf
 
 // isGPU reports whether a resource is the GPU's own: GPU memory, launch
 // and the host link make the GPU verdict, the rest the host's.
-func isGPU(resource string) bool {
-	return resource == GPUMemory || resource == GPULaunch || resource == HostLink
-}
+var isGPU = results.GPUBound
 
 func resourceRank(resource string) int {
 	if i := slices.Index(Resources, resource); i >= 0 {
@@ -95,6 +88,16 @@ func (p *Prior) Process(resource string, sameGPU bool) (s Spread) {
 		s.Between = 0
 	}
 	return s
+}
+
+// NodeSpread is the variation of a configuration's median between
+// healthy GPUs of this model in different processes on different nodes,
+// as the standard deviation of its log: what a fleet comparison judges a
+// GPU's difference from the fleet against (the row's fleet mode aside).
+func (p *Prior) NodeSpread(r results.Row) float64 {
+	r.Note = ""
+	w, b := p.Spread(settingKey(r), boundOf(r), false)
+	return math.Hypot(w, b)
 }
 
 func (p *Prior) resource(r string) ResourceSpread {

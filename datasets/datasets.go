@@ -3,24 +3,31 @@ package datasets
 import (
 	"bytes"
 	"embed"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/go-gota/gota/dataframe"
 
 	"github.com/umlab/umlab/results"
 )
 
+//go:generate go run ./internal/indexgen
+
 // Every folder of this directory that holds a results.csv is a dataset. The
 // patterns name files, not folders, so they always match (the paper's
 // folders exist) and the package builds with no measured dataset at all.
 //
-//go:embed */results.csv */meta.json */model.csv */counters.csv
+//go:embed */results.csv */meta.json */model.csv */counters.csv index.json
 var embedded embed.FS
 
 // Dataset kinds, as in results.Metadata.Kind.
@@ -51,6 +58,202 @@ type Info struct {
 
 // List returns the embedded datasets sorted by name.
 func List() []Info { return list(embedded) }
+
+// An Entry describes one embedded dataset without its rows: what its
+// metadata says and what its rows add up to. [Index] lists them from
+// index.json, generated from the data (go generate ./datasets;
+// TestIndexIsCurrent fails when it is stale), so that choosing or listing
+// datasets parses no CSV.
+type Entry struct {
+	Info
+	GPU     string    `json:"gpu,omitempty"` // the device's name
+	Driver  string    `json:"driver,omitempty"`
+	Command string    `json:"command,omitempty"`
+	Source  string    `json:"source,omitempty"` // published: where the figures come from
+	Start   time.Time `json:"start"`            // the metadata's start (ByAge's order)
+	// Measured is the earliest start of the run: the metadata's and those
+	// the run IDs of its rows name (a resumed run names its last segment).
+	Measured time.Time `json:"measured"`
+	Quick    bool      `json:"quick,omitempty"` // measured with --quick
+	Counters bool      `json:"counters,omitempty"`
+	Bytes    int64     `json:"bytes"` // of results.csv: Index notices a stale entry by it
+	Rows     int       `json:"rows"`
+	GPUs     int       `json:"gpus"`
+	Groups   []string  `json:"groups"` // in order of first appearance
+	// Phases lists the phases of each group's rows (handoff: cpu_only,
+	// gpu_only, alternating), in order of first appearance.
+	Phases  map[string][]string `json:"phases,omitempty"`
+	Modes   []string            `json:"fleet_modes,omitempty"` // fleet modes of its rows, sorted
+	Configs int                 `json:"configurations"`
+	// Trials and Warmups are the most common trial count of a
+	// configuration (per repetition) and warm-up count of a row.
+	Trials  int   `json:"trials,omitempty"`
+	Warmups int   `json:"warmups,omitempty"`
+	MinSize int64 `json:"min_size_bytes,omitempty"`
+	MaxSize int64 `json:"max_size_bytes,omitempty"`
+}
+
+// HasPhase reports whether the dataset has rows of group (of phase too,
+// where phase is set).
+func (e Entry) HasPhase(group, phase string) bool {
+	if phase == "" {
+		return slices.Contains(e.Groups, group)
+	}
+	return slices.Contains(e.Phases[group], phase)
+}
+
+// A Pick is a dataset chosen by Cover and the groups taken from it.
+type Pick struct {
+	Name   string
+	Groups []string
+}
+
+// Cover picks, from the embedded measured datasets that match q in ByAge's
+// order (best first), each of groups from the first dataset that has it
+// (every group of every dataset when none are given). Datasets that give
+// no group are left out: a notebook loads the picks and nothing else,
+// choosing from the Index without reading a CSV.
+func Cover(q Query, groups ...string) []Pick {
+	byName := map[string]Entry{}
+	for _, e := range Index() {
+		byName[e.Name] = e
+	}
+	taken := map[string]bool{}
+	var out []Pick
+	for _, name := range ByAge(q) {
+		var p Pick
+		for _, g := range byName[name].Groups {
+			if !taken[g] && (len(groups) == 0 || slices.Contains(groups, g)) {
+				taken[g] = true
+				p.Groups = append(p.Groups, g)
+			}
+		}
+		if len(p.Groups) > 0 {
+			p.Name = name
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// indexName is the generated index of the embedded datasets.
+const indexName = "index.json"
+
+// Index returns an Entry for each embedded dataset, sorted by name. It
+// reads index.json; an entry that does not match the embedded files (a
+// dataset added, changed or removed since it was generated) is made
+// afresh from the data.
+var Index = sync.OnceValue(func() []Entry { return index(embedded) })
+
+func index(fsys fs.FS) []Entry {
+	var stored []Entry
+	if b, err := fs.ReadFile(fsys, indexName); err == nil {
+		json.Unmarshal(b, &stored)
+	}
+	byName := map[string]Entry{}
+	for _, e := range stored {
+		byName[e.Name] = e
+	}
+	var out []Entry
+	for _, name := range names(fsys) {
+		e, ok := byName[name]
+		if fi, err := fs.Stat(fsys, path.Join(name, results.CSVName)); !ok || err != nil || fi.Size() != e.Bytes {
+			e, _ = entryOf(fsys, name)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// BuildIndex makes the index of the embedded datasets from their files
+// (go generate writes it to index.json).
+func BuildIndex() ([]Entry, error) {
+	var out []Entry
+	for _, name := range names(embedded) {
+		e, err := entryOf(embedded, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// entryOf describes one dataset from its files.
+func entryOf(fsys fs.FS, name string) (Entry, error) {
+	rows, m, err := load(fsys, name)
+	if err != nil {
+		return Entry{Info: Info{Name: name, Kind: Measured, Description: err.Error()}}, err
+	}
+	in := Info{Name: name, Platform: m.Platform, Kind: Measured}
+	if m.Kind == Published {
+		in.Kind = Published
+	}
+	in.Description = describe(in, m)
+	e := Entry{Info: in, GPU: m.Device.Name, Driver: m.Device.DriverVersion, Command: m.Command, Source: m.Source,
+		Start: m.Start, Measured: m.Start, Quick: strings.Contains(m.Command, "--quick"), Rows: len(rows),
+		Phases: map[string][]string{}}
+	_, err = fs.Stat(fsys, path.Join(name, results.CountersName))
+	e.Counters = err == nil
+	if fi, err := fs.Stat(fsys, path.Join(name, results.CSVName)); err == nil {
+		e.Bytes = fi.Size()
+	}
+	gpus, modes, configs := map[string]bool{}, map[string]bool{}, map[results.ConfigID]bool{}
+	trials, warm := map[string]int{}, map[int]int{}
+	for i := range rows {
+		r := &rows[i]
+		gpus[r.GPUUUID] = true
+		if !slices.Contains(e.Groups, r.Group) {
+			e.Groups = append(e.Groups, r.Group)
+		}
+		if r.Phase != "" && !slices.Contains(e.Phases[r.Group], r.Phase) {
+			e.Phases[r.Group] = append(e.Phases[r.Group], r.Phase)
+		}
+		if mode := fleetMode(r.Note); mode != "" {
+			modes[mode] = true
+		}
+		configs[r.ConfigID()] = true
+		trials[results.ConfigKey(*r)+"|"+strconv.FormatInt(r.Repetition, 10)]++
+		warm[int(r.Warmups)]++
+		if r.SizeBytes > 0 {
+			if e.MinSize == 0 || r.SizeBytes < e.MinSize {
+				e.MinSize = r.SizeBytes
+			}
+			e.MaxSize = max(e.MaxSize, r.SizeBytes)
+		}
+		// A resumed run's metadata names its last segment; the run IDs of
+		// its rows (20261129T235618Z-...) name every segment's start.
+		if t, err := time.Parse("20060102T150405Z", strings.SplitN(r.RunID, "-", 2)[0]); err == nil && (e.Measured.IsZero() || t.Before(e.Measured)) {
+			e.Measured = t
+		}
+	}
+	e.GPUs, e.Configs = len(gpus), len(configs)
+	for m := range modes {
+		e.Modes = append(e.Modes, m)
+	}
+	sort.Strings(e.Modes)
+	tc := map[int]int{}
+	for _, n := range trials {
+		tc[n]++
+	}
+	e.Trials, e.Warmups = results.MostCommon(tc), results.MostCommon(warm)
+	return e, nil
+}
+
+// fleetMode is the mode of a row note's fleet token ("fleet=isolated",
+// "fleet=concurrent:N"), as fleet.ModeOf reads it; datasets does not
+// import fleet.
+func fleetMode(note string) string {
+	for _, f := range strings.Split(note, ";") {
+		if v, ok := strings.CutPrefix(strings.TrimSpace(f), "fleet="); ok {
+			v, _, _ = strings.Cut(v, ":")
+			if v == "isolated" || v == "concurrent" {
+				return v
+			}
+		}
+	}
+	return ""
+}
 
 func list(fsys fs.FS) []Info {
 	var out []Info

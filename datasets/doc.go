@@ -56,6 +56,15 @@
 // Loading an unknown name returns an error wrapping [ErrUnknown] that lists
 // the known names. A malformed file gives an error naming the file and line.
 //
+// # The index
+//
+// [Index] describes every embedded dataset without reading its rows: what
+// its metadata says and what its rows add up to (rows, GPUs, groups and
+// their phases, configurations, trial counts, sizes). It is read from
+// index.json, which go generate ./datasets writes ([BuildIndex]);
+// TestIndexIsCurrent fails when it is stale. [Cover] picks, from it, the
+// datasets a notebook's groups are taken from.
+//
 // # Resolving and the newest dataset
 //
 // [Resolve] is the one resolver of a data reference, used by umbench and by

@@ -27,25 +27,12 @@ type Query struct {
 	Counters bool
 }
 
-func (q Query) matches(name string, rows []results.Row) bool {
-	if !strings.HasPrefix(name, q.Prefix) {
-		return false
-	}
-	if q.Counters && !hasFile(name, "counters.csv") {
-		return false
-	}
-	if q.Group == "" {
-		return true
-	}
-	for _, r := range rows {
-		if r.Group == q.Group && (q.Phase == "" || r.Phase == q.Phase) {
-			return true
-		}
-	}
-	return false
+func (q Query) matches(e Entry) bool {
+	return strings.HasPrefix(e.Name, q.Prefix) && (!q.Counters || e.Counters) && (q.Group == "" || e.HasPhase(q.Group, q.Phase))
 }
 
-// ByAge lists the embedded measured datasets that match q, best first. This
+// ByAge lists the embedded measured datasets that match q, best first,
+// from the Index (no CSV is read). This
 // is umlab's one "newest dataset" rule: full runs before --quick ones (whose
 // few sizes and trials make poorer figures and fits), each newest first by
 // the start time in their metadata, then by name, later names first.
@@ -56,15 +43,10 @@ func ByAge(q Query) []string {
 		start int64
 	}
 	var cs []cand
-	for _, in := range List() {
-		if in.Kind != Measured {
-			continue
+	for _, e := range Index() {
+		if e.Kind == Measured && e.Rows > 0 && q.matches(e) {
+			cs = append(cs, cand{name: e.Name, start: e.Start.Unix(), quick: e.Quick})
 		}
-		rows, m, err := Load(in.Name)
-		if err != nil || !q.matches(in.Name, rows) {
-			continue
-		}
-		cs = append(cs, cand{name: in.Name, start: m.Start.Unix(), quick: strings.Contains(m.Command, "--quick")})
 	}
 	sort.Slice(cs, func(i, j int) bool {
 		if cs[i].quick != cs[j].quick {
@@ -161,9 +143,4 @@ func LoadDir(dir string) ([]results.Row, results.Metadata, error) {
 	fill(rows, m, filepath.Base(abs))
 	rows, m.Unverified = results.ScreenUnverified(rows)
 	return rows, m, nil
-}
-
-func hasFile(name, file string) bool {
-	_, err := embedded.Open(name + "/" + file)
-	return err == nil
 }

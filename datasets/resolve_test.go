@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func TestByAge(t *testing.T) {
 	}
 	for _, name := range ByAge(Query{Group: "handoff", Phase: "gpu_only"}) {
 		rows, _, _ := Load(name)
-		if !(Query{Group: "handoff", Phase: "gpu_only"}).matches(name, rows) {
+		if !slices.ContainsFunc(rows, func(r results.Row) bool { return r.Group == "handoff" && r.Phase == "gpu_only" }) {
 			t.Errorf("%s has no handoff gpu_only rows", name)
 		}
 	}

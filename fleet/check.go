@@ -3,6 +3,7 @@ package fleet
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/umlab/umlab/results"
 	"slices"
 	"sort"
 	"strings"
@@ -57,15 +58,7 @@ func Check(parts []Part) []Problem {
 	return out
 }
 
-func platformOf(p *Part) string {
-	var ps []string
-	for _, r := range p.Rows {
-		if !slices.Contains(ps, r.Platform) {
-			ps = append(ps, r.Platform)
-		}
-	}
-	return orUnknown(strings.Join(ps, "+"))
-}
+func platformOf(p *Part) string { return orUnknown(strings.Join(p.digest().Platforms, "+")) }
 
 func commitOf(p *Part) string {
 	c := p.Meta.Commit
@@ -113,12 +106,12 @@ func checkPlans(parts []Part) []Problem {
 	sort.Strings(names)
 	var out []Problem
 	for _, g := range names {
-		gs := groupIdx(parts, func(i int) string {
+		gs := groupIdx(len(parts), func(i int) string {
 			if groups[i][g] {
 				return "run"
 			}
 			return "not run"
-		})
+		}, func(i int) string { return parts[i].Label })
 		if len(gs) > 1 {
 			out = append(out, Problem{KindPlan, fmt.Sprintf("plan group %s: %s", g, describe(gs))})
 		}
@@ -168,12 +161,12 @@ func checkFlat(parts []Part, kind, what string, f func(i int) map[string]string)
 	sort.Strings(keys)
 	var out []Problem
 	for _, k := range keys {
-		gs := groupIdx(parts, func(i int) string {
+		gs := groupIdx(len(parts), func(i int) string {
 			if v, ok := maps[i][k]; ok {
 				return v
 			}
 			return "(not set)"
-		})
+		}, func(i int) string { return parts[i].Label })
 		if len(gs) > 1 {
 			out = append(out, Problem{kind, fmt.Sprintf("%s %s differs: %s", what, k, describe(gs))})
 		}
@@ -218,17 +211,18 @@ type cfgStat struct {
 }
 
 // checkConfigs finds configurations present on some parts only and
-// configurations whose trial or warm-up counts, or waivers, differ.
+// configurations whose trial or warm-up counts, or waivers, differ. It
+// takes time in proportion to parts times configurations.
 func checkConfigs(parts []Part) []Problem {
 	keys, label, stats := configStats(parts)
 	var ps patterns
 	for _, k := range keys {
 		var missing, present []int
 		for i := range parts {
-			if stats[i][k] == nil {
-				missing = append(missing, i)
-			} else {
+			if _, ok := stats[i][k]; ok {
 				present = append(present, i)
+			} else {
+				missing = append(missing, i)
 			}
 		}
 		if len(missing) > 0 {
@@ -239,36 +233,32 @@ func checkConfigs(parts []Part) []Problem {
 			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(l), len(present)), label[k])
 		}
 		if len(present) >= 2 {
-			checkCounts(&ps, parts, present, func(i int) *cfgStat { return stats[i][k] }, label[k])
+			checkCounts(&ps, parts, present, func(i int) cfgStat { return stats[i][k] }, label[k])
 		}
 	}
 	return ps.problems()
 }
 
 // configStats counts, for each part, the trials, warm-ups and waivers of
-// each configuration; keys are the configurations in first-seen order.
-func configStats(parts []Part) (keys []string, label map[string]string, stats []map[string]*cfgStat) {
-	label = map[string]string{}
-	stats = make([]map[string]*cfgStat, len(parts))
+// each configuration (as the fleet identifies it); keys are the
+// configurations in first-seen order.
+func configStats(parts []Part) (keys []results.ConfigID, label map[results.ConfigID]string, stats []map[results.ConfigID]cfgStat) {
+	label = map[results.ConfigID]string{}
+	stats = make([]map[results.ConfigID]cfgStat, len(parts))
 	for i := range parts {
-		stats[i] = map[string]*cfgStat{}
-		for _, r := range parts[i].Rows {
-			k := ConfigKey(r)
+		stats[i] = map[results.ConfigID]cfgStat{}
+		for _, c := range parts[i].digest().Configs {
+			cfg := identity(c.config())
+			k := cfg.ConfigID()
 			if _, ok := label[k]; !ok {
-				label[k] = ConfigLabel(r)
+				label[k] = ConfigLabel(*c.Config)
 				keys = append(keys, k)
 			}
 			s := stats[i][k]
-			if s == nil {
-				s = &cfgStat{}
-				stats[i][k] = s
-			}
-			if r.Waived {
-				s.waived = true
-			} else {
-				s.trials++
-			}
-			s.warmups = max(s.warmups, r.Warmups)
+			s.trials += c.Trials
+			s.waived = s.waived || c.Sum.Waived
+			s.warmups = max(s.warmups, c.Warmups)
+			stats[i][k] = s
 		}
 	}
 	return keys, label, stats
@@ -277,32 +267,23 @@ func configStats(parts []Part) (keys []string, label map[string]string, stats []
 // checkCounts compares one configuration across the parts that have it
 // (present, indices into parts; stat gives part i's counts): waived on some
 // only, and, among those that measured it, trial or warm-up counts.
-func checkCounts(ps *patterns, parts []Part, present []int, stat func(i int) *cfgStat, config string) {
-	sub := make([]Part, 0, len(present))
-	for _, i := range present {
-		sub = append(sub, parts[i])
+func checkCounts(ps *patterns, parts []Part, present []int, stat func(i int) cfgStat, config string) {
+	by := func(of []int, f func(s cfgStat) string) []group {
+		return groupIdx(len(of), func(j int) string { return f(stat(of[j])) }, func(j int) string { return parts[of[j]].Label })
 	}
-	at := func(p *Part) *cfgStat {
-		for _, i := range present {
-			if parts[i].Label == p.Label {
-				return stat(i)
-			}
-		}
-		return nil
-	}
-	if gs := groupBy(sub, func(p *Part) string { return waivedOf(at(p)) }); len(gs) > 1 {
+	if gs := by(present, func(s cfgStat) string { return waivedOf(s) }); len(gs) > 1 {
 		ps.add(KindWaived, describe(gs), config)
 	}
-	measured := sub[:0:0]
-	for i := range sub {
-		if !at(&sub[i]).waived {
-			measured = append(measured, sub[i])
+	var measured []int
+	for _, i := range present {
+		if !stat(i).waived {
+			measured = append(measured, i)
 		}
 	}
-	if gs := groupBy(measured, func(p *Part) string { return fmt.Sprintf("%d trials", at(p).trials) }); len(gs) > 1 {
+	if gs := by(measured, func(s cfgStat) string { return fmt.Sprintf("%d trials", s.trials) }); len(gs) > 1 {
 		ps.add(KindTrials, describe(gs), config)
 	}
-	if gs := groupBy(measured, func(p *Part) string { return fmt.Sprintf("%d warm-ups", at(p).warmups) }); len(gs) > 1 {
+	if gs := by(measured, func(s cfgStat) string { return fmt.Sprintf("%d warm-ups", s.warmups) }); len(gs) > 1 {
 		ps.add(KindWarmups, describe(gs), config)
 	}
 }
@@ -340,7 +321,7 @@ func (ps patterns) problems() []Problem {
 	return out
 }
 
-func waivedOf(s *cfgStat) string {
+func waivedOf(s cfgStat) string {
 	if s.waived {
 		return "waived"
 	}

@@ -4,12 +4,15 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
+	"gonum.org/v1/gonum/stat/distuv"
 
 	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
 )
 
 // CompareOptions tune Compare. Zero values take the defaults.
@@ -29,6 +32,18 @@ type CompareOptions struct {
 	Metric string
 	// MinGPUs leaves out configurations measured on fewer GPUs (default 2).
 	MinGPUs int
+	// Spread, where set, is the variation of a configuration's median
+	// between healthy GPUs of the model in different processes and nodes,
+	// as the standard deviation of its log (check.Prior.NodeSpread): a
+	// difference from the fleet median counts only beyond it (with each
+	// GPU's own trials' noise). Without it only the trials' noise counts.
+	Spread func(config results.Row) float64
+	// FDR is the false-discovery rate at which differences are claimed,
+	// by the Benjamini–Hochberg procedure over all the comparisons of a
+	// class (the GPU's own resources, or the host's): with a thousand
+	// GPUs and a hundred configurations each, a per-comparison cut-off
+	// would flag healthy GPUs every time (default 0.05).
+	FDR float64
 }
 
 func (o CompareOptions) defaults() CompareOptions {
@@ -36,6 +51,7 @@ func (o CompareOptions) defaults() CompareOptions {
 	o.MaxZ = cmp.Or(o.MaxZ, 3.5)
 	o.MADFloorPct = cmp.Or(o.MADFloorPct, 0.5)
 	o.MinGPUs = cmp.Or(o.MinGPUs, 2)
+	o.FDR = cmp.Or(o.FDR, 0.05)
 	return o
 }
 
@@ -46,16 +62,28 @@ const (
 	FlagRobustZ = "robust_z" // robust z-score beyond MaxZ
 )
 
+// Classes of a configuration's resource: a difference in the GPU's own
+// resources is the GPU's, in the others the host's (results.GPUBound).
+const (
+	ClassGPU  = "gpu"
+	ClassHost = "host"
+)
+
 // Comparison is one GPU's median of one configuration against the median
 // of every GPU that measured it (the fleet median).
 type Comparison struct {
-	Config   results.Row // the configuration columns (GPU UUID cleared; trial fields zero)
-	Label    string      // ConfigLabel of Config
+	// Config is the configuration columns (GPU UUID cleared), every other
+	// column empty; the comparisons of one configuration share it.
+	Config   *results.Row
+	Label    string // ConfigLabel of Config
 	Platform string
 	Mode     string // how the part was measured (Part.ModeLabel); modes are compared apart
 	Metric   string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
 	// HigherIsBetter is true for bandwidth, false for times.
 	HigherIsBetter bool
+	// Resource is what the configuration is bound by (results.BoundOf),
+	// Class ClassGPU or ClassHost.
+	Resource, Class string
 
 	Part  string // Part.Label
 	Host  string
@@ -67,14 +95,27 @@ type Comparison struct {
 	N      int     // trials
 	Median float64 // the GPU's median of Metric
 	CVPct  float64 // its coefficient of variation across trials
+	// Runs is the number of runs among the GPU's trials; RunSpreadPct the
+	// spread of their medians (max − min, % of their median; NaN with
+	// one run): the GPU's own process-to-process variation.
+	Runs         int
+	RunSpreadPct float64
 
 	FleetMedian float64 // median of the GPUs' medians
 	FleetN      int     // GPUs that measured the configuration
 	MADPct      float64 // median absolute deviation of the GPUs' medians, % of FleetMedian
 	DevPct      float64 // 100·(Median − FleetMedian)/FleetMedian
 	RobustZ     float64 // 0.6745·(Median − FleetMedian)/max(MAD, floor)
-	Flags       []string
-	Outlier     bool // any flag
+	// SpreadPct is the standard deviation of a healthy GPU's difference
+	// from the fleet median, in percent (the Spread option's and the
+	// GPU's trials' noise); P the two-sided probability of a difference
+	// this large from that variation alone; TolPct the smallest
+	// difference flagged (the larger of TolerancePct and what the
+	// false-discovery rate asks of this configuration's variation, as a
+	// slowdown: a log difference d is 100·(1 − e^−d) %).
+	SpreadPct, P, TolPct float64
+	Flags                []string
+	Outlier              bool // any flag
 }
 
 // metricOf returns a row's value of a metric column.
@@ -97,7 +138,7 @@ func metricOf(r *results.Row, metric string) float64 {
 }
 
 // Metrics are the columns Compare can compare.
-var Metrics = []string{results.ColGBps, results.ColTotalMs, results.ColKernelMs, results.ColCPUMs, results.ColPrefetchMs, results.ColTransferMs}
+var Metrics = metricCols[:]
 
 // Compare sets each GPU's median of each configuration against the fleet
 // median: the median of the medians of every GPU that measured the
@@ -105,14 +146,21 @@ var Metrics = []string{results.ColGBps, results.ColTotalMs, results.ColKernelMs,
 // slow or fast beyond ±TolerancePct, and robust_z when its robust z-score
 // (from the median absolute deviation of the GPUs' medians) exceeds MaxZ.
 // Waived rows are left out. With two GPUs, both are beyond the tolerance
-// when either is: the median cannot tell which one is off.
+// when either is: the median cannot tell which one is off. It reads the
+// parts' digests; only where one part has two configurations that the
+// fleet counts as one (oversubscription at one percentage but two sizes)
+// are that part's rows read again, to pool them.
 func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	o = o.defaults()
 	if o.Metric != "" && !contains(Metrics, o.Metric) {
 		return nil, fmt.Errorf("fleet: metric %q: want one of %s", o.Metric, strings.Join(Metrics, ", "))
 	}
+	configs, err := gatherConfigs(parts)
+	if err != nil {
+		return nil, err
+	}
 	var out []Comparison
-	for _, c := range gatherConfigs(parts) {
+	for _, c := range configs {
 		if len(c.units) < o.MinGPUs {
 			continue
 		}
@@ -129,58 +177,155 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 		}
 		out = append(out, compareConfig(parts, c, metric, meds, o)...)
 	}
+	flagAll(out, o)
 	return out, nil
 }
 
-// unit is the rows one part has of one configuration.
-type unit struct {
-	part int
-	rows []*results.Row
+// flagAll flags each comparison whose difference is beyond the variation
+// (claimed at o.FDR over its class by Benjamini–Hochberg) and beyond the
+// tolerance (slow or fast) or the robust z cut-off (robust_z).
+func flagAll(cs []Comparison, o CompareOptions) {
+	for _, class := range []string{ClassGPU, ClassHost} {
+		var idx []int
+		for i := range cs {
+			if cs[i].Class == class {
+				idx = append(idx, i)
+			}
+		}
+		if len(idx) == 0 {
+			continue
+		}
+		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(cs[a].P, cs[b].P) })
+		m, k := float64(len(idx)), 0
+		for rank, i := range idx {
+			if cs[i].P <= o.FDR*float64(rank+1)/m {
+				k = rank + 1
+			}
+		}
+		// The largest p claimed (or the first rank's bar when none is):
+		// the z every comparison of the class is judged at.
+		z := distuv.UnitNormal.Quantile(1 - o.FDR*float64(max(k, 1))/m/2)
+		for rank, i := range idx {
+			c := &cs[i]
+			c.TolPct = math.Max(o.TolerancePct, -100*math.Expm1(-z*c.SpreadPct/100))
+			c.Flags = flagsOf(*c, o, rank < k)
+			c.Outlier = len(c.Flags) > 0
+		}
+	}
 }
 
-// cmpConfig is one configuration, on one platform in one mode, with the
-// rows of every part that measured it.
+// unit is what one part has of one configuration: its statistics of each
+// metric over the trials not waived.
+type unit struct {
+	part    int
+	metrics [len(metricCols)]metricStats
+	runs    int
+	spread  float64
+}
+
+// cmpConfig is one configuration, on one platform in one mode, with what
+// every part that measured it has of it.
 type cmpConfig struct {
 	first results.Row
 	mode  string
+	bound string // the first part's (results.BoundOf)
 	units []*unit
 }
 
-// gatherConfigs groups the parts' measured (not waived) rows by
-// configuration, platform and mode, in first-seen order.
-func gatherConfigs(parts []Part) []*cmpConfig {
+// fleetID identifies a configuration across GPUs: ConfigKey's identity,
+// the platform and how the part was measured.
+type fleetID struct {
+	id             results.ConfigID
+	platform, mode string
+}
+
+// gatherConfigs groups the parts' configurations by configuration,
+// platform and mode, in first-seen order, leaving out configurations
+// with no trial that was not waived.
+func gatherConfigs(parts []Part) ([]*cmpConfig, error) {
 	var configs []*cmpConfig
-	idx := map[string]*cmpConfig{}
+	idx := map[fleetID]*cmpConfig{}
 	for pi := range parts {
 		p := &parts[pi]
-		for ri := range p.Rows {
-			r := &p.Rows[ri]
-			if r.Waived {
+		mode := p.ModeLabel()
+		var pooled map[fleetID]*unit // configurations this part has twice
+		for _, c := range p.digest().Configs {
+			if c.Trials == 0 {
 				continue
 			}
-			k := ConfigKey(*r) + "|" + r.Platform + "|" + p.ModeLabel()
-			c := idx[k]
-			if c == nil {
-				c = &cmpConfig{first: *r, mode: p.ModeLabel()}
-				idx[k] = c
-				configs = append(configs, c)
+			cfg := identity(c.config())
+			k := fleetID{cfg.ConfigID(), c.Platform, mode}
+			x := idx[k]
+			if x == nil {
+				x = &cmpConfig{first: c.config(), mode: mode, bound: c.Bound}
+				idx[k] = x
+				configs = append(configs, x)
 			}
-			if n := len(c.units); n == 0 || c.units[n-1].part != pi {
-				c.units = append(c.units, &unit{part: pi})
+			if n := len(x.units); n > 0 && x.units[n-1].part == pi {
+				if pooled == nil {
+					pooled = map[fleetID]*unit{}
+				}
+				pooled[k] = x.units[n-1]
+				continue
 			}
-			u := c.units[len(c.units)-1]
-			u.rows = append(u.rows, r)
+			x.units = append(x.units, &unit{part: pi, metrics: c.Metrics, runs: c.Runs, spread: c.RunSpreadPct})
+		}
+		if len(pooled) > 0 {
+			if err := pool(p, mode, pooled); err != nil {
+				return nil, err
+			}
 		}
 	}
-	return configs
+	return configs, nil
+}
+
+// pool describes again, from the part's rows, the configurations it has
+// in two digests (the fleet identity pools them).
+func pool(p *Part, mode string, units map[fleetID]*unit) error {
+	vals := map[fleetID]*[len(metricCols)][]float64{}
+	err := p.EachRow(func(r *results.Row) error {
+		if r.Waived {
+			return nil
+		}
+		id := identity(*r)
+		k := fleetID{id.ConfigID(), r.Platform, mode}
+		if units[k] == nil {
+			return nil
+		}
+		v := vals[k]
+		if v == nil {
+			v = new([len(metricCols)][]float64)
+			vals[k] = v
+		}
+		for m, col := range metricCols {
+			v[m] = append(v[m], metricOf(r, col))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for k, u := range units {
+		if vals[k] == nil {
+			continue
+		}
+		for m := range metricCols {
+			u.metrics[m] = describeMetric(vals[k][m])
+		}
+		u.runs, u.spread = 0, math.NaN()
+	}
+	return nil
 }
 
 // metric is the best-ranked metric any part has of the configuration.
 func (c *cmpConfig) metric() string {
-	metric := autoMetric(c.units[0].rows)
-	for _, u := range c.units[1:] {
-		if m := autoMetric(u.rows); rank(m) < rank(metric) {
-			metric = m
+	metric := ""
+	for _, u := range c.units {
+		for m, col := range metricCols[:4] {
+			if u.metrics[m].Finite && (metric == "" || rank(col) < rank(metric)) {
+				metric = col
+				break
+			}
 		}
 	}
 	return metric
@@ -188,41 +333,39 @@ func (c *cmpConfig) metric() string {
 
 // partStats is one part's statistics of a metric.
 type partStats struct {
-	s    results.Stats
+	s    metricStats
 	part int
+	u    *unit
 }
 
-// medians describes each part's values of metric; parts without any are
-// left out.
+// medians is each part's statistics of metric; parts without any value
+// are left out.
 func (c *cmpConfig) medians(metric string) []partStats {
+	m := metricIndex(metric)
 	var meds []partStats
 	for _, u := range c.units {
-		x := make([]float64, len(u.rows))
-		for i, r := range u.rows {
-			x[i] = metricOf(r, metric)
-		}
-		if s := results.Describe(x); s.N > 0 {
-			meds = append(meds, partStats{s, u.part})
+		if s := u.metrics[m]; s.N > 0 {
+			meds = append(meds, partStats{s, u.part, u})
 		}
 	}
 	return meds
 }
 
 // compareConfig sets each part's median against the fleet median (the
-// median of meds) and flags outliers.
+// median of meds), with the variation it is judged against.
 func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, o CompareOptions) []Comparison {
 	v := make([]float64, len(meds))
 	for i, m := range meds {
 		v[i] = m.s.Median
 	}
 	sort.Float64s(v)
-	fm := results.Median(v)
+	fm := stats.Median(v)
 	dev := make([]float64, len(v))
 	for i, x := range v {
 		dev[i] = math.Abs(x - fm)
 	}
 	sort.Float64s(dev)
-	mad := results.Median(dev)
+	mad := stats.Median(dev)
 	scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
 	cfg := identity(c.first)
 	cfg.Platform = c.first.Platform
@@ -230,15 +373,31 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 	nan := math.NaN()
 	cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
 	higher := metric == results.ColGBps
+	label := ConfigLabel(cfg)
+	resource, spread := c.bound, 0.0
+	if o.Spread != nil {
+		cfg.Bound = resource
+		spread = o.Spread(cfg)
+		cfg.Bound = ""
+	}
+	class := ClassHost
+	if results.GPUBound(resource) {
+		class = ClassGPU
+	}
 	var out []Comparison
 	for _, m := range meds {
 		p := &parts[m.part]
 		cmp := Comparison{
-			Config: cfg, Label: ConfigLabel(cfg), Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
+			Config: &cfg, Label: label, Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
 			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
 			N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
-			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0,
+			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: m.u.runs, RunSpreadPct: m.u.spread,
+			Resource: resource, Class: class, P: 1,
 		}
+		// The median of N trials varies about 1.25·CV/√N (normal trials).
+		noise := 1.2533 * m.s.CVPct / 100 / math.Sqrt(float64(max(m.s.N, 1)))
+		se := math.Hypot(spread, nz(noise))
+		cmp.SpreadPct = 100 * se
 		if fm != 0 {
 			cmp.MADPct = 100 * mad / math.Abs(fm)
 			cmp.DevPct = 100 * (m.s.Median - fm) / math.Abs(fm)
@@ -246,16 +405,23 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 		if scale > 0 {
 			cmp.RobustZ = 0.6745 * (m.s.Median - fm) / scale
 		}
-		cmp.Flags = flagsOf(cmp, o)
-		cmp.Outlier = len(cmp.Flags) > 0
+		if d := math.Abs(math.Log(m.s.Median / fm)); d > 0 && !math.IsNaN(d) {
+			cmp.P = 0
+			if se > 0 {
+				cmp.P = 2 * distuv.UnitNormal.Survival(d/se)
+			}
+		}
 		out = append(out, cmp)
 	}
 	return out
 }
 
-// flagsOf flags a comparison slow or fast beyond the tolerance, and
-// robust_z beyond MaxZ.
-func flagsOf(cmp Comparison, o CompareOptions) []string {
+// flagsOf flags a comparison whose difference is beyond the variation
+// (claimed) slow or fast beyond the tolerance, and robust_z beyond MaxZ.
+func flagsOf(cmp Comparison, o CompareOptions, claimed bool) []string {
+	if !claimed {
+		return nil
+	}
 	var flags []string
 	if o.TolerancePct >= 0 && !math.IsNaN(cmp.DevPct) && math.Abs(cmp.DevPct) > o.TolerancePct {
 		if (cmp.DevPct < 0) == cmp.HigherIsBetter {
@@ -270,17 +436,12 @@ func flagsOf(cmp Comparison, o CompareOptions) []string {
 	return flags
 }
 
-// autoMetric picks the first of gbps, total_ms, kernel_ms, cpu_ms that
-// the rows have.
-func autoMetric(rows []*results.Row) string {
-	for _, m := range Metrics[:4] {
-		for _, r := range rows {
-			if v := metricOf(r, m); !math.IsNaN(v) && !math.IsInf(v, 0) {
-				return m
-			}
-		}
+// nz is 0 for NaN (a CV of one trial).
+func nz(v float64) float64 {
+	if math.IsNaN(v) {
+		return 0
 	}
-	return ""
+	return v
 }
 
 func rank(m string) int {
@@ -305,10 +466,13 @@ func contains(l []string, s string) bool {
 type GPUSummary struct {
 	Part, Host, GPU, UUID string
 	Index                 int
-	Configurations        int     // compared
-	Outliers              int     // flagged in any way
-	Slow, Fast            int     // beyond the tolerance
-	MedianDevPct          float64 // median deviation from the fleet, in the "better is positive" sense
+	Configurations        int // compared
+	Outliers              int // flagged in any way
+	Slow, Fast            int // beyond the tolerance
+	// GPUOutliers and HostOutliers split Outliers by class: a host's
+	// difference (pageable memory, faults, its CPU) is not the GPU's.
+	GPUOutliers, HostOutliers int
+	MedianDevPct              float64 // median deviation from the fleet, in the "better is positive" sense
 }
 
 // PerGPU sums comparisons up per GPU, in the order the GPUs first appear.
@@ -328,6 +492,11 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 		s.Configurations++
 		if c.Outlier {
 			s.Outliers++
+			if c.Class == ClassGPU {
+				s.GPUOutliers++
+			} else {
+				s.HostOutliers++
+			}
 		}
 		for _, f := range c.Flags {
 			switch f {
@@ -364,6 +533,11 @@ const (
 	ColMADPct      = "mad_pct"
 	ColDevPct      = "dev_pct"
 	ColRobustZ     = "robust_z"
+	ColResource    = "resource"
+	ColClass       = "class"
+	ColSpreadPct   = "spread_pct"
+	ColP           = "p"
+	ColTolPct      = "tol_pct"
 	ColOutlier     = "outlier"
 	ColFlags       = "flags"
 )
@@ -372,7 +546,8 @@ const (
 // configuration, in Compare's order: the configuration columns (platform
 // included, GPU UUID not), then fleet_mode, metric, part, host, gpu,
 // gpu_index, gpu_uuid, run_id, n, median, cv_pct, fleet_median, fleet_n,
-// mad_pct, dev_pct, robust_z, outlier and flags.
+// mad_pct, dev_pct, robust_z, resource, class, spread_pct, p, tol_pct,
+// outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
 	var cfg []string
 	for _, c := range results.ConfigColumns {
@@ -390,7 +565,7 @@ func Frame(cmp []Comparison) dataframe.DataFrame {
 	integer := func(name string, f func(c *Comparison) int) F {
 		return F{Name: name, Kind: results.Int, Value: func(c *Comparison) any { return f(c) }}
 	}
-	fields := results.ConfigFields(func(c *Comparison) *results.Row { return &c.Config }, inSchemaOrder(cfg)...)
+	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, inSchemaOrder(cfg)...)
 	fields = append(fields,
 		str(ColFleetMode, func(c *Comparison) string { return c.Mode }),
 		str(ColMetric, func(c *Comparison) string { return c.Metric }),
@@ -408,6 +583,11 @@ func Frame(cmp []Comparison) dataframe.DataFrame {
 		num(ColMADPct, func(c *Comparison) float64 { return c.MADPct }),
 		num(ColDevPct, func(c *Comparison) float64 { return c.DevPct }),
 		num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ }),
+		str(ColResource, func(c *Comparison) string { return c.Resource }),
+		str(ColClass, func(c *Comparison) string { return c.Class }),
+		num(ColSpreadPct, func(c *Comparison) float64 { return c.SpreadPct }),
+		num(ColP, func(c *Comparison) float64 { return c.P }),
+		num(ColTolPct, func(c *Comparison) float64 { return c.TolPct }),
 		F{Name: ColOutlier, Kind: results.Bool, Value: func(c *Comparison) any { return c.Outlier }},
 		str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
 	)

@@ -1,6 +1,7 @@
 package fleet_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -13,26 +14,51 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// A results.csv whose columns differ from the schema is an error that
-// names the file and the columns.
-func TestLoadSchemaMismatch(t *testing.T) {
-	root := t.TempDir()
-	fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
-	old := fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 1})
-	// An older umbench without the gpu_uuid and host columns.
-	b, err := os.ReadFile(filepath.Join(old, results.CSVName))
+// dropColumns rewrites a part's results.csv without the named columns,
+// as an older umbench wrote it.
+func dropColumns(t *testing.T, dir string, cols ...string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, results.CSVName))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var lines []string
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.Split(l, ",")
-		lines = append(lines, strings.Join(append(f[:29:29], f[31:]...), ","))
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	head := strings.Split(lines[0], ",")
+	for i, l := range lines {
+		var keep []string
+		for j, f := range strings.Split(l, ",") {
+			if !slices.Contains(cols, head[j]) {
+				keep = append(keep, f)
+			}
+		}
+		lines[i] = strings.Join(keep, ",")
 	}
-	os.WriteFile(filepath.Join(old, results.CSVName), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	if err := os.WriteFile(filepath.Join(dir, results.CSVName), []byte(strings.Join(lines, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A results.csv of an older umbench (columns missing) is read as summary
+// reads it; one with a column this umbench does not know, or without a
+// column every results file has, is an error that names the file and the
+// columns.
+func TestLoadSchemas(t *testing.T) {
+	root := t.TempDir()
+	fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 0})
+	old := fleettest.WritePart(t, root, fleettest.Spec{Host: "a", Index: 1})
+	dropColumns(t, old, results.ColCPUThreads, results.ColSyncMs, results.ColOrder, results.ColSimulated)
+	parts, _, err := fleet.Load([]string{root}, nil)
+	if err != nil || len(parts) != 2 {
+		t.Fatalf("an older schema: %v, %d parts", err, len(parts))
+	}
+	if cmp, err := fleet.Compare(parts, fleet.CompareOptions{}); err != nil || len(cmp) != 6 {
+		t.Errorf("comparing an older schema with this one: %v, %d comparisons, want 6", err, len(cmp))
+	}
+	broken := fleettest.WritePart(t, root, fleettest.Spec{Host: "b", Index: 1})
+	dropColumns(t, broken, results.ColMode)
 	// A newer one with a column this umbench does not know.
 	newer := fleettest.WritePart(t, root, fleettest.Spec{Host: "b", Index: 0})
-	b, _ = os.ReadFile(filepath.Join(newer, results.CSVName))
+	b, _ := os.ReadFile(filepath.Join(newer, results.CSVName))
 	b = []byte(strings.Replace(string(b), "\n", ",power_w\n", 1)) // the header's last column, whichever it is
 	os.WriteFile(filepath.Join(newer, results.CSVName), b, 0o644)
 
@@ -43,7 +69,7 @@ func TestLoadSchemaMismatch(t *testing.T) {
 	}
 	msg := err.Error()
 	for _, want := range []string{
-		filepath.Join(old, results.CSVName) + " lacks column(s) gpu_uuid, host",
+		filepath.Join(broken, results.CSVName) + " lacks required column(s) mode",
 		filepath.Join(newer, results.CSVName) + " has column(s) this umbench does not know: power_w",
 	} {
 		if !strings.Contains(msg, want) {
@@ -192,5 +218,57 @@ func TestAnnotate(t *testing.T) {
 	}
 	if err := fleet.Annotate(t.TempDir(), a); err != nil {
 		t.Errorf("a directory without results: %v", err)
+	}
+}
+
+// Each shard of a merge keeps the counter passes of its own GPU, and a
+// merge that fails half-way leaves nothing a reader takes for a fleet.
+func TestMergeShards(t *testing.T) {
+	root := t.TempDir()
+	dir, rows := twoGPUDir(t)
+	var ctr []results.CounterRow
+	for _, r := range rows[:4] {
+		ctr = append(ctr, results.CounterRow{Config: r, Pass: results.PassCounters, Collected: true})
+	}
+	var buf bytes.Buffer
+	if err := results.WriteCounterCSV(&buf, ctr); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, results.CountersName), buf.Bytes(), 0o644)
+	parts, _, err := fleet.Load([]string{dir}, nil)
+	if err != nil || len(parts) != 2 {
+		t.Fatal(err, len(parts))
+	}
+	out := filepath.Join(root, "merged")
+	man, err := fleet.Merge(out, parts, nil, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pi := range man.Parts {
+		got, err := results.LoadCounters(filepath.Join(out, pi.Shard))
+		if err != nil || len(got) != 2 {
+			t.Fatalf("%s: %v, %d counter rows, want its GPU's 2", pi.Label, err, len(got))
+		}
+		for _, c := range got {
+			if c.Config.GPUUUID != pi.UUID {
+				t.Errorf("%s holds a counter row of GPU %s", pi.Label, c.Config.GPUUUID)
+			}
+		}
+	}
+	back, _, err := results.LoadDir(out)
+	if err != nil || len(back) != len(rows) {
+		t.Errorf("the merge read whole: %v, %d rows, want %d", err, len(back), len(rows))
+	}
+
+	broken := filepath.Join(root, "broken")
+	os.Remove(filepath.Join(dir, results.CSVName)) // gone between Load and Merge
+	if _, err := fleet.Merge(broken, parts, nil, "test"); err == nil {
+		t.Fatal("merging a part whose rows are gone succeeded")
+	}
+	ents, _ := os.ReadDir(broken)
+	for _, e := range ents {
+		if e.Name() != results.LockName {
+			t.Errorf("a failed merge left %s", e.Name())
+		}
 	}
 }

@@ -2,11 +2,9 @@ package fleet
 
 import (
 	"encoding/csv"
+	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"regexp"
+	"io"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,23 +29,187 @@ type Part struct {
 	Meta  results.Metadata
 	// Columns is the header of the results.csv it was read from.
 	Columns []string
-	Rows    []results.Row
+	// Rows are the part's rows where they are in memory (FromRows, a part
+	// made by hand, LoadRows); Load leaves them out and reads the part's
+	// digest instead (see CacheName): EachRow streams them from the file.
+	Rows []results.Row
+
+	dig   *digest                   // nil until needed when Rows are set
+	csv   string                    // the file its rows are in ("": only Rows)
+	stamp stamp                     // of csv when its digest was read
+	src   source                    // how its digest was read, and which of the file's it is
+	group string                    // KeepGroup's group
+	mine  func(r *results.Row) bool // which rows of csv are the part's
+}
+
+// source is where a part's digest comes from: the directory of its
+// results.csv, how its rows are split into parts (nil: byHostGPU) and
+// which of them it is.
+type source struct {
+	dir   string
+	split func() func(*results.Row) (int, error)
+	index int
+}
+
+// onePart splits nothing: every row is part 0.
+func onePart(*results.Row) (int, error) { return 0, nil }
+
+// withIntervals gives each part a digest with its summaries' bootstrap
+// intervals, reading again (and caching) those loaded without them.
+func withIntervals(parts []Part) error {
+	type read struct {
+		ds []*digest
+		of stamp
+	}
+	done := map[string]read{}
+	for i := range parts {
+		p := &parts[i]
+		if p.digest().Intervals {
+			continue
+		}
+		r, ok := done[p.src.dir]
+		if !ok {
+			var split func(*results.Row) (int, error) // nil: byHostGPU
+			if p.src.split != nil {
+				split = p.src.split()
+			}
+			var err error
+			if _, r.ds, r.of, err = digestDir(p.src.dir, split, true); err != nil {
+				return err
+			}
+			done[p.src.dir] = r
+		}
+		ds := r.ds
+		p.stamp = r.of
+		if p.src.index >= len(ds) {
+			return fmt.Errorf("%s changed while it was read: %d parts, then %d", p.src.dir, p.src.index+1, len(ds))
+		}
+		p.dig = ds[p.src.index]
+		if p.group != "" {
+			p.KeepGroup(p.group)
+		}
+	}
+	return nil
 }
 
 // key identifies the rows of a part inside a merged results.csv.
 func rowKey(r results.Row) string { return r.RunID + "|" + r.GPUUUID + "|" + r.Host }
 
 // keys returns the distinct row keys of the part, in order.
-func (p *Part) keys() []string {
-	var out []string
-	seen := map[string]bool{}
-	for _, r := range p.Rows {
-		if k := rowKey(r); !seen[k] {
-			seen[k] = true
-			out = append(out, k)
+func (p *Part) keys() []string { return p.digest().Keys }
+
+// digest returns the part's digest, made from its rows if it has none.
+func (p *Part) digest() *digest {
+	if p.dig == nil {
+		ds, _ := digestParts(p.Rows, onePart, true)
+		p.dig = &digest{}
+		if len(ds) > 0 {
+			p.dig = ds[0]
 		}
 	}
-	return out
+	return p.dig
+}
+
+// NRows is the number of the part's rows.
+func (p *Part) NRows() int { return p.digest().Rows }
+
+// Unverified is the number of the part's trials left out of its
+// statistics because they were not verified (results.ScreenUnverified).
+func (p *Part) Unverified() int { return p.digest().Unverified }
+
+// UnverifiedTrials is what was left out of the part's statistics as
+// unverified, per configuration (results.ScreenUnverified's count).
+func (p *Part) UnverifiedTrials() results.Unverified {
+	d := p.digest()
+	return results.Unverified{Configs: d.UnverifiedConfigs, Trials: d.Unverified}
+}
+
+// Simulated reports whether the part's rows were made up by the simulated
+// GPU: "all", "none" or "some" (a part that mixes them).
+func (p *Part) Simulated() string {
+	switch d := p.digest(); d.Simulated {
+	case 0:
+		return "none"
+	case d.Rows:
+		return "all"
+	}
+	return "some"
+}
+
+// EachRow calls f with each of the part's rows, in file order, streaming
+// them from its results.csv (or from Rows where they are in memory): raw
+// rows only where they are asked for. It stops at f's first error.
+func (p *Part) EachRow(f func(*results.Row) error) error {
+	if p.csv == "" {
+		for i := range p.Rows {
+			if err := f(&p.Rows[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	file, err := results.OpenLimited(p.csv, results.MaxCSVBytes)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	rr, err := results.NewRowReader(file, p.csv)
+	if err != nil {
+		return err
+	}
+	for {
+		var r results.Row
+		if err := rr.Next(&r); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+		if p.mine == nil || p.mine(&r) {
+			if err := f(&r); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// LoadRows reads the part's rows into Rows (a no-op where they are).
+func (p *Part) LoadRows() error {
+	if p.Rows != nil || p.csv == "" {
+		return nil
+	}
+	var rows []results.Row
+	if err := p.EachRow(func(r *results.Row) error { rows = append(rows, *r); return nil }); err != nil {
+		return err
+	}
+	p.Rows = rows
+	return nil
+}
+
+// KeepGroup leaves the part only its configurations of one benchmark
+// group and returns how many rows it has left.
+func (p *Part) KeepGroup(group string) int {
+	p.group = group
+	d := *p.digest()
+	d.Configs, d.Rows = nil, 0
+	for _, c := range p.digest().Configs {
+		if c.Config.Group == group {
+			d.Configs = append(d.Configs, c)
+			d.Rows += c.Sum.N
+		}
+	}
+	p.dig = &d
+	if p.Rows != nil {
+		var keep []results.Row
+		for _, r := range p.Rows {
+			if r.Group == group {
+				keep = append(keep, r)
+			}
+		}
+		p.Rows = keep
+	}
+	mine := p.mine
+	p.mine = func(r *results.Row) bool { return r.Group == group && (mine == nil || mine(r)) }
+	return d.Rows
 }
 
 // ModeLabel says how the part was measured: "isolated", "concurrent (4
@@ -77,22 +239,28 @@ type Manifest struct {
 
 // PartInfo is a part as the manifest records it.
 type PartInfo struct {
-	Label  string           `json:"label"`
-	Source string           `json:"source"` // the directory it was merged from
-	Host   string           `json:"host"`
-	GPU    string           `json:"gpu"`
-	Index  int              `json:"index"`
-	UUID   string           `json:"gpu_uuid"`
-	RunID  string           `json:"run_id"`
-	Mode   string           `json:"mode,omitempty"`
-	Peers  int              `json:"peers,omitempty"`
-	Rows   int              `json:"rows"`
-	Keys   []string         `json:"row_keys"` // run_id|gpu_uuid|host of its rows
-	Meta   results.Metadata `json:"meta"`
+	Label  string   `json:"label"`
+	Source string   `json:"source"` // the directory it was merged from
+	Host   string   `json:"host"`
+	GPU    string   `json:"gpu"`
+	Index  int      `json:"index"`
+	UUID   string   `json:"gpu_uuid"`
+	RunID  string   `json:"run_id"`
+	Mode   string   `json:"mode,omitempty"`
+	Peers  int      `json:"peers,omitempty"`
+	Rows   int      `json:"rows"`
+	Keys   []string `json:"row_keys"` // run_id|gpu_uuid|host of its rows
+	// Shard is the directory, relative to the merged one, that holds the
+	// part's results.csv and meta.json; "" in merges that kept every row
+	// in one results.csv.
+	Shard string           `json:"shard,omitempty"`
+	Meta  results.Metadata `json:"meta"`
 }
 
-// SchemaError is returned by Load when results files do not have the
-// schema of this umbench: merging them would misalign or invent columns.
+// SchemaError is returned by Load when results files have columns this
+// umbench does not know, or lack one every results file has: merging them
+// would misalign or invent columns. Columns an older umbench did not
+// write are read as their empty value, as every reader does.
 type SchemaError struct{ Problems []string }
 
 func (e *SchemaError) Error() string {
@@ -101,10 +269,6 @@ func (e *SchemaError) Error() string {
 
 // checkHeader compares a results.csv header with the schema.
 func checkHeader(path string, head []string) string {
-	want := map[string]bool{}
-	for _, c := range results.Columns {
-		want[c.Name] = true
-	}
 	have := map[string]bool{}
 	var extra, missing, dup []string
 	for _, h := range head {
@@ -113,13 +277,13 @@ func checkHeader(path string, head []string) string {
 			dup = append(dup, h)
 		}
 		have[h] = true
-		if !want[h] {
+		if _, ok := results.ColumnOf(h); !ok {
 			extra = append(extra, h)
 		}
 	}
-	for _, c := range results.Columns {
-		if !have[c.Name] && !results.Optional[c.Name] {
-			missing = append(missing, c.Name)
+	for _, c := range results.RequiredColumns {
+		if !have[c] {
+			missing = append(missing, c)
 		}
 	}
 	if len(extra)+len(missing)+len(dup) == 0 {
@@ -127,7 +291,7 @@ func checkHeader(path string, head []string) string {
 	}
 	var what []string
 	if len(missing) > 0 {
-		what = append(what, "lacks column(s) "+strings.Join(missing, ", "))
+		what = append(what, "lacks required column(s) "+strings.Join(missing, ", "))
 	}
 	if len(extra) > 0 {
 		what = append(what, "has column(s) this umbench does not know: "+strings.Join(extra, ", "))
@@ -139,7 +303,7 @@ func checkHeader(path string, head []string) string {
 }
 
 func readHeader(path string) ([]string, error) {
-	f, err := os.Open(path)
+	f, err := results.OpenLimited(path, results.MaxCSVBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -151,181 +315,6 @@ func readHeader(path string) ([]string, error) {
 	return h, nil
 }
 
-// Find returns the results directories under the given paths: every
-// directory holding both results.csv and meta.json (a merged directory
-// counts as one), not descending into them. Directories whose name starts
-// with a dot are skipped, and so is every path in skip. A results.csv
-// without meta.json is reported as a warning.
-func Find(paths []string, skip []string) (dirs []string, warnings []string, err error) {
-	skipAbs := map[string]bool{}
-	for _, s := range skip {
-		if a, err := filepath.Abs(s); err == nil {
-			skipAbs[a] = true
-		}
-	}
-	seen := map[string]bool{}
-	for _, root := range paths {
-		st, err := os.Stat(root)
-		if err != nil {
-			return nil, nil, err
-		}
-		if !st.IsDir() {
-			return nil, nil, fmt.Errorf("%s is not a directory", root)
-		}
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() {
-				return nil
-			}
-			abs, _ := filepath.Abs(path)
-			if skipAbs[abs] || (path != root && strings.HasPrefix(d.Name(), ".")) {
-				return filepath.SkipDir
-			}
-			_, cerr := os.Stat(filepath.Join(path, results.CSVName))
-			_, merr := os.Stat(filepath.Join(path, results.MetaName))
-			switch {
-			case cerr == nil && merr == nil:
-				if !seen[abs] {
-					seen[abs] = true
-					dirs = append(dirs, path)
-				}
-				return filepath.SkipDir
-			case cerr == nil:
-				warnings = append(warnings, fmt.Sprintf("skipping %s: it has %s but no %s", path, results.CSVName, results.MetaName))
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-	}
-	if len(dirs) == 0 {
-		return nil, warnings, fmt.Errorf("no results directory (%s with %s) under %s", results.CSVName, results.MetaName, strings.Join(paths, ", "))
-	}
-	return dirs, warnings, nil
-}
-
-var gpuDirRE = regexp.MustCompile(`^gpu(\d+)$`)
-
-// Load reads the parts under the given paths (see Find): each worker or
-// plain results directory is split by host and GPU UUID (normally one
-// part), a merged directory into the parts its manifest lists. Every
-// results.csv must have this umbench's schema, or Load returns a
-// *SchemaError naming each file and its missing or unknown columns.
-// Duplicates (the same rows reached twice, e.g. a node directory and a
-// merged copy of it) are dropped with a warning. Parts come sorted by host,
-// GPU index and label.
-func Load(paths []string, skip []string) ([]Part, []string, error) {
-	dirs, warns, err := Find(paths, skip)
-	if err != nil {
-		return nil, warns, err
-	}
-	var parts []Part
-	var schema []string
-	for _, dir := range dirs {
-		csvPath := filepath.Join(dir, results.CSVName)
-		head, err := readHeader(csvPath)
-		if err != nil {
-			return nil, warns, err
-		}
-		if msg := checkHeader(csvPath, head); msg != "" {
-			schema = append(schema, msg)
-			continue
-		}
-		rows, meta, err := results.LoadDir(dir)
-		if err != nil {
-			return nil, warns, err
-		}
-		if _, err := os.Stat(filepath.Join(dir, ManifestName)); err == nil {
-			ps, err := splitMerged(dir, head, rows)
-			if err != nil {
-				return nil, warns, err
-			}
-			parts = append(parts, ps...)
-			continue
-		}
-		if len(rows) == 0 {
-			warns = append(warns, fmt.Sprintf("skipping %s: no rows", dir))
-			continue
-		}
-		parts = append(parts, splitPlain(dir, head, rows, meta)...)
-	}
-	if len(schema) > 0 {
-		return nil, warns, &SchemaError{Problems: schema}
-	}
-	parts, dw := dedupe(parts)
-	warns = append(warns, dw...)
-	sortParts(parts)
-	labelParts(parts)
-	return parts, warns, nil
-}
-
-// splitPlain makes parts of a results directory: one per host and GPU.
-func splitPlain(dir string, head []string, rows []results.Row, meta results.Metadata) []Part {
-	var order []string
-	by := map[string][]results.Row{}
-	for _, r := range rows {
-		k := r.Host + "|" + r.GPUUUID
-		if _, ok := by[k]; !ok {
-			order = append(order, k)
-		}
-		by[k] = append(by[k], r)
-	}
-	var parts []Part
-	for _, k := range order {
-		rs := by[k]
-		p := Part{Dir: dir, Host: rs[0].Host, UUID: rs[0].GPUUUID, RunID: rs[0].RunID, Meta: meta, Columns: head, Rows: rs, Index: -1}
-		if p.Host == "" {
-			p.Host = meta.Host
-		}
-		if m := gpuDirRE.FindStringSubmatch(filepath.Base(dir)); m != nil && len(order) == 1 {
-			p.Index, _ = strconv.Atoi(m[1])
-		} else if meta.Device.UUID != "" && meta.Device.UUID == p.UUID {
-			p.Index = meta.Device.Index
-		}
-		for _, r := range rs {
-			if m, n := ModeOf(r.Note); m != "" {
-				p.Mode, p.Peers = m, n
-				break
-			}
-		}
-		parts = append(parts, p)
-	}
-	return parts
-}
-
-// splitMerged makes parts of a merged directory from its manifest.
-func splitMerged(dir string, head []string, rows []results.Row) ([]Part, error) {
-	m, err := ReadManifest(filepath.Join(dir, ManifestName))
-	if err != nil {
-		return nil, err
-	}
-	owner := map[string]int{}
-	parts := make([]Part, len(m.Parts))
-	for i, pi := range m.Parts {
-		parts[i] = Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
-			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label}
-		for _, k := range pi.Keys {
-			owner[k] = i
-		}
-	}
-	for _, r := range rows {
-		i, ok := owner[rowKey(r)]
-		if !ok {
-			return nil, fmt.Errorf("%s: a row of run %s, GPU %s, host %s belongs to no part of %s", dir, r.RunID, r.GPUUUID, r.Host, ManifestName)
-		}
-		parts[i].Rows = append(parts[i].Rows, r)
-	}
-	for i, pi := range m.Parts {
-		if len(parts[i].Rows) != pi.Rows {
-			return nil, fmt.Errorf("%s: part %s has %d rows in %s, %d in %s", dir, pi.Label, len(parts[i].Rows), results.CSVName, pi.Rows, ManifestName)
-		}
-	}
-	return parts, nil
-}
-
 // ReadManifest reads a merged directory's fleet.json.
 func ReadManifest(path string) (Manifest, error) { return results.ReadJSON[Manifest](path) }
 
@@ -335,7 +324,7 @@ func dedupe(parts []Part) ([]Part, []string) {
 	var warns []string
 	seen := map[string]int{}
 	for _, p := range parts {
-		sig := strings.Join(p.keys(), ",") + "#" + strconv.Itoa(len(p.Rows))
+		sig := strings.Join(p.keys(), ",") + "#" + strconv.Itoa(p.NRows())
 		if j, ok := seen[sig]; ok {
 			warns = append(warns, fmt.Sprintf("the rows of GPU %s on %s (run %s) were found twice, in %s and %s; keeping the first",
 				p.UUID, p.Host, p.RunID, out[j].Dir, p.Dir))

@@ -108,22 +108,23 @@ type group struct {
 
 // groupBy groups parts by a value, largest group first.
 func groupBy(parts []Part, f func(*Part) string) []group {
-	return groupIdx(parts, func(i int) string { return f(&parts[i]) })
+	return groupIdx(len(parts), func(i int) string { return f(&parts[i]) }, func(i int) string { return parts[i].Label })
 }
 
-// groupIdx groups parts by a value of their index, largest group first.
-func groupIdx(parts []Part, f func(i int) string) []group {
+// groupIdx groups n items by a value of their index, largest group
+// first, listing each item's label.
+func groupIdx(n int, value, label func(i int) string) []group {
 	var gs []group
 	idx := map[string]int{}
-	for i := range parts {
-		v := f(i)
+	for i := range n {
+		v := value(i)
 		j, ok := idx[v]
 		if !ok {
 			j = len(gs)
 			idx[v] = j
 			gs = append(gs, group{value: v})
 		}
-		gs[j].labels = append(gs[j].labels, parts[i].Label)
+		gs[j].labels = append(gs[j].labels, label(i))
 	}
 	sort.SliceStable(gs, func(a, b int) bool { return len(gs[a].labels) > len(gs[b].labels) })
 	return gs

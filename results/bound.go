@@ -52,6 +52,18 @@ var legacyBounds = []struct {
 	{mode: ModeManagedReuse, bound: boundResident},
 }
 
+// GPUBound reports whether a resource is the GPU's own (GPU memory,
+// launch, the host link): a change there is the GPU's, a change in the
+// others (pageable host memory, fault servicing, the CPU, mixed) the
+// host's.
+func GPUBound(bound string) bool {
+	return bound == BoundGPUMemory || bound == BoundGPULaunch || bound == BoundHostLink
+}
+
+// BoundOf is a row's bound column, or, for a row made without it, what
+// LegacyBound says rows of older files are bound by.
+func BoundOf(r Row) string { return cmp.Or(r.Bound, LegacyBound(r)) }
+
 // LegacyBound is the bound of a row from a file written before the bound
 // column, as the definitions declare it (legacyBounds); "" for a row no
 // definition makes.

@@ -59,47 +59,22 @@ var ErrMalformed = errors.New("malformed results CSV")
 // mode and size_bytes, which every file must have, and bound, which rows of
 // files written before it get from LegacyBound.
 func ReadCSV(r io.Reader, name string) ([]Row, error) {
-	cr := csv.NewReader(newLineLimiter(r, name))
-	head, kinds, seen, err := readHeader(cr, name, schemaKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes)
+	rr, err := NewRowReader(r, name)
 	if err != nil {
 		return nil, err
 	}
 	var rows []Row
-	trials := map[string]int{} // trial → line, to catch duplicates
 	for {
-		vals, line, err := nextRecord(cr, name, head, kinds)
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
+		var row Row
+		switch err := rr.Next(&row); err {
+		case nil:
+			rows = append(rows, row)
+		case io.EOF:
+			return rows, nil
+		default:
 			return nil, err
 		}
-		if len(rows) == MaxCSVRows {
-			return nil, fmt.Errorf("%s:%d: %w: more than %d rows (about 70 whole default suites)", name, line, ErrTooLarge, MaxCSVRows)
-		}
-		row := NewRow()
-		for i, v := range vals {
-			if err := row.set(head[i], v); err != nil {
-				return nil, err
-			}
-		}
-		if !seen[ColBound] {
-			row.Bound = LegacyBound(row)
-		}
-		if err := checkRow(&row); err != nil {
-			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrMalformed, err)
-		}
-		if seen[ColTrial] && !row.Waived {
-			k := trialKey(&row)
-			if first, dup := trials[k]; dup {
-				return nil, fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
-					name, line, ErrMalformed, row.Trial, row.Repetition, first)
-			}
-			trials[k] = line
-		}
-		rows = append(rows, row)
 	}
-	return rows, nil
 }
 
 // schemaKind is the kind of a schema column.

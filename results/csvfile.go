@@ -20,6 +20,12 @@ import (
 func readHeader(cr *csv.Reader, name string, kindOf func(string) (Kind, bool), required ...string) ([]string, []Kind, map[string]bool, error) {
 	cr.FieldsPerRecord = -1
 	head, err := cr.Read()
+	return parseHeader(head, err, name, kindOf, required...)
+}
+
+// parseHeader is readHeader of a header line already read (err: the
+// error reading it).
+func parseHeader(head []string, err error, name string, kindOf func(string) (Kind, bool), required ...string) ([]string, []Kind, map[string]bool, error) {
 	if err == io.EOF {
 		return nil, nil, nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
 	}

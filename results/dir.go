@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"sync"
 )
 
@@ -20,22 +18,7 @@ const (
 
 // ConfigKey identifies the configuration a row belongs to (its
 // ConfigColumns joined); trials of one configuration share it.
-func ConfigKey(r Row) string {
-	var b strings.Builder
-	for i, c := range ConfigColumns {
-		if i > 0 {
-			b.WriteByte('|')
-		}
-		v, _ := r.Value(c)
-		switch x := v.(type) {
-		case float64:
-			b.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
-		default:
-			fmt.Fprint(&b, x)
-		}
-	}
-	return b.String()
-}
+func ConfigKey(r Row) string { return string(appendConfigKey(nil, &r)) }
 
 // Appender adds finished configurations to a results directory's CSV. Each
 // Append is flushed and synced before it returns, so a run that is
@@ -143,18 +126,26 @@ func WriteDir(dir string, rows []Row, m Metadata) error {
 	return WriteMetadata(filepath.Join(dir, MetaName), m)
 }
 
-// LoadDir reads a results directory: its CSV and, if present, its metadata.
+// LoadDir reads a results directory: its CSV (a sharded directory's
+// shards, see ShardsDir) and, if present, its metadata.
 func LoadDir(dir string) ([]Row, Metadata, error) {
 	var m Metadata
-	path := filepath.Join(dir, CSVName)
-	f, err := OpenLimited(path, MaxCSVBytes)
-	if err != nil {
-		return nil, m, fmt.Errorf("results: %s is not a results directory: %w", dir, err)
-	}
-	defer f.Close()
-	rows, err := ReadCSV(f, path)
-	if err != nil {
-		return nil, m, err
+	var rows []Row
+	if shards, ok := Shards(dir); ok {
+		var err error
+		if rows, err = readShards(dir, shards); err != nil {
+			return nil, m, err
+		}
+	} else {
+		path := filepath.Join(dir, CSVName)
+		f, err := OpenLimited(path, MaxCSVBytes)
+		if err != nil {
+			return nil, m, fmt.Errorf("results: %s is not a results directory: %w", dir, err)
+		}
+		defer f.Close()
+		if rows, err = ReadCSV(f, path); err != nil {
+			return nil, m, err
+		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, MetaName)); err == nil {
 		m, err = ReadMetadata(filepath.Join(dir, MetaName))

@@ -14,9 +14,16 @@
 //
 // [WriteCSV] writes full float precision (gota's own writer rounds to six
 // decimals, which turns 1.5e-7 ms into 0). [ReadCSV] checks the header and
-// every value and reports the file and line of anything malformed. A results
-// directory holds results.csv and meta.json ([Metadata]); [Appender] adds rows
-// as configurations finish so that an interrupted run keeps what it measured.
+// every value and reports the file and line of anything malformed.
+// [RowReader] and [RowWriter] are the same one row at a time, so that a
+// file of any size streams through without being held; both go through
+// one typed table of a row's fields, so no value is boxed on its way. A
+// results directory holds results.csv and meta.json ([Metadata]); [Appender]
+// adds rows as configurations finish so that an interrupted run keeps what
+// it measured, under a lock ([LockDir]; [Held] tells whether a run holds
+// it). A merged fleet keeps its rows in shards ([ShardsDir]), each a GPU's
+// results directory, which [LoadDir] reads whole up to the limit of one
+// file.
 // counters.csv, the counter passes of a --counters run, is also defined here
 // ([CounterRow], [ReadCounterCSV], [WriteCounterCSV], [CounterAppender],
 // [JoinCounters]): umkit fills and writes its rows, every reader reads them
@@ -46,8 +53,12 @@
 // # Summaries
 //
 // [Summarize] groups trials by configuration and computes median, min, max,
-// standard deviation and coefficient of variation with gonum, then adds the
-// quality flags a reader needs to trust a number.
+// standard deviation and coefficient of variation with gonum and the
+// median's bootstrap interval with stats, then adds the quality flags a
+// reader needs to trust a number. It is [DescribeTrials] (itself
+// [DescribeTrialStats] and [TrialIntervals]) per configuration, then
+// [SummaryOptions.Finish]: a summary kept on disk (package fleet's
+// per-GPU digests) is finished as it is read.
 //
 // # Names, formatting, grouping, frames
 //

@@ -177,189 +177,20 @@ func NewRow() Row {
 
 // Value returns the row's value of a column as string, int64, float64 or bool.
 func (r *Row) Value(col string) (any, error) {
-	switch col {
-	case ColGroup:
-		return r.Group, nil
-	case ColBenchmark:
-		return r.Benchmark, nil
-	case ColMode:
-		return r.Mode, nil
-	case ColPattern:
-		return r.Pattern, nil
-	case ColPolicy:
-		return r.Policy, nil
-	case ColPhase:
-		return r.Phase, nil
-	case ColDirection:
-		return r.Direction, nil
-	case ColSizeBytes:
-		return r.SizeBytes, nil
-	case ColFootprintBytes:
-		return r.FootprintBytes, nil
-	case ColUsefulBytes:
-		return r.UsefulBytes, nil
-	case ColActiveElements:
-		return r.ActiveElements, nil
-	case ColStrideElements:
-		return r.StrideElements, nil
-	case ColPageIntervalBytes:
-		return r.PageIntervalBytes, nil
-	case ColOversubPct:
-		return r.OversubPct, nil
-	case ColReusePasses:
-		return r.ReusePasses, nil
-	case ColRepetition:
-		return r.Repetition, nil
-	case ColTrial:
-		return r.Trial, nil
-	case ColWarmups:
-		return r.Warmups, nil
-	case ColKernelMs:
-		return r.KernelMs, nil
-	case ColPrefetchMs:
-		return r.PrefetchMs, nil
-	case ColTransferMs:
-		return r.TransferMs, nil
-	case ColCPUMs:
-		return r.CPUMs, nil
-	case ColTotalMs:
-		return r.TotalMs, nil
-	case ColGBps:
-		return r.GBps, nil
-	case ColVerified:
-		return r.Verified, nil
-	case ColPlacement:
-		return r.Placement, nil
-	case ColWaived:
-		return r.Waived, nil
-	case ColNote:
-		return r.Note, nil
-	case ColPlatform:
-		return r.Platform, nil
-	case ColGPUUUID:
-		return r.GPUUUID, nil
-	case ColHost:
-		return r.Host, nil
-	case ColRunID:
-		return r.RunID, nil
-	case ColSource:
-		return r.Source, nil
-	case ColReported:
-		return r.Reported, nil
-	case ColCPUThreads:
-		return r.CPUThreads, nil
-	case ColSyncMs:
-		return r.SyncMs, nil
-	case ColOrder:
-		return r.Order, nil
-	case ColOrderSeed:
-		return r.OrderSeed, nil
-	case ColOrderIndex:
-		return r.OrderIndex, nil
-	case ColSimulated:
-		return r.Simulated, nil
-	case ColRoundPosition:
-		return r.RoundPosition, nil
-	case ColBound:
-		return r.Bound, nil
+	f, ok := fieldPtr[col]
+	if !ok {
+		return nil, unknownColumn(col)
 	}
-	return nil, fmt.Errorf("results: unknown column %q", col)
+	return valueOf(f(r)), nil
 }
 
 // set assigns a parsed value to the row's field for col.
 func (r *Row) set(col string, v any) error {
-	s, _ := v.(string)
-	i, _ := v.(int64)
-	f, _ := v.(float64)
-	b, _ := v.(bool)
-	switch col {
-	case ColGroup:
-		r.Group = s
-	case ColBenchmark:
-		r.Benchmark = s
-	case ColMode:
-		r.Mode = s
-	case ColPattern:
-		r.Pattern = s
-	case ColPolicy:
-		r.Policy = s
-	case ColPhase:
-		r.Phase = s
-	case ColDirection:
-		r.Direction = s
-	case ColSizeBytes:
-		r.SizeBytes = i
-	case ColFootprintBytes:
-		r.FootprintBytes = i
-	case ColUsefulBytes:
-		r.UsefulBytes = i
-	case ColActiveElements:
-		r.ActiveElements = i
-	case ColStrideElements:
-		r.StrideElements = i
-	case ColPageIntervalBytes:
-		r.PageIntervalBytes = i
-	case ColOversubPct:
-		r.OversubPct = f
-	case ColReusePasses:
-		r.ReusePasses = i
-	case ColRepetition:
-		r.Repetition = i
-	case ColTrial:
-		r.Trial = i
-	case ColWarmups:
-		r.Warmups = i
-	case ColKernelMs:
-		r.KernelMs = f
-	case ColPrefetchMs:
-		r.PrefetchMs = f
-	case ColTransferMs:
-		r.TransferMs = f
-	case ColCPUMs:
-		r.CPUMs = f
-	case ColTotalMs:
-		r.TotalMs = f
-	case ColGBps:
-		r.GBps = f
-	case ColVerified:
-		r.Verified = b
-	case ColPlacement:
-		r.Placement = s
-	case ColWaived:
-		r.Waived = b
-	case ColNote:
-		r.Note = s
-	case ColPlatform:
-		r.Platform = s
-	case ColGPUUUID:
-		r.GPUUUID = s
-	case ColHost:
-		r.Host = s
-	case ColRunID:
-		r.RunID = s
-	case ColSource:
-		r.Source = s
-	case ColReported:
-		r.Reported = b
-	case ColCPUThreads:
-		r.CPUThreads = i
-	case ColSyncMs:
-		r.SyncMs = f
-	case ColOrder:
-		r.Order = s
-	case ColOrderSeed:
-		r.OrderSeed = i
-	case ColOrderIndex:
-		r.OrderIndex = i
-	case ColSimulated:
-		r.Simulated = b
-	case ColRoundPosition:
-		r.RoundPosition = i
-	case ColBound:
-		r.Bound = s
-	default:
-		return fmt.Errorf("results: unknown column %q", col)
+	f, ok := fieldPtr[col]
+	if !ok {
+		return unknownColumn(col)
 	}
+	setField(f(r), v)
 	return nil
 }
 

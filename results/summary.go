@@ -18,7 +18,8 @@ type Stats struct {
 	Median, Min, Max, Std, CVPct float64
 }
 
-// Describe computes Stats of x with gonum, ignoring NaN.
+// Describe computes Stats of x, ignoring NaN: the median with
+// stats.Median, the standard deviation with gonum.
 func Describe(x []float64) Stats {
 	v := make([]float64, 0, len(x))
 	for _, f := range x {
@@ -31,9 +32,8 @@ func Describe(x []float64) Stats {
 	if len(v) == 0 {
 		return s
 	}
-	sort.Float64s(v)
+	sort.Float64s(v) // gonum sums in this order: the digits of std depend on it
 	s.Min, s.Max = v[0], v[len(v)-1]
-	s.Median = Median(v)
 	if len(v) > 1 {
 		mean, std := stat.MeanStdDev(v, nil)
 		s.Std = std
@@ -43,20 +43,8 @@ func Describe(x []float64) Stats {
 	} else {
 		s.Std, s.CVPct = 0, 0
 	}
+	s.Median = stats.Median(v)
 	return s
-}
-
-// Median of sorted, NaN-free data: the mean of the two middle values for an
-// even count (gonum's quantiles return the lower one).
-func Median(sorted []float64) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	if n%2 == 1 {
-		return sorted[n/2]
-	}
-	return (sorted[n/2-1] + sorted[n/2]) / 2
 }
 
 // Quality flags attached to summaries.
@@ -117,6 +105,9 @@ type SummaryRow struct {
 	Flags                                   []string
 	// GBpsCI and TotalMsCI are 95 % bootstrap intervals of the medians.
 	GBpsCI, TotalMsCI stats.Interval
+	// Waived: some trial was waived; Published: the rows are figures from a
+	// publication (their source column is set), which need no verification.
+	Waived, Published bool
 }
 
 // linkFactor says whether a configuration's bandwidth is bounded by the
@@ -146,95 +137,126 @@ func linkFactor(r Row) float64 {
 // Summarize groups rows by configuration, in a stable order (the order in
 // which each configuration first appears), and describes each.
 func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
+	var groups [][]Row
+	at := map[ConfigID]int{}
+	for i := range rows {
+		k := rows[i].ConfigID()
+		j, ok := at[k]
+		if !ok {
+			j = len(groups)
+			at[k] = j
+			groups = append(groups, nil)
+		}
+		groups[j] = append(groups[j], rows[i])
+	}
+	out := make([]SummaryRow, 0, len(groups))
+	for _, g := range groups {
+		s := DescribeTrials(g)
+		s.Config = ConfigOf(g[0])
+		o.Finish(&s)
+		out = append(out, s)
+	}
+	return out
+}
+
+// ConfigOf is a row's configuration: its configuration columns, every
+// other column empty (measurements NaN).
+func ConfigOf(r Row) Row {
+	cfg := NewRow()
+	for _, at := range configAt {
+		setField(fieldAt[at](&cfg), valueOf(fieldAt[at](&r)))
+	}
+	return cfg
+}
+
+// Finish sets the percentage of the device's peak and the quality flags
+// of a configuration described by DescribeTrials, its Config set: the
+// part of Summarize that depends on the options (the device's peaks, the
+// thresholds), so that a summary kept on disk is finished as it is read.
+func (o SummaryOptions) Finish(s *SummaryRow) {
 	if o.ShortKernelMs == 0 {
 		o.ShortKernelMs = 0.05
 	}
 	if o.HighCVPct == 0 {
 		o.HighCVPct = 5
 	}
-	var order []string
-	groups := map[string][]Row{}
-	for _, r := range rows {
-		k := ConfigKey(r)
-		if _, ok := groups[k]; !ok {
-			order = append(order, k)
-		}
-		groups[k] = append(groups[k], r)
+	s.PctOfPeak, s.Flags = math.NaN(), nil
+	peak := o.PeakMemoryGBps
+	if f := linkFactor(s.Config); f != 0 {
+		peak = f * o.PeakHostLinkGBps
 	}
-	out := make([]SummaryRow, 0, len(order))
-	for _, k := range order {
-		g := groups[k]
-		cfg := NewRow()
-		first := g[0]
-		for _, c := range ConfigColumns {
-			v, _ := first.Value(c)
-			_ = cfg.set(c, v)
+	if peak > 0 && !math.IsNaN(s.GBps.Median) {
+		s.PctOfPeak = 100 * s.GBps.Median / peak
+		if s.PctOfPeak > 100 {
+			s.Flags = append(s.Flags, FlagAbovePeak)
 		}
-		s := DescribeTrials(g)
-		s.Config = cfg
-		waived := false
-		for _, r := range g {
-			waived = waived || r.Waived
-		}
-		peak := o.PeakMemoryGBps
-		if f := linkFactor(first); f != 0 {
-			peak = f * o.PeakHostLinkGBps
-		}
-		if peak > 0 && !math.IsNaN(s.GBps.Median) {
-			s.PctOfPeak = 100 * s.GBps.Median / peak
-			if s.PctOfPeak > 100 {
-				s.Flags = append(s.Flags, FlagAbovePeak)
-			}
-		}
-		if waived {
-			s.Flags = append(s.Flags, FlagWaived)
-		} else if !s.AllVerified && first.Source == "" {
-			s.Flags = append(s.Flags, FlagUnverified)
-		}
-		if s.KernelMs < o.ShortKernelMs {
-			s.Flags = append(s.Flags, FlagShortKernel)
-		}
-		cv := s.GBps.CVPct
-		if math.IsNaN(cv) {
-			cv = s.TotalMs.CVPct
-		}
-		if cv > o.HighCVPct {
-			s.Flags = append(s.Flags, FlagHighCV)
-		}
-		if o.ThrottleReasons != "" {
-			s.Flags = append(s.Flags, FlagThrottled)
-		}
-		out = append(out, s)
 	}
-	return out
+	if s.Waived {
+		s.Flags = append(s.Flags, FlagWaived)
+	} else if !s.AllVerified && !s.Published {
+		s.Flags = append(s.Flags, FlagUnverified)
+	}
+	if s.KernelMs < o.ShortKernelMs {
+		s.Flags = append(s.Flags, FlagShortKernel)
+	}
+	cv := s.GBps.CVPct
+	if math.IsNaN(cv) {
+		cv = s.TotalMs.CVPct
+	}
+	if cv > o.HighCVPct {
+		s.Flags = append(s.Flags, FlagHighCV)
+	}
+	if o.ThrottleReasons != "" {
+		s.Flags = append(s.Flags, FlagThrottled)
+	}
 }
 
 // DescribeTrials describes a group of trials: their number, the bandwidth
-// statistics, the median of each time column (total_ms fully described)
-// and whether every trial was verified. Summarize calls it for each
-// configuration, plots.Summary for each group of its key; Config, PctOfPeak
-// and Flags are left for the caller (PctOfPeak NaN).
+// statistics, the median of each time column (total_ms fully described),
+// whether every trial was verified, any waived, and whether they are
+// published figures (the first row's source), with TrialIntervals.
+// Summarize calls it for each configuration, plots.Summary for each group
+// of its key; Config, PctOfPeak and Flags are left for the caller
+// (PctOfPeak NaN).
 func DescribeTrials(g []Row) SummaryRow {
-	col := func(f func(Row) float64) []float64 {
-		x := make([]float64, len(g))
-		for i, r := range g {
-			x[i] = f(r)
-		}
-		return x
-	}
-	s := SummaryRow{N: len(g), AllVerified: true, PctOfPeak: math.NaN()}
-	s.GBps = Describe(col(func(r Row) float64 { return r.GBps }))
-	s.KernelMs = Describe(col(func(r Row) float64 { return r.KernelMs })).Median
-	s.PrefetchMs = Describe(col(func(r Row) float64 { return r.PrefetchMs })).Median
-	s.TransferMs = Describe(col(func(r Row) float64 { return r.TransferMs })).Median
-	s.CPUMs = Describe(col(func(r Row) float64 { return r.CPUMs })).Median
-	s.TotalMs = Describe(col(func(r Row) float64 { return r.TotalMs }))
-	s.GBpsCI = stats.MedianCI(col(func(r Row) float64 { return r.GBps }), stats.DefaultLevel, SummaryResamples, 1)
-	s.TotalMsCI = stats.MedianCI(col(func(r Row) float64 { return r.TotalMs }), stats.DefaultLevel, SummaryResamples, 1)
+	s := DescribeTrialStats(g)
+	s.GBpsCI, s.TotalMsCI = TrialIntervals(g)
+	return s
+}
+
+// DescribeTrialStats is DescribeTrials without the intervals (NaN): what
+// a comparison of medians needs, without the cost of the bootstrap.
+func DescribeTrialStats(g []Row) SummaryRow {
+	s := SummaryRow{N: len(g), AllVerified: true, PctOfPeak: math.NaN(), GBpsCI: stats.NaN(), TotalMsCI: stats.NaN()}
+	s.GBps = Describe(valuesOf(g, func(r *Row) float64 { return r.GBps }))
+	s.KernelMs = Describe(valuesOf(g, func(r *Row) float64 { return r.KernelMs })).Median
+	s.PrefetchMs = Describe(valuesOf(g, func(r *Row) float64 { return r.PrefetchMs })).Median
+	s.TransferMs = Describe(valuesOf(g, func(r *Row) float64 { return r.TransferMs })).Median
+	s.CPUMs = Describe(valuesOf(g, func(r *Row) float64 { return r.CPUMs })).Median
+	s.TotalMs = Describe(valuesOf(g, func(r *Row) float64 { return r.TotalMs }))
 	for _, r := range g {
 		s.AllVerified = s.AllVerified && r.Verified
+		s.Waived = s.Waived || r.Waived
 	}
+	s.Published = g[0].Source != ""
 	return s
+}
+
+// TrialIntervals are the 95 % percentile-bootstrap intervals of the
+// median bandwidth and the median total time of a group of trials
+// (SummaryResamples resamples, seed 1).
+func TrialIntervals(g []Row) (gbps, totalMs stats.Interval) {
+	gbps = stats.MedianCI(valuesOf(g, func(r *Row) float64 { return r.GBps }), stats.DefaultLevel, SummaryResamples, 1)
+	totalMs = stats.MedianCI(valuesOf(g, func(r *Row) float64 { return r.TotalMs }), stats.DefaultLevel, SummaryResamples, 1)
+	return gbps, totalMs
+}
+
+func valuesOf(g []Row, f func(*Row) float64) []float64 {
+	x := make([]float64, len(g))
+	for i := range g {
+		x[i] = f(&g[i])
+	}
+	return x
 }
 
 // SummaryFrame renders summaries as a DataFrame: the configuration columns,

@@ -42,8 +42,8 @@ func TestDescribe(t *testing.T) {
 			t.Errorf("%s: Describe changed its input: %v", c.name, c.x)
 		}
 	}
-	if m := Median(nil); !math.IsNaN(m) {
-		t.Errorf("Median(nil) = %v", m)
+	if m := Describe(nil).Median; !math.IsNaN(m) {
+		t.Errorf("Describe(nil).Median = %v", m)
 	}
 }
 

@@ -13,19 +13,21 @@ import (
 // reading command (summary, compare, model, decompose, merge, resume)
 // refuses such a file with its line.
 func checkRow(r *Row) error {
-	for _, c := range Columns {
-		v, _ := r.Value(c.Name)
-		switch x := v.(type) {
-		case float64:
-			if math.IsInf(x, 0) || x < 0 {
-				return fmt.Errorf("column %s: %s is impossible (allowed: a finite number ≥ 0, or empty)", c.Name, strconv.FormatFloat(x, 'g', -1, 64))
+	for i, c := range Columns {
+		switch x := fieldAt[i](r).(type) {
+		case *float64:
+			if math.IsInf(*x, 0) || *x < 0 {
+				return fmt.Errorf("column %s: %s is impossible (allowed: a finite number ≥ 0, or empty)", c.Name, strconv.FormatFloat(*x, 'g', -1, 64))
 			}
-		case int64:
-			if x < 0 {
-				return fmt.Errorf("column %s: %d is impossible (allowed: an integer ≥ 0)", c.Name, x)
+		case *int64:
+			if *x < 0 {
+				return fmt.Errorf("column %s: %d is impossible (allowed: an integer ≥ 0)", c.Name, *x)
 			}
-		case string:
-			for i, ch := range x {
+		case *string:
+			if printableASCII(*x) {
+				continue
+			}
+			for i, ch := range *x {
 				if c.Name == ColNote && (ch == '\n' || ch == '\t') {
 					continue // free text may have lines and tabs
 				}
@@ -39,6 +41,17 @@ func checkRow(r *Row) error {
 		return fmt.Errorf("column %s: %q is not a resource (allowed: %v, or empty)", ColBound, r.Bound, Bounds)
 	}
 	return nil
+}
+
+// printableASCII reports whether s holds only printable ASCII (most text
+// of a results file), which checkRow need not read rune by rune.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
 }
 
 // checkCounterRow rejects what no counter pass can record: a configuration
@@ -55,10 +68,4 @@ func checkCounterRow(r *CounterRow, head []string) error {
 		}
 	}
 	return nil
-}
-
-// trialKey identifies one trial: its configuration, run, repetition and
-// trial index. Two rows with the same key are the same trial twice.
-func trialKey(r *Row) string {
-	return ConfigKey(*r) + "|" + r.RunID + "|" + r.Source + "|" + strconv.FormatInt(r.Repetition, 10) + "|" + strconv.FormatInt(r.Trial, 10)
 }

@@ -3,10 +3,6 @@ package stats
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
-	"slices"
-
-	"gonum.org/v1/gonum/stat"
 )
 
 // DefaultResamples is the bootstrap's default number of resamples.
@@ -36,116 +32,133 @@ func (i Interval) String() string {
 }
 
 // Median returns the median of x (the mean of the two middle values when
-// len(x) is even), ignoring NaN; NaN when nothing is left.
+// len(x) is even), ignoring NaN; NaN when nothing is left. It is umlab's
+// one median: x is left as it is (a copy is partially ordered by
+// selection, not sorted).
 func Median(x []float64) float64 {
-	s := finite(x)
-	if len(s) == 0 {
-		return math.NaN()
-	}
-	slices.Sort(s)
-	return sortedMedian(s)
+	return medianInPlace(appendFinite(make([]float64, 0, len(x)), x))
 }
 
-func sortedMedian(s []float64) float64 {
+// medianInPlace is the median of NaN-free s, which it reorders.
+func medianInPlace(s []float64) float64 {
 	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
+	switch n {
+	case 0:
+		return math.NaN()
+	case 1:
+		return s[0]
+	case 2:
+		return (s[0] + s[1]) / 2
 	}
-	return (s[n/2-1] + s[n/2]) / 2
+	k := n / 2
+	selectKth(s, k)
+	if n%2 == 1 {
+		return s[k]
+	}
+	lower := s[0]
+	for _, v := range s[1:k] {
+		lower = max(lower, v)
+	}
+	return (lower + s[k]) / 2
 }
 
-func finite(x []float64) []float64 {
-	s := make([]float64, 0, len(x))
+// appendFinite appends the values of x that are not NaN to dst.
+func appendFinite(dst, x []float64) []float64 {
 	for _, v := range x {
 		if !math.IsNaN(v) {
-			s = append(s, v)
+			dst = append(dst, v)
 		}
 	}
-	return s
+	return dst
 }
 
 // Percentiles returns the (1−level)/2 and (1+level)/2 empirical quantiles of
 // x, ignoring NaN: the percentile interval of a bootstrap distribution.
+// The empirical quantile p of n values is the k-th smallest, k the least
+// integer with k ≥ p·n (gonum's stat.Empirical).
 func Percentiles(x []float64, level float64) (lo, hi float64) {
-	s := finite(x)
+	return percentilesInPlace(appendFinite(make([]float64, 0, len(x)), x), level)
+}
+
+// percentilesInPlace is Percentiles of NaN-free s, which it reorders.
+func percentilesInPlace(s []float64, level float64) (lo, hi float64) {
 	if len(s) == 0 {
 		return math.NaN(), math.NaN()
 	}
-	slices.Sort(s)
 	a := (1 - level) / 2
-	return stat.Quantile(a, stat.Empirical, s, nil), stat.Quantile(1-a, stat.Empirical, s, nil)
+	klo, khi := empiricalRank(a, len(s)), empiricalRank(1-a, len(s))
+	selectKth(s, khi)
+	hi = s[khi]
+	selectKth(s[:khi+1], klo)
+	return s[klo], hi
 }
 
-// Resampler draws bootstrap resamples from a seeded generator.
-type Resampler struct {
-	rng *rand.Rand
-	buf []float64
-	idx []int
+// empiricalRank is the 0-based rank of the empirical p-quantile of n
+// sorted values: the first i with i+1 ≥ p·n, counted as gonum counts.
+func empiricalRank(p float64, n int) int {
+	// i+1 ≥ p·n for an integer i+1 exactly when i+1 ≥ ⌈p·n⌉.
+	return min(max(int(math.Ceil(p*float64(n)))-1, 0), n-1)
 }
 
-// NewResampler returns a resampler seeded with seed.
-func NewResampler(seed uint64) *Resampler {
-	return &Resampler{rng: rand.New(rand.NewPCG(seed, 0x5eed))}
+// selectKth reorders s so that s[k] is the value a sort would put there,
+// with nothing larger before it and nothing smaller after it
+// (introselect: Hoare partitions around a median of three, a full sort
+// where partitioning stops shrinking the range).
+func selectKth(s []float64, k int) {
+	lo, hi := 0, len(s)-1
+	for budget := 2 * bitsLen(len(s)); hi > lo; budget-- {
+		if hi-lo < 12 || budget == 0 {
+			insertionSort(s[lo : hi+1])
+			return
+		}
+		m := lo + (hi-lo)/2
+		if s[m] < s[lo] {
+			s[m], s[lo] = s[lo], s[m]
+		}
+		if s[hi] < s[lo] {
+			s[hi], s[lo] = s[lo], s[hi]
+		}
+		if s[hi] < s[m] {
+			s[hi], s[m] = s[m], s[hi]
+		}
+		pivot := s[m]
+		i, j := lo, hi
+		for i <= j {
+			for s[i] < pivot {
+				i++
+			}
+			for s[j] > pivot {
+				j--
+			}
+			if i <= j {
+				s[i], s[j] = s[j], s[i]
+				i++
+				j--
+			}
+		}
+		switch {
+		case k <= j:
+			hi = j
+		case k >= i:
+			lo = i
+		default:
+			return // s[j+1 : i] all equal the pivot
+		}
+	}
 }
 
-// Median returns the median of one resample of x (len(x) draws with
-// replacement); NaN for an empty x.
-func (r *Resampler) Median(x []float64) float64 {
-	if len(x) == 0 {
-		return math.NaN()
+func insertionSort(s []float64) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
 	}
-	r.buf = r.buf[:0]
-	for range x {
-		r.buf = append(r.buf, x[r.rng.IntN(len(x))])
-	}
-	return Median(r.buf)
 }
 
-// Indices returns one resample of the indices 0…n−1 (n draws with
-// replacement), for resampling paired data alike: values measured
-// together keep the same index in every series. The slice is reused by
-// the next call.
-func (r *Resampler) Indices(n int) []int {
-	r.idx = r.idx[:0]
-	for range n {
-		r.idx = append(r.idx, r.rng.IntN(n))
+func bitsLen(n int) int {
+	b := 0
+	for ; n > 0; n >>= 1 {
+		b++
 	}
-	return r.idx
-}
-
-// MedianAt returns the median of x at the indices idx (a resample from
-// Indices(len(x))); NaN for no indices.
-func (r *Resampler) MedianAt(x []float64, idx []int) float64 {
-	if len(idx) == 0 {
-		return math.NaN()
-	}
-	r.buf = r.buf[:0]
-	for _, i := range idx {
-		r.buf = append(r.buf, x[i])
-	}
-	return Median(r.buf)
-}
-
-// MedianCI returns the median of x with a percentile-bootstrap interval at
-// the given level (0 < level < 1) from b resamples (DefaultResamples when b
-// ≤ 0). With fewer than two values the interval is the point itself.
-func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
-	x = finite(x)
-	if len(x) == 0 {
-		return NaN()
-	}
-	est := Median(x)
-	if len(x) < 2 {
-		return Interval{est, est, est}
-	}
-	if b <= 0 {
-		b = DefaultResamples
-	}
-	r := NewResampler(seed)
-	meds := make([]float64, b)
-	for i := range meds {
-		meds[i] = r.Median(x)
-	}
-	lo, hi := Percentiles(meds, level)
-	return Interval{est, lo, hi}
+	return b
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
@@ -17,8 +18,9 @@ import (
 type compareFlags struct {
 	data                  *dataFlags
 	format, metric, group string
-	tol, maxZ, floor      float64
+	tol, maxZ, floor, fdr float64
 	only, fail, wide      bool
+	strict                bool
 }
 
 func newCompareCmd() *cobra.Command {
@@ -35,10 +37,12 @@ func newCompareCmd() *cobra.Command {
 	fs.Float64Var(&f.tol, "tolerance", 5, "flag a GPU more than this many percent from the fleet median (negative: off)")
 	fs.Float64Var(&f.maxZ, "max-z", 3.5, "flag a GPU whose robust z-score (median absolute deviation) exceeds this (negative: off)")
 	fs.Float64Var(&f.floor, "mad-floor", 0.5, "smallest spread the robust z-score divides by, in percent of the fleet median")
+	fs.Float64Var(&f.fdr, "fdr", 0.05, "false-discovery rate at which differences beyond the variation are claimed, per class (0 < fdr < 1)")
 	fs.StringVar(&f.metric, "metric", "", "column to compare: "+strings.Join(fleet.Metrics, ", ")+" (default gbps where measured, else total_ms)")
 	fs.StringVar(&f.group, "group", "", "only this `GROUP`")
 	fs.BoolVar(&f.only, "outliers", false, "show only flagged GPUs")
-	fs.BoolVar(&f.fail, "fail-on-outliers", false, "exit with status 1 when any GPU is flagged")
+	fs.BoolVar(&f.fail, "fail-on-outliers", false, "exit with status 1 when a GPU is flagged in its own resources (memory, launch, link)")
+	fs.BoolVar(&f.strict, "strict", false, "with --fail-on-outliers: the host's resources too (pageable memory, faults, CPU)")
 	fs.BoolVar(&f.wide, "wide", false, "table: add each GPU's full UUID (lines may pass 120 columns)")
 	c.RunE = f.run
 	return c
@@ -48,8 +52,11 @@ func (f *compareFlags) run(c *cobra.Command, args []string) error {
 	if err := oneOf("format", f.format, "table", "csv"); err != nil {
 		return err
 	}
-	if err := finite(map[string]float64{"tolerance": f.tol, "max-z": f.maxZ, "mad-floor": f.floor}); err != nil {
+	if err := finite(map[string]float64{"tolerance": f.tol, "max-z": f.maxZ, "mad-floor": f.floor, "fdr": f.fdr}); err != nil {
 		return err
+	}
+	if f.fdr <= 0 || f.fdr >= 1 {
+		return usagef("--fdr %g: want a rate between 0 and 1, e.g. 0.05", f.fdr)
 	}
 	if f.floor < 0 {
 		return usagef("--mad-floor must not be negative")
@@ -66,8 +73,7 @@ func (f *compareFlags) run(c *cobra.Command, args []string) error {
 	if f.group != "" {
 		n := 0
 		for i := range parts {
-			parts[i].Rows = results.OfGroup(parts[i].Rows, f.group)
-			n += len(parts[i].Rows)
+			n += parts[i].KeepGroup(f.group)
 		}
 		if n == 0 {
 			return fmt.Errorf("no rows of group %q", f.group)
@@ -80,7 +86,8 @@ func (f *compareFlags) run(c *cobra.Command, args []string) error {
 		}
 		return v
 	}
-	o := fleet.CompareOptions{TolerancePct: nz(f.tol), MaxZ: nz(f.maxZ), MADFloorPct: nz(f.floor), Metric: f.metric}
+	o := fleet.CompareOptions{TolerancePct: nz(f.tol), MaxZ: nz(f.maxZ), MADFloorPct: nz(f.floor), Metric: f.metric, FDR: f.fdr,
+		Spread: func(r results.Row) float64 { return check.PriorFor(r.Platform).NodeSpread(r) }}
 	cmp, err := fleet.Compare(parts, o)
 	if err != nil {
 		return usageError{err.Error()}
@@ -95,9 +102,13 @@ func (f *compareFlags) run(c *cobra.Command, args []string) error {
 // fails with --fail-on-outliers when any GPU is flagged.
 func (f *compareFlags) write(w io.Writer, parts []fleet.Part, cmp []fleet.Comparison, o fleet.CompareOptions) error {
 	var flagged []fleet.Comparison
+	failing := 0
 	for _, c := range cmp {
 		if c.Outlier {
 			flagged = append(flagged, c)
+			if c.Class == fleet.ClassGPU || f.strict {
+				failing++
+			}
 		}
 	}
 	shown := cmp
@@ -113,8 +124,8 @@ func (f *compareFlags) write(w io.Writer, parts []fleet.Part, cmp []fleet.Compar
 		writeComparison(w, shown, f.wide)
 		writePerGPU(w, cmp, o, f.wide)
 	}
-	if f.fail && len(flagged) > 0 {
-		return fmt.Errorf("%d GPU median(s) flagged as outliers", len(flagged))
+	if f.fail && failing > 0 {
+		return fmt.Errorf("%d GPU median(s) flagged as outliers", failing)
 	}
 	return nil
 }
@@ -137,8 +148,8 @@ func writeComparison(w io.Writer, cmp []fleet.Comparison, wide bool) {
 			j++
 		}
 		c := cmp[i]
-		head := fmt.Sprintf("%s · %s · %s — %s, fleet median %.4g over %d GPUs (MAD %.2f %%)",
-			c.Label, c.Platform, c.Mode, c.Metric, c.FleetMedian, c.FleetN, c.MADPct)
+		head := fmt.Sprintf("%s · %s · %s — %s (%s), fleet median %.4g over %d GPUs (MAD %.2f %%)",
+			c.Label, c.Platform, c.Mode, c.Metric, c.Resource, c.FleetMedian, c.FleetN, c.MADPct)
 		if !wide && len([]rune(head)) > 120 {
 			head = strings.Replace(head, " — ", "\n  ", 1)
 		}
@@ -148,19 +159,37 @@ func writeComparison(w io.Writer, cmp []fleet.Comparison, wide bool) {
 		if wide {
 			uuidHead = "gpu_uuid\t"
 		}
-		fmt.Fprintln(tw, "  host\tgpu\t"+uuidHead+"n\tmedian\tcv_pct\tdev_pct\trobust_z\tflags\t")
+		fmt.Fprintln(tw, "  host\tgpu\t"+uuidHead+"n\tmedian\tcv_pct\tdev_pct\ttol_pct\trobust_z\tflags\t")
 		for _, x := range cmp[i:j] {
 			uuid := ""
 			if wide {
 				uuid = orUnknown(x.UUID) + "\t"
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s%d\t%.4g\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, uuid, x.N,
-				x.Median, fixed(x.CVPct, "%.2f"), fixed(x.DevPct, "%+.2f"), x.RobustZ, strings.Join(x.Flags, ","))
+			fmt.Fprintf(tw, "  %s\t%s\t%s%d\t%.4g\t%s\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, uuid, x.N,
+				x.Median, fixed(x.CVPct, "%.2f"), fixed(x.DevPct, "%+.2f"), fixed(x.TolPct, "±%.1f"), x.RobustZ, strings.Join(x.Flags, ","))
 		}
 		tw.Flush()
 		fmt.Fprintln(w)
 		i = j
 	}
+}
+
+// priorSources names the calibrations the comparisons' variation came from.
+func priorSources(cmp []fleet.Comparison) string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range cmp {
+		if !seen[c.Platform] {
+			seen[c.Platform] = true
+			p := check.PriorFor(c.Platform)
+			s := "calibrated on " + p.GPU
+			if p.Configs == nil {
+				s = p.GPU + "'s per-resource spreads: " + c.Platform + " has no calibration"
+			}
+			out = append(out, c.Platform+": "+s)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func sameConfig(a, b fleet.Comparison) bool {
@@ -182,14 +211,15 @@ func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions, wi
 	if wide {
 		uuidHead = "gpu_uuid\t"
 	}
-	fmt.Fprintln(tw, "  part\t"+uuidHead+"configurations\toutliers\tslow\tfast\tmedian_dev_pct\t")
+	fmt.Fprintln(tw, "  part\t"+uuidHead+"configurations\toutliers\tgpu\thost\tslow\tfast\tmedian_dev_pct\t")
 	flagged := 0
 	for _, s := range sum {
 		uuid := ""
 		if wide {
 			uuid = orUnknown(s.UUID) + "\t"
 		}
-		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuid, s.Configurations, s.Outliers, s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
+		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuid, s.Configurations, s.Outliers, s.GPUOutliers, s.HostOutliers,
+			s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
 		if s.Outliers > 0 {
 			flagged++
 		}
@@ -203,4 +233,7 @@ func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions, wi
 		crit = append(crit, fmt.Sprintf("|robust z| > %g", o.MaxZ))
 	}
 	fmt.Fprintf(w, "%d of %d GPUs flagged (%s)\n", flagged, len(sum), strings.Join(crit, " or "))
+	fmt.Fprintf(w, "a difference counts only beyond the variation of healthy GPUs (tol_pct; %s),\n"+
+		"claimed at a %g %% false-discovery rate over each class (gpu: memory, launch, link; host: pageable, faults, CPU)\n",
+		priorSources(cmp), 100*o.FDR)
 }

@@ -83,6 +83,8 @@ func TestAdviseAndCompareBadInput(t *testing.T) {
 		{"compare", "--tolerance", "NaN", "x"},
 		{"compare", "--max-z", "Inf", "x"},
 		{"compare", "--mad-floor", "NaN", "x"},
+		{"compare", "--fdr", "0", "x"},
+		{"compare", "--fdr", "1.5", "x"},
 	} {
 		code, out, errs := umbench(t, args...)
 		wantCode(t, args, 2, code, out, errs)

@@ -71,17 +71,12 @@ func loadParts(c *cobra.Command, refs, skip []string, table bool) ([]fleet.Part,
 	if err != nil {
 		return nil, err
 	}
-	var all []results.Row
-	for _, p := range parts {
-		all = append(all, p.Rows...)
-	}
-	if len(all) == 0 {
-		return nil, fmt.Errorf("the parts given hold no rows: nothing to show")
-	}
-	if err := results.CheckNotMixed(all, "the parts given"); err != nil {
+	if err := fleet.NotMixed(parts, "the parts given"); err != nil {
 		return nil, err
 	}
-	announce(c, all, table)
+	if fleet.Simulated(parts) {
+		announce(c, []results.Row{{Simulated: true}}, table)
+	}
 	return parts, nil
 }
 

@@ -51,7 +51,8 @@ func TestCompareDataset(t *testing.T) {
 	args := []string{"compare", "--dataset", "h200x2-2026-11-29-isolated"}
 	code, out, errs := umbench(t, args...)
 	wantCode(t, args, 0, code, out, errs)
-	contains(t, "compare", out, "fleet median", "over 2 GPUs", "per GPU", "of 2 GPUs flagged")
+	contains(t, "compare", out, "fleet median", "over 2 GPUs", "per GPU", "of 2 GPUs flagged",
+		"(gpu_memory)", "tol_pct", "calibrated on NVIDIA H200", "5 % false-discovery rate")
 	if w := maxWidth(out); w > 120 {
 		t.Errorf("compare table is %d columns wide", w)
 	}

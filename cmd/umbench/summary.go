@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/check"
+	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/model"
@@ -49,11 +50,15 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 	if err := oneOf("format", f.format, "table", "csv"); err != nil {
 		return err
 	}
-	src, err := f.data.one(args)
+	sums, rows, meta, err := fleetSummary(f.data, args, f.group, c.ErrOrStderr())
+	if sums == nil && err == nil {
+		var src datasets.Source
+		src, err = f.data.one(args)
+		rows, meta = src.Rows, src.Meta
+	}
 	if err != nil {
 		return err
 	}
-	rows, meta := src.Rows, src.Meta
 	if f.group != "" {
 		if rows = results.OfGroup(rows, f.group); len(rows) == 0 {
 			return fmt.Errorf("no rows of group %q", f.group)
@@ -63,6 +68,12 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 	}
 	tc := newTrialCounts(meta)
 	modes, byMode := splitFleetModes(rows)
+	summarize := func(m string, o results.SummaryOptions) []results.SummaryRow {
+		if sums != nil {
+			return sums[m] // a fleet's, finished with each part's own device
+		}
+		return results.Summarize(byMode[m], o)
+	}
 	if f.mode != "" {
 		if byMode[f.mode] == nil {
 			return usagef("--fleet %q: this data has %s", f.mode, describeModes(modes))
@@ -76,7 +87,7 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 		}
 		announce(c, rows, false)
 		sayUnverified(c, false, "", meta.Unverified)
-		sum := results.Summarize(byMode[modes[0]], opts)
+		sum := summarize(modes[0], opts)
 		tc.flag(sum)
 		return model.WriteFrameCSV(w, results.SummaryFrame(sum))
 	}
@@ -87,7 +98,7 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 		if len(modes) > 1 {
 			fmt.Fprintf(w, "%sfleet=%s\n", map[bool]string{true: "\n"}[i > 0], m)
 		}
-		sum := results.Summarize(byMode[m], opts)
+		sum := summarize(m, opts)
 		tc.flag(sum)
 		if err := f.writeMode(w, results.ReadingOrder(sum), byMode[m], opts, tc); err != nil {
 			return err

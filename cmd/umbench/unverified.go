@@ -71,15 +71,13 @@ func unverifiedOf(u results.Unverified, keep func(results.Row) bool) results.Unv
 	return out
 }
 
-// screenParts leaves the unverified trials of each part out of its rows
-// (fleet's loader keeps them) and returns what was left out, with what
-// the parts' loaders had left out already.
+// screenParts returns what the parts' statistics left out as unverified
+// (their digests leave it out), with what the parts' loaders had left
+// out already.
 func screenParts(parts []fleet.Part) results.Unverified {
 	var us []results.Unverified
 	for i := range parts {
-		var u results.Unverified
-		parts[i].Rows, u = results.ScreenUnverified(parts[i].Rows)
-		us = append(us, u, parts[i].Meta.Unverified)
+		us = append(us, parts[i].UnverifiedTrials(), parts[i].Meta.Unverified)
 	}
 	return joinUnverified(us...)
 }

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/umlab/umlab/datasets"
+	"github.com/umlab/umlab/fleet"
+	"github.com/umlab/umlab/results"
+)
+
+// fleetSummary reads a fleet for umbench summary (a merged directory, or
+// the root of a fleet run, named as the one DIR) part by
+// part, from its GPUs' digests, never holding their rows: the summaries by
+// fleet mode, the fleet's metadata where it has one (a merged directory's
+// meta.json), and one row per part and mode that stands for its rows
+// where summary reads their host, GPU, mode, group and whether they are
+// simulated. sums is nil when the source is not a fleet.
+func fleetSummary(d *dataFlags, args []string, group string, stderr io.Writer) (sums map[string][]results.SummaryRow, ids []results.Row, meta results.Metadata, err error) {
+	refs, _ := d.refs(args)
+	if d.dataset != "" || len(refs) != 1 {
+		return nil, nil, meta, nil
+	}
+	dir := refs[0]
+	if !strings.ContainsAny(dir, `/\`) && embedded(dir) || !fleet.IsFleet(dir) {
+		return nil, nil, meta, nil
+	}
+	// A fleet's summaries, one per GPU and configuration, are what stays
+	// live (about 300 MB at 1,024 GPUs of the full suite), while reading
+	// the GPUs' rows makes gigabytes of short-lived garbage: the collector
+	// runs less often (GOGC 400) under a soft limit of 1 GiB, so that
+	// garbage neither costs a collection every few files nor grows to
+	// several times the summaries. GOMEMLIMIT and GOGC, when set, have the
+	// last word.
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(fleetMemoryLimit)
+		if os.Getenv("GOGC") == "" {
+			debug.SetGCPercent(400)
+		}
+	}
+	parts, warns, err := fleet.LoadSummaries([]string{dir}, nil)
+	for _, w := range warns {
+		fmt.Fprintln(stderr, "umbench: warning:", w)
+	}
+	if err != nil {
+		return nil, nil, meta, err
+	}
+	if group != "" {
+		n := 0
+		for i := range parts {
+			n += parts[i].KeepGroup(group)
+		}
+		if n == 0 {
+			return nil, nil, meta, fmt.Errorf("no rows of group %q", group)
+		}
+	}
+	if err := fleet.NotMixed(parts, dir); err != nil {
+		return nil, nil, meta, err
+	}
+	if m, err := results.ReadMetadata(filepath.Join(dir, results.MetaName)); err == nil {
+		meta = m
+	}
+	modes, sums, err := fleet.Summarize(parts)
+	if err != nil {
+		return nil, nil, meta, err
+	}
+	for i := range parts {
+		p := &parts[i]
+		for _, m := range modes {
+			token := ""
+			if m != "" {
+				token = "fleet=" + m + fmt.Sprintf(":%d", max(p.Peers, 1))
+			}
+			ids = append(ids, results.Row{Group: group, Host: p.Host, GPUUUID: p.UUID, Note: token, Simulated: p.Simulated() != "none"})
+		}
+	}
+	// The digests are done with: a thousand GPUs' are a few hundred MB,
+	// freed now rather than after the summaries are laid out beside them.
+	parts = nil
+	runtime.GC()
+	return sums, ids, meta, nil
+}
+
+// fleetMemoryLimit is the soft memory limit of a fleet summary.
+const fleetMemoryLimit = 1 << 30
+
+// embedded reports whether name is an embedded dataset's.
+func embedded(name string) bool {
+	for _, d := range datasets.List() {
+		if d.Name == name {
+			return true
+		}
+	}
+	return false
+}

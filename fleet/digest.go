@@ -1,0 +1,415 @@
+package fleet
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/umlab/umlab/results"
+	"github.com/umlab/umlab/stats"
+)
+
+// A digest is what one part's rows come to: every figure Check, Compare
+// and Summarize read, per configuration and fleet mode, without the rows.
+// A GPU's digest is made once from its results.csv and kept beside it
+// (see cache.go), so that a fleet is analysed from a few hundred
+// configurations per GPU instead of tens of thousands of rows.
+// The fields are exported for encoding/gob only.
+type digest struct {
+	Host, UUID, RunID string
+	Mode              string // the first fleet token of its rows (ModeOf)
+	Peers             int
+	Keys              []string // rowKey of its rows, in order
+	Rows              int
+	Platforms         []string // of its rows, in order
+	Simulated         int      // rows made up by the simulated GPU
+	// Unverified counts the trials left out of every statistic, as
+	// results.ScreenUnverified leaves them out: not verified, not waived,
+	// not published figures.
+	Unverified int
+	// UnverifiedConfigs are the configurations that had unverified trials,
+	// as results.ScreenUnverified counts them.
+	UnverifiedConfigs []results.UnverifiedConfig
+	// Intervals: the summaries have their bootstrap intervals (a
+	// comparison of medians needs none, and skips the bootstrap).
+	Intervals bool
+	Configs   []configDigest
+}
+
+// configDigest is one configuration of a part, in one fleet mode.
+type configDigest struct {
+	// Config is the configuration columns with GPU UUID and platform
+	// cleared, shared by every part that has the configuration (see
+	// shared); UUID and Platform are the part's.
+	Config         *results.Row
+	UUID, Platform string
+	// Sum is results.DescribeTrials of its rows, without the
+	// configuration (config and summary put them together).
+	Sum   trialStats
+	Mode  string // the rows' own fleet mode ("" outside fleet runs)
+	Peers int
+	// First is the place of its first row among the rows of the file it
+	// was read from: it orders configurations as the file does (a shard
+	// keeps the places its rows had in the file they came from).
+	First   int
+	Bound   string // the resource it is bound by (results.BoundOf)
+	Trials  int    // rows not waived
+	Warmups int64  // the most of any row
+	// Metrics describes each of Metrics over the rows not waived, for
+	// Compare.
+	Metrics [len(metricCols)]metricStats
+	// Runs is the number of runs (run IDs) among its rows, RunSpreadPct
+	// the spread of their medians (max − min, % of the median of them) of
+	// its compared metric (gbps, else total_ms); NaN with one run.
+	Runs         int
+	RunSpreadPct float64
+}
+
+// trialStats is a results.SummaryRow without its configuration, peak
+// and flags: what DescribeTrials computes.
+type trialStats struct {
+	N                                       int
+	GBps, TotalMs                           results.Stats
+	KernelMs, PrefetchMs, TransferMs, CPUMs float64
+	AllVerified, Waived, Published          bool
+	GBpsCI, TotalMsCI                       stats.Interval
+}
+
+// config is the configuration's columns, the part's GPU and platform
+// included.
+func (c *configDigest) config() results.Row {
+	r := *c.Config
+	r.GPUUUID, r.Platform = c.UUID, c.Platform
+	return r
+}
+
+// summary is the configuration's results.SummaryRow, not finished.
+func (c *configDigest) summary() results.SummaryRow {
+	s := c.Sum
+	return results.SummaryRow{Config: c.config(), N: s.N, GBps: s.GBps, KernelMs: s.KernelMs, PrefetchMs: s.PrefetchMs,
+		TransferMs: s.TransferMs, CPUMs: s.CPUMs, TotalMs: s.TotalMs, AllVerified: s.AllVerified, PctOfPeak: math.NaN(),
+		GBpsCI: s.GBpsCI, TotalMsCI: s.TotalMsCI, Waived: s.Waived, Published: s.Published}
+}
+
+// configs keeps one copy of each configuration (GPU and platform cleared)
+// for the digests of every part: a thousand GPUs measured the same
+// configurations.
+var configs struct {
+	sync.Mutex
+	m map[results.ConfigID]*results.Row
+}
+
+// shared returns the one copy of r's configuration columns, its GPU
+// UUID and platform cleared.
+func shared(r *results.Row) *results.Row {
+	c := results.ConfigOf(*r)
+	c.GPUUUID, c.Platform = "", ""
+	id := c.ConfigID()
+	configs.Lock()
+	defer configs.Unlock()
+	if p, ok := configs.m[id]; ok {
+		return p
+	}
+	for _, f := range []*string{&c.Group, &c.Benchmark, &c.Mode, &c.Pattern, &c.Policy, &c.Phase, &c.Direction} {
+		*f = strings.Clone(*f)
+	}
+	if configs.m == nil {
+		configs.m = map[results.ConfigID]*results.Row{}
+	}
+	configs.m[id] = &c
+	return &c
+}
+
+// share points every configuration of ds at the shared copy of it (a
+// digest read from a cache comes with copies of its own).
+func share(ds []*digest) {
+	for _, d := range ds {
+		for j := range d.Configs {
+			c := &d.Configs[j]
+			c.Config = shared(c.Config)
+			c.UUID, c.Platform, c.Mode = intern(c.UUID), intern(c.Platform), intern(c.Mode)
+		}
+	}
+}
+
+// metricStats is Describe of one metric, as Compare reads it.
+type metricStats struct {
+	N             int  // values that are not NaN
+	Finite        bool // some value is finite (autoMetric's rule)
+	Median, CVPct float64
+}
+
+// metricCols are the metrics of Metrics, in its order.
+var metricCols = [...]string{results.ColGBps, results.ColTotalMs, results.ColKernelMs, results.ColCPUMs, results.ColPrefetchMs, results.ColTransferMs}
+
+// partKey identifies a part's rows in a plain results directory.
+type partKey struct{ host, uuid string }
+
+// configMode is a configuration in one fleet mode.
+type configMode struct {
+	id   results.ConfigID
+	mode string
+}
+
+// byHostGPU splits a plain results file: one part per host and GPU
+// UUID, in order of first appearance.
+func byHostGPU() func(*results.Row) (int, error) {
+	at := map[partKey]int{}
+	return func(r *results.Row) (int, error) {
+		k := partKey{r.Host, r.GPUUUID}
+		i, ok := at[k]
+		if !ok {
+			i = len(at)
+			at[k] = i
+		}
+		return i, nil
+	}
+}
+
+// digestParts makes the digests of a file's rows, split into parts by
+// split (nil: byHostGPU), which returns a part's index; intervals asks for
+// the summaries' bootstrap intervals.
+func digestParts(rows []results.Row, split func(*results.Row) (int, error), intervals bool) ([]*digest, error) {
+	if split == nil {
+		split = byHostGPU()
+	}
+	type modeOf struct {
+		config int32
+		mode   string
+	}
+	type part struct {
+		d     *digest
+		keys  map[[3]string]bool
+		unver map[int32]int // config index → its place in d.UnverifiedConfigs
+		at    map[modeOf]int
+		rows  [][]int32 // of each configuration, indices into rows
+	}
+	var configs results.ConfigIndex
+	var parts []*part
+	type mp struct {
+		mode  string
+		peers int
+	}
+	modes := map[string]mp{} // ModeOf of each note seen: a regular expression per row is slow
+	for i := range rows {
+		r := &rows[i]
+		pi, err := split(r)
+		if err != nil {
+			return nil, err
+		}
+		for len(parts) <= pi {
+			parts = append(parts, &part{d: &digest{}, keys: map[[3]string]bool{}, at: map[modeOf]int{}})
+		}
+		p := parts[pi]
+		d := p.d
+		if d.Rows == 0 {
+			d.Host, d.UUID, d.RunID = intern(r.Host), intern(r.GPUUUID), strings.Clone(r.RunID)
+		}
+		d.Rows++
+		if k := [3]string{r.RunID, r.GPUUUID, r.Host}; !p.keys[k] {
+			p.keys[k] = true
+			d.Keys = append(d.Keys, rowKey(*r))
+		}
+		if !slices.Contains(d.Platforms, r.Platform) {
+			d.Platforms = append(d.Platforms, intern(r.Platform))
+		}
+		if r.Simulated {
+			d.Simulated++
+		}
+		if !r.Verified && !r.Waived && r.Source == "" {
+			d.Unverified++
+			ci, _ := configs.Of(r)
+			if p.unver == nil {
+				p.unver = map[int32]int{}
+			}
+			j, ok := p.unver[ci]
+			if !ok {
+				j = len(d.UnverifiedConfigs)
+				p.unver[ci] = j
+				c := *shared(r) // no part of the line it was read from
+				c.GPUUUID, c.Platform, c.Host, c.RunID = intern(r.GPUUUID), intern(r.Platform), intern(r.Host), strings.Clone(r.RunID)
+				d.UnverifiedConfigs = append(d.UnverifiedConfigs, results.UnverifiedConfig{Config: c})
+			}
+			d.UnverifiedConfigs[j].Unverified++
+			d.UnverifiedConfigs[j].Trials++
+			continue
+		}
+		m, ok := modes[r.Note]
+		if !ok {
+			m.mode, m.peers = ModeOf(r.Note)
+			m.mode = intern(m.mode)
+			modes[r.Note] = m
+		}
+		mode, peers := m.mode, m.peers
+		if d.Mode == "" && mode != "" {
+			d.Mode, d.Peers = mode, peers
+		}
+		ci, _ := configs.Of(r)
+		k := modeOf{ci, mode}
+		j, ok := p.at[k]
+		if !ok {
+			j = len(p.rows)
+			p.at[k] = j
+			p.rows = append(p.rows, nil)
+			d.Configs = append(d.Configs, configDigest{Mode: mode, Peers: peers, First: i})
+		}
+		p.rows[j] = append(p.rows[j], int32(i))
+	}
+	out := make([]*digest, len(parts))
+	for _, p := range parts { // each unverified configuration's trials, verified ones too
+		for k, j := range p.at {
+			if u, ok := p.unver[k.config]; ok {
+				p.d.UnverifiedConfigs[u].Trials += len(p.rows[j])
+			}
+		}
+	}
+	var buf []results.Row
+	for i, p := range parts {
+		for j := range p.d.Configs {
+			buf = buf[:0]
+			for _, at := range p.rows[j] {
+				buf = append(buf, rows[at])
+			}
+			describeConfig(&p.d.Configs[j], buf, intervals)
+		}
+		p.d.Intervals = intervals
+		out[i] = p.d
+	}
+	return out, nil
+}
+
+// interned keeps one copy of each short string of the digests (groups,
+// modes, platforms, GPU UUIDs): a digest then holds no part of the lines
+// its rows were read from, and a fleet's thousands of digests share them.
+var interned struct {
+	sync.Mutex
+	m map[string]string
+}
+
+func intern(s string) string {
+	interned.Lock()
+	defer interned.Unlock()
+	if v, ok := interned.m[s]; ok {
+		return v
+	}
+	if interned.m == nil {
+		interned.m = map[string]string{}
+	}
+	v := strings.Clone(s)
+	interned.m[v] = v
+	return v
+}
+
+// describeConfig fills c from the rows of one configuration and mode:
+// results.DescribeTrialStats (and TrialIntervals where asked) and, from
+// the same descriptions where no trial was waived, Compare's metrics.
+func describeConfig(c *configDigest, rows []results.Row, intervals bool) {
+	c.Config, c.UUID, c.Platform = shared(&rows[0]), intern(rows[0].GPUUUID), intern(rows[0].Platform)
+	c.Bound = intern(results.BoundOf(rows[0]))
+	s := trialStats{N: len(rows), AllVerified: true, Published: rows[0].Source != "", GBpsCI: stats.NaN(), TotalMsCI: stats.NaN()}
+	for i := range rows {
+		s.AllVerified = s.AllVerified && rows[i].Verified
+		s.Waived = s.Waived || rows[i].Waived
+		c.Warmups = max(c.Warmups, rows[i].Warmups)
+		if !rows[i].Waived {
+			c.Trials++
+		}
+	}
+	var all [len(metricCols)]results.Stats
+	x := make([]float64, 0, len(rows))
+	for m, col := range metricCols {
+		x = x[:0]
+		for i := range rows {
+			x = append(x, metricOf(&rows[i], col))
+		}
+		all[m] = results.Describe(x)
+		if s.Waived { // Compare leaves the waived trials out
+			x = x[:0]
+			for i := range rows {
+				if !rows[i].Waived {
+					x = append(x, metricOf(&rows[i], col))
+				}
+			}
+			c.Metrics[m] = describeMetric(x)
+			continue
+		}
+		c.Metrics[m] = metricStats{N: all[m].N, Median: all[m].Median, CVPct: all[m].CVPct, Finite: anyFinite(x)}
+	}
+	// metricCols: gbps, total_ms, kernel_ms, cpu_ms, prefetch_ms, transfer_ms.
+	s.GBps, s.TotalMs = all[0], all[1]
+	s.KernelMs, s.CPUMs, s.PrefetchMs, s.TransferMs = all[2].Median, all[3].Median, all[4].Median, all[5].Median
+	if intervals {
+		s.GBpsCI, s.TotalMsCI = results.TrialIntervals(rows)
+	}
+	c.Sum = s
+	col := results.ColGBps
+	if math.IsNaN(all[0].Median) {
+		col = results.ColTotalMs
+	}
+	c.Runs, c.RunSpreadPct = runSpread(rows, col)
+}
+
+func anyFinite(x []float64) bool {
+	for _, v := range x {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// describeMetric describes the values of one metric as Compare reads them.
+func describeMetric(x []float64) metricStats {
+	s := results.Describe(x)
+	return metricStats{N: s.N, Median: s.Median, CVPct: s.CVPct, Finite: anyFinite(x)}
+}
+
+// runSpread counts the runs among rows and, with two or more, the spread
+// of their medians of col (gbps, or total_ms where there is no
+// bandwidth): the process-to-process variation that one run's interval
+// does not show.
+func runSpread(rows []results.Row, col string) (int, float64) {
+	one := true
+	for i := range rows {
+		one = one && rows[i].RunID == rows[0].RunID
+	}
+	if one {
+		return 1, math.NaN()
+	}
+	var runs []string
+	by := map[string][]float64{}
+	for i := range rows {
+		r := &rows[i]
+		if _, ok := by[r.RunID]; !ok {
+			runs = append(runs, r.RunID)
+		}
+		if !r.Waived {
+			by[r.RunID] = append(by[r.RunID], metricOf(r, col))
+		}
+	}
+	if len(runs) < 2 {
+		return len(runs), math.NaN()
+	}
+	var meds []float64
+	for _, run := range runs {
+		if m := stats.Median(by[run]); !math.IsNaN(m) {
+			meds = append(meds, m)
+		}
+	}
+	mid := stats.Median(meds)
+	if len(meds) < 2 || mid == 0 {
+		return len(runs), math.NaN()
+	}
+	return len(runs), 100 * (slices.Max(meds) - slices.Min(meds)) / math.Abs(mid)
+}
+
+// metricIndex is the index of a metric column in metricCols, -1 for none.
+func metricIndex(col string) int {
+	for i, c := range metricCols {
+		if c == col {
+			return i
+		}
+	}
+	return -1
+}

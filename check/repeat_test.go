@@ -212,3 +212,47 @@ func TestCalibrationReproduced(t *testing.T) {
 		}
 	}
 }
+
+// TestThirdNode checks the three quick runs of a third H200 node, in no
+// calibration: every ordered pair of them, and each against the six
+// repeats and against the canonical quick run (two other nodes): the GPU
+// passes every time.
+func TestThirdNode(t *testing.T) {
+	dirs, _ := filepath.Glob("../datasets/h200-2026-12-03-thirdnode/run*")
+	if len(dirs) != 3 {
+		t.Fatalf("want 3 runs in datasets/h200-2026-12-03-thirdnode, found %d", len(dirs))
+	}
+	var third []Side
+	for _, d := range dirs {
+		rows, meta, err := results.LoadDir(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		third = append(third, Side{Name: "thirdnode/" + filepath.Base(d), Rows: rows, Meta: meta})
+	}
+	rows, meta, err := results.LoadDir("../datasets/h200-2026-12-03-quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bases := []Side{pool("the six repeats", repeats(t)...), {Name: "h200-2026-12-03-quick", Rows: rows, Meta: meta}}
+	for i, r := range third {
+		for k, b := range third {
+			if i != k {
+				bases = append(bases, b)
+			}
+		}
+		for _, b := range bases {
+			if b.Name == r.Name {
+				continue
+			}
+			rep, err := Compare(r, b, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.GPU != Pass {
+				t.Errorf("%s against %s: GPU %s, want pass", r.Name, b.Name, rep.GPU)
+			}
+		}
+		bases = bases[:2]
+	}
+}

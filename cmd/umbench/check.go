@@ -42,7 +42,7 @@ func newCheckCmd() *cobra.Command {
 	}
 	f.data = addData(c, false)
 	fs := c.Flags()
-	fs.StringVar(&f.baseline, "baseline", "", "the baseline: an embedded dataset `NAME` or a results DIR (required)")
+	fs.StringVar(&f.baseline, "baseline", "", "the baseline: an embedded dataset `NAME`, a results DIR or a directory of runs (required)")
 	fs.StringVar(&f.format, "format", "table", "table, csv or json")
 	fs.Float64Var(&f.failPct, "fail-pct", 3, "the smallest slowdown (`PCT` %) that fails, where it is beyond the node's variation too")
 	fs.Float64Var(&f.conf, "confidence", 0.95, "interval level")
@@ -85,7 +85,7 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 		}
 		refs = []string{dir}
 	}
-	runSrc, err := datasets.Open(refs[0])
+	runSrc, err := datasets.OpenRuns(refs[0]) // a run, or a directory of runs (run --repeat)
 	if err != nil {
 		return err
 	}

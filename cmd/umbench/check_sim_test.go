@@ -119,4 +119,10 @@ func TestCheckDirectoryOfRuns(t *testing.T) {
 	wantCode(t, args, 0, code, out, errs)
 	contains(t, "check against a directory of runs", strings.Join(strings.Fields(out), " "),
 		"GPU PASS", "measured from the runs", "on different GPUs")
+	// The run may be a directory of runs too (umbench run --repeat N).
+	run := filepath.Join("..", "..", "datasets", "h200-2026-12-03-thirdnode")
+	args = []string{"check", "--baseline", base, run}
+	code, out, errs = umbench(t, args...)
+	wantCode(t, args, 0, code, out, errs)
+	contains(t, "a directory of runs against a directory of runs", strings.Join(strings.Fields(out), " "), "GPU PASS", "on different GPUs")
 }

@@ -291,7 +291,7 @@ func (run *Run) fit() (*model.Report, error) {
 			run.fitErr = notMeasured("no handoff sweep in this run")
 			return
 		}
-		rep, err := model.Fit(rows, o)
+		rep, err := model.Fits.Fit(rows, o)
 		if err != nil {
 			run.fitErr = notMeasured("the reuse model cannot be fitted: %v", err)
 			return

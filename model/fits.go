@@ -46,7 +46,7 @@ func FitEach(rows []results.Row, o Options) []PlatformFit {
 	}
 	var fits []PlatformFit
 	for _, p := range paperOrder(by) {
-		rep, err := Fit(by[p], o)
+		rep, err := Fits.Fit(by[p], o)
 		fits = append(fits, PlatformFit{Platform: p, Report: rep, Err: err})
 	}
 	return fits

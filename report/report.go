@@ -269,7 +269,7 @@ func modelParts(run *claims.Run) ([]modelPart, string) {
 	if len(rows) == 0 {
 		return out, "This run has no handoff sweep: the reuse model T = F + R·G needs one (umbench run --groups handoff)."
 	}
-	rep, err := model.Fit(rows, model.Options{})
+	rep, err := model.Fits.Fit(rows, model.Options{})
 	if err != nil {
 		return out, "The reuse model could not be fitted: " + err.Error()
 	}

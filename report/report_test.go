@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/umlab/umlab/claims"
+	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/report"
 	"github.com/umlab/umlab/results"
 )
@@ -96,4 +97,23 @@ func ExampleWrite() {
 	// true
 	// true
 	// true
+}
+
+// A report fits each distinct input once (model.Fits): a second report of
+// the same run fits nothing again.
+func TestFitsOncePerInput(t *testing.T) {
+	run, err := claims.Load("h200-2026-12-03-quick")
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := model.Fits.Made
+	write(t, run)
+	made := model.Fits.Made
+	if made == before {
+		t.Fatal("the report made no fit through model.Fits")
+	}
+	write(t, run)
+	if model.Fits.Made != made {
+		t.Errorf("the second report made %d fits again", model.Fits.Made-made)
+	}
 }

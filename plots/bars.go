@@ -157,11 +157,10 @@ func addMark(p *plot.Plot, x, bottom float64, pt Point, l look, withErr bool) er
 		eb.CapWidth = vg.Points(6)
 		p.Add(eb)
 	}
-	s, err := plotter.NewScatter(xy)
+	s, err := scatter(xy, draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3.5), Shape: l.shape})
 	if err != nil {
-		return fmt.Errorf("plots: %w", err)
+		return err
 	}
-	s.GlyphStyle = draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3.5), Shape: l.shape}
 	lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: []string{results.FormatNumber(pt.Median)}})
 	if err != nil {
 		return fmt.Errorf("plots: %w", err)

@@ -95,23 +95,12 @@ func checkFigure(title, xlabel string, rows []checkRow, failPct float64, o Optio
 	pad := 0.05 * (hi - lo)
 	p.X.Min, p.X.Max = lo-pad, hi+pad
 	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	for _, v := range []struct {
-		x  float64
-		ls draw.LineStyle
-	}{{0, draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1)}}, {-failPct, lineStyle(checkColours[check.Fail], modelDashes)}} {
-		l, err := plotter.NewLine(plotter.XYs{{X: v.x, Y: p.Y.Min}, {X: v.x, Y: p.Y.Max}})
-		if err != nil {
-			return nil, fmt.Errorf("plots: %w", err)
-		}
-		l.LineStyle = v.ls
-		p.Add(l)
-	}
+	p.Add(vline(p, 0, draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1)}), vline(p, -failPct, lineStyle(checkColours[check.Fail], modelDashes)))
 	if len(ticks) > 0 {
-		s, err := plotter.NewScatter(ticks)
+		s, err := scatter(ticks, draw.GlyphStyle{Color: color.Gray{Y: 0x40}, Shape: draw.PlusGlyph{}, Radius: vg.Points(3)})
 		if err != nil {
-			return nil, fmt.Errorf("plots: %w", err)
+			return nil, err
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: color.Gray{Y: 0x40}, Shape: draw.PlusGlyph{}, Radius: vg.Points(3)}
 		p.Add(s)
 	}
 	for _, v := range []check.Verdict{check.Fail, check.Inconclusive, check.Pass} {
@@ -125,11 +114,10 @@ func checkFigure(title, xlabel string, rows []checkRow, failPct float64, o Optio
 		}
 		bars.LineStyle = draw.LineStyle{Color: checkColours[v], Width: vg.Points(1.4)}
 		bars.CapWidth = vg.Points(5)
-		s, err := plotter.NewScatter(rp.XYs)
+		s, err := scatter(rp.XYs, draw.GlyphStyle{Color: checkColours[v], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.8)})
 		if err != nil {
-			return nil, fmt.Errorf("plots: %w", err)
+			return nil, err
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: checkColours[v], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.8)}
 		p.Add(bars, s)
 		fig.AddLegend(fmt.Sprintf("%s (%d)", v, len(rp.XYs)), s)
 	}

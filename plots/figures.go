@@ -106,7 +106,7 @@ func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
 			lf.fig.points = append(lf.fig.points, Point{Panel: label, Series: s.mode + ", stated " + rangeText(s.fromPct, s.toPct) + " %",
 				X: math.NaN(), Median: math.NaN(), Lo: s.lo, Hi: s.hi, Configs: 1})
 		}
-		p.Add(vline(p, 100))
+		p.Add(vline(p, 100, draw.LineStyle{Color: color.Gray{Y: 0x70}, Width: vg.Points(1), Dashes: modelDashes}))
 	}
 	lf.fig.AddLegend("paper: range stated in the text", &plotter.Polygon{Color: withAlpha(color.Gray{Y: 0x60}, 0x50)})
 	return lf.fig, nil

@@ -75,38 +75,25 @@ func FleetDeviation(cmp []fleet.Comparison, tolerancePct float64, o Options) (*F
 	span := max(maxDev*1.15, 2*tolerancePct, 1)
 	p.X.Min, p.X.Max = -span, span
 	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	zero, err := plotter.NewLine(plotter.XYs{{X: 0, Y: p.Y.Min}, {X: 0, Y: p.Y.Max}})
-	if err != nil {
-		return nil, fmt.Errorf("plots: %w", err)
-	}
-	zero.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1)}
-	p.Add(zero)
+	p.Add(vline(p, 0, draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1)}))
 	if tolerancePct > 0 {
-		for _, x := range []float64{-tolerancePct, tolerancePct} {
-			l, err := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: p.Y.Max}})
-			if err != nil {
-				return nil, fmt.Errorf("plots: %w", err)
-			}
-			l.LineStyle = lineStyle(color.Gray{Y: 0x90}, modelDashes)
-			l.LineStyle.Width = vg.Points(1)
-			p.Add(l)
-		}
+		dashed := lineStyle(color.Gray{Y: 0x90}, modelDashes)
+		dashed.Width = vg.Points(1)
+		p.Add(vline(p, -tolerancePct, dashed), vline(p, tolerancePct, dashed))
 	}
 	for g, xys := range byGroup {
-		s, err := plotter.NewScatter(xys)
+		s, err := scatter(xys, draw.GlyphStyle{Color: others[g%len(others)], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.6)})
 		if err != nil {
-			return nil, fmt.Errorf("plots: %w", err)
+			return nil, err
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: others[g%len(others)], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.6)}
 		p.Add(s)
 		fig.AddLegend(groups[g], s)
 	}
 	if len(rings) > 0 {
-		s, err := plotter.NewScatter(rings)
+		s, err := scatter(rings, draw.GlyphStyle{Color: color.Black, Shape: draw.RingGlyph{}, Radius: vg.Points(4.6)})
 		if err != nil {
-			return nil, fmt.Errorf("plots: %w", err)
+			return nil, err
 		}
-		s.GlyphStyle = draw.GlyphStyle{Color: color.Black, Shape: draw.RingGlyph{}, Radius: vg.Points(4.6)}
 		p.Add(s)
 		fig.AddLegend("flagged", s)
 	}

@@ -2,7 +2,6 @@ package plots
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"sort"
 
@@ -325,11 +324,10 @@ func addSeries(p *plot.Plot, pts []Point, withErr bool, l look, pointsOnly bool)
 		errs[i].Low, errs[i].High = pt.Median-pt.Lo, pt.Hi-pt.Median
 		hasErr = hasErr || pt.Hi > pt.Lo
 	}
-	s, err := plotter.NewScatter(xys)
+	s, err := scatter(xys, draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3), Shape: l.shape})
 	if err != nil {
-		return fmt.Errorf("plots: %w", err)
+		return err
 	}
-	s.GlyphStyle = draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3), Shape: l.shape}
 	if len(xys) > 1 && !pointsOnly {
 		ln, err := plotter.NewLine(xys)
 		if err != nil {
@@ -397,9 +395,19 @@ func span(v []float64, log bool) (lo, hi float64) {
 	return lo - d, hi + d
 }
 
-// vline returns a dashed vertical line at x across the panel's y range.
-func vline(p *plot.Plot, x float64) *plotter.Line {
+// vline returns a vertical line at x across the panel's y range.
+func vline(p *plot.Plot, x float64, ls draw.LineStyle) *plotter.Line {
 	l, _ := plotter.NewLine(plotter.XYs{{X: x, Y: p.Y.Min}, {X: x, Y: p.Y.Max}})
-	l.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x70}, Width: vg.Points(1), Dashes: modelDashes}
+	l.LineStyle = ls
 	return l
+}
+
+// scatter returns xys drawn as glyphs g.
+func scatter(xys plotter.XYer, g draw.GlyphStyle) (*plotter.Scatter, error) {
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	s.GlyphStyle = g
+	return s, nil
 }

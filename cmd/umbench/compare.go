@@ -70,14 +70,8 @@ func (f *compareFlags) run(c *cobra.Command, args []string) error {
 		return err
 	}
 	sayUnverified(c, f.format == "table", "", screenParts(parts))
-	if f.group != "" {
-		n := 0
-		for i := range parts {
-			n += parts[i].KeepGroup(f.group)
-		}
-		if n == 0 {
-			return fmt.Errorf("no rows of group %q", f.group)
-		}
+	if err := keepGroup(parts, f.group); err != nil {
+		return err
 	}
 	// Zero means "off" to fleet.CompareOptions but literally zero here.
 	nz := func(v float64) float64 {

@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -118,12 +118,7 @@ func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []
 		}
 	}
 	if len(f.modes) > 0 {
-		var ms []string
-		for k := range f.modes {
-			ms = append(ms, k)
-		}
-		sort.Strings(ms)
-		set += "; fleet " + strings.Join(ms, ", ")
+		set += "; fleet " + strings.Join(slices.Sorted(maps.Keys(f.modes)), ", ")
 	}
 	out = append(out, set)
 	switch {

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,13 +84,8 @@ func writePlanned(w io.Writer, d umkit.Definition) error {
 	if err := json.Unmarshal(b, &fields); err != nil {
 		return err
 	}
-	names := make([]string, 0, len(fields))
-	for k := range fields {
-		names = append(names, k)
-	}
-	sort.Strings(names)
 	var parts []string
-	for _, k := range names {
+	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		parts = append(parts, words(k)+" "+planValue(k, fields[k]))
 	}
 	for _, l := range wrap("      "+strings.Join(parts, "; "), helpWidth, "      ") {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/datasets"
@@ -50,14 +51,8 @@ func fleetSummary(d *dataFlags, args []string, group string, stderr io.Writer) (
 	if err != nil {
 		return nil, nil, meta, err
 	}
-	if group != "" {
-		n := 0
-		for i := range parts {
-			n += parts[i].KeepGroup(group)
-		}
-		if n == 0 {
-			return nil, nil, meta, fmt.Errorf("no rows of group %q", group)
-		}
+	if err := keepGroup(parts, group); err != nil {
+		return nil, nil, meta, err
 	}
 	if err := fleet.NotMixed(parts, dir); err != nil {
 		return nil, nil, meta, err
@@ -86,15 +81,25 @@ func fleetSummary(d *dataFlags, args []string, group string, stderr io.Writer) (
 	return sums, ids, meta, nil
 }
 
+// keepGroup keeps the rows of group in every part ("": all of them).
+func keepGroup(parts []fleet.Part, group string) error {
+	if group == "" {
+		return nil
+	}
+	n := 0
+	for i := range parts {
+		n += parts[i].KeepGroup(group)
+	}
+	if n == 0 {
+		return fmt.Errorf("no rows of group %q", group)
+	}
+	return nil
+}
+
 // fleetMemoryLimit is the soft memory limit of a fleet summary.
 const fleetMemoryLimit = 1 << 30
 
 // embedded reports whether name is an embedded dataset's.
 func embedded(name string) bool {
-	for _, d := range datasets.List() {
-		if d.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(datasets.List(), func(d datasets.Info) bool { return d.Name == name })
 }

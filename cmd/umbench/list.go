@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -48,7 +49,6 @@ func writeList(w io.Writer) {
 // that summary shows for these configurations: "hbm triad explicit".
 func summaryNames(cs []umkit.Config) string {
 	var names []string
-	seen := map[string]bool{}
 	for _, c := range cs {
 		r := results.NewRow()
 		r.Group, r.Benchmark, r.Mode = c.Group, c.Benchmark, c.Mode
@@ -57,8 +57,7 @@ func summaryNames(cs []umkit.Config) string {
 			r.Pattern = v
 		}
 		n := strings.TrimSpace(c.Group + " " + check.Label(r))
-		if !seen[n] {
-			seen[n] = true
+		if !slices.Contains(names, n) {
 			names = append(names, n)
 		}
 	}
@@ -72,7 +71,6 @@ func summaryNames(cs []umkit.Config) string {
 // configurations, with the sizes they belong to.
 func bytesPerIteration(cs []umkit.Config) string {
 	var parts []string
-	seen := map[string]bool{}
 	for _, c := range cs {
 		p := "depends on the device's free memory"
 		if c.BytesPerIteration > 0 {
@@ -81,8 +79,7 @@ func bytesPerIteration(cs []umkit.Config) string {
 				p += " at " + results.FormatBytes(c.SizeBytes)
 			}
 		}
-		if !seen[p] {
-			seen[p] = true
+		if !slices.Contains(parts, p) {
 			parts = append(parts, p)
 		}
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -74,10 +75,8 @@ func noArgs(c *cobra.Command, args []string) error {
 
 // oneOf checks an enumerated flag's value.
 func oneOf(flag, v string, allowed ...string) error {
-	for _, a := range allowed {
-		if v == a {
-			return nil
-		}
+	if slices.Contains(allowed, v) {
+		return nil
 	}
 	return usagef("--%s %q: allowed %s", flag, v, strings.Join(allowed, ", "))
 }

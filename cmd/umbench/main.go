@@ -120,21 +120,18 @@ func version() string {
 }
 
 func exitCode(err error, stderr io.Writer) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "umbench:", err)
 	var ue usageError
 	switch {
-	case err == nil:
-		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, "umbench:", err)
 		return 2
 	case errors.Is(err, errInterrupted):
-		fmt.Fprintln(stderr, "umbench:", err)
 		return 130
 	case errors.Is(err, errTimeLimit), errors.Is(err, umkit.ErrTimeLimit):
-		fmt.Fprintln(stderr, "umbench:", err)
 		return 3
-	default:
-		fmt.Fprintln(stderr, "umbench:", err)
-		return 1
 	}
+	return 1
 }

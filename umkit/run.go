@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -328,17 +327,10 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 		RunID: runID, Platform: PlatformName(info.Name), Kind: "measured", Command: command, Config: plan,
 		Host: host, Start: time.Now().UTC(), UVMParams: uvmParameters(),
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		m.Module = bi.Main.Version
-		for _, s := range bi.Settings {
-			switch s.Key {
-			case "vcs.revision":
-				m.Commit = s.Value
-			case "vcs.modified":
-				if s.Value == "true" {
-					m.Notes = append(m.Notes, "built from a modified working tree")
-				}
-			}
+	if b := results.ReadBuild(); b.GoVersion != "" { // "": no build information
+		m.Module, m.Commit = b.Module, b.Commit
+		if b.Modified {
+			m.Notes = append(m.Notes, "built from a modified working tree")
 		}
 	}
 	for _, d := range plan.Groups {

@@ -27,7 +27,7 @@ func Calibrate(gpu, source string, node, hosts [][]results.Row) *Prior {
 	resOf := map[string]string{}
 	for _, rows := range node {
 		for _, r := range rows {
-			resOf[settingKey(r)] = boundOf(r)
+			resOf[settingKey(r)] = results.BoundOf(r)
 		}
 	}
 	perRes := map[string][]Spread{}

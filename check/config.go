@@ -202,7 +202,7 @@ const priorWeight = 2
 // config judges one configuration of the run against the baseline's.
 func (j *judge) config(r, b *sample) Result {
 	f := r.first
-	res := Result{Group: f.Group, Configuration: Label(f), Key: settingKey(f), Resource: boundOf(f),
+	res := Result{Group: f.Group, Configuration: Label(f), Key: settingKey(f), Resource: results.BoundOf(f),
 		GPU: f.GPUUUID, Host: f.Host, RunRuns: len(r.runs), BaselineRuns: len(b.runs)}
 	nan := math.NaN()
 	res.RunGBps, res.BaselineGBps, res.Ratio, res.Lo, res.Hi, res.SpreadPct, res.P = nan, nan, nan, nan, nan, nan, nan
@@ -293,7 +293,7 @@ func (j *judge) discoveries(rs []Result) {
 	for _, class := range []bool{true, false} {
 		var idx []int
 		for i, r := range rs {
-			if isGPU(r.Resource) == class && !math.IsNaN(r.P) {
+			if results.GPUBound(r.Resource) == class && !math.IsNaN(r.P) {
 				idx = append(idx, i)
 			}
 		}

@@ -24,13 +24,6 @@ const (
 	Mixed        = results.BoundMixed
 )
 
-// boundOf is a row's bound column, or what older files' rows are bound by.
-var boundOf = results.BoundOf
-
-// isGPU reports whether a resource is the GPU's own: GPU memory, launch
-// and the host link make the GPU verdict, the rest the host's.
-var isGPU = results.GPUBound
-
 func resourceRank(resource string) int {
 	if i := slices.Index(Resources, resource); i >= 0 {
 		return i
@@ -96,7 +89,7 @@ func (p *Prior) Process(resource string, sameGPU bool) (s Spread) {
 // GPU's difference from the fleet against (the row's fleet mode aside).
 func (p *Prior) NodeSpread(r results.Row) float64 {
 	r.Note = ""
-	w, b := p.Spread(settingKey(r), boundOf(r), false)
+	w, b := p.Spread(settingKey(r), results.BoundOf(r), false)
 	return math.Hypot(w, b)
 }
 

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/umlab/umlab/results"
 )
 
 // ResourceResult is the verdict on one resource of one GPU of the run: the
@@ -34,7 +36,7 @@ func (r ResourceResult) ChangePct() float64 { return 100 * (r.Ratio - 1) }
 
 // classOf is "gpu" for the GPU's own resources, "host" for the rest.
 func classOf(resource string) string {
-	if isGPU(resource) {
+	if results.GPUBound(resource) {
 		return "gpu"
 	}
 	return "host"
@@ -116,7 +118,7 @@ func headline(res []ResourceResult, rs []Result) (gpu, host Verdict) {
 		if r.Verdict != Fail {
 			continue
 		}
-		if isGPU(r.Resource) {
+		if results.GPUBound(r.Resource) {
 			gpu = Fail
 		} else {
 			host = Fail

@@ -3,8 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
+	"slices"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/spf13/cobra"
@@ -72,39 +71,32 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.Sum
 		{results.ColGPUFaultGroups, "gpu_faults"}, {results.ColCPUPageFaults, "cpu_faults"},
 		{results.ColMigratedPerUseful, "migr/useful"}, {results.ColPCIeRXBytes, "pcie_rx"},
 	}
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	head := []string{"configuration"}
+	t := textTable{head: []string{"configuration"}, cut: -1}
 	for _, c := range cols {
-		head = append(head, c.head)
+		t.head = append(t.head, c.head)
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
 	collected := df.Col(results.ColCountersCollected)
 	uncounted := 0
 	for i := 0; i < df.Nrow(); i++ {
+		counted := collected.Elem(i).String() == "true"
 		f := []string{cutRunes(check.Label(sum[i].Config), 40)}
 		for k, c := range cols {
 			cell := results.TableCell(df.Col(c.name), i, c.name)
-			if k > 0 && collected.Elem(i).String() != "true" {
+			if k > 0 && !counted {
 				cell = "-"
 			}
 			f = append(f, cell)
 		}
-		if collected.Elem(i).String() != "true" {
+		if !counted {
 			uncounted++
 		}
-		fmt.Fprintln(tw, strings.Join(f, "\t"))
+		t.rows = append(t.rows, f)
+	}
+	for _, l := range t.layout(slices.Repeat([]bool{true}, len(t.head)), -1) {
+		fmt.Fprintln(w, l)
 	}
 	if uncounted > 0 {
-		fmt.Fprintf(tw, "(-: %d configurations without a counter pass: waived, or not counted)\n", uncounted)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.SplitAfter(b.String(), "\n") {
-		if line != "" {
-			fmt.Fprintln(w, strings.TrimRight(line, " \n"))
-		}
+		fmt.Fprintf(w, "(-: %d configurations without a counter pass: waived, or not counted)\n", uncounted)
 	}
 	return nil
 }

@@ -85,7 +85,11 @@ func (d *Decomposition) terms() []float64 {
 	return []float64{d.ComputeMs, d.AccessHBMMs, d.AccessCPUMs, d.FaultMs, d.MigrationMs, d.EvictionMs, d.SyncMs}
 }
 
-var termNames = []string{TermCompute, TermAccessHBM, TermAccessCPU, TermFault, TermMigration, TermEviction, TermSync, TermResidual}
+// Terms are d's terms in ms, in TermNames' order.
+func (d *Decomposition) Terms() []float64 { return append(d.terms(), d.ResidualMs) }
+
+// TermNames name the terms, in the order Terms gives them.
+var TermNames = []string{TermCompute, TermAccessHBM, TermAccessCPU, TermFault, TermMigration, TermEviction, TermSync, TermResidual}
 
 func (d *Decomposition) note(format string, a ...any) {
 	d.Notes = appendOnce(d.Notes, fmt.Sprintf(format, a...))
@@ -102,7 +106,7 @@ func (d *Decomposition) finish() {
 	best := 0.0
 	for i, t := range append(d.terms(), d.ResidualMs) {
 		if t > best {
-			best, d.Dominant = t, termNames[i]
+			best, d.Dominant = t, TermNames[i]
 		}
 	}
 }

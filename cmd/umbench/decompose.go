@@ -72,20 +72,8 @@ func newDecomposeCmd() *cobra.Command {
 	return c
 }
 
-// decompTerms are the decomposition's terms as the compact table heads them.
-var decompTerms = []struct {
-	term, head string
-	ms         func(d *model.Decomposition) float64
-}{
-	{model.TermCompute, "comp", func(d *model.Decomposition) float64 { return d.ComputeMs }},
-	{model.TermAccessHBM, "hbm", func(d *model.Decomposition) float64 { return d.AccessHBMMs }},
-	{model.TermAccessCPU, "cpu", func(d *model.Decomposition) float64 { return d.AccessCPUMs }},
-	{model.TermFault, "fault", func(d *model.Decomposition) float64 { return d.FaultMs }},
-	{model.TermMigration, "migr", func(d *model.Decomposition) float64 { return d.MigrationMs }},
-	{model.TermEviction, "evict", func(d *model.Decomposition) float64 { return d.EvictionMs }},
-	{model.TermSync, "sync", func(d *model.Decomposition) float64 { return d.SyncMs }},
-	{model.TermResidual, "resid", func(d *model.Decomposition) float64 { return d.ResidualMs }},
-}
+// decompHeads head the compact table's terms, in model.TermNames' order.
+var decompHeads = []string{"comp", "hbm", "cpu", "fault", "migr", "evict", "sync", "resid"}
 
 // writeDecompositionCompact prints the default decomposition table within
 // 120 columns: the configuration as one readable label, the total time in
@@ -97,19 +85,19 @@ func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
 	t := textTable{head: []string{"configuration", "total_ms"}, cut: 0}
 	var shown []int
 	var zero []string
-	for i, dt := range decompTerms {
+	for i, head := range decompHeads {
 		used := false
 		for j := range ds {
-			if v := dt.ms(&ds[j]); v != 0 && !math.IsNaN(v) {
+			if v := ds[j].Terms()[i]; v != 0 && !math.IsNaN(v) {
 				used = true
 				break
 			}
 		}
 		if used {
 			shown = append(shown, i)
-			t.head = append(t.head, dt.head+"%")
+			t.head = append(t.head, head+"%")
 		} else {
-			zero = append(zero, dt.term)
+			zero = append(zero, model.TermNames[i])
 		}
 	}
 	starred := false
@@ -122,14 +110,15 @@ func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
 			r.SizeBytes = 0 // the percentage names it
 		}
 		f := []string{d.Group + " " + check.Label(r), sig3(d.TotalMs)}
+		terms := d.Terms()
 		for _, i := range shown {
 			v := "-"
-			if ms := decompTerms[i].ms(d); !math.IsNaN(ms) && d.TotalMs > 0 {
+			if ms := terms[i]; !math.IsNaN(ms) && d.TotalMs > 0 {
 				v = strconv.FormatFloat(100*ms/d.TotalMs, 'f', 0, 64)
 				if v == "-0" {
 					v = "0"
 				}
-				if slices.Contains(d.Measured, decompTerms[i].term) {
+				if slices.Contains(d.Measured, model.TermNames[i]) {
 					v += "*"
 					starred = true
 				}

@@ -417,6 +417,9 @@ check() { # check DESCRIPTION COMMAND...
 col() { awk -F'\t' -v c="$2" 'NR > 1 { print $c }' "$1" 2>/dev/null | sort | tr '\n' ' '; }
 # csv_col FILE NAME: the distinct values of a CSV column (no quoted commas here).
 csv_col() { awk -F, -v n="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } c { print $c }' "$1" 2>/dev/null | sort -u | tr '\n' ' '; }
+# merged_col DIR COLUMN: the distinct values of a column over a merged
+# directory's shards (umbench merge writes DIR/parts/<part>/results.csv).
+merged_col() { cat "$1"/parts/*/results.csv 2>/dev/null | awk -F, -v n="$2" 'FNR == 1 && !c { for (i = 1; i <= NF; i++) if ($i == n) c = i; next } $1 == "group" { next } c { print $c }' | sort -u | tr '\n' ' '; }
 
 for n in "${nodes[@]}"; do
   check "no default route in $n: only ${net}.0/24 and loopback are reachable" \
@@ -438,8 +441,8 @@ for n in "${nodes[@]}"; do
   check "run: $n's part has results.csv written on $n" test "$(csv_col "${part:-/nonexistent}/results.csv" host)" = "$n "
 done
 check "run: merge took 2 parts from 2 hosts" grep -q 'merged 2 part(s) from 2 host(s)' "$run_root/merge.txt"
-check "run: merged/results.csv holds rows of n1 and n2" test "$(csv_col "$run_root/merged/results.csv" host)" = "n1 n2 "
-check "run: merged/results.csv holds two GPUs" test "$(csv_col "$run_root/merged/results.csv" gpu_uuid | wc -w)" = 2
+check "run: the merged shards hold rows of n1 and n2" test "$(merged_col "$run_root/merged" host)" = "n1 n2 "
+check "run: the merged shards hold two GPUs" test "$(merged_col "$run_root/merged" gpu_uuid | wc -w)" = 2
 check "run: compare.txt compares n1's GPU with n2's" \
   bash -c 'grep -Eq "^ +n1 " "$1" && grep -Eq "^ +n2 " "$1" && grep -q "over 2 GPUs" "$1"' _ "$run_root/compare.txt"
 
@@ -454,7 +457,7 @@ check "step: n1's task finished its run (results.csv, 'done in' in its stdout)" 
   bash -c 'test -s "$1/results.csv" && grep -q "^done in" "$1/stdout.log"' _ "${n1part:-/nonexistent}"
 check "step: n2's failure is in its stderr.log" grep -q 'simulated failure on n2' "${n2part:-/nonexistent}/stderr.log"
 check "step: the job output names the failed task on n2" grep -q "FAILED: n2/" "$tmp/out/step-$step_job.out"
-check "step: n1's results were merged all the same" test "$(csv_col "$step_root/merged/results.csv" host)" = "n1 "
+check "step: n1's results were merged all the same" test "$(merged_col "$step_root/merged" host)" = "n1 "
 
 # c. smoke array.
 for t in 0 1; do

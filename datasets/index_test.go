@@ -17,7 +17,7 @@ func TestIndexIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := embedded.ReadFile(indexName)
+	b, err := files.ReadFile(indexName)
 	if err != nil {
 		t.Fatal(err)
 	}

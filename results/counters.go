@@ -244,8 +244,8 @@ func WriteCounterCSV(w io.Writer, rows []CounterRow) error {
 // their empty value, except the configuration's group, benchmark, mode and
 // size_bytes and the pass column, which every file must have.
 func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
-	cr := csv.NewReader(newLineLimiter(r, name))
-	head, kinds, _, err := readHeader(cr, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
+	ls := newLines(r, name)
+	head, kinds, _, err := readHeader(ls, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 	}
 	var rows []CounterRow
 	for {
-		vals, line, err := nextRecord(cr, name, head, kinds)
+		vals, line, err := nextRecord(ls, name, head, kinds)
 		if err == io.EOF {
 			break
 		}

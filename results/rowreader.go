@@ -1,11 +1,9 @@
 package results
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,8 +33,7 @@ var RequiredColumns = []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes}
 // errors) and returns a reader of its rows.
 func NewRowReader(r io.Reader, name string) (*RowReader, error) {
 	ls := newLines(r, name)
-	first, err := ls.next()
-	head, _, seen, err := parseHeader(slices.Clone(first), err, name, schemaKind, RequiredColumns...)
+	head, _, seen, err := readHeader(ls, name, schemaKind, RequiredColumns...)
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +59,8 @@ func (rr *RowReader) Columns() []string { return rr.head }
 // columns the file lacks take their empty value.
 func (rr *RowReader) Next(row *Row) error {
 	rec, err := rr.lines.next()
-	if err == io.EOF || errors.Is(err, ErrTooLarge) {
-		return err
-	}
-	if err != nil { // a *csv.ParseError names the line
-		return fmt.Errorf("%s: %w: %v", rr.name, ErrMalformed, err)
+	if err != nil {
+		return malformed(rr.name, err)
 	}
 	line := rr.lines.last
 	if rr.rows++; rr.rows > MaxCSVRows {

@@ -19,8 +19,8 @@ type RowReader struct {
 	trial   bool             // the file has a trial column: duplicates are caught
 	trials  map[trialID]int  // → line
 	config  ConfigIndex
-	runs    stringIndex
-	sources stringIndex
+	runs    firstSeen[string]
+	sources firstSeen[string]
 	bound   bool // the file has a bound column (else LegacyBound)
 	rows    int
 }
@@ -83,7 +83,9 @@ func (rr *RowReader) Next(row *Row) error {
 	}
 	if rr.trial && !row.Waived {
 		c, _ := rr.config.Of(row)
-		k := trialID{c, rr.runs.of(row.RunID), rr.sources.of(row.Source), row.Repetition, row.Trial}
+		run, _ := rr.runs.of(row.RunID)
+		source, _ := rr.sources.of(row.Source)
+		k := trialID{c, run, source, row.Repetition, row.Trial}
 		if first, dup := rr.trials[k]; dup {
 			return fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
 				rr.name, line, ErrMalformed, row.Trial, row.Repetition, first)

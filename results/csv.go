@@ -55,12 +55,3 @@ func schemaKind(name string) (Kind, bool) {
 	c, ok := ColumnOf(name)
 	return c.Kind, ok
 }
-
-// parseField parses one field of a column of kind k, as parseInto does.
-func parseField(k Kind, f string) (any, error) {
-	p := [...]any{String: new(string), Int: new(int64), Float: new(float64), Bool: new(bool)}[k]
-	if err := parseInto(p, f); err != nil {
-		return nil, err
-	}
-	return valueOf(p), nil
-}

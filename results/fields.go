@@ -106,7 +106,7 @@ func (r *Row) ConfigID() ConfigID {
 // ConfigIndex), run, source, repetition and trial index. Two rows with
 // the same trialID are the same trial twice.
 type trialID struct {
-	config, run, source int32 // numbered by ConfigIndex and two stringIndexes
+	config, run, source int32 // numbered in order of first appearance (firstSeen)
 	repetition, trial   int64
 }
 

@@ -151,13 +151,10 @@ func (r *Resampler) intN(n uint64) int {
 	}
 	hi, lo := bits.Mul64(r.pcg.next(), n)
 	if lo < n {
-		return r.reject(hi, lo, n)
+		return int(r.pcg.reject(hi, lo, n)) // rarely: may need new draws
 	}
 	return int(hi)
 }
-
-// reject finishes intN in the rare case (lo < n) that may need new draws.
-func (r *Resampler) reject(hi, lo, n uint64) int { return int(r.pcg.reject(hi, lo, n)) }
 
 func (p *pcg) reject(hi, lo, n uint64) uint64 {
 	thresh := -n % n

@@ -232,7 +232,7 @@ type cmpConfig struct {
 	units []*unit
 }
 
-// fleetID identifies a configuration across GPUs: ConfigKey's identity,
+// fleetID identifies a configuration across GPUs: identity's configuration,
 // the platform and how the part was measured.
 type fleetID struct {
 	id             results.ConfigID

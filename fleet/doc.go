@@ -62,10 +62,7 @@
 // 0.5 % of the median, so that GPUs agreeing to 0.1 % do not turn a 1 %
 // difference into an outlier. GPUs measured in different modes or of
 // different platforms are never compared with each other. [Frame] turns the
-// result into a gota DataFrame, [PerGPU] sums it up per GPU, [Spreads] per
-// configuration (the fleet-wide summary: the fleet median with its
-// interval over GPUs, the spread of the GPUs' medians, and their own
-// trial and run-to-run variation; [SpreadFrame]), and
+// result into a gota DataFrame, [PerGPU] sums it up per GPU, and
 // plots.FleetDeviation draws it. [Summarize] is umbench summary of every
 // part, from their digests.
 //

@@ -51,11 +51,6 @@ func identity(r results.Row) results.Row {
 	return r
 }
 
-// ConfigKey identifies a configuration across GPUs: results.ConfigKey
-// without the GPU UUID and the platform, and without the sizes of
-// oversubscription rows (a percentage of each GPU's free memory).
-func ConfigKey(r results.Row) string { return results.ConfigKey(identity(r)) }
-
 // ConfigLabel names a configuration briefly, e.g. "hbm triad explicit
 // size=1 GiB" or "handoff managed alternating size=256 MiB reuse=4": the
 // configuration columns that are set, without platform, GPU and footprint.

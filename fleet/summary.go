@@ -1,14 +1,10 @@
 package fleet
 
 import (
-	"math"
 	"path/filepath"
 	"slices"
 
-	"github.com/go-gota/gota/dataframe"
-
 	"github.com/umlab/umlab/results"
-	"github.com/umlab/umlab/stats"
 )
 
 // Summarize is results.Summarize over every part, from their digests: the
@@ -123,119 +119,4 @@ func cmpOr(a, b string) string {
 		return a
 	}
 	return b
-}
-
-// Spread is one configuration across the fleet: how its GPUs' medians
-// spread, and how much each GPU varies on its own, for the fleet-wide
-// summary.
-type Spread struct {
-	Config         results.Row // the configuration columns
-	Label          string
-	Platform, Mode string
-	Metric         string
-	HigherIsBetter bool
-	GPUs           int
-	// Median is the fleet median (the median of the GPUs' medians) with a
-	// 95 % bootstrap interval over GPUs (results.SummaryResamples, seed 1).
-	Median stats.Interval
-	// Lo and Hi are the 5th and 95th percentiles of the GPUs' medians
-	// (empirical, as stats.Percentiles), Min and Max their extremes.
-	Lo, Hi, Min, Max float64
-	MADPct           float64 // median absolute deviation of the GPUs' medians, % of Median
-	// TrialCVPct is the median over GPUs of their trials' coefficient of
-	// variation; RunSpreadPct the median over GPUs measured in several
-	// runs of the spread of their runs' medians (NaN when none was).
-	TrialCVPct, RunSpreadPct float64
-	Outliers                 int // GPUs Compare flagged
-}
-
-// Spreads sums Compare's comparisons up per configuration, in Compare's
-// order: the fleet-wide summary.
-func Spreads(cmp []Comparison) []Spread {
-	var out []Spread
-	for i := 0; i < len(cmp); {
-		j := i
-		for j < len(cmp) && sameConfig(cmp[j], cmp[i]) {
-			j++
-		}
-		out = append(out, spreadOf(cmp[i:j]))
-		i = j
-	}
-	return out
-}
-
-func sameConfig(a, b Comparison) bool {
-	return a.Label == b.Label && a.Platform == b.Platform && a.Mode == b.Mode && a.Metric == b.Metric && a.FleetMedian == b.FleetMedian
-}
-
-func spreadOf(g []Comparison) Spread {
-	c := g[0]
-	s := Spread{Config: *c.Config, Label: c.Label, Platform: c.Platform, Mode: c.Mode, Metric: c.Metric,
-		HigherIsBetter: c.HigherIsBetter, GPUs: len(g), MADPct: c.MADPct}
-	meds, cvs, runs := make([]float64, len(g)), make([]float64, len(g)), []float64{}
-	for i, x := range g {
-		meds[i], cvs[i] = x.Median, x.CVPct
-		if !math.IsNaN(x.RunSpreadPct) {
-			runs = append(runs, x.RunSpreadPct)
-		}
-		if x.Outlier {
-			s.Outliers++
-		}
-	}
-	s.Median = stats.MedianCI(meds, stats.DefaultLevel, results.SummaryResamples, 1)
-	s.Lo, s.Hi = stats.Percentiles(meds, 0.9)
-	s.Min, s.Max = slices.Min(meds), slices.Max(meds)
-	s.TrialCVPct, s.RunSpreadPct = stats.Median(cvs), stats.Median(runs)
-	return s
-}
-
-// Column names of the fleet-wide summary beyond the configuration columns
-// and those of the comparison frame.
-const (
-	ColGPUs         = "gpus"
-	ColMedianLo     = "median_lo"
-	ColMedianHi     = "median_hi"
-	ColP5           = "p5"
-	ColP95          = "p95"
-	ColMin          = "min"
-	ColMax          = "max"
-	ColTrialCVPct   = "trial_cv_pct"
-	ColRunSpreadPct = "run_spread_pct"
-	ColOutliers     = "outliers"
-)
-
-// SpreadFrame lays the fleet-wide summary out as a gota DataFrame, one row
-// per configuration, in Spreads' order: the configuration columns
-// (platform included), then fleet_mode, metric, gpus, median,
-// median_lo, median_hi, p5, p95, min, max, mad_pct, trial_cv_pct,
-// run_spread_pct and outliers.
-func SpreadFrame(sp []Spread) dataframe.DataFrame {
-	type F = results.Field[Spread]
-	num := func(name string, f func(s *Spread) float64) F {
-		return F{Name: name, Kind: results.Float, Value: func(s *Spread) any { return f(s) }}
-	}
-	var cfg []string
-	for _, c := range results.ConfigColumns {
-		if c != results.ColGPUUUID {
-			cfg = append(cfg, c)
-		}
-	}
-	fields := results.ConfigFields(func(s *Spread) *results.Row { return &s.Config }, inSchemaOrder(cfg)...)
-	fields = append(fields,
-		F{Name: ColFleetMode, Kind: results.String, Value: func(s *Spread) any { return s.Mode }},
-		F{Name: ColMetric, Kind: results.String, Value: func(s *Spread) any { return s.Metric }},
-		F{Name: ColGPUs, Kind: results.Int, Value: func(s *Spread) any { return s.GPUs }},
-		num(ColMedian, func(s *Spread) float64 { return s.Median.Est }),
-		num(ColMedianLo, func(s *Spread) float64 { return s.Median.Lo }),
-		num(ColMedianHi, func(s *Spread) float64 { return s.Median.Hi }),
-		num(ColP5, func(s *Spread) float64 { return s.Lo }),
-		num(ColP95, func(s *Spread) float64 { return s.Hi }),
-		num(ColMin, func(s *Spread) float64 { return s.Min }),
-		num(ColMax, func(s *Spread) float64 { return s.Max }),
-		num(ColMADPct, func(s *Spread) float64 { return s.MADPct }),
-		num(ColTrialCVPct, func(s *Spread) float64 { return s.TrialCVPct }),
-		num(ColRunSpreadPct, func(s *Spread) float64 { return s.RunSpreadPct }),
-		F{Name: ColOutliers, Kind: results.Int, Value: func(s *Spread) any { return s.Outliers }},
-	)
-	return results.Build(sp, fields...)
 }

@@ -131,45 +131,6 @@ func TestCacheFollowsTheFile(t *testing.T) {
 	}
 }
 
-// The fleet-wide summary: the fleet median of each configuration with
-// its interval over GPUs, the spread of the GPUs' medians and the flagged
-// GPUs.
-func TestSpreads(t *testing.T) {
-	root := t.TempDir()
-	for i, s := range []float64{1.0, 0.99, 1.01, 1.02, 0.98, 0.8} {
-		fleettest.WritePart(t, root, fleettest.Spec{Host: "n", Index: i, Scale: s})
-	}
-	parts, _, err := fleet.Load([]string{root}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmp, err := fleet.Compare(parts, fleet.CompareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sp := fleet.Spreads(cmp)
-	if len(sp) != 3 {
-		t.Fatalf("%d configurations", len(sp))
-	}
-	for _, s := range sp {
-		if s.GPUs != 6 || s.Outliers != 1 || s.Median.Est != cmp[0].FleetMedian && s.Metric == results.ColGBps {
-			t.Errorf("%s: %d GPUs, %d outliers, median %v", s.Label, s.GPUs, s.Outliers, s.Median)
-		}
-		if !(s.Median.Lo <= s.Median.Est && s.Median.Est <= s.Median.Hi) || s.Min > s.Lo || s.Hi > s.Max {
-			t.Errorf("%s: interval %v, p5–p95 %v–%v, range %v–%v", s.Label, s.Median, s.Lo, s.Hi, s.Min, s.Max)
-		}
-		if !math.IsNaN(s.RunSpreadPct) {
-			t.Errorf("%s: run spread %v with one run per GPU", s.Label, s.RunSpreadPct)
-		}
-	}
-	if s := sp[0]; s.Metric != results.ColGBps || math.Abs(s.Median.Est-995) > 1 || s.Min < 799 || s.Max > 1021 {
-		t.Errorf("triad: %+v", s)
-	}
-	if df := fleet.SpreadFrame(sp); df.Err != nil || df.Nrow() != 3 {
-		t.Errorf("frame: %v, %d rows", df.Err, df.Nrow())
-	}
-}
-
 // Two runs of one GPU, merged, are two parts; Summarize describes their
 // common configurations from both runs' rows together, as Summarize of
 // the merged rows does.
@@ -261,11 +222,6 @@ func TestRunSpread(t *testing.T) {
 		want := 100 * (0.1 + 0.1*float64(c.Index)) / (1.05 + 0.05*float64(c.Index))
 		if c.Runs != 2 || math.Abs(c.RunSpreadPct-want) > 0.05 {
 			t.Errorf("%s %s: %d runs, spread %.3f %%, want 2 and %.3f %%", c.Part, c.Label, c.Runs, c.RunSpreadPct, want)
-		}
-	}
-	for _, s := range fleet.Spreads(cmp) {
-		if s.Metric == results.ColGBps && math.Abs(s.RunSpreadPct-100*0.2/1.1) > 0.05 {
-			t.Errorf("%s: median run spread %.3f %%", s.Label, s.RunSpreadPct)
 		}
 	}
 }

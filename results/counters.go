@@ -8,8 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/go-gota/gota/dataframe"
@@ -127,39 +129,37 @@ func perUseful(b float64, useful int64) float64 {
 	return b / float64(useful)
 }
 
-// counterCol is one column of counters.csv: the field that gets it (and
-// builds its frame column) and how to set it on a row read from a file.
+// counterCol is one column of counters.csv: its field (name, kind,
+// value) and where a row keeps it, which a row read from a file is parsed
+// into.
 type counterCol struct {
 	Field[CounterRow]
-	set func(*CounterRow, any)
+	ptr func(*CounterRow) any
 }
 
 // counterColumns is the file order: the configuration columns, what the
 // ratios need, the pass, the counts, then provenance.
 var counterColumns = func() []counterCol {
 	var cols []counterCol
+	add := func(name string, k Kind, p func(*CounterRow) any) {
+		cols = append(cols, counterCol{Field[CounterRow]{name, k, func(r *CounterRow) any { return valueOf(p(r)) }}, p})
+	}
 	row := func(names ...string) {
-		for i, f := range ConfigFields(func(r *CounterRow) *Row { return &r.Config }, names...) {
-			name := names[i]
-			cols = append(cols, counterCol{f, func(r *CounterRow, v any) {
-				if err := r.Config.set(name, v); err != nil {
-					panic(err) // every name above is a schema column
-				}
-			}})
+		for _, name := range names {
+			c, _ := ColumnOf(name)
+			f := fieldPtr[name]
+			add(name, c.Kind, func(r *CounterRow) any { return f(&r.Config) })
 		}
 	}
 	fl := func(name string, p func(*CounterRow) *float64) {
-		cols = append(cols, counterCol{FloatField(name, func(r *CounterRow) float64 { return *p(r) }),
-			func(r *CounterRow, v any) { *p(r) = v.(float64) }})
+		add(name, Float, func(r *CounterRow) any { return p(r) })
 	}
 	row(ConfigColumns...)
 	row(ColUsefulBytes, ColActiveElements)
-	cols = append(cols,
-		counterCol{StringField(ColPass, func(r *CounterRow) string { return r.Pass }), func(r *CounterRow, v any) { r.Pass = v.(string) }},
-		counterCol{BoolField(ColCountersCollected, func(r *CounterRow) bool { return r.Collected }), func(r *CounterRow, v any) { r.Collected = v.(bool) }},
-		counterCol{StringField(ColCounterScope, func(r *CounterRow) string { return r.Scope }), func(r *CounterRow, v any) { r.Scope = v.(string) }},
-		counterCol{IntField(ColCounterWindows, func(r *CounterRow) int64 { return r.Windows }), func(r *CounterRow, v any) { r.Windows = v.(int64) }},
-	)
+	add(ColPass, String, func(r *CounterRow) any { return &r.Pass })
+	add(ColCountersCollected, Bool, func(r *CounterRow) any { return &r.Collected })
+	add(ColCounterScope, String, func(r *CounterRow) any { return &r.Scope })
+	add(ColCounterWindows, Int, func(r *CounterRow) any { return &r.Windows })
 	fl(ColPassKernelMs, func(r *CounterRow) *float64 { return &r.PassKernelMs })
 	fl(ColPassTotalMs, func(r *CounterRow) *float64 { return &r.PassTotalMs })
 	fl(ColUMHtoDBytes, func(r *CounterRow) *float64 { return &r.HtoDBytes })
@@ -244,8 +244,8 @@ func WriteCounterCSV(w io.Writer, rows []CounterRow) error {
 // their empty value, except the configuration's group, benchmark, mode and
 // size_bytes and the pass column, which every file must have.
 func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
-	cr := csv.NewReader(newLineLimiter(r, name))
-	head, kinds, _, err := readHeader(cr, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
+	ls := newLines(r, name)
+	head, _, err := readHeader(ls, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
 	if err != nil {
 		return nil, err
 	}
@@ -255,26 +255,31 @@ func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 	}
 	var rows []CounterRow
 	for {
-		vals, line, err := nextRecord(cr, name, head, kinds)
+		rec, err := ls.next()
 		if err == io.EOF {
-			break
+			return rows, nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, malformed(name, err)
+		}
+		line := ls.last
+		if len(rec) != len(head) {
+			return nil, fmt.Errorf("%s:%d: %w: %d fields, header has %d", name, line, ErrMalformed, len(rec), len(head))
+		}
+		row := emptyCounterRow()
+		for i, f := range rec {
+			if err := parseInto(cols[i].ptr(&row), strings.TrimSpace(f)); err != nil {
+				return nil, fmt.Errorf("%s:%d: %w: column %s: %v", name, line, ErrMalformed, head[i], err)
+			}
 		}
 		if len(rows) == MaxCSVRows {
 			return nil, fmt.Errorf("%s:%d: %w: more than %d rows", name, line, ErrTooLarge, MaxCSVRows)
-		}
-		row := emptyCounterRow()
-		for i, v := range vals {
-			cols[i].set(&row, v)
 		}
 		if err := checkCounterRow(&row, head); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrMalformed, err)
 		}
 		rows = append(rows, row)
 	}
-	return rows, nil
 }
 
 // counterKind is the kind of a column of counters.csv.
@@ -432,4 +437,13 @@ func CounterTable(dir string) (dataframe.DataFrame, error) {
 		ThrottleReasons: meta.Device.ThrottleReasons,
 	})
 	return JoinCounters(sum, counters)
+}
+
+// set assigns v, of the column's kind, to the row's field.
+func (c counterCol) set(r *CounterRow, v any) {
+	if p := c.ptr(r); reflect.TypeOf(p).Elem() == reflect.TypeOf(v) {
+		setField(p, v)
+		return
+	}
+	panic(fmt.Sprintf("results: column %s: a %T is not of its kind", c.Name, v))
 }

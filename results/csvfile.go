@@ -2,12 +2,12 @@ package results
 
 import (
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -16,72 +16,43 @@ import (
 
 // readHeader reads the header line of a CSV file named name: every column
 // must be known (kindOf) and appear once, and the required ones must be
-// there. It returns the trimmed names, their kinds and the set of them.
-func readHeader(cr *csv.Reader, name string, kindOf func(string) (Kind, bool), required ...string) ([]string, []Kind, map[string]bool, error) {
-	cr.FieldsPerRecord = -1
-	head, err := cr.Read()
-	return parseHeader(head, err, name, kindOf, required...)
-}
-
-// parseHeader is readHeader of a header line already read (err: the
-// error reading it).
-func parseHeader(head []string, err error, name string, kindOf func(string) (Kind, bool), required ...string) ([]string, []Kind, map[string]bool, error) {
+// there. It returns the trimmed names and the set of them.
+func readHeader(ls *lines, name string, kindOf func(string) (Kind, bool), required ...string) ([]string, map[string]bool, error) {
+	head, err := ls.next()
+	head = slices.Clone(head)
 	if err == io.EOF {
-		return nil, nil, nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
-	}
-	if errors.Is(err, ErrTooLarge) {
-		return nil, nil, nil, err
+		return nil, nil, fmt.Errorf("%s: %w: empty file, no header line", name, ErrMalformed)
 	}
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
+		return nil, nil, malformed(name, err)
 	}
 	seen := map[string]bool{}
-	kinds := make([]Kind, len(head))
 	for i, h := range head {
 		h = strings.TrimSpace(h)
 		head[i] = h
-		var ok bool
-		if kinds[i], ok = kindOf(h); !ok {
-			return nil, nil, nil, fmt.Errorf("%s:1: %w: unknown column %s (is the header line missing?)", name, ErrMalformed, short(h))
+		if _, ok := kindOf(h); !ok {
+			return nil, nil, fmt.Errorf("%s:1: %w: unknown column %s (is the header line missing?)", name, ErrMalformed, short(h))
 		}
 		if seen[h] {
-			return nil, nil, nil, fmt.Errorf("%s:1: %w: column %s appears twice", name, ErrMalformed, short(h))
+			return nil, nil, fmt.Errorf("%s:1: %w: column %s appears twice", name, ErrMalformed, short(h))
 		}
 		seen[h] = true
 	}
 	for _, c := range required {
 		if !seen[c] {
-			return nil, nil, nil, fmt.Errorf("%s:1: %w: required column %q missing", name, ErrMalformed, c)
+			return nil, nil, fmt.Errorf("%s:1: %w: required column %q missing", name, ErrMalformed, c)
 		}
 	}
-	return head, kinds, seen, nil
+	return head, seen, nil
 }
 
-// nextRecord reads the next line of a CSV file whose header is head and
-// parses each field by its column's kind (kinds, from readHeader); at the
-// end it returns io.EOF. line is the record's line in the file, for errors.
-func nextRecord(cr *csv.Reader, name string, head []string, kinds []Kind) (vals []any, line int, err error) {
-	rec, err := cr.Read()
-	if err == io.EOF {
-		return nil, 0, err
+// malformed wraps an error of reading a CSV file in ErrMalformed (a
+// *csv.ParseError names the line), except io.EOF and errors of a limit.
+func malformed(name string, err error) error {
+	if err == nil || err == io.EOF || errors.Is(err, ErrTooLarge) {
+		return err
 	}
-	if errors.Is(err, ErrTooLarge) {
-		return nil, 0, err
-	}
-	if err != nil { // a *csv.ParseError names the line
-		return nil, 0, fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
-	}
-	line, _ = cr.FieldPos(0) // panics unless a record was read
-	if len(rec) != len(head) {
-		return nil, line, fmt.Errorf("%s:%d: %w: %d fields, header has %d", name, line, ErrMalformed, len(rec), len(head))
-	}
-	vals = make([]any, len(rec))
-	for i, f := range rec {
-		if vals[i], err = parseField(kinds[i], strings.TrimSpace(f)); err != nil {
-			return nil, line, fmt.Errorf("%s:%d: %w: column %s: %v", name, line, ErrMalformed, head[i], err)
-		}
-	}
-	return vals, line, nil
+	return fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
 }
 
 // openCSVAppend opens dir/file for appending, creating dir as needed. A

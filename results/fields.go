@@ -106,61 +106,42 @@ func (r *Row) ConfigID() ConfigID {
 // ConfigIndex), run, source, repetition and trial index. Two rows with
 // the same trialID are the same trial twice.
 type trialID struct {
-	config, run, source int32 // numbered by ConfigIndex and two stringIndexes
+	config, run, source int32 // numbered in order of first appearance (firstSeen)
 	repetition, trial   int64
 }
 
-// stringIndex numbers strings in order of first appearance, the last one
-// checked before the map (a file's rows mostly share their run ID).
-type stringIndex struct {
-	at   map[string]int32
-	last string
+// firstSeen numbers values in order of first appearance, the last one
+// checked before the map: a file's rows mostly share their run ID, and
+// rows of one configuration mostly come one after another, so most rows
+// cost a comparison instead of a hash.
+type firstSeen[K comparable] struct {
+	at   map[K]int32
+	last K
 	li   int32
 }
 
-func (x *stringIndex) of(s string) int32 {
-	if x.at != nil && s == x.last {
-		return x.li
-	}
-	if x.at == nil {
-		x.at = map[string]int32{}
-	}
-	i, ok := x.at[s]
-	if !ok {
-		i = int32(len(x.at))
-		x.at[s] = i
-	}
-	x.last, x.li = s, i
-	return i
-}
-
-// ConfigIndex numbers configurations in order of first appearance.
-// Rows of one configuration mostly come one after another, so the last
-// configuration is checked before the map: most rows cost a comparison
-// of their configuration columns instead of a hash of them.
-type ConfigIndex struct {
-	at   map[ConfigID]int32
-	last ConfigID
-	li   int32
-}
-
-// Of returns the number of r's configuration, and whether it is new.
-func (x *ConfigIndex) Of(r *Row) (int32, bool) {
-	id := r.ConfigID()
-	if x.at != nil && id == x.last {
+// of returns the number of k, and whether it is new.
+func (x *firstSeen[K]) of(k K) (int32, bool) {
+	if x.at != nil && k == x.last {
 		return x.li, false
 	}
 	if x.at == nil {
-		x.at = map[ConfigID]int32{}
+		x.at = map[K]int32{}
 	}
-	i, ok := x.at[id]
+	i, ok := x.at[k]
 	if !ok {
 		i = int32(len(x.at))
-		x.at[id] = i
+		x.at[k] = i
 	}
-	x.last, x.li = id, i
+	x.last, x.li = k, i
 	return i, !ok
 }
+
+// ConfigIndex numbers configurations in order of first appearance.
+type ConfigIndex struct{ ids firstSeen[ConfigID] }
+
+// Of returns the number of r's configuration, and whether it is new.
+func (x *ConfigIndex) Of(r *Row) (int32, bool) { return x.ids.of(r.ConfigID()) }
 
 // appendConfigKey appends ConfigKey(*r) to b.
 func appendConfigKey(b []byte, r *Row) []byte {

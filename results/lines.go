@@ -37,10 +37,11 @@ func (l *lines) next() ([]string, error) {
 	}
 	for {
 		raw, err := l.readLine()
-		if err != nil {
+		quoted := bytes.IndexByte(raw, '"') >= 0
+		if err != nil && !(quoted && len(raw)-lengthNL(raw) > MaxLineBytes) {
 			return nil, err
 		}
-		if bytes.IndexByte(raw, '"') >= 0 {
+		if quoted { // a line too long too: encoding/csv names a bad quote in it first
 			rest := newLineLimiter(io.MultiReader(bytes.NewReader(bytes.Clone(raw)), l.br), l.name)
 			rest.line = l.n + 1
 			l.cr = csv.NewReader(rest)
@@ -87,7 +88,7 @@ func (l *lines) slow() ([]string, error) {
 
 // readLine reads one line with its newline, or io.EOF at the end; a line
 // longer than MaxLineBytes is an error that wraps ErrTooLarge, as
-// lineLimiter's.
+// lineLimiter's, returned with what was read of the line.
 func (l *lines) readLine() ([]byte, error) {
 	line, err := l.br.ReadSlice('\n')
 	if err == bufio.ErrBufferFull {
@@ -99,7 +100,7 @@ func (l *lines) readLine() ([]byte, error) {
 		line = l.raw
 	}
 	if len(line)-lengthNL(line) > MaxLineBytes {
-		return nil, refuse(ErrTooLarge, "%s:%d: a line longer than %d bytes, the limit (a results file's lines are a few hundred)",
+		return line, refuse(ErrTooLarge, "%s:%d: a line longer than %d bytes, the limit (a results file's lines are a few hundred)",
 			l.name, l.n+1, MaxLineBytes)
 	}
 	if len(line) > 0 && err == io.EOF {

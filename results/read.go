@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -49,7 +50,7 @@ func OpenLimited(path string, limit int64) (io.ReadCloser, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st.Mode())))
+		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st)))
 	}
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -69,7 +70,7 @@ func limitFile(f *os.File, path string, limit int64) (io.ReadCloser, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st.Mode())))
+		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st)))
 	}
 	if st.Size() > limit {
 		f.Close()
@@ -79,24 +80,8 @@ func limitFile(f *os.File, path string, limit int64) (io.ReadCloser, error) {
 	return &limitedFile{f: f, r: io.LimitReader(f, limit+1), left: limit + 1, path: path, limit: limit}, nil
 }
 
-// modeBits turns an fs.FileMode's type into the S_IFMT bits kindOf reads.
-func modeBits(m fs.FileMode) uint32 {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return unix.S_IFLNK
-	case m&fs.ModeNamedPipe != 0:
-		return unix.S_IFIFO
-	case m&fs.ModeCharDevice != 0:
-		return unix.S_IFCHR
-	case m&fs.ModeDevice != 0:
-		return unix.S_IFBLK
-	case m&fs.ModeSocket != 0:
-		return unix.S_IFSOCK
-	case m.IsDir():
-		return unix.S_IFDIR
-	}
-	return 0
-}
+// modeBits is the S_IFMT bits of a file's mode, which kindOf reads.
+func modeBits(fi fs.FileInfo) uint32 { return uint32(fi.Sys().(*syscall.Stat_t).Mode) }
 
 type limitedFile struct {
 	f     *os.File

@@ -1,11 +1,9 @@
 package results
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -21,8 +19,8 @@ type RowReader struct {
 	trial   bool             // the file has a trial column: duplicates are caught
 	trials  map[trialID]int  // → line
 	config  ConfigIndex
-	runs    stringIndex
-	sources stringIndex
+	runs    firstSeen[string]
+	sources firstSeen[string]
 	bound   bool // the file has a bound column (else LegacyBound)
 	rows    int
 }
@@ -35,8 +33,7 @@ var RequiredColumns = []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes}
 // errors) and returns a reader of its rows.
 func NewRowReader(r io.Reader, name string) (*RowReader, error) {
 	ls := newLines(r, name)
-	first, err := ls.next()
-	head, _, seen, err := parseHeader(slices.Clone(first), err, name, schemaKind, RequiredColumns...)
+	head, seen, err := readHeader(ls, name, schemaKind, RequiredColumns...)
 	if err != nil {
 		return nil, err
 	}
@@ -62,11 +59,8 @@ func (rr *RowReader) Columns() []string { return rr.head }
 // columns the file lacks take their empty value.
 func (rr *RowReader) Next(row *Row) error {
 	rec, err := rr.lines.next()
-	if err == io.EOF || errors.Is(err, ErrTooLarge) {
-		return err
-	}
-	if err != nil { // a *csv.ParseError names the line
-		return fmt.Errorf("%s: %w: %v", rr.name, ErrMalformed, err)
+	if err != nil {
+		return malformed(rr.name, err)
 	}
 	line := rr.lines.last
 	if rr.rows++; rr.rows > MaxCSVRows {
@@ -89,7 +83,9 @@ func (rr *RowReader) Next(row *Row) error {
 	}
 	if rr.trial && !row.Waived {
 		c, _ := rr.config.Of(row)
-		k := trialID{c, rr.runs.of(row.RunID), rr.sources.of(row.Source), row.Repetition, row.Trial}
+		run, _ := rr.runs.of(row.RunID)
+		source, _ := rr.sources.of(row.Source)
+		k := trialID{c, run, source, row.Repetition, row.Trial}
 		if first, dup := rr.trials[k]; dup {
 			return fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",
 				rr.name, line, ErrMalformed, row.Trial, row.Repetition, first)

@@ -74,7 +74,7 @@ func sameBits(a, b []float64) bool {
 
 // medianOfRanks is the median of the values of c at the indices draw
 // yields n times, NaN left out: each draw counts towards its value's rank,
-// and the median is read from the counts (see countedMedian).
+// and the median is read from the counts.
 func (r *Resampler) medianOfRanks(c *ranked, n int, draw func() int) float64 {
 	r.cnt = slices.Grow(r.cnt[:0], len(c.sorted))[:len(c.sorted)]
 	m := 0
@@ -151,13 +151,10 @@ func (r *Resampler) intN(n uint64) int {
 	}
 	hi, lo := bits.Mul64(r.pcg.next(), n)
 	if lo < n {
-		return r.reject(hi, lo, n)
+		return int(r.pcg.reject(hi, lo, n)) // rarely: may need new draws
 	}
 	return int(hi)
 }
-
-// reject finishes intN in the rare case (lo < n) that may need new draws.
-func (r *Resampler) reject(hi, lo, n uint64) int { return int(r.pcg.reject(hi, lo, n)) }
 
 func (p *pcg) reject(hi, lo, n uint64) uint64 {
 	thresh := -n % n
@@ -258,23 +255,64 @@ func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
 }
 
 // bootstrap returns the percentile interval of the medians of the b
-// resamples whose draws per index are the rows of counts. With an odd
-// number of values each median is one of them: the medians are counted
-// by rank, and the percentiles read from those counts.
+// resamples whose draws per index are the rows of counts: each median is
+// found from the counts (see midRank), nothing is copied or sorted per
+// resample. The counts depend only on the seed, the length and the
+// number of resamples, so a process draws them once for every
+// configuration with as many trials (see drawn).
 func bootstrap[C uint8 | int32](sorted []float64, order []int32, counts []C, level float64) (lo, hi float64) {
 	n := len(sorted)
 	b := len(counts) / n
-	if n%2 == 1 {
-		hist := make([]int, n)
-		for k := range b {
-			hist[medianRank(order, counts[k*n:(k+1)*n])]++
+	upper := make([]int32, b)
+	var lower []int32
+	if n%2 == 0 {
+		lower = make([]int32, b)
+	}
+	for k := range b {
+		cnt := counts[k*n : (k+1)*n]
+		v, seen := midRank(order, cnt, n/2)
+		upper[k] = int32(v)
+		if lower == nil {
+			continue
+		}
+		if seen == n/2 { // position mid−1 holds the largest rank below v drawn
+			for v--; cnt[order[v]] == 0; v-- {
+			}
+		}
+		lower[k] = int32(v)
+	}
+	return medianInterval(sorted, upper, lower, level)
+}
+
+// midRank walks the values in rank order (order[v] the index of the
+// value of rank v) through a resample that drew index i cnt[i] times,
+// as a sort of the resample would place them: it returns the rank at the
+// 0-based position mid and how many draws rank below it.
+func midRank[C uint8 | int32](order []int32, cnt []C, mid int) (v, seen int) {
+	for ; seen+int(cnt[order[v]]) <= mid; v++ {
+		seen += int(cnt[order[v]])
+	}
+	return v, seen
+}
+
+// medianInterval is the percentile interval of the b resample medians
+// whose middle ranks are upper (position n/2 of a sorted resample) and,
+// for an even n, lower (n/2−1). With an odd n each median is one of the
+// values: the medians are counted by rank, and the percentiles read from
+// those counts.
+func medianInterval(sorted []float64, upper, lower []int32, level float64) (lo, hi float64) {
+	b := len(upper)
+	if lower == nil {
+		hist := make([]int, len(sorted))
+		for _, v := range upper {
+			hist[v]++
 		}
 		a := (1 - level) / 2
 		return sorted[rankAt(hist, empiricalRank(a, b))], sorted[rankAt(hist, empiricalRank(1-a, b))]
 	}
 	meds := make([]float64, b)
-	for k := range b {
-		meds[k] = countedMedian(sorted, order, counts[k*n:(k+1)*n])
+	for k := range meds {
+		meds[k] = (sorted[lower[k]] + sorted[upper[k]]) / 2
 	}
 	return percentilesInPlace(meds, level)
 }
@@ -291,57 +329,6 @@ func rankAt(hist []int, k int) int {
 	return len(hist) - 1
 }
 
-// medianRank is the rank of the median of a resample of an odd number of
-// values (see countedMedian).
-func medianRank[C uint8 | int32](order []int32, cnt []C) int {
-	mid := len(order) / 2
-	seen := 0
-	v := 0
-	for {
-		c := int(cnt[order[v]])
-		if seen+c > mid {
-			return v
-		}
-		seen += c
-		v++
-	}
-}
-
-// MedianCI reads each resample as the number of times each index was
-// drawn, and its median by walking the values in sorted order, adding up
-// those counts to the middle, as a sort of the resample would place it:
-// nothing is copied or sorted per resample. The counts depend only on the
-// seed, the length and the number of resamples, so a process draws them
-// once for every configuration with as many trials (see drawn).
-
-// countedMedian is the median of a resample of sorted (order[v] the index
-// of the value of rank v) that drew index i cnt[i] times.
-func countedMedian[C uint8 | int32](sorted []float64, order []int32, cnt []C) float64 {
-	n := len(sorted)
-	mid := n / 2 // the 0-based position of the (upper) middle value
-	seen := 0
-	v := 0
-	for {
-		c := int(cnt[order[v]])
-		if seen+c > mid {
-			break
-		}
-		seen += c
-		v++
-	}
-	switch {
-	case n%2 == 1:
-		return sorted[v]
-	case seen < mid: // position mid−1 holds rank v too
-		return (sorted[v] + sorted[v]) / 2
-	}
-	lower := v - 1 // position mid−1 holds the largest rank below v drawn
-	for cnt[order[lower]] == 0 {
-		lower--
-	}
-	return (sorted[lower] + sorted[v]) / 2
-}
-
 // drawnCache keeps the resample counts by seed, length and resample count
 // (and the type of a count): a summary bootstraps hundreds of
 // configurations of the same number of trials with the same seed, so they
@@ -355,23 +342,19 @@ var drawnCache struct {
 
 const drawnCacheBytes = 32 << 20
 
-// drawn returns counts[C](NewResampler(seed), n, b), cached.
-func drawn[C uint8 | int32](seed uint64, n, b int) []C {
-	size := 1 // bytes of a count
-	if _, wide := any(C(0)).(int32); wide {
-		size = 4
-	}
-	key := [4]uint64{seed, uint64(n), uint64(b), uint64(size)}
+// cached returns the table kept under key, else makes it (with its size
+// in bytes) and keeps it while the cache has room.
+func cached[T any](key [4]uint64, make func() (T, int)) T {
 	drawnCache.Lock()
 	t, ok := drawnCache.tables[key]
 	drawnCache.Unlock()
 	if ok {
-		return t.([]C)
+		return t.(T)
 	}
-	tab := counts[C](NewResampler(seed), n, b)
+	tab, size := make()
 	drawnCache.Lock()
 	defer drawnCache.Unlock()
-	if size *= len(tab); drawnCache.bytes+size <= drawnCacheBytes {
+	if drawnCache.bytes+size <= drawnCacheBytes {
 		if drawnCache.tables == nil {
 			drawnCache.tables = map[[4]uint64]any{}
 		}
@@ -379,6 +362,18 @@ func drawn[C uint8 | int32](seed uint64, n, b int) []C {
 		drawnCache.bytes += size
 	}
 	return tab
+}
+
+// drawn returns counts[C](NewResampler(seed), n, b), cached.
+func drawn[C uint8 | int32](seed uint64, n, b int) []C {
+	size := 1 // bytes of a count
+	if _, wide := any(C(0)).(int32); wide {
+		size = 4
+	}
+	return cached([4]uint64{seed, uint64(n), uint64(b), uint64(size)}, func() ([]C, int) {
+		tab := counts[C](NewResampler(seed), n, b)
+		return tab, size * len(tab)
+	})
 }
 
 // sortedOrder returns x sorted and order, the index in x of each sorted

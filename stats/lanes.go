@@ -9,7 +9,7 @@ import "math/bits"
 // a running count never passes the number of values). A resample's
 // median rank is where its running count first passes the middle
 // position, found for eight lanes in one comparison. Same ranks as
-// countedMedian, in an eighth of the additions and without its
+// midRank, in an eighth of the additions and without its
 // resample-by-resample jumps through the table.
 const maxLaneValues = 127
 
@@ -22,31 +22,17 @@ const (
 // transposed: word i·w + j holds the counts of index i in resamples
 // 8j … 8j+7 (w = ⌈b/8⌉ words per index). Cached as drawn caches.
 func lanes(seed uint64, n, b int) []uint64 {
-	key := [4]uint64{seed, uint64(n), uint64(b), 0}
-	drawnCache.Lock()
-	t, ok := drawnCache.tables[key]
-	drawnCache.Unlock()
-	if ok {
-		return t.([]uint64)
-	}
-	counts := drawn[uint8](seed, n, b)
-	w := (b + 7) / 8
-	tab := make([]uint64, n*w)
-	for k := range b {
-		for i, c := range counts[k*n : (k+1)*n] {
-			tab[i*w+k/8] |= uint64(c) << (8 * (k % 8))
+	return cached([4]uint64{seed, uint64(n), uint64(b), 0}, func() ([]uint64, int) {
+		counts := drawn[uint8](seed, n, b)
+		w := (b + 7) / 8
+		tab := make([]uint64, n*w)
+		for k := range b {
+			for i, c := range counts[k*n : (k+1)*n] {
+				tab[i*w+k/8] |= uint64(c) << (8 * (k % 8))
+			}
 		}
-	}
-	drawnCache.Lock()
-	defer drawnCache.Unlock()
-	if size := 8 * len(tab); drawnCache.bytes+size <= drawnCacheBytes {
-		if drawnCache.tables == nil {
-			drawnCache.tables = map[[4]uint64]any{}
-		}
-		drawnCache.tables[key] = tab
-		drawnCache.bytes += size
-	}
-	return tab
+		return tab, 8 * len(tab)
+	})
 }
 
 // laneBootstrap is bootstrap for n ≤ maxLaneValues values, from lanes.
@@ -59,19 +45,7 @@ func laneBootstrap(sorted []float64, order []int32, tab []uint64, b int, level f
 		lower = make([]int32, b)
 	}
 	crossings(order, tab, b, mid, upper, lower)
-	a := (1 - level) / 2
-	if n%2 == 1 {
-		hist := make([]int, n)
-		for _, v := range upper {
-			hist[v]++
-		}
-		return sorted[rankAt(hist, empiricalRank(a, b))], sorted[rankAt(hist, empiricalRank(1-a, b))]
-	}
-	meds := make([]float64, b)
-	for k := range meds {
-		meds[k] = (sorted[lower[k]] + sorted[upper[k]]) / 2
-	}
-	return percentilesInPlace(meds, level)
+	return medianInterval(sorted, upper, lower, level)
 }
 
 // crossings walks the values in rank order (order[v] is the index of

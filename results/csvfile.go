@@ -86,22 +86,27 @@ func openCSVAppend(dir, file string, resume bool, load func(old []byte, path str
 				}
 			}
 			old = old[:i+1]
-			if len(bytes.TrimSpace(old)) == 0 {
-				fresh = true // the header itself was cut short: nothing to keep
+			if !hasRows(old, func(b []byte) error { return load(b, path) }) {
+				fresh = true // the header itself, or all but it, was cut short: nothing to keep
 			} else if err := WriteFileAtomic(path, old, 0o644); err != nil {
 				return nil, err
 			}
 		}
 	}
+	var header bytes.Buffer
+	if err := writeHeader(&header); err != nil {
+		return nil, err
+	}
 	if fresh {
-		var buf bytes.Buffer
-		if err := writeHeader(&buf); err != nil {
-			return nil, err
-		}
-		old = buf.Bytes()
+		old = header.Bytes()
 		if err := WriteFileAtomic(path, old, 0o644); err != nil {
 			return nil, err
 		}
+	} else if !bytes.HasPrefix(old, header.Bytes()) {
+		// Rows appended now are in this schema: under another header
+		// the file would become unreadable.
+		return nil, fmt.Errorf("%w: %s was written with other columns than this umbench writes: it can be read, not continued (choose another --out)",
+			ErrMalformed, path)
 	}
 	if err := load(old, path); err != nil {
 		return nil, err

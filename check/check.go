@@ -166,20 +166,8 @@ func (r *Report) OK(strict bool) bool {
 func settingKey(r results.Row) string {
 	c := r
 	c.Platform, c.GPUUUID = "", ""
-	return results.ConfigKey(c) + "|" + fleetMode(r.Note)
-}
-
-// fleetMode is the fleet=... token of a row's note ("" outside a fleet run).
-func fleetMode(note string) string {
-	for _, f := range strings.FieldsFunc(note, func(r rune) bool { return r == ';' || r == ' ' || r == ',' }) {
-		if m, ok := strings.CutPrefix(f, "fleet="); ok {
-			if strings.HasPrefix(m, "concurrent") {
-				return "concurrent"
-			}
-			return m
-		}
-	}
-	return ""
+	mode, _ := results.FleetMode(r.Note)
+	return results.ConfigKey(c) + "|" + mode
 }
 
 // Label is a short readable name for a row's configuration.
@@ -217,7 +205,8 @@ func Label(r results.Row) string {
 	if r.ReusePasses > 0 {
 		add("R=" + strconv.FormatInt(r.ReusePasses, 10))
 	}
-	add(fleetMode(r.Note))
+	mode, _ := results.FleetMode(r.Note)
+	add(mode)
 	return strings.Join(f, " ")
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"unicode/utf8"
+
+	"github.com/umlab/umlab/results"
 )
 
 // TableWidth is the width WriteTable keeps to unless asked for wide output.
@@ -26,7 +28,7 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 	fmt.Fprintf(w, "%s: run %s against baseline %s\n", r.GPUModel, r.Run, r.Baseline)
 	fmt.Fprintf(w, "GPU %s, host %s\n\n", strings.ToUpper(string(r.GPU)), strings.ToUpper(string(r.Host)))
 	say := func(text string) {
-		for _, l := range wrap(text, TableWidth) {
+		for _, l := range results.Wrap(text, TableWidth) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -43,7 +45,7 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 	for _, res := range r.Resources {
 		name := res.Class + " " + res.Resource
 		if multi {
-			name += " " + shortGPU(res.GPU)
+			name += " " + results.ShortGPU(res.GPU)
 		}
 		worst := strings.Join(res.Worst, "; ")
 		if !wide {
@@ -78,7 +80,7 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 		}
 		f := []string{label}
 		if multi {
-			f = append(f, shortGPU(res.GPU))
+			f = append(f, results.ShortGPU(res.GPU))
 		}
 		v := verdictText(res.Verdict)
 		if reason != "" {
@@ -122,23 +124,6 @@ func verdictText(v Verdict) string {
 		return "FAIL"
 	}
 	return string(v)
-}
-
-// wrap breaks text into lines of at most width runes at spaces.
-func wrap(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return append(lines, line)
 }
 
 // sorted puts failures first, then inconclusive results, passes and skips,
@@ -227,14 +212,6 @@ func cut(s string, n int) string {
 	}
 	r := []rune(s)
 	return string(r[:n-1]) + "…"
-}
-
-func shortGPU(uuid string) string {
-	u := strings.TrimPrefix(uuid, "GPU-")
-	if len(u) > 8 {
-		return u[:8]
-	}
-	return u
 }
 
 func num(v float64) string {

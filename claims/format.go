@@ -123,7 +123,7 @@ func Write(w io.Writer, xs []Check, format string) error {
 		}
 		var b strings.Builder
 		for _, l := range strings.Split(IntervalsNote(xs), "\n") {
-			b.WriteString(strings.Join(wrap(l, 110), "\n") + "\n")
+			b.WriteString(strings.Join(results.Wrap(l, 110), "\n") + "\n")
 		}
 		b.WriteString("\n")
 		for i, r := range rows {
@@ -139,7 +139,7 @@ func Write(w io.Writer, xs []Check, format string) error {
 				if len(xs[i-1].RestsOn) > 0 {
 					reason = strings.TrimSuffix(reason, ".") + ". Rests on " + strings.Join(xs[i-1].RestsOn, ", ")
 				}
-				for _, l := range wrap(reason, 110) {
+				for _, l := range results.Wrap(reason, 110) {
 					b.WriteString("    " + l + "\n")
 				}
 			}
@@ -149,26 +149,6 @@ func Write(w io.Writer, xs []Check, format string) error {
 		return err
 	}
 	return fmt.Errorf("claims: format %q: want table, md or csv", format)
-}
-
-// wrap breaks text into lines of at most n runes, at spaces.
-func wrap(text string, n int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > n {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	if line != "" {
-		lines = append(lines, line)
-	}
-	return lines
 }
 
 // mdCell makes s one Markdown table cell of plain text: its own line

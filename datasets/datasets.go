@@ -215,7 +215,7 @@ func entryOf(fsys fs.FS, name string) (Entry, error) {
 		if r.Phase != "" && !slices.Contains(e.Phases[r.Group], r.Phase) {
 			e.Phases[r.Group] = append(e.Phases[r.Group], r.Phase)
 		}
-		if mode := fleetMode(r.Note); mode != "" {
+		if mode, _ := results.FleetMode(r.Note); mode != "" {
 			modes[mode] = true
 		}
 		configs[r.ConfigID()] = true
@@ -244,21 +244,6 @@ func entryOf(fsys fs.FS, name string) (Entry, error) {
 	}
 	e.Trials, e.Warmups = results.MostCommon(tc), results.MostCommon(warm)
 	return e, nil
-}
-
-// fleetMode is the mode of a row note's fleet token ("fleet=isolated",
-// "fleet=concurrent:N"), as fleet.ModeOf reads it; datasets does not
-// import fleet.
-func fleetMode(note string) string {
-	for _, f := range strings.Split(note, ";") {
-		if v, ok := strings.CutPrefix(strings.TrimSpace(f), "fleet="); ok {
-			v, _, _ = strings.Cut(v, ":")
-			if v == "isolated" || v == "concurrent" {
-				return v
-			}
-		}
-	}
-	return ""
 }
 
 func list(fsys fs.FS) []Info {

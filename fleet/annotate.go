@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -112,21 +111,9 @@ func (a Annotation) MetaNote() string {
 	return b.String()
 }
 
-var modeRE = regexp.MustCompile(`(?:^|;\s*)fleet=(isolated|concurrent)(?::(\d+))?`)
-
-// ModeOf reads a row note's fleet token: the mode ("" when the row is not
-// from a fleet worker) and, for concurrent rows, how many GPUs ran at once.
-func ModeOf(note string) (mode string, peers int) {
-	m := modeRE.FindStringSubmatch(note)
-	if m == nil {
-		return "", 0
-	}
-	peers = 1
-	if m[2] != "" {
-		peers, _ = strconv.Atoi(m[2])
-	}
-	return m[1], peers
-}
+// ModeOf reads a row note's fleet token (results.FleetMode): the mode
+// ("" outside a fleet run) and, for concurrent rows, the GPUs at once.
+func ModeOf(note string) (mode string, peers int) { return results.FleetMode(note) }
 
 // withToken replaces any fleet token of a note by tok.
 func withToken(note, tok string) string {

@@ -216,7 +216,7 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 			f = append(f, cutRunes(hostOf[c.GPUUUID], 10))
 		}
 		if showGPU {
-			f = append(f, shortUUID(c.GPUUUID))
+			f = append(f, results.ShortGPU(c.GPUUUID))
 		}
 		ci := s.GBpsCI
 		if s.N < 2 {

@@ -284,15 +284,6 @@ func cutRunes(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// shortUUID is the first 8 hex digits of a GPU UUID.
-func shortUUID(u string) string {
-	u = strings.TrimPrefix(u, "GPU-")
-	if len(u) > 8 {
-		return u[:8]
-	}
-	return u
-}
-
 // writeTable prints a frame as aligned text (results.TableCells).
 func writeTable(w io.Writer, df dataframe.DataFrame) error {
 	head, rows, err := results.TableCells(df)

@@ -152,7 +152,7 @@ var Metrics = metricCols[:]
 // are that part's rows read again, to pool them.
 func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	o = o.defaults()
-	if o.Metric != "" && !contains(Metrics, o.Metric) {
+	if o.Metric != "" && !slices.Contains(Metrics, o.Metric) {
 		return nil, fmt.Errorf("fleet: metric %q: want one of %s", o.Metric, strings.Join(Metrics, ", "))
 	}
 	configs, err := gatherConfigs(parts)
@@ -445,21 +445,10 @@ func nz(v float64) float64 {
 }
 
 func rank(m string) int {
-	for i, x := range Metrics {
-		if x == m {
-			return i
-		}
+	if i := slices.Index(Metrics, m); i >= 0 {
+		return i
 	}
 	return len(Metrics)
-}
-
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // GPUSummary sums up one GPU over every configuration it was compared in.
@@ -598,7 +587,7 @@ func Frame(cmp []Comparison) dataframe.DataFrame {
 func inSchemaOrder(cols []string) []string {
 	var out []string
 	for _, c := range results.Columns {
-		if contains(cols, c.Name) {
+		if slices.Contains(cols, c.Name) {
 			out = append(out, c.Name)
 		}
 	}

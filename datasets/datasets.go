@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -15,8 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/go-gota/gota/dataframe"
 
 	"github.com/umlab/umlab/results"
 )
@@ -234,10 +232,7 @@ func entryOf(fsys fs.FS, name string) (Entry, error) {
 		}
 	}
 	e.GPUs, e.Configs = len(gpus), len(configs)
-	for m := range modes {
-		e.Modes = append(e.Modes, m)
-	}
-	sort.Strings(e.Modes)
+	e.Modes = slices.Sorted(maps.Keys(modes))
 	tc := map[int]int{}
 	for _, n := range trials {
 		tc[n]++
@@ -248,20 +243,8 @@ func entryOf(fsys fs.FS, name string) (Entry, error) {
 
 func list(fsys fs.FS) []Info {
 	var out []Info
-	for _, name := range names(fsys) {
-		in := Info{Name: name, Kind: Measured}
-		m, err := readMeta(fsys, name)
-		if err != nil {
-			in.Description = err.Error()
-			out = append(out, in)
-			continue
-		}
-		in.Platform = m.Platform
-		if m.Kind == Published {
-			in.Kind = Published
-		}
-		in.Description = describe(in, m)
-		out = append(out, in)
+	for _, e := range index(fsys) {
+		out = append(out, e.Info)
 	}
 	return out
 }
@@ -291,14 +274,7 @@ func names(fsys fs.FS) []string {
 	return out
 }
 
-func known(fsys fs.FS, name string) bool {
-	for _, n := range names(fsys) {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func known(fsys fs.FS, name string) bool { return slices.Contains(names(fsys), name) }
 
 func unknown(fsys fs.FS, name string) error {
 	return fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(names(fsys), ", "))
@@ -366,64 +342,9 @@ func fill(rows []results.Row, m results.Metadata, name string) {
 	}
 }
 
-// LoadFrame is Load returning the tidy DataFrame of results.Frame.
-func LoadFrame(name string) (dataframe.DataFrame, results.Metadata, error) {
-	rows, m, err := Load(name)
-	if err != nil {
-		return dataframe.DataFrame{}, m, err
-	}
-	df := results.Frame(rows)
-	if df.Err != nil {
-		return df, m, fmt.Errorf("datasets: %s: %w", name, df.Err)
-	}
-	return df, m, nil
-}
-
 // LoadAny is Resolve without the resolved name: an embedded dataset's
 // name, a results directory, or newest[:GROUP].
 func LoadAny(ref string) ([]results.Row, results.Metadata, error) {
 	rows, m, _, err := Resolve(ref)
 	return rows, m, err
-}
-
-// LoadMany loads several datasets or results directories (each as by
-// LoadAny) into one slice of rows, in argument order. The platform column
-// tells the platforms apart; run_id tells apart runs on one platform.
-func LoadMany(namesOrDirs ...string) ([]results.Row, error) {
-	var all []results.Row
-	for _, n := range namesOrDirs {
-		rows, _, err := LoadAny(n)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, rows...)
-	}
-	return all, nil
-}
-
-// LoadManyFrame is LoadMany returning the tidy DataFrame of results.Frame.
-func LoadManyFrame(namesOrDirs ...string) (dataframe.DataFrame, error) {
-	rows, err := LoadMany(namesOrDirs...)
-	if err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	df := results.Frame(rows)
-	if df.Err != nil {
-		return df, fmt.Errorf("datasets: %w", df.Err)
-	}
-	return df, nil
-}
-
-// CountersCSV returns the counters.csv of a measured dataset made with
-// `umbench run --counters` (the Unified Memory counter passes; parse it with
-// results.ReadCounterCSV). A dataset without one is an error that says so.
-func CountersCSV(name string) (io.Reader, error) {
-	if !known(embedded, name) {
-		return nil, unknown(embedded, name)
-	}
-	b, err := fs.ReadFile(embedded, name+"/counters.csv")
-	if err != nil {
-		return nil, fmt.Errorf("datasets: %s has no counter passes (counters.csv): %w", name, err)
-	}
-	return bytes.NewReader(b), nil
 }

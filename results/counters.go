@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -356,17 +355,6 @@ func (a *CounterAppender) Append(rows ...CounterRow) error {
 // Close closes counters.csv.
 func (a *CounterAppender) Close() error { return a.f.Close() }
 
-// CounterFrame is the DataFrame of counter rows: every column of
-// counters.csv, then migrated_bytes, migrated_per_useful and
-// pcie_per_useful.
-func CounterFrame(rows []CounterRow) dataframe.DataFrame {
-	fields := make([]Field[CounterRow], 0, len(counterColumns)+len(counterDerived))
-	for _, c := range counterColumns {
-		fields = append(fields, c.Field)
-	}
-	return Build(rows, append(fields, counterDerived...)...)
-}
-
 // JoinCounters adds each summary row's counter pass to the summary frame
 // (SummaryFrame), matched by configuration (ConfigKey): the summary's
 // columns, then useful_bytes, counters_collected, the scope, the counts
@@ -418,32 +406,4 @@ func JoinCounters(sum []SummaryRow, rows []CounterRow) (dataframe.DataFrame, err
 	}
 	df := dataframe.New(cols...)
 	return df, df.Err
-}
-
-// CounterTable loads a results directory with its counters.csv, summarises
-// the trials (with the metadata's peaks and throttle reasons) and joins the
-// counter passes: one row per configuration.
-func CounterTable(dir string) (dataframe.DataFrame, error) {
-	rows, meta, err := LoadDir(dir)
-	if err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	counters, err := LoadCounters(dir)
-	if err != nil {
-		return dataframe.DataFrame{}, fmt.Errorf("results: %s has no counter passes (run with --counters): %w", dir, err)
-	}
-	sum := Summarize(rows, SummaryOptions{
-		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
-		ThrottleReasons: meta.Device.ThrottleReasons,
-	})
-	return JoinCounters(sum, counters)
-}
-
-// set assigns v, of the column's kind, to the row's field.
-func (c counterCol) set(r *CounterRow, v any) {
-	if p := c.ptr(r); reflect.TypeOf(p).Elem() == reflect.TypeOf(v) {
-		setField(p, v)
-		return
-	}
-	panic(fmt.Sprintf("results: column %s: a %T is not of its kind", c.Name, v))
 }

@@ -202,20 +202,14 @@ func CounterColumns() []string {
 // formatCounterField writes one value of counters.csv: floats in their
 // shortest exact form without exponent, NaN empty.
 func formatCounterField(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		if math.IsNaN(x) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
+	x, ok := v.(float64)
+	switch {
+	case !ok:
+		return fmt.Sprint(v)
+	case math.IsNaN(x):
+		return ""
 	}
-	return fmt.Sprint(v)
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 // WriteCounterCSV writes counter rows with a header line, floats at full
@@ -244,7 +238,7 @@ func WriteCounterCSV(w io.Writer, rows []CounterRow) error {
 // size_bytes and the pass column, which every file must have.
 func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 	ls := newLines(r, name)
-	head, _, err := readHeader(ls, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
+	head, _, err := readHeader(ls, name, CounterColumns(), ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
 	if err != nil {
 		return nil, err
 	}
@@ -274,21 +268,11 @@ func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 		if len(rows) == MaxCSVRows {
 			return nil, fmt.Errorf("%s:%d: %w: more than %d rows", name, line, ErrTooLarge, MaxCSVRows)
 		}
-		if err := checkCounterRow(&row, head); err != nil {
+		if err := checkCounterRow(&row, cols); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrMalformed, err)
 		}
 		rows = append(rows, row)
 	}
-}
-
-// counterKind is the kind of a column of counters.csv.
-func counterKind(name string) (Kind, bool) {
-	for _, c := range counterColumns {
-		if c.Name == name {
-			return c.Kind, true
-		}
-	}
-	return 0, false
 }
 
 // LoadCounters reads dir/counters.csv. A directory without one (a run

@@ -1,6 +1,7 @@
 package stats
 
 import (
+	"cmp"
 	"math"
 	"math/bits"
 	"slices"
@@ -164,31 +165,6 @@ func (p *pcg) reject(hi, lo, n uint64) uint64 {
 	return hi
 }
 
-// counts draws b resamples of n indices as intN does and returns how many
-// times each index was drawn in each: row k (counts[k·n : (k+1)·n]) is
-// resample k.
-func counts[C uint8 | int32](r *Resampler, n, b int) []C {
-	out := make([]C, n*b)
-	m := uint64(n)
-	p := r.pcg // a local copy stays in registers
-	for k := range b {
-		row := out[k*n : (k+1)*n]
-		for range n {
-			if m&(m-1) == 0 {
-				row[p.next()&(m-1)]++
-				continue
-			}
-			hi, lo := bits.Mul64(p.next(), m)
-			if lo < m {
-				hi = p.reject(hi, lo, m)
-			}
-			row[hi]++
-		}
-	}
-	r.pcg = p
-	return out
-}
-
 // Median returns the median of one resample of x (len(x) draws with
 // replacement), NaN values ignored; NaN for an empty x.
 func (r *Resampler) Median(x []float64) float64 {
@@ -242,57 +218,17 @@ func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
 	if n < 2 {
 		return Interval{est, est, est}
 	}
-	var lo, hi float64
-	switch {
-	case n <= maxLaneValues: // every resample at once (lanes.go)
-		lo, hi = laneBootstrap(sorted, order, lanes(seed, n, b), b, level)
-	case n <= math.MaxUint8: // a count fits a byte: the table is a quarter the size
-		lo, hi = bootstrap(sorted, order, drawn[uint8](seed, n, b), level)
-	default:
-		lo, hi = bootstrap(sorted, order, drawn[int32](seed, n, b), level)
+	if n <= maxLaneValues { // every resample at once (lanes.go)
+		lo, hi := laneBootstrap(sorted, order, lanes(seed, n, b), b, level)
+		return Interval{est, lo, hi}
 	}
+	r := NewResampler(seed) // resample by resample, as Median draws them
+	meds := make([]float64, b)
+	for k := range meds {
+		meds[k] = r.Median(x)
+	}
+	lo, hi := percentilesInPlace(meds, level)
 	return Interval{est, lo, hi}
-}
-
-// bootstrap returns the percentile interval of the medians of the b
-// resamples whose draws per index are the rows of counts: each median is
-// found from the counts (see midRank), nothing is copied or sorted per
-// resample. The counts depend only on the seed, the length and the
-// number of resamples, so a process draws them once for every
-// configuration with as many trials (see drawn).
-func bootstrap[C uint8 | int32](sorted []float64, order []int32, counts []C, level float64) (lo, hi float64) {
-	n := len(sorted)
-	b := len(counts) / n
-	upper := make([]int32, b)
-	var lower []int32
-	if n%2 == 0 {
-		lower = make([]int32, b)
-	}
-	for k := range b {
-		cnt := counts[k*n : (k+1)*n]
-		v, seen := midRank(order, cnt, n/2)
-		upper[k] = int32(v)
-		if lower == nil {
-			continue
-		}
-		if seen == n/2 { // position mid−1 holds the largest rank below v drawn
-			for v--; cnt[order[v]] == 0; v-- {
-			}
-		}
-		lower[k] = int32(v)
-	}
-	return medianInterval(sorted, upper, lower, level)
-}
-
-// midRank walks the values in rank order (order[v] the index of the
-// value of rank v) through a resample that drew index i cnt[i] times,
-// as a sort of the resample would place them: it returns the rank at the
-// 0-based position mid and how many draws rank below it.
-func midRank[C uint8 | int32](order []int32, cnt []C, mid int) (v, seen int) {
-	for ; seen+int(cnt[order[v]]) <= mid; v++ {
-		seen += int(cnt[order[v]])
-	}
-	return v, seen
 }
 
 // medianInterval is the percentile interval of the b resample medians
@@ -329,14 +265,14 @@ func rankAt(hist []int, k int) int {
 	return len(hist) - 1
 }
 
-// drawnCache keeps the resample counts by seed, length and resample count
-// (and the type of a count): a summary bootstraps hundreds of
-// configurations of the same number of trials with the same seed, so they
-// share one table. It holds at most drawnCacheBytes; larger or later
-// tables are drawn afresh each time.
+// drawnCache keeps the tables of lanes by seed, length and resample
+// count: a summary bootstraps hundreds of configurations of the same
+// number of trials with the same seed, so they share one table. It holds
+// at most drawnCacheBytes; larger or later tables are drawn afresh each
+// time.
 var drawnCache struct {
 	sync.Mutex
-	tables map[[4]uint64]any
+	tables map[[3]uint64]any
 	bytes  int
 }
 
@@ -344,7 +280,7 @@ const drawnCacheBytes = 32 << 20
 
 // cached returns the table kept under key, else makes it (with its size
 // in bytes) and keeps it while the cache has room.
-func cached[T any](key [4]uint64, make func() (T, int)) T {
+func cached[T any](key [3]uint64, make func() (T, int)) T {
 	drawnCache.Lock()
 	t, ok := drawnCache.tables[key]
 	drawnCache.Unlock()
@@ -356,24 +292,12 @@ func cached[T any](key [4]uint64, make func() (T, int)) T {
 	defer drawnCache.Unlock()
 	if drawnCache.bytes+size <= drawnCacheBytes {
 		if drawnCache.tables == nil {
-			drawnCache.tables = map[[4]uint64]any{}
+			drawnCache.tables = map[[3]uint64]any{}
 		}
 		drawnCache.tables[key] = tab
 		drawnCache.bytes += size
 	}
 	return tab
-}
-
-// drawn returns counts[C](NewResampler(seed), n, b), cached.
-func drawn[C uint8 | int32](seed uint64, n, b int) []C {
-	size := 1 // bytes of a count
-	if _, wide := any(C(0)).(int32); wide {
-		size = 4
-	}
-	return cached([4]uint64{seed, uint64(n), uint64(b), uint64(size)}, func() ([]C, int) {
-		tab := counts[C](NewResampler(seed), n, b)
-		return tab, size * len(tab)
-	})
 }
 
 // sortedOrder returns x sorted and order, the index in x of each sorted
@@ -383,15 +307,7 @@ func sortedOrder(x []float64) ([]float64, []int32) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if x[a] < x[b] {
-			return -1
-		}
-		if x[a] > x[b] {
-			return 1
-		}
-		return int(a - b)
-	})
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(x[a], x[b]) })
 	sorted := make([]float64, len(x))
 	for p, i := range order {
 		sorted[p] = x[i]

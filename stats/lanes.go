@@ -8,9 +8,9 @@ import "math/bits"
 // resamples are added in one addition (no lane can carry into the next:
 // a running count never passes the number of values). A resample's
 // median rank is where its running count first passes the middle
-// position, found for eight lanes in one comparison. Same ranks as
-// midRank, in an eighth of the additions and without its
-// resample-by-resample jumps through the table.
+// position, found for eight lanes in one comparison: the ranks
+// Resampler.Median finds one resample at a time, in an eighth of the
+// additions.
 const maxLaneValues = 127
 
 const (
@@ -20,22 +20,24 @@ const (
 
 // lanes returns the draws of b resamples of n ≤ maxLaneValues values,
 // transposed: word i·w + j holds the counts of index i in resamples
-// 8j … 8j+7 (w = ⌈b/8⌉ words per index). Cached as drawn caches.
+// 8j … 8j+7 (w = ⌈b/8⌉ words per index), drawn as Median draws them.
+// Cached (drawnCache).
 func lanes(seed uint64, n, b int) []uint64 {
-	return cached([4]uint64{seed, uint64(n), uint64(b), 0}, func() ([]uint64, int) {
-		counts := drawn[uint8](seed, n, b)
+	return cached([3]uint64{seed, uint64(n), uint64(b)}, func() ([]uint64, int) {
+		r := NewResampler(seed)
 		w := (b + 7) / 8
 		tab := make([]uint64, n*w)
 		for k := range b {
-			for i, c := range counts[k*n : (k+1)*n] {
-				tab[i*w+k/8] |= uint64(c) << (8 * (k % 8))
+			for range n {
+				tab[r.intN(uint64(n))*w+k/8] += 1 << (8 * (k % 8))
 			}
 		}
 		return tab, 8 * len(tab)
 	})
 }
 
-// laneBootstrap is bootstrap for n ≤ maxLaneValues values, from lanes.
+// laneBootstrap is the percentile interval of the medians of b resamples
+// of n ≤ maxLaneValues values, from their lanes.
 func laneBootstrap(sorted []float64, order []int32, tab []uint64, b int, level float64) (lo, hi float64) {
 	n := len(sorted)
 	mid := n / 2

@@ -1,6 +1,9 @@
 package stats
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // Up to maxLaneValues values, MedianCI walks every resample at once: the
 // table of draws is transposed so that one word holds the counts of an
@@ -21,20 +24,46 @@ const (
 // lanes returns the draws of b resamples of n ≤ maxLaneValues values,
 // transposed: word i·w + j holds the counts of index i in resamples
 // 8j … 8j+7 (w = ⌈b/8⌉ words per index), drawn as Median draws them.
-// Cached (drawnCache).
+// Cached (laneCache).
 func lanes(seed uint64, n, b int) []uint64 {
-	return cached([3]uint64{seed, uint64(n), uint64(b)}, func() ([]uint64, int) {
-		r := NewResampler(seed)
-		w := (b + 7) / 8
-		tab := make([]uint64, n*w)
-		for k := range b {
-			for range n {
-				tab[r.intN(uint64(n))*w+k/8] += 1 << (8 * (k % 8))
-			}
+	key := [3]uint64{seed, uint64(n), uint64(b)}
+	laneCache.Lock()
+	tab, ok := laneCache.tables[key]
+	laneCache.Unlock()
+	if ok {
+		return tab
+	}
+	r := NewResampler(seed)
+	w := (b + 7) / 8
+	tab = make([]uint64, n*w)
+	for k := range b {
+		for range n {
+			tab[r.rng.IntN(n)*w+k/8] += 1 << (8 * (k % 8))
 		}
-		return tab, 8 * len(tab)
-	})
+	}
+	laneCache.Lock()
+	defer laneCache.Unlock()
+	if laneCache.bytes+8*len(tab) <= laneCacheBytes {
+		if laneCache.tables == nil {
+			laneCache.tables = map[[3]uint64][]uint64{}
+		}
+		laneCache.tables[key] = tab
+		laneCache.bytes += 8 * len(tab)
+	}
+	return tab
 }
+
+// laneCache keeps the tables of lanes: a summary bootstraps hundreds of
+// configurations of the same number of trials with the same seed, so
+// they share one table. It holds at most laneCacheBytes; larger or later
+// tables are drawn afresh each time.
+var laneCache struct {
+	sync.Mutex
+	tables map[[3]uint64][]uint64
+	bytes  int
+}
+
+const laneCacheBytes = 32 << 20
 
 // laneBootstrap is the percentile interval of the medians of b resamples
 // of n ≤ maxLaneValues values, from their lanes.

@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
@@ -325,20 +326,9 @@ func readMeta(fsys fs.FS, name string) (results.Metadata, error) {
 // fill sets empty platform and run_id fields from the metadata, falling back
 // to the dataset's name.
 func fill(rows []results.Row, m results.Metadata, name string) {
-	platform, run := m.Platform, m.RunID
-	if platform == "" {
-		platform = name
-	}
-	if run == "" {
-		run = name
-	}
+	platform, run := cmp.Or(m.Platform, name), cmp.Or(m.RunID, name)
 	for i := range rows {
-		if rows[i].Platform == "" {
-			rows[i].Platform = platform
-		}
-		if rows[i].RunID == "" {
-			rows[i].RunID = run
-		}
+		rows[i].Platform, rows[i].RunID = cmp.Or(rows[i].Platform, platform), cmp.Or(rows[i].RunID, run)
 	}
 }
 

@@ -23,7 +23,8 @@ func Headlines(sum []SummaryRow, perGroup int) []SummaryRow {
 		bandwidth[s.Config.Group] = bandwidth[s.Config.Group] || !math.IsNaN(s.GBps.Median)
 	}
 	usable := func(s SummaryRow) bool {
-		return !slices.Contains(s.Flags, FlagWaived) && !math.IsNaN(rate(s)) && (!bandwidth[s.Config.Group] || !math.IsNaN(s.GBps.Median))
+		return !slices.Contains(s.Flags, FlagWaived) && !math.IsNaN(rate(s)) &&
+			(!bandwidth[s.Config.Group] || !math.IsNaN(s.GBps.Median))
 	}
 	for _, s := range sum {
 		if usable(s) {

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-gota/gota/dataframe"
+
 	"github.com/umlab/umlab/results"
 )
 
@@ -62,7 +64,7 @@ type Info struct {
 }
 
 // List returns the embedded datasets sorted by name.
-func List() []Info { return list(embedded) }
+func List() []Info { return list(Index()) }
 
 // An Entry describes one embedded dataset without its rows: what its
 // metadata says and what its rows add up to. [Index] lists them from
@@ -242,10 +244,11 @@ func entryOf(fsys fs.FS, name string) (Entry, error) {
 	return e, nil
 }
 
-func list(fsys fs.FS) []Info {
-	var out []Info
-	for _, e := range index(fsys) {
-		out = append(out, e.Info)
+// list is the Info of each entry.
+func list(es []Entry) []Info {
+	out := make([]Info, len(es))
+	for i, e := range es {
+		out[i] = e.Info
 	}
 	return out
 }
@@ -332,9 +335,50 @@ func fill(rows []results.Row, m results.Metadata, name string) {
 	}
 }
 
+// LoadFrame is Load returning the tidy DataFrame of results.Frame.
+func LoadFrame(name string) (dataframe.DataFrame, results.Metadata, error) {
+	rows, m, err := Load(name)
+	if err != nil {
+		return dataframe.DataFrame{}, m, err
+	}
+	df := results.Frame(rows)
+	if df.Err != nil {
+		return df, m, fmt.Errorf("datasets: %s: %w", name, df.Err)
+	}
+	return df, m, nil
+}
+
 // LoadAny is Resolve without the resolved name: an embedded dataset's
 // name, a results directory, or newest[:GROUP].
 func LoadAny(ref string) ([]results.Row, results.Metadata, error) {
 	rows, m, _, err := Resolve(ref)
 	return rows, m, err
+}
+
+// LoadMany loads several datasets or results directories (each as by
+// LoadAny) into one slice of rows, in argument order. The platform column
+// tells the platforms apart; run_id tells apart runs on one platform.
+func LoadMany(namesOrDirs ...string) ([]results.Row, error) {
+	var all []results.Row
+	for _, n := range namesOrDirs {
+		rows, _, err := LoadAny(n)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, rows...)
+	}
+	return all, nil
+}
+
+// LoadManyFrame is LoadMany returning the tidy DataFrame of results.Frame.
+func LoadManyFrame(namesOrDirs ...string) (dataframe.DataFrame, error) {
+	rows, err := LoadMany(namesOrDirs...)
+	if err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	df := results.Frame(rows)
+	if df.Err != nil {
+		return df, fmt.Errorf("datasets: %w", df.Err)
+	}
+	return df, nil
 }

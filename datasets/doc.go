@@ -7,7 +7,7 @@
 //
 // Each folder of the package directory that holds a results.csv is a
 // dataset named after the folder, with a meta.json (results.Metadata) beside
-// it. [List] describes them; [Load] reads one. The published
+// it. [List] describes them; [Load] and [LoadFrame] read one. The published
 // datasets are
 //
 //	paper-gb200  GB200, the paper's primary platform
@@ -20,9 +20,9 @@
 // h200-2026-07-01) are results directories written by umbench and copied in;
 // README.md says how each was made.
 //
-// [LoadAny] accepts a dataset name or the path of a results directory;
-// rows of several put side by side keep them apart: the platform column
-// tells platforms apart, run_id tells runs apart.
+// [LoadAny] accepts a dataset name or the path of a results directory, and
+// [LoadMany] and [LoadManyFrame] put several side by side: the platform
+// column tells platforms apart, run_id tells runs apart.
 //
 // # Published figures
 //

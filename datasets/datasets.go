@@ -2,12 +2,13 @@ package datasets
 
 import (
 	"bytes"
+	"cmp"
 	"embed"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"sort"
@@ -63,7 +64,7 @@ type Info struct {
 }
 
 // List returns the embedded datasets sorted by name.
-func List() []Info { return list(embedded) }
+func List() []Info { return list(Index()) }
 
 // An Entry describes one embedded dataset without its rows: what its
 // metadata says and what its rows add up to. [Index] lists them from
@@ -234,10 +235,7 @@ func entryOf(fsys fs.FS, name string) (Entry, error) {
 		}
 	}
 	e.GPUs, e.Configs = len(gpus), len(configs)
-	for m := range modes {
-		e.Modes = append(e.Modes, m)
-	}
-	sort.Strings(e.Modes)
+	e.Modes = slices.Sorted(maps.Keys(modes))
 	tc := map[int]int{}
 	for _, n := range trials {
 		tc[n]++
@@ -246,22 +244,11 @@ func entryOf(fsys fs.FS, name string) (Entry, error) {
 	return e, nil
 }
 
-func list(fsys fs.FS) []Info {
-	var out []Info
-	for _, name := range names(fsys) {
-		in := Info{Name: name, Kind: Measured}
-		m, err := readMeta(fsys, name)
-		if err != nil {
-			in.Description = err.Error()
-			out = append(out, in)
-			continue
-		}
-		in.Platform = m.Platform
-		if m.Kind == Published {
-			in.Kind = Published
-		}
-		in.Description = describe(in, m)
-		out = append(out, in)
+// list is the Info of each entry.
+func list(es []Entry) []Info {
+	out := make([]Info, len(es))
+	for i, e := range es {
+		out[i] = e.Info
 	}
 	return out
 }
@@ -291,14 +278,7 @@ func names(fsys fs.FS) []string {
 	return out
 }
 
-func known(fsys fs.FS, name string) bool {
-	for _, n := range names(fsys) {
-		if n == name {
-			return true
-		}
-	}
-	return false
-}
+func known(fsys fs.FS, name string) bool { return slices.Contains(names(fsys), name) }
 
 func unknown(fsys fs.FS, name string) error {
 	return fmt.Errorf("%w %q (known: %s)", ErrUnknown, name, strings.Join(names(fsys), ", "))
@@ -349,20 +329,9 @@ func readMeta(fsys fs.FS, name string) (results.Metadata, error) {
 // fill sets empty platform and run_id fields from the metadata, falling back
 // to the dataset's name.
 func fill(rows []results.Row, m results.Metadata, name string) {
-	platform, run := m.Platform, m.RunID
-	if platform == "" {
-		platform = name
-	}
-	if run == "" {
-		run = name
-	}
+	platform, run := cmp.Or(m.Platform, name), cmp.Or(m.RunID, name)
 	for i := range rows {
-		if rows[i].Platform == "" {
-			rows[i].Platform = platform
-		}
-		if rows[i].RunID == "" {
-			rows[i].RunID = run
-		}
+		rows[i].Platform, rows[i].RunID = cmp.Or(rows[i].Platform, platform), cmp.Or(rows[i].RunID, run)
 	}
 }
 
@@ -412,18 +381,4 @@ func LoadManyFrame(namesOrDirs ...string) (dataframe.DataFrame, error) {
 		return df, fmt.Errorf("datasets: %w", df.Err)
 	}
 	return df, nil
-}
-
-// CountersCSV returns the counters.csv of a measured dataset made with
-// `umbench run --counters` (the Unified Memory counter passes; parse it with
-// results.ReadCounterCSV). A dataset without one is an error that says so.
-func CountersCSV(name string) (io.Reader, error) {
-	if !known(embedded, name) {
-		return nil, unknown(embedded, name)
-	}
-	b, err := fs.ReadFile(embedded, name+"/counters.csv")
-	if err != nil {
-		return nil, fmt.Errorf("datasets: %s has no counter passes (counters.csv): %w", name, err)
-	}
-	return bytes.NewReader(b), nil
 }

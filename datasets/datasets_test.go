@@ -413,7 +413,7 @@ func TestMeasuredDiscovery(t *testing.T) {
 			"start":"2026-07-01T10:00:00Z","device":{"name":"NVIDIA H200","driver_version":"580.65.06"}}`)},
 		"README.md": {Data: []byte("not a dataset")},
 	}
-	infos := list(fsys)
+	infos := list(index(fsys))
 	want := Info{Name: "h200-2026-07-01", Platform: "H200", Kind: Measured,
 		Description: "H200 measured on NVIDIA H200, driver 580.65.06, 2026-07-01"}
 	if len(infos) != 1 || infos[0] != want {

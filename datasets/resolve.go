@@ -2,12 +2,13 @@ package datasets
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/results"
@@ -37,29 +38,21 @@ func (q Query) matches(e Entry) bool {
 // few sizes and trials make poorer figures and fits), each newest first by
 // the start time in their metadata, then by name, later names first.
 func ByAge(q Query) []string {
-	type cand struct {
-		name  string
-		quick bool
-		start int64
-	}
-	var cs []cand
-	for _, e := range Index() {
-		if e.Kind == Measured && e.Rows > 0 && q.matches(e) {
-			cs = append(cs, cand{name: e.Name, start: e.Start.Unix(), quick: e.Quick})
-		}
-	}
-	sort.Slice(cs, func(i, j int) bool {
-		if cs[i].quick != cs[j].quick {
-			return !cs[i].quick
-		}
-		if cs[i].start != cs[j].start {
-			return cs[i].start > cs[j].start
-		}
-		return cs[i].name > cs[j].name
+	es := slices.DeleteFunc(slices.Clone(Index()), func(e Entry) bool {
+		return e.Kind != Measured || e.Rows == 0 || !q.matches(e)
 	})
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.name
+	slices.SortFunc(es, func(a, b Entry) int {
+		if a.Quick != b.Quick { // full runs first
+			if a.Quick {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(cmp.Compare(b.Start.Unix(), a.Start.Unix()), strings.Compare(b.Name, a.Name))
+	})
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = e.Name
 	}
 	return out
 }

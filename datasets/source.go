@@ -32,12 +32,6 @@ func Open(ref string) (Source, error) {
 	return Source{Ref: ref, Name: name, Rows: rows, Meta: m}, nil
 }
 
-// Simulated reports whether the data were made up by the simulated GPU
-// (umbench run --simulate) rather than measured.
-func (s Source) Simulated() bool {
-	return s.Meta.Kind == results.KindSimulated || results.Simulated(s.Rows)
-}
-
 // Counters returns the source's counter passes (see Counters); none for a
 // run without them.
 func (s Source) Counters() ([]results.CounterRow, error) {

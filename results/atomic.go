@@ -41,22 +41,16 @@ func WriteFileAtomic(path string, data []byte, perm os.FileMode) error {
 	if err != nil {
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}
-	fail := func(err error) error {
-		f.Close()
-		unix.Unlinkat(int(d.Fd()), tmp, 0)
-		return fmt.Errorf("results: write %s: %w", path, err)
+	if _, err = f.Write(data); err == nil {
+		err = f.Sync()
 	}
-	if _, err := f.Write(data); err != nil {
-		return fail(err)
+	if cerr := f.Close(); err == nil {
+		err = cerr
 	}
-	if err := f.Sync(); err != nil {
-		return fail(err)
+	if err == nil {
+		err = unix.Renameat(int(d.Fd()), tmp, int(d.Fd()), base)
 	}
-	if err := f.Close(); err != nil {
-		unix.Unlinkat(int(d.Fd()), tmp, 0)
-		return fmt.Errorf("results: write %s: %w", path, err)
-	}
-	if err := unix.Renameat(int(d.Fd()), tmp, int(d.Fd()), base); err != nil {
+	if err != nil {
 		unix.Unlinkat(int(d.Fd()), tmp, 0)
 		return fmt.Errorf("results: write %s: %w", path, err)
 	}

@@ -8,7 +8,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -203,20 +202,14 @@ func CounterColumns() []string {
 // formatCounterField writes one value of counters.csv: floats in their
 // shortest exact form without exponent, NaN empty.
 func formatCounterField(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case float64:
-		if math.IsNaN(x) {
-			return ""
-		}
-		return strconv.FormatFloat(x, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(x)
+	x, ok := v.(float64)
+	switch {
+	case !ok:
+		return fmt.Sprint(v)
+	case math.IsNaN(x):
+		return ""
 	}
-	return fmt.Sprint(v)
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
 
 // WriteCounterCSV writes counter rows with a header line, floats at full
@@ -245,7 +238,7 @@ func WriteCounterCSV(w io.Writer, rows []CounterRow) error {
 // size_bytes and the pass column, which every file must have.
 func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 	ls := newLines(r, name)
-	head, _, err := readHeader(ls, name, counterKind, ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
+	head, _, err := readHeader(ls, name, CounterColumns(), ColGroup, ColBenchmark, ColMode, ColSizeBytes, ColPass)
 	if err != nil {
 		return nil, err
 	}
@@ -275,21 +268,11 @@ func ReadCounterCSV(r io.Reader, name string) ([]CounterRow, error) {
 		if len(rows) == MaxCSVRows {
 			return nil, fmt.Errorf("%s:%d: %w: more than %d rows", name, line, ErrTooLarge, MaxCSVRows)
 		}
-		if err := checkCounterRow(&row, head); err != nil {
+		if err := checkCounterRow(&row, cols); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w: %v", name, line, ErrMalformed, err)
 		}
 		rows = append(rows, row)
 	}
-}
-
-// counterKind is the kind of a column of counters.csv.
-func counterKind(name string) (Kind, bool) {
-	for _, c := range counterColumns {
-		if c.Name == name {
-			return c.Kind, true
-		}
-	}
-	return 0, false
 }
 
 // LoadCounters reads dir/counters.csv. A directory without one (a run
@@ -356,17 +339,6 @@ func (a *CounterAppender) Append(rows ...CounterRow) error {
 // Close closes counters.csv.
 func (a *CounterAppender) Close() error { return a.f.Close() }
 
-// CounterFrame is the DataFrame of counter rows: every column of
-// counters.csv, then migrated_bytes, migrated_per_useful and
-// pcie_per_useful.
-func CounterFrame(rows []CounterRow) dataframe.DataFrame {
-	fields := make([]Field[CounterRow], 0, len(counterColumns)+len(counterDerived))
-	for _, c := range counterColumns {
-		fields = append(fields, c.Field)
-	}
-	return Build(rows, append(fields, counterDerived...)...)
-}
-
 // JoinCounters adds each summary row's counter pass to the summary frame
 // (SummaryFrame), matched by configuration (ConfigKey): the summary's
 // columns, then useful_bytes, counters_collected, the scope, the counts
@@ -418,32 +390,4 @@ func JoinCounters(sum []SummaryRow, rows []CounterRow) (dataframe.DataFrame, err
 	}
 	df := dataframe.New(cols...)
 	return df, df.Err
-}
-
-// CounterTable loads a results directory with its counters.csv, summarises
-// the trials (with the metadata's peaks and throttle reasons) and joins the
-// counter passes: one row per configuration.
-func CounterTable(dir string) (dataframe.DataFrame, error) {
-	rows, meta, err := LoadDir(dir)
-	if err != nil {
-		return dataframe.DataFrame{}, err
-	}
-	counters, err := LoadCounters(dir)
-	if err != nil {
-		return dataframe.DataFrame{}, fmt.Errorf("results: %s has no counter passes (run with --counters): %w", dir, err)
-	}
-	sum := Summarize(rows, SummaryOptions{
-		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
-		ThrottleReasons: meta.Device.ThrottleReasons,
-	})
-	return JoinCounters(sum, counters)
-}
-
-// set assigns v, of the column's kind, to the row's field.
-func (c counterCol) set(r *CounterRow, v any) {
-	if p := c.ptr(r); reflect.TypeOf(p).Elem() == reflect.TypeOf(v) {
-		setField(p, v)
-		return
-	}
-	panic(fmt.Sprintf("results: column %s: a %T is not of its kind", c.Name, v))
 }

@@ -3,12 +3,46 @@ package results
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/go-gota/gota/dataframe"
 )
+
+// CounterFrame is the DataFrame of counter rows: every column of
+// counters.csv, then migrated_bytes, migrated_per_useful and
+// pcie_per_useful.
+func CounterFrame(rows []CounterRow) dataframe.DataFrame {
+	fields := make([]Field[CounterRow], 0, len(counterColumns)+len(counterDerived))
+	for _, c := range counterColumns {
+		fields = append(fields, c.Field)
+	}
+	return Build(rows, append(fields, counterDerived...)...)
+}
+
+// CounterTable loads a results directory with its counters.csv, summarises
+// the trials (with the metadata's peaks and throttle reasons) and joins the
+// counter passes: one row per configuration.
+func CounterTable(dir string) (dataframe.DataFrame, error) {
+	rows, meta, err := LoadDir(dir)
+	if err != nil {
+		return dataframe.DataFrame{}, err
+	}
+	counters, err := LoadCounters(dir)
+	if err != nil {
+		return dataframe.DataFrame{}, fmt.Errorf("results: %s has no counter passes (run with --counters): %w", dir, err)
+	}
+	sum := Summarize(rows, SummaryOptions{
+		PeakMemoryGBps: meta.Device.PeakMemoryGBps, PeakHostLinkGBps: meta.Device.PeakHostLinkGBps,
+		ThrottleReasons: meta.Device.ThrottleReasons,
+	})
+	return JoinCounters(sum, counters)
+}
 
 func sampleCounterRows() []CounterRow {
 	base := NewRow()
@@ -253,4 +287,13 @@ func TestCounterColumnsCoverTheConfiguration(t *testing.T) {
 			c.set(&r, c.Value(&r))
 		}()
 	}
+}
+
+// set assigns v, of the column's kind, to the row's field.
+func (c counterCol) set(r *CounterRow, v any) {
+	if p := c.ptr(r); reflect.TypeOf(p).Elem() == reflect.TypeOf(v) {
+		setField(p, v)
+		return
+	}
+	panic(fmt.Sprintf("results: column %s: a %T is not of its kind", c.Name, v))
 }

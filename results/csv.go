@@ -5,9 +5,6 @@ import (
 	"io"
 )
 
-// header returns the schema's column names in file order.
-func header() []string { return Names(Columns) }
-
 // WriteCSV writes rows with a header line, floats at full precision and
 // NaN as an empty field.
 func WriteCSV(w io.Writer, rows []Row) error {
@@ -48,10 +45,4 @@ func ReadCSV(r io.Reader, name string) ([]Row, error) {
 			return nil, err
 		}
 	}
-}
-
-// schemaKind is the kind of a schema column.
-func schemaKind(name string) (Kind, bool) {
-	c, ok := ColumnOf(name)
-	return c.Kind, ok
 }

@@ -37,8 +37,8 @@ func TestCSVRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(recs[0], ",") != strings.Join(header(), ",") {
-		t.Errorf("header %v, want %v", recs[0], header())
+	if strings.Join(recs[0], ",") != strings.Join(Names(Columns), ",") {
+		t.Errorf("header %v, want %v", recs[0], Names(Columns))
 	}
 	for i, c := range Columns {
 		if c.Kind == Float && recs[2][i] != "" {
@@ -64,7 +64,7 @@ func TestWriteCSVNoRows(t *testing.T) {
 	if err := WriteCSV(&buf, nil); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := buf.String(), strings.Join(header(), ",")+"\n"; got != want {
+	if got, want := buf.String(), strings.Join(Names(Columns), ",")+"\n"; got != want {
 		t.Errorf("WriteCSV(nil) = %q, want only the header", got)
 	}
 	rows, err := ReadCSV(&buf, "empty.csv")

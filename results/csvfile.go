@@ -15,9 +15,9 @@ import (
 // are read and appended the same way; these are the shared pieces.
 
 // readHeader reads the header line of a CSV file named name: every column
-// must be known (kindOf) and appear once, and the required ones must be
+// must be one of known and appear once, and the required ones must be
 // there. It returns the trimmed names and the set of them.
-func readHeader(ls *lines, name string, kindOf func(string) (Kind, bool), required ...string) ([]string, map[string]bool, error) {
+func readHeader(ls *lines, name string, known []string, required ...string) ([]string, map[string]bool, error) {
 	head, err := ls.next()
 	head = slices.Clone(head)
 	if err == io.EOF {
@@ -30,7 +30,7 @@ func readHeader(ls *lines, name string, kindOf func(string) (Kind, bool), requir
 	for i, h := range head {
 		h = strings.TrimSpace(h)
 		head[i] = h
-		if _, ok := kindOf(h); !ok {
+		if !slices.Contains(known, h) {
 			return nil, nil, fmt.Errorf("%s:1: %w: unknown column %s (is the header line missing?)", name, ErrMalformed, short(h))
 		}
 		if seen[h] {

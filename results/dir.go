@@ -116,14 +116,19 @@ func WriteDir(dir string, rows []Row, m Metadata) error {
 		return err
 	}
 	d.Close()
+	if err := writeCSVFile(filepath.Join(dir, CSVName), rows); err != nil {
+		return err
+	}
+	return WriteMetadata(filepath.Join(dir, MetaName), m)
+}
+
+// writeCSVFile replaces path with a results CSV of rows, atomically.
+func writeCSVFile(path string, rows []Row) error {
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, rows); err != nil {
 		return err
 	}
-	if err := WriteFileAtomic(filepath.Join(dir, CSVName), buf.Bytes(), 0o644); err != nil {
-		return err
-	}
-	return WriteMetadata(filepath.Join(dir, MetaName), m)
+	return WriteFileAtomic(path, buf.Bytes(), 0o644)
 }
 
 // LoadDir reads a results directory: its CSV (a sharded directory's

@@ -76,7 +76,7 @@ func TestAppender(t *testing.T) {
 	if err != nil {
 		t.Fatalf("OpenAppender did not create %s: %v", CSVName, err)
 	}
-	if string(b) != strings.Join(header(), ",")+"\n" {
+	if string(b) != strings.Join(Names(Columns), ",")+"\n" {
 		t.Errorf("new file holds %q, want the header line", b)
 	}
 	if rows, _, err := LoadDir(dir); err != nil || len(rows) != 0 {

@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -55,31 +56,21 @@ var fieldPtr = map[string]func(r *Row) any{
 	ColBound:             func(r *Row) any { return &r.Bound },
 }
 
-// fieldAt is fieldPtr in the order of Columns; columnAt the index of each
-// column in it.
+// fieldAt is fieldPtr in the order of Columns; configAt the indices of
+// ConfigColumns in Columns.
 var (
 	fieldAt  = make([]func(r *Row) any, len(Columns))
-	columnAt = make(map[string]int, len(Columns))
+	configAt = make([]int, len(ConfigColumns))
 )
 
 func init() {
 	for i, c := range Columns {
-		fieldAt[i], columnAt[c.Name] = fieldPtr[c.Name], i
+		fieldAt[i] = fieldPtr[c.Name]
+	}
+	for i, c := range ConfigColumns {
+		configAt[i] = slices.Index(Names(Columns), c)
 	}
 }
-
-// configAt are the indices of ConfigColumns in Columns.
-var configAt = func() []int {
-	at := make([]int, len(ConfigColumns))
-	for i, c := range ConfigColumns {
-		for j := range Columns {
-			if Columns[j].Name == c {
-				at[i] = j
-			}
-		}
-	}
-	return at
-}()
 
 // ConfigID is ConfigKey as a comparable value, for map keys: two rows
 // have the same ConfigID exactly when they have the same ConfigKey

@@ -23,7 +23,8 @@ func Headlines(sum []SummaryRow, perGroup int) []SummaryRow {
 		bandwidth[s.Config.Group] = bandwidth[s.Config.Group] || !math.IsNaN(s.GBps.Median)
 	}
 	usable := func(s SummaryRow) bool {
-		return !waived(s) && !math.IsNaN(rate(s)) && (!bandwidth[s.Config.Group] || !math.IsNaN(s.GBps.Median))
+		return !slices.Contains(s.Flags, FlagWaived) && !math.IsNaN(rate(s)) &&
+			(!bandwidth[s.Config.Group] || !math.IsNaN(s.GBps.Median))
 	}
 	for _, s := range sum {
 		if usable(s) {
@@ -54,15 +55,6 @@ func Headlines(sum []SummaryRow, perGroup int) []SummaryRow {
 		}
 	}
 	return out
-}
-
-func waived(s SummaryRow) bool {
-	for _, f := range s.Flags {
-		if f == FlagWaived {
-			return true
-		}
-	}
-	return false
 }
 
 // rate orders a group's configurations: the median bandwidth, or where

@@ -6,12 +6,7 @@ import "fmt"
 // order, one line each ("short_kernel: ..."), with the thresholds of o
 // (zero values: Summarize's defaults).
 func FlagLegend(sum []SummaryRow, o SummaryOptions) []string {
-	if o.ShortKernelMs == 0 {
-		o.ShortKernelMs = 0.05
-	}
-	if o.HighCVPct == 0 {
-		o.HighCVPct = 5
-	}
+	o = o.withDefaults()
 	meaning := []struct{ flag, text string }{
 		{FlagShortKernel, fmt.Sprintf("median kernel under %g ms: the timer and the launch weigh on the figure", o.ShortKernelMs)},
 		{FlagHighCV, fmt.Sprintf("trials vary by more than %g %% (coefficient of variation): read the interval", o.HighCVPct)},

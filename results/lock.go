@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
@@ -40,11 +39,9 @@ func LockDir(dir, command string) (*Lock, error) {
 		return nil, err
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		holder := make([]byte, 512)
-		n, _ := f.ReadAt(holder, 0)
+		who := sanitize.Terminal(holderOf(f, 512))
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			who := sanitize.Terminal(strings.ReplaceAll(strings.TrimSpace(string(holder[:n])), "\n", ", "))
 			if who == "" {
 				who = "a process that has not yet written its PID"
 			}
@@ -73,10 +70,7 @@ func Locked(dir string) error {
 	}
 	defer f.Close()
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
-		holder := make([]byte, 512)
-		n, _ := f.ReadAt(holder, 0)
-		who := sanitize.Terminal(strings.ReplaceAll(strings.TrimSpace(string(holder[:n])), "\n", ", "))
-		return fmt.Errorf("%w: %s is held by %s", ErrLocked, dir, who)
+		return fmt.Errorf("%w: %s is held by %s", ErrLocked, dir, sanitize.Terminal(holderOf(f, 512)))
 	}
 	return nil
 }

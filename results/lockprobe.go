@@ -28,10 +28,16 @@ func Held(dir string) (holder string, held bool, err error) {
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			return "", false, err
 		}
-		b := make([]byte, 4096)
-		n, _ := f.ReadAt(b, 0)
-		return strings.ReplaceAll(strings.TrimSpace(string(b[:n])), "\n", ", "), true, nil
+		return holderOf(f, 4096), true, nil
 	}
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return "", false, nil
+}
+
+// holderOf is what the lock file f says of its holder (the first max
+// bytes), on one line.
+func holderOf(f *os.File, max int) string {
+	b := make([]byte, max)
+	n, _ := f.ReadAt(b, 0)
+	return strings.ReplaceAll(strings.TrimSpace(string(b[:n])), "\n", ", ")
 }

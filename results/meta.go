@@ -150,12 +150,7 @@ func FormatGroupWall(ts []GroupTime) string {
 // add up; spans from before parts were recorded are left out, wall time
 // and parts alike. Empty when no span recorded parts.
 func FormatGroupParts(ts []GroupTime) string {
-	var recorded []GroupTime
-	for _, t := range ts {
-		if t.Parts != nil {
-			recorded = append(recorded, t)
-		}
-	}
+	recorded := slices.DeleteFunc(slices.Clone(ts), func(t GroupTime) bool { return t.Parts == nil })
 	groups, wall := GroupWall(recorded)
 	sum := map[string]GroupParts{}
 	for _, t := range recorded {

@@ -65,18 +65,10 @@ func (a *Appender) SetAsidePartial(key func(Row) string, complete func(rows []Ro
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return 0, err
 	}
-	var buf bytes.Buffer
-	if err := WriteCSV(&buf, append(old, aside...)); err != nil {
+	if err := writeCSVFile(ppath, append(old, aside...)); err != nil {
 		return 0, err
 	}
-	if err := WriteFileAtomic(ppath, buf.Bytes(), 0o644); err != nil {
-		return 0, err
-	}
-	buf.Reset()
-	if err := WriteCSV(&buf, keep); err != nil {
-		return 0, err
-	}
-	if err := WriteFileAtomic(a.path, buf.Bytes(), 0o644); err != nil {
+	if err := writeCSVFile(a.path, keep); err != nil {
 		return 0, err
 	}
 	f, err := openIn(d, CSVName, a.path, os.O_WRONLY|os.O_APPEND, 0)

@@ -50,7 +50,7 @@ func OpenLimited(path string, limit int64) (io.ReadCloser, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st)))
+		return nil, notRegular(path, modeBits(st), "read")
 	}
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
 	if err != nil {
@@ -70,7 +70,7 @@ func limitFile(f *os.File, path string, limit int64) (io.ReadCloser, error) {
 	}
 	if !st.Mode().IsRegular() {
 		f.Close()
-		return nil, refuse(ErrNotRegular, "results: %s is %s, not a regular file: refusing to read it", path, kindOf(modeBits(st)))
+		return nil, notRegular(path, modeBits(st), "read")
 	}
 	if st.Size() > limit {
 		f.Close()

@@ -33,7 +33,7 @@ var RequiredColumns = []string{ColGroup, ColBenchmark, ColMode, ColSizeBytes}
 // errors) and returns a reader of its rows.
 func NewRowReader(r io.Reader, name string) (*RowReader, error) {
 	ls := newLines(r, name)
-	head, seen, err := readHeader(ls, name, schemaKind, RequiredColumns...)
+	head, seen, err := readHeader(ls, name, Names(Columns), RequiredColumns...)
 	if err != nil {
 		return nil, err
 	}

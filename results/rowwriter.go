@@ -16,7 +16,7 @@ type RowWriter struct {
 // NewRowWriter writes the header line to w and returns a writer of rows.
 func NewRowWriter(w io.Writer) (*RowWriter, error) {
 	rw := &RowWriter{cw: csv.NewWriter(w), rec: make([]string, len(Columns))}
-	return rw, rw.cw.Write(header())
+	return rw, rw.cw.Write(Names(Columns))
 }
 
 // Write writes one row.

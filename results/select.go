@@ -1,8 +1,8 @@
 package results
 
 import (
+	"cmp"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -40,29 +40,18 @@ func ReadingOrder(sum []SummaryRow) []SummaryRow {
 			first[s.Config.Group] = i
 		}
 	}
-	phase := map[string]int{PhaseCPUOnly: 0, PhaseGPUOnly: 1, PhaseAlternating: 2}
 	out := slices.Clone(sum)
-	sort.SliceStable(out, func(i, j int) bool {
-		a, b := out[i].Config, out[j].Config
-		if a.Group != b.Group {
-			return first[a.Group] < first[b.Group]
+	slices.SortStableFunc(out, func(x, y SummaryRow) int {
+		a, b := x.Config, y.Config
+		if a.Group != b.Group || a.Group != GroupHandoff {
+			return cmp.Compare(first[a.Group], first[b.Group])
 		}
-		if a.Group != GroupHandoff {
-			return false
+		phases := cmp.Compare(a.Phase, b.Phase) // the paper's phases in Phases' order, others by name
+		if pa, pb := slices.Index(Phases, a.Phase), slices.Index(Phases, b.Phase); pa >= 0 && pb >= 0 {
+			phases = cmp.Compare(pa, pb)
 		}
-		pa, oka := phase[a.Phase]
-		pb, okb := phase[b.Phase]
-		switch {
-		case a.Policy != b.Policy:
-			return a.Policy < b.Policy
-		case oka && okb && pa != pb:
-			return pa < pb
-		case a.Phase != b.Phase:
-			return a.Phase < b.Phase
-		case a.SizeBytes != b.SizeBytes:
-			return a.SizeBytes < b.SizeBytes
-		}
-		return a.ReusePasses < b.ReusePasses
+		return cmp.Or(cmp.Compare(a.Policy, b.Policy), phases, cmp.Compare(a.SizeBytes, b.SizeBytes),
+			cmp.Compare(a.ReusePasses, b.ReusePasses))
 	})
 	return out
 }

@@ -3,6 +3,7 @@ package results
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // KindSimulated is Metadata.Kind of a run on the simulated GPU
@@ -24,12 +25,7 @@ var ErrMixedSimulated = errors.New("simulated and measured rows are mixed")
 
 // Simulated reports whether any row is simulated.
 func Simulated(rows []Row) bool {
-	for i := range rows {
-		if rows[i].Simulated {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(rows, func(r Row) bool { return r.Simulated })
 }
 
 // CheckNotMixed refuses rows that mix simulated and measured (or published)

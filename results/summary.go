@@ -1,13 +1,16 @@
 package results
 
 import (
-	"github.com/umlab/umlab/stats"
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/umlab/umlab/stats"
 )
 
 // Stats describes a sample: median, min, max, sample standard deviation and
@@ -21,12 +24,7 @@ type Stats struct {
 // Describe computes Stats of x, ignoring NaN: the median with
 // stats.Median, the standard deviation with gonum.
 func Describe(x []float64) Stats {
-	v := make([]float64, 0, len(x))
-	for _, f := range x {
-		if !math.IsNaN(f) {
-			v = append(v, f)
-		}
-	}
+	v := slices.DeleteFunc(slices.Clone(x), math.IsNaN)
 	nan := math.NaN()
 	s := Stats{N: len(v), Median: nan, Min: nan, Max: nan, Std: nan, CVPct: nan}
 	if len(v) == 0 {
@@ -134,6 +132,12 @@ func linkFactor(r Row) float64 {
 	return 0
 }
 
+// withDefaults fills the thresholds left zero with their defaults.
+func (o SummaryOptions) withDefaults() SummaryOptions {
+	o.ShortKernelMs, o.HighCVPct = cmp.Or(o.ShortKernelMs, 0.05), cmp.Or(o.HighCVPct, 5)
+	return o
+}
+
 // Summarize groups rows by configuration, in a stable order (the order in
 // which each configuration first appears), and describes each.
 func Summarize(rows []Row, o SummaryOptions) []SummaryRow {
@@ -174,12 +178,7 @@ func ConfigOf(r Row) Row {
 // part of Summarize that depends on the options (the device's peaks, the
 // thresholds), so that a summary kept on disk is finished as it is read.
 func (o SummaryOptions) Finish(s *SummaryRow) {
-	if o.ShortKernelMs == 0 {
-		o.ShortKernelMs = 0.05
-	}
-	if o.HighCVPct == 0 {
-		o.HighCVPct = 5
-	}
+	o = o.withDefaults()
 	s.PctOfPeak, s.Flags = math.NaN(), nil
 	peak := o.PeakMemoryGBps
 	if f := linkFactor(s.Config); f != 0 {
@@ -262,9 +261,7 @@ func valuesOf(g []Row, f func(*Row) float64) []float64 {
 // SummaryFrame renders summaries as a DataFrame: the configuration columns,
 // then n, the bandwidth statistics, the median times, pct_of_peak and flags.
 func SummaryFrame(sum []SummaryRow) dataframe.DataFrame {
-	num := func(name string, f func(s *SummaryRow) float64) Field[SummaryRow] {
-		return Field[SummaryRow]{name, Float, func(s *SummaryRow) any { return f(s) }}
-	}
+	num := FloatField[SummaryRow]
 	fields := ConfigFields(func(s *SummaryRow) *Row { return &s.Config }, ConfigColumns...)
 	fields = append(fields,
 		Field[SummaryRow]{ColN, Int, func(s *SummaryRow) any { return s.N }},

@@ -77,7 +77,10 @@ func (u Unverified) Restore(kept []Row) []Row {
 		return kept
 	}
 	if len(kept)+len(u.left) != u.n {
-		return append(kept, u.rows()...) // kept was changed: add them at the end
+		for _, l := range u.left { // kept was changed: add them at the end
+			kept = append(kept, l.row)
+		}
+		return kept
 	}
 	out := make([]Row, 0, u.n)
 	k := 0
@@ -89,14 +92,6 @@ func (u Unverified) Restore(kept []Row) []Row {
 		out = append(out, l.row)
 	}
 	return append(out, kept[k:]...)
-}
-
-func (u Unverified) rows() []Row {
-	out := make([]Row, len(u.left))
-	for i, l := range u.left {
-		out[i] = l.row
-	}
-	return out
 }
 
 // Of returns how many trials of r's configuration were left out, and how

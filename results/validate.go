@@ -56,15 +56,14 @@ func printableASCII(s string) bool {
 
 // checkCounterRow rejects what no counter pass can record: a configuration
 // column checkRow refuses, and a negative or infinite count, byte count or
-// time (head: the file's columns, to name the bad one).
-func checkCounterRow(r *CounterRow, head []string) error {
+// time (cols: the file's columns, to name the bad one).
+func checkCounterRow(r *CounterRow, cols []counterCol) error {
 	if err := checkRow(&r.Config); err != nil {
 		return err
 	}
-	for _, name := range head {
-		c := counterColumns[slices.IndexFunc(counterColumns, func(c counterCol) bool { return c.Name == name })]
+	for _, c := range cols {
 		if x, ok := c.Value(r).(float64); ok && (math.IsInf(x, 0) || x < 0) {
-			return fmt.Errorf("column %s: %s is impossible (allowed: a finite number ≥ 0, or empty)", name, strconv.FormatFloat(x, 'g', -1, 64))
+			return fmt.Errorf("column %s: %s is impossible (allowed: a finite number ≥ 0, or empty)", c.Name, strconv.FormatFloat(x, 'g', -1, 64))
 		}
 	}
 	return nil

@@ -1,19 +1,18 @@
 package stats
 
 import (
+	"cmp"
 	"math"
-	"math/bits"
+	"math/rand/v2"
 	"slices"
-	"sync"
 )
 
-// Resampler draws bootstrap resamples from a seeded generator. Its draws
-// are those of rand.New(rand.NewPCG(seed, 0x5eed)).IntN, taken from the
-// PCG directly: the same seed gives the same resamples as it always has.
-// A Resampler keeps its buffers between calls; it is not safe for
-// concurrent use.
+// Resampler draws bootstrap resamples from a seeded generator, with
+// rand.New(rand.NewPCG(seed, 0x5eed)).IntN: the same seed gives the same
+// resamples as it always has. A Resampler keeps its buffers between
+// calls; it is not safe for concurrent use.
 type Resampler struct {
-	pcg    pcg
+	rng    *rand.Rand
 	idx    []int
 	cnt    []int32
 	ranked []*ranked // the series resampled last, most recent first
@@ -35,7 +34,7 @@ const maxRanked = 8
 // one of them with the same values.
 func (r *Resampler) rankedOf(x []float64) *ranked {
 	for i, c := range r.ranked {
-		if len(c.x) == len(x) && sameBits(c.x, x) {
+		if slices.EqualFunc(c.x, x, sameBits) {
 			copy(r.ranked[1:i+1], r.ranked[:i])
 			r.ranked[0] = c
 			return c
@@ -63,14 +62,7 @@ func (r *Resampler) rankedOf(x []float64) *ranked {
 	return c
 }
 
-func sameBits(a, b []float64) bool {
-	for i := range a {
-		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-			return false
-		}
-	}
-	return true
-}
+func sameBits(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
 
 // medianOfRanks is the median of the values of c at the indices draw
 // yields n times, NaN left out: each draw counts towards its value's rank,
@@ -87,14 +79,8 @@ func (r *Resampler) medianOfRanks(c *ranked, n int, draw func() int) float64 {
 	if m == 0 {
 		return math.NaN()
 	}
-	v := medianOfCounts(c.sorted, r.cnt, m)
-	clear(r.cnt)
-	return v
-}
-
-// medianOfCounts is the median of m values drawn from sorted, cnt[v]
-// times the value of rank v.
-func medianOfCounts(sorted []float64, cnt []int32, m int) float64 {
+	defer clear(r.cnt)
+	sorted, cnt := c.sorted, r.cnt
 	mid := int32(m / 2) // the 0-based position of the (upper) middle value
 	var seen int32
 	v := 0
@@ -116,77 +102,7 @@ func medianOfCounts(sorted []float64, cnt []int32, m int) float64 {
 
 // NewResampler returns a resampler seeded with seed.
 func NewResampler(seed uint64) *Resampler {
-	return &Resampler{pcg: pcg{hi: seed, lo: 0x5eed}}
-}
-
-// pcg is math/rand/v2's PCG (128-bit LCG, DXSM output), written out so
-// that the draw loop inlines it; TestResamplerStream pins it to the
-// library's stream.
-type pcg struct{ hi, lo uint64 }
-
-func (p *pcg) next() uint64 {
-	const (
-		mulHi    = 2549297995355413924
-		mulLo    = 4865540595714422341
-		incHi    = 6364136223846793005
-		incLo    = 1442695040888963407
-		cheapMul = 0xda942042e4dd58b5
-	)
-	hi, lo := bits.Mul64(p.lo, mulLo)
-	hi += p.hi*mulLo + p.lo*mulHi
-	lo, c := bits.Add64(lo, incLo, 0)
-	hi, _ = bits.Add64(hi, incHi, c)
-	p.lo, p.hi = lo, hi
-	hi ^= hi >> 32
-	hi *= cheapMul
-	hi ^= hi >> 48
-	return hi * (lo | 1)
-}
-
-// intN is rand.Rand.IntN on a 64-bit platform (Lemire's multiply with
-// rejection, a mask for powers of two), so that the stream is unchanged.
-func (r *Resampler) intN(n uint64) int {
-	if n&(n-1) == 0 {
-		return int(r.pcg.next() & (n - 1))
-	}
-	hi, lo := bits.Mul64(r.pcg.next(), n)
-	if lo < n {
-		return int(r.pcg.reject(hi, lo, n)) // rarely: may need new draws
-	}
-	return int(hi)
-}
-
-func (p *pcg) reject(hi, lo, n uint64) uint64 {
-	thresh := -n % n
-	for lo < thresh {
-		hi, lo = bits.Mul64(p.next(), n)
-	}
-	return hi
-}
-
-// counts draws b resamples of n indices as intN does and returns how many
-// times each index was drawn in each: row k (counts[k·n : (k+1)·n]) is
-// resample k.
-func counts[C uint8 | int32](r *Resampler, n, b int) []C {
-	out := make([]C, n*b)
-	m := uint64(n)
-	p := r.pcg // a local copy stays in registers
-	for k := range b {
-		row := out[k*n : (k+1)*n]
-		for range n {
-			if m&(m-1) == 0 {
-				row[p.next()&(m-1)]++
-				continue
-			}
-			hi, lo := bits.Mul64(p.next(), m)
-			if lo < m {
-				hi = p.reject(hi, lo, m)
-			}
-			row[hi]++
-		}
-	}
-	r.pcg = p
-	return out
+	return &Resampler{rng: rand.New(rand.NewPCG(seed, 0x5eed))}
 }
 
 // Median returns the median of one resample of x (len(x) draws with
@@ -195,8 +111,7 @@ func (r *Resampler) Median(x []float64) float64 {
 	if len(x) == 0 {
 		return math.NaN()
 	}
-	n := uint64(len(x))
-	return r.medianOfRanks(r.rankedOf(x), len(x), func() int { return r.intN(n) })
+	return r.medianOfRanks(r.rankedOf(x), len(x), func() int { return r.rng.IntN(len(x)) })
 }
 
 // Indices returns one resample of the indices 0…n−1 (n draws with
@@ -206,7 +121,7 @@ func (r *Resampler) Median(x []float64) float64 {
 func (r *Resampler) Indices(n int) []int {
 	r.idx = r.idx[:0]
 	for range n {
-		r.idx = append(r.idx, r.intN(uint64(n)))
+		r.idx = append(r.idx, r.rng.IntN(n))
 	}
 	return r.idx
 }
@@ -242,57 +157,17 @@ func MedianCI(x []float64, level float64, b int, seed uint64) Interval {
 	if n < 2 {
 		return Interval{est, est, est}
 	}
-	var lo, hi float64
-	switch {
-	case n <= maxLaneValues: // every resample at once (lanes.go)
-		lo, hi = laneBootstrap(sorted, order, lanes(seed, n, b), b, level)
-	case n <= math.MaxUint8: // a count fits a byte: the table is a quarter the size
-		lo, hi = bootstrap(sorted, order, drawn[uint8](seed, n, b), level)
-	default:
-		lo, hi = bootstrap(sorted, order, drawn[int32](seed, n, b), level)
+	if n <= maxLaneValues { // every resample at once (lanes.go)
+		lo, hi := laneBootstrap(sorted, order, lanes(seed, n, b), b, level)
+		return Interval{est, lo, hi}
 	}
+	r := NewResampler(seed) // resample by resample, as Median draws them
+	meds := make([]float64, b)
+	for k := range meds {
+		meds[k] = r.Median(x)
+	}
+	lo, hi := percentilesInPlace(meds, level)
 	return Interval{est, lo, hi}
-}
-
-// bootstrap returns the percentile interval of the medians of the b
-// resamples whose draws per index are the rows of counts: each median is
-// found from the counts (see midRank), nothing is copied or sorted per
-// resample. The counts depend only on the seed, the length and the
-// number of resamples, so a process draws them once for every
-// configuration with as many trials (see drawn).
-func bootstrap[C uint8 | int32](sorted []float64, order []int32, counts []C, level float64) (lo, hi float64) {
-	n := len(sorted)
-	b := len(counts) / n
-	upper := make([]int32, b)
-	var lower []int32
-	if n%2 == 0 {
-		lower = make([]int32, b)
-	}
-	for k := range b {
-		cnt := counts[k*n : (k+1)*n]
-		v, seen := midRank(order, cnt, n/2)
-		upper[k] = int32(v)
-		if lower == nil {
-			continue
-		}
-		if seen == n/2 { // position mid−1 holds the largest rank below v drawn
-			for v--; cnt[order[v]] == 0; v-- {
-			}
-		}
-		lower[k] = int32(v)
-	}
-	return medianInterval(sorted, upper, lower, level)
-}
-
-// midRank walks the values in rank order (order[v] the index of the
-// value of rank v) through a resample that drew index i cnt[i] times,
-// as a sort of the resample would place them: it returns the rank at the
-// 0-based position mid and how many draws rank below it.
-func midRank[C uint8 | int32](order []int32, cnt []C, mid int) (v, seen int) {
-	for ; seen+int(cnt[order[v]]) <= mid; v++ {
-		seen += int(cnt[order[v]])
-	}
-	return v, seen
 }
 
 // medianInterval is the percentile interval of the b resample medians
@@ -329,53 +204,6 @@ func rankAt(hist []int, k int) int {
 	return len(hist) - 1
 }
 
-// drawnCache keeps the resample counts by seed, length and resample count
-// (and the type of a count): a summary bootstraps hundreds of
-// configurations of the same number of trials with the same seed, so they
-// share one table. It holds at most drawnCacheBytes; larger or later
-// tables are drawn afresh each time.
-var drawnCache struct {
-	sync.Mutex
-	tables map[[4]uint64]any
-	bytes  int
-}
-
-const drawnCacheBytes = 32 << 20
-
-// cached returns the table kept under key, else makes it (with its size
-// in bytes) and keeps it while the cache has room.
-func cached[T any](key [4]uint64, make func() (T, int)) T {
-	drawnCache.Lock()
-	t, ok := drawnCache.tables[key]
-	drawnCache.Unlock()
-	if ok {
-		return t.(T)
-	}
-	tab, size := make()
-	drawnCache.Lock()
-	defer drawnCache.Unlock()
-	if drawnCache.bytes+size <= drawnCacheBytes {
-		if drawnCache.tables == nil {
-			drawnCache.tables = map[[4]uint64]any{}
-		}
-		drawnCache.tables[key] = tab
-		drawnCache.bytes += size
-	}
-	return tab
-}
-
-// drawn returns counts[C](NewResampler(seed), n, b), cached.
-func drawn[C uint8 | int32](seed uint64, n, b int) []C {
-	size := 1 // bytes of a count
-	if _, wide := any(C(0)).(int32); wide {
-		size = 4
-	}
-	return cached([4]uint64{seed, uint64(n), uint64(b), uint64(size)}, func() ([]C, int) {
-		tab := counts[C](NewResampler(seed), n, b)
-		return tab, size * len(tab)
-	})
-}
-
 // sortedOrder returns x sorted and order, the index in x of each sorted
 // value (ties in index order).
 func sortedOrder(x []float64) ([]float64, []int32) {
@@ -383,15 +211,7 @@ func sortedOrder(x []float64) ([]float64, []int32) {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	slices.SortFunc(order, func(a, b int32) int {
-		if x[a] < x[b] {
-			return -1
-		}
-		if x[a] > x[b] {
-			return 1
-		}
-		return int(a - b)
-	})
+	slices.SortStableFunc(order, func(a, b int32) int { return cmp.Compare(x[a], x[b]) })
 	sorted := make([]float64, len(x))
 	for p, i := range order {
 		sorted[p] = x[i]

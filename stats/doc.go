@@ -8,11 +8,12 @@
 // [Median] is umlab's one median (NaN ignored, the mean of the two middle
 // values for an even count); it selects rather than sorts. [MedianCI]
 // never copies or sorts a resample: the values are ranked once, each
-// resample is the number of times each index was drawn (drawn once per
-// process for every series of the same length and seed), and its median
-// is read by adding up those counts in rank order. The draws are those of
-// math/rand/v2's PCG and IntN, so every interval is the one the plain
-// copy-and-sort bootstrap gives (TestSameNumbersAsBefore pins this).
+// resample is the number of times each index was drawn (for up to 127
+// values, drawn once per process for every series of the same length and
+// seed), and its median is read by adding up those counts in rank order.
+// The draws are those of math/rand/v2's PCG and IntN, so every interval
+// is the one the plain copy-and-sort bootstrap gives
+// (TestSameNumbersAsBefore pins this).
 //
 // # Ownership and imports
 //

@@ -1,6 +1,9 @@
 package stats
 
-import "math/bits"
+import (
+	"math/bits"
+	"sync"
+)
 
 // Up to maxLaneValues values, MedianCI walks every resample at once: the
 // table of draws is transposed so that one word holds the counts of an
@@ -8,9 +11,9 @@ import "math/bits"
 // resamples are added in one addition (no lane can carry into the next:
 // a running count never passes the number of values). A resample's
 // median rank is where its running count first passes the middle
-// position, found for eight lanes in one comparison. Same ranks as
-// midRank, in an eighth of the additions and without its
-// resample-by-resample jumps through the table.
+// position, found for eight lanes in one comparison: the ranks
+// Resampler.Median finds one resample at a time, in an eighth of the
+// additions.
 const maxLaneValues = 127
 
 const (
@@ -20,22 +23,50 @@ const (
 
 // lanes returns the draws of b resamples of n ≤ maxLaneValues values,
 // transposed: word i·w + j holds the counts of index i in resamples
-// 8j … 8j+7 (w = ⌈b/8⌉ words per index). Cached as drawn caches.
+// 8j … 8j+7 (w = ⌈b/8⌉ words per index), drawn as Median draws them.
+// Cached (laneCache).
 func lanes(seed uint64, n, b int) []uint64 {
-	return cached([4]uint64{seed, uint64(n), uint64(b), 0}, func() ([]uint64, int) {
-		counts := drawn[uint8](seed, n, b)
-		w := (b + 7) / 8
-		tab := make([]uint64, n*w)
-		for k := range b {
-			for i, c := range counts[k*n : (k+1)*n] {
-				tab[i*w+k/8] |= uint64(c) << (8 * (k % 8))
-			}
+	key := [3]uint64{seed, uint64(n), uint64(b)}
+	laneCache.Lock()
+	tab, ok := laneCache.tables[key]
+	laneCache.Unlock()
+	if ok {
+		return tab
+	}
+	r := NewResampler(seed)
+	w := (b + 7) / 8
+	tab = make([]uint64, n*w)
+	for k := range b {
+		for range n {
+			tab[r.rng.IntN(n)*w+k/8] += 1 << (8 * (k % 8))
 		}
-		return tab, 8 * len(tab)
-	})
+	}
+	laneCache.Lock()
+	defer laneCache.Unlock()
+	if laneCache.bytes+8*len(tab) <= laneCacheBytes {
+		if laneCache.tables == nil {
+			laneCache.tables = map[[3]uint64][]uint64{}
+		}
+		laneCache.tables[key] = tab
+		laneCache.bytes += 8 * len(tab)
+	}
+	return tab
 }
 
-// laneBootstrap is bootstrap for n ≤ maxLaneValues values, from lanes.
+// laneCache keeps the tables of lanes: a summary bootstraps hundreds of
+// configurations of the same number of trials with the same seed, so
+// they share one table. It holds at most laneCacheBytes; larger or later
+// tables are drawn afresh each time.
+var laneCache struct {
+	sync.Mutex
+	tables map[[3]uint64][]uint64
+	bytes  int
+}
+
+const laneCacheBytes = 32 << 20
+
+// laneBootstrap is the percentile interval of the medians of b resamples
+// of n ≤ maxLaneValues values, from their lanes.
 func laneBootstrap(sorted []float64, order []int32, tab []uint64, b int, level float64) (lo, hi float64) {
 	n := len(sorted)
 	mid := n / 2

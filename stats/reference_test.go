@@ -137,7 +137,7 @@ func TestResamplerStream(t *testing.T) {
 			if got, want := r.Indices(1), rng.IntN(1); got[0] != want {
 				t.Fatalf("n=1: %d, want %d", got[0], want)
 			}
-			if got, want := r.intN(uint64(n)), rng.IntN(n); got != want {
+			if got, want := r.rng.IntN(n), rng.IntN(n); got != want {
 				t.Fatalf("n=%d: %d, want %d", n, got, want)
 			}
 		}

@@ -3,6 +3,8 @@ package stats
 import (
 	"fmt"
 	"math"
+	"math/bits"
+	"slices"
 )
 
 // DefaultResamples is the bootstrap's default number of resamples.
@@ -106,9 +108,9 @@ func empiricalRank(p float64, n int) int {
 // where partitioning stops shrinking the range).
 func selectKth(s []float64, k int) {
 	lo, hi := 0, len(s)-1
-	for budget := 2 * bitsLen(len(s)); hi > lo; budget-- {
+	for budget := 2 * bits.Len(uint(len(s))); hi > lo; budget-- {
 		if hi-lo < 12 || budget == 0 {
-			insertionSort(s[lo : hi+1])
+			slices.Sort(s[lo : hi+1])
 			return
 		}
 		m := lo + (hi-lo)/2
@@ -145,20 +147,4 @@ func selectKth(s []float64, k int) {
 			return // s[j+1 : i] all equal the pivot
 		}
 	}
-}
-
-func insertionSort(s []float64) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-}
-
-func bitsLen(n int) int {
-	b := 0
-	for ; n > 0; n >>= 1 {
-		b++
-	}
-	return b
 }

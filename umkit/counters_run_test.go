@@ -39,7 +39,7 @@ func (noPCIe) ReadPCIe() (umkit.PCIeSample, error) {
 
 // TestRunWithCounters: with Options.Counters, every measured configuration
 // gets one counter row in counters.csv, keyed like its trials; a resumed
-// run keeps them; CounterTable joins them to the summary.
+// run keeps them; JoinCounters joins them to the summary.
 func TestRunWithCounters(t *testing.T) {
 	if raceEnabled {
 		t.Skip("about 20 s of simulated work, over go test's 10 min under -race; the plain go test runs it")
@@ -89,7 +89,7 @@ func TestRunWithCounters(t *testing.T) {
 	if !strings.Contains(strings.Join(meta.Notes, "\n"), "counters.csv") {
 		t.Errorf("metadata notes %q", meta.Notes)
 	}
-	df, err := results.CounterTable(dir)
+	df, err := results.JoinCounters(results.Summarize(rows, results.SummaryOptions{}), counters)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,23 +14,14 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Counter passes
-//
-// Page faults and migrated bytes are measured, not inferred: after the timed
-// trials of a configuration, the same trial function runs once more with
-// CUPTI's Unified Memory counters on, and the configuration gets a companion
-// row in counters.csv. Counting slows Unified Memory down, so the timed
-// trials never run with it; the counter pass's own times (pass_kernel_ms)
-// are informational only.
-//
-// What is counted: the trial's timed regions, from each StartTimer (after
-// the queued work has finished) to its StopTimer, so that re-establishing
-// the memory state (the CPU fill that pulls pages back, a copy-in) and the
-// verification afterwards are left out (counter_scope "timed"). A trial with
-// no GPU-timed region (the handoff benchmark's CPU-only and alternating
-// phases, timed on the host clock) is counted whole (counter_scope "trial").
-// NVML's cumulative PCIe byte counters are read at the same boundaries, as
-// a check independent of CUPTI (they count all PCIe traffic of the GPU).
+// Counter passes: after a configuration's timed trials, the same trial runs
+// once more with CUPTI's Unified Memory counters on, into a companion row of
+// counters.csv. Counting slows Unified Memory down, so timed trials never
+// run with it (pass_kernel_ms is informational). Only the trial's timed
+// regions are counted (counter_scope "timed"), leaving out the state set-up
+// and the verification; a trial timed on the host clock alone is counted
+// whole ("trial"). NVML's PCIe byte counters are read at the same
+// boundaries, as a check independent of CUPTI.
 
 // CounterSource is what a counter pass reads: CUPTI's Unified Memory
 // counters (a *cupti.Collector), or a fake in tests.
@@ -89,12 +80,6 @@ func OpenCounters() (*Counters, error) {
 	return &Counters{src: col, close: col.Close, about: "Unified Memory counters from " + col.Library().String()}, nil
 }
 
-// NewCounters runs counter passes with any source, and a PCIe counter
-// (nil: NVML's, found by the GPU's UUID when the run starts).
-func NewCounters(src CounterSource, pcie PCIeCounter) *Counters {
-	return &Counters{src: src, pcie: pcie, about: "Unified Memory counters"}
-}
-
 // String says where the counts come from, for the run's metadata.
 func (c *Counters) String() string {
 	s := c.about
@@ -139,9 +124,8 @@ func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string
 }
 
 // primeBytes is the cold migration counted and thrown away before a run's
-// first counter pass: on the H200 the first collection of a process lost
-// records (0.87–0.99 of B in 15 of 30 processes) and later ones did not
-// (see cupti's drainInterval).
+// first counter pass: on the H200 a process's first collection lost records
+// (0.87–0.99 of B in 15 of 30 processes), later ones did not.
 const primeBytes = 256 << 20
 
 // prime makes that throwaway collection on dev.
@@ -266,9 +250,8 @@ type countingDevice struct {
 // Unwrap returns the device underneath (see optional).
 func (d *countingDevice) Unwrap() Device { return d.Device }
 
-// Reallocate and HomeFillHost pass the optional interfaces of the state
-// set-up through, so that a counter pass re-establishes the state the way
-// the timed trials did; both run before the window opens.
+// Reallocate and HomeFillHost pass the state set-up's optional interfaces
+// through, so that a counter pass sets the state up as the timed trials did.
 func (d *countingDevice) Reallocate(old Buffer) (Buffer, error) {
 	re, ok := optional[Reallocator](d.Device)
 	if !ok {
@@ -284,8 +267,7 @@ func (d *countingDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error)
 	return h.HomeFillHost(b, n, seed)
 }
 
-// open finishes the queued state-setting work, so that it stays out of the
-// window, and opens the window.
+// open finishes the queued set-up work, keeping it out of the window.
 func (d *countingDevice) open() error {
 	if err := d.Device.Sync(); err != nil {
 		return err
@@ -320,10 +302,9 @@ func (d *countingDevice) StopTimer() (float64, error) {
 	return ms, err
 }
 
-// counterPass runs the trial t once more with counters on and emits the
-// configuration's companion row. A trial that fails (a wrong result) is an
-// error, as in the timed trials; counters that cannot be read give a row
-// with counters_collected false and the reason in its note.
+// counterPass runs trial t once more with counters on and emits the
+// companion row. A failed trial is an error; counters that cannot be read
+// give a row with counters_collected false and the reason in its note.
 func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row, label string, iter int, t trial) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -384,10 +365,8 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 }
 
 // NVMLPCIe returns NVML's cumulative PCIe byte counters of the GPU with the
-// given UUID (NVML_FI_DEV_PCIE_COUNT_TX_BYTES and _RX_BYTES, read with
-// nvmlDeviceGetFieldValues, about 0.3 ms a reading). TX is what the GPU
-// sent, RX what it received. No NVML call is made unless nvml.Init
-// succeeded.
+// given UUID (NVML_FI_DEV_PCIE_COUNT_TX/RX_BYTES, about 0.3 ms a reading):
+// TX is what the GPU sent. No NVML call is made unless nvml.Init succeeded.
 func NVMLPCIe(uuid string) (PCIeCounter, error) {
 	if !nvmlReady() {
 		return nil, errors.New("NVML (libnvidia-ml.so.1) is not available")

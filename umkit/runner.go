@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
 )
 
@@ -103,21 +102,6 @@ func (r *runner) waive(base results.Row, label, reason string) error {
 	}
 	r.step(label + " (waived)")
 	return nil
-}
-
-// collect runs body with a runner that gathers rows into a DataFrame. On
-// error the frame holds every configuration that finished.
-func collect(dev Device, body func(r *runner) error) (dataframe.DataFrame, error) {
-	r := newRunner(dev, "")
-	defer r.close()
-	var rows []results.Row
-	r.emit = func(rs []results.Row) error { rows = append(rows, rs...); return nil }
-	err := body(r)
-	df := results.Frame(rows)
-	if df.Err != nil && err == nil {
-		err = df.Err
-	}
-	return df, err
 }
 
 // trial measures one iteration: it re-establishes the state, runs the timed

@@ -90,10 +90,19 @@ func (c Config) stamp(row *results.Row) {
 	row.Bound = c.Bound
 }
 
-// waive emits a single row saying a configuration is not supported here.
-func (r *runner) waive(base results.Row, label, reason string) error {
+// doneEarlier reports whether base's configuration was measured earlier
+// (resume), and if so counts it done.
+func (r *runner) doneEarlier(base results.Row, label string) bool {
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
+		return true
+	}
+	return false
+}
+
+// waive emits a single row saying a configuration is not supported here.
+func (r *runner) waive(base results.Row, label, reason string) error {
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	base.Waived, base.Note = true, reason
@@ -114,8 +123,7 @@ type trial func(iter int, row *results.Row) error
 func (r *runner) measure(ctx context.Context, base results.Row, label string, c Common, minWarmupMs float64, t trial) error {
 	warmups, trials := c.Warmups.Int(), c.Trials.Int()
 	base.Warmups = int64(warmups)
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	rows := make([]results.Row, 0, trials)

@@ -321,8 +321,7 @@ func (s StateSetup) setup() StateSetup { return s.withDefaults() }
 // runState measures one workload under configuration k's memory mode.
 func (r *runner) runState(ctx context.Context, d stateful, k Config, base results.Row, w workload) (err error) {
 	label, mode, c := k.Label, k.Mode, d.common()
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	if mode == results.ModeManagedPrefetch && !r.info.ConcurrentManagedAccess {

@@ -91,13 +91,6 @@ func (c *Counters) String() string {
 	return s
 }
 
-// Rows returns the counter rows of this run (and of the run resumed).
-func (c *Counters) Rows() []results.CounterRow {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]results.CounterRow(nil), c.rows...)
-}
-
 // attach starts writing dir/counters.csv (nothing is written when dir is
 // empty) and finds the PCIe counters of the GPU with the given UUID.
 func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string)) error {

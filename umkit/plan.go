@@ -33,16 +33,6 @@ func (p Plan) Configs() []Config {
 // trials rows, or one waived row): the progress total.
 func (p Plan) Configurations() int { return len(p.Waived) + len(p.Configs()) }
 
-// Definition returns the plan's definition of that name, or nil.
-func (p Plan) Definition(name string) Definition {
-	for _, d := range p.Groups {
-		if d.Name() == name {
-			return d
-		}
-	}
-	return nil
-}
-
 // DefinitionOf returns the plan's definition of type T, if it has one.
 func DefinitionOf[T Definition](p Plan) (T, bool) {
 	for _, d := range p.Groups {

@@ -26,37 +26,16 @@ type Device struct {
 	// Model parameters, in GB/s and ms.
 	HBMGBps, LinkGBps, FaultGBps, CPUGBps float64
 	LaunchMs                              float64
-	// Slow takes a fraction off each resource's rate (UMLAB_SIM_SLOW):
-	// Slow[HBM] = 0.05 makes device-memory kernels 5 % slower in GB/s.
-	Slow          [NumResources]float64
-	noise         *noise // SetNoise; nil: every run alike
-	DataLimit     uint64 // bytes of real data kept per buffer
-	Total, Margin uint64
-
-	// Fault injection.
-	CorruptKernels bool          // kernels write a wrong value into element 0
-	FailAlloc      error         // returned by every Alloc when set
-	FailAllocAfter int           // > 0: allocations after this many fail as out of memory
-	KernelDelay    time.Duration // real time every launch takes (interruptions, watchdogs)
-	// DropLaunch > 0: launch DropLaunch (from 1) reports success and does
-	// nothing; only verification can notice.
-	DropLaunch int
-	// HangAfter > 0: the launch after this many never returns until Release.
-	HangAfter int
-	// HangHomeAfter > 0: the HomeFillHost after this many never returns
-	// until Release (a hang in a trial's set-up, outside timed regions).
-	HangHomeAfter int
+	Injected                                     // slowdowns and injected faults (the knobs)
+	noise                                 *noise // SetNoise; nil: every run alike
+	DataLimit                             uint64 // bytes of real data kept per buffer
+	Total, Margin                         uint64
+	CorruptKernels                        bool  // kernels write a wrong value into element 0
+	FailAlloc                             error // returned by every Alloc when set
 	// DriverManagedBytes is the device memory the driver takes, once, at the
 	// first prefetch to the GPU (100-odd MiB on an H200).
-	DriverManagedBytes uint64
-	driverTaken        bool
-	// KeptAfterFree is memory the driver keeps, once, when a prefetched
-	// managed buffer of at least KeptAfterFreeFrom bytes is freed (an H200
-	// lost about 105 MiB of a 1021 MiB oversub capacity after freeing a 918
-	// MiB one, 2026-12-02): a plain Free and Alloc that close to the
-	// capacity is then refused; Reallocate is not.
-	KeptAfterFree, KeptAfterFreeFrom uint64
-	keptTaken                        bool
+	DriverManagedBytes     uint64
+	driverTaken, keptTaken bool
 
 	Calls []string // every call, in order, e.g. "Launch(rmw,managed#2)"
 

@@ -184,60 +184,61 @@ func (c *Counters) readPCIe() (PCIeSample, error) {
 	return c.pcie.ReadPCIe()
 }
 
-// window accumulates the counts of the timed regions of one counter pass.
-type window struct {
+// countingDevice is the device during a counter pass: each timed region
+// becomes a counting window, whose counts it accumulates.
+type countingDevice struct {
+	Device
 	c         *Counters
 	start     cupti.Counts
 	pcie0     PCIeSample
 	timed     cupti.Counts
 	tx, rx    uint64
-	n         int64
+	n         int64 // windows
 	open      bool
 	err, perr error
 }
 
-func (w *window) begin() {
-	if w.err != nil {
-		return
+// begin finishes the queued set-up work, keeping it out of the window, and
+// opens the window.
+func (d *countingDevice) begin() error {
+	if err := d.Device.Sync(); err != nil {
+		return err
 	}
-	s, err := w.c.src.Snapshot()
+	if d.err != nil {
+		return nil
+	}
+	s, err := d.c.src.Snapshot()
 	if err != nil {
-		w.err = err
-		return
+		d.err = err
+		return nil
 	}
-	w.start, w.open = s, true
-	p, err := w.c.readPCIe()
-	w.pcie0 = p
+	d.start, d.open = s, true
+	p, err := d.c.readPCIe()
+	d.pcie0 = p
 	if err != nil {
-		w.perr = err
+		d.perr = err
 	}
+	return nil
 }
 
-func (w *window) end() {
-	if !w.open || w.err != nil {
+func (d *countingDevice) end() {
+	if !d.open || d.err != nil {
 		return
 	}
-	w.open = false
-	s, err := w.c.src.Snapshot()
+	d.open = false
+	s, err := d.c.src.Snapshot()
 	if err != nil {
-		w.err = err
+		d.err = err
 		return
 	}
-	w.timed = w.timed.Add(s.Sub(w.start))
-	w.n++
-	if p, err := w.c.readPCIe(); err == nil && w.perr == nil {
-		tx, rx := p.Since(w.pcie0)
-		w.tx, w.rx = w.tx+tx, w.rx+rx
-	} else if w.perr == nil {
-		w.perr = err
+	d.timed = d.timed.Add(s.Sub(d.start))
+	d.n++
+	if p, err := d.c.readPCIe(); err == nil && d.perr == nil {
+		tx, rx := p.Since(d.pcie0)
+		d.tx, d.rx = d.tx+tx, d.rx+rx
+	} else if d.perr == nil {
+		d.perr = err
 	}
-}
-
-// countingDevice is the device during a counter pass: each timed region
-// becomes a counting window.
-type countingDevice struct {
-	Device
-	w *window
 }
 
 // Unwrap returns the device underneath (see optional).
@@ -260,29 +261,20 @@ func (d *countingDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error)
 	return h.HomeFillHost(b, n, seed)
 }
 
-// open finishes the queued set-up work, keeping it out of the window.
-func (d *countingDevice) open() error {
-	if err := d.Device.Sync(); err != nil {
-		return err
-	}
-	d.w.begin()
-	return nil
-}
-
 func (d *countingDevice) StartTimer() error {
-	if err := d.open(); err != nil {
+	if err := d.begin(); err != nil {
 		return err
 	}
 	return d.Device.StartTimer()
 }
 
 func (d *countingDevice) TimeKernel(k Kernel) (float64, error) {
-	if err := d.open(); err != nil {
+	if err := d.begin(); err != nil {
 		return 0, err
 	}
 	ms, err := d.Device.TimeKernel(k) // synchronizes
 	if err == nil {
-		d.w.end()
+		d.end()
 	}
 	return ms, err
 }
@@ -290,7 +282,7 @@ func (d *countingDevice) TimeKernel(k Kernel) (float64, error) {
 func (d *countingDevice) StopTimer() (float64, error) {
 	ms, err := d.Device.StopTimer() // synchronizes
 	if err == nil {
-		d.w.end()
+		d.end()
 	}
 	return ms, err
 }
@@ -303,14 +295,15 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 		return err
 	}
 	out := results.NewCounterRow(base)
-	w := &window{c: c}
+	w := &countingDevice{c: c}
 	var total cupti.Counts
 	var startErr, stopErr, trialErr error
 	p0, perr := c.readPCIe()
 	row := base
 	func() {
 		saved := r.dev
-		r.dev = &countingDevice{Device: saved, w: w}
+		w.Device = saved
+		r.dev = w
 		defer func() { r.dev = saved }()
 		if startErr = c.src.Start(); startErr != nil {
 			return

@@ -36,12 +36,8 @@ func (HostConfig) Entries() []Benchmark {
 	return []Benchmark{
 		entry(hostEntries[results.ModeHostMapped], "3 × size", needsMapping,
 			"The triad with all arrays in pinned host memory mapped into the device: GPU loads and stores cross the CPU–GPU link on every access (V-A)."),
-		entry(hostEntries[results.ModeSystem], "3 × size", func(d DeviceInfo) (bool, string) {
-			if !d.PageableMemoryAccess {
-				return false, "the device does not report pageable memory access (no HMM or ATS)"
-			}
-			return true, ""
-		}, "The triad on malloc'd (system-allocated) memory, which the GPU can dereference only with HMM or ATS (Grace)."),
+		entry(hostEntries[results.ModeSystem], "3 × size", needsPageable,
+			"The triad on malloc'd (system-allocated) memory, which the GPU can dereference only with HMM or ATS (Grace)."),
 	}
 }
 

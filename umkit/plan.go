@@ -1,7 +1,6 @@
 package umkit
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -47,23 +46,19 @@ func DefinitionOf[T Definition](p Plan) (T, bool) {
 // MarshalJSON writes the plan as the metadata's config: an object keyed by
 // definition name, in run order.
 func (p Plan) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, d := range p.Groups {
 		v, err := json.Marshal(d)
 		if err != nil {
 			return nil, err
 		}
-		k, _ := json.Marshal(d.Name())
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+		k, _ := json.Marshal(d.Name())
+		b = append(append(append(b, k...), ':'), v...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // NewPlan turns options into validated definitions for a device. It

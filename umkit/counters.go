@@ -121,7 +121,6 @@ func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string
 // (0.87–0.99 of B in 15 of 30 processes), later ones did not.
 const primeBytes = 256 << 20
 
-// prime makes that throwaway collection on dev.
 func (c *Counters) prime(dev Device) error {
 	x, err := dev.Alloc(ManagedMem, primeBytes)
 	if err != nil {
@@ -409,7 +408,6 @@ func fieldUint(f nvml.FieldValue) (uint64, uint, error) {
 	return 0, 0, fmt.Errorf("NVML field %d: value type %d", f.FieldId, f.ValueType)
 }
 
-// setCounts puts CUPTI's counts into a counter row.
 func setCounts(r *results.CounterRow, c cupti.Counts) {
 	f := func(v uint64) float64 { return float64(v) }
 	r.HtoDBytes, r.DtoHBytes, r.DtoDBytes = f(c.BytesHtoD), f(c.BytesDtoH), f(c.BytesDtoD)

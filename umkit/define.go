@@ -172,7 +172,6 @@ func Measure(ctx context.Context, dev Device, d Definition) (dataframe.DataFrame
 	return df, err
 }
 
-// runDefinition runs every configuration of d (defaults applied) on r.
 func (r *runner) runDefinition(ctx context.Context, d Definition) error {
 	d = d.defaults()
 	if p, ok := d.(preparer); ok {

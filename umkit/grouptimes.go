@@ -35,7 +35,6 @@ const (
 	partVerify
 )
 
-// add counts s seconds of part p in parts.
 func add(parts *results.GroupParts, p part, s float64) {
 	*[...]*float64{&parts.TimedS, &parts.RewriteS, &parts.SettleS, &parts.VerifyS}[p] += s
 }
@@ -78,7 +77,6 @@ func (c *groupClock) start(group string) {
 	c.open, c.parts, c.inPart = true, results.GroupParts{}, false
 }
 
-// end closes the open span.
 func (c *groupClock) end() {
 	if c == nil {
 		return

@@ -167,7 +167,6 @@ func (c HandoffConfig) config(policy string, size int64, phase string, reuse int
 	return k
 }
 
-// measure runs the whole group (handoffrun.go).
 func (c HandoffConfig) measure(ctx context.Context, r *runner, _ Config, _ results.Row) error {
 	return r.handoff(ctx, c)
 }

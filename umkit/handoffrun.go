@@ -249,7 +249,6 @@ func (h *handoffData) free() {
 	h.host, h.gpu = nil, nil
 }
 
-// conf returns a configuration of h.
 func (h *handoffData) conf(phase string, reuse int) *handoffConf {
 	k := h.cfg.config(h.policy, h.size, phase, reuse)
 	c := &handoffConf{h: h, phase: phase, reuse: reuse, base: h.base, label: k.Label}
@@ -264,7 +263,6 @@ func (h *handoffData) conf(phase string, reuse int) *handoffConf {
 	return c
 }
 
-// trial returns the configuration's timed iteration.
 func (c *handoffConf) trial() trial {
 	h, r := c.h, c.h.r
 	switch c.phase {

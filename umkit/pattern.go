@@ -130,7 +130,6 @@ func (c PatternConfig) Configs() []Config {
 	return configs(c, out, c.Trials.Int())
 }
 
-// patternLabel is a pattern configuration's progress label.
 func patternLabel(sh patternShape, mode string) string {
 	l := fmt.Sprintf("pattern %s %s", sh.bench, mode)
 	switch {

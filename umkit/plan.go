@@ -74,11 +74,11 @@ func NewPlan(o Options, info DeviceInfo) (Plan, error) {
 	if err != nil {
 		return p, err
 	}
-	if o.Warmups.Int() < 0 || o.Warmups.Int() > maxWarmups {
-		return p, fmt.Errorf("umkit: warmups %d: allowed 0 to %d", o.Warmups.Int(), maxWarmups)
-	}
-	if o.Trials.IsSet() && (o.Trials.Int() < 1 || o.Trials.Int() > maxTrials) {
-		return p, fmt.Errorf("umkit: trials %d: allowed 1 to %d", o.Trials.Int(), maxTrials)
+	w, t := o.Warmups.Int(), o.Trials.Int()
+	if err := firstError(failIf(w < 0 || w > maxWarmups, "warmups %d: allowed 0 to %d", w, maxWarmups),
+		failIf(o.Trials.IsSet() && (t < 1 || t > maxTrials), "trials %d: allowed 1 to %d", t, maxTrials),
+	); err != nil {
+		return p, err
 	}
 	s := Selection{Options: o, Common: Common{Trials: o.Trials, Warmups: o.Warmups}}
 	if o.Quick {

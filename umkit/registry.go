@@ -35,8 +35,10 @@ func needs(has func(DeviceInfo) bool, why string) func(DeviceInfo) (bool, string
 }
 
 var (
-	needsManaged  = needs(func(d DeviceInfo) bool { return d.ManagedMemory }, "the device does not support managed memory")
-	needsMapping  = needs(func(d DeviceInfo) bool { return d.CanMapHostMemory }, "the device cannot map host memory")
+	needsManaged = needs(func(d DeviceInfo) bool { return d.ManagedMemory },
+		"the device does not support managed memory")
+	needsMapping = needs(func(d DeviceInfo) bool { return d.CanMapHostMemory },
+		"the device cannot map host memory")
 	needsPageable = needs(func(d DeviceInfo) bool { return d.PageableMemoryAccess },
 		"the device does not report pageable memory access (no HMM or ATS)")
 )

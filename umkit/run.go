@@ -198,7 +198,6 @@ func (r *runner) openResults(o Options, plan Plan, meta *results.Metadata) (*res
 	return app, earlier, nil
 }
 
-// attachCounters sets up the run's counter passes (Options.Counters).
 func (r *runner) attachCounters(o Options, meta *results.Metadata) error {
 	if err := o.Counters.attach(o.Out, o.Resume, r.dev.Info().UUID, r.warn); err != nil {
 		return err

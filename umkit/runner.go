@@ -66,7 +66,6 @@ func PlatformName(device string) string {
 	return f[0]
 }
 
-// row starts a row of this run.
 func (r *runner) row(group, bench, mode string) results.Row {
 	row := results.NewRow()
 	row.Group, row.Benchmark, row.Mode = group, bench, mode
@@ -171,12 +170,10 @@ func errVerify(what string, m Mismatch) error {
 	return fmt.Errorf("verification failed (%s): %d wrong elements, first at index %d", what, m.Count, m.First)
 }
 
-// check verifies b on the device.
 func (r *runner) check(b Buffer, e Expect, what string) error {
 	return r.verify(r.dev.Check, b, e, what)
 }
 
-// checkHost verifies b on the CPU.
 func (r *runner) checkHost(b Buffer, e Expect, what string) error {
 	return r.verify(r.dev.CheckHost, b, e, what)
 }
@@ -203,7 +200,6 @@ func (r *runner) timeKernel(k Kernel) (float64, error) {
 	return r.dev.TimeKernel(k)
 }
 
-// timedOn is timed on a given device.
 func timedOn(dev Device, op func() error) (float64, error) {
 	if err := dev.StartTimer(); err != nil {
 		return 0, err
@@ -222,7 +218,6 @@ func (r *runner) cpuTimed(op func() error) (float64, error) {
 	return float64(r.dev.Now()-t0) / float64(time.Millisecond), err
 }
 
-// allocs allocates buffers and returns them with a function freeing them all.
 func (r *runner) allocs(kind MemKind, bytes uint64, n int) ([]Buffer, func(), error) {
 	bufs := make([]Buffer, 0, n)
 	free := func() {

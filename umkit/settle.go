@@ -65,7 +65,6 @@ func (r *runner) settle() (int, error) {
 	return settleMaxPasses, nil
 }
 
-// close frees what the runner allocated for itself.
 func (r *runner) close() {
 	if r.settleBuf != nil {
 		r.dev.Free(r.settleBuf)

@@ -100,7 +100,6 @@ func (c SparseConfig) Configs() []Config {
 	return configs(c, out, c.Trials.Int())
 }
 
-// measure measures one density under one memory state.
 func (c SparseConfig) measure(ctx context.Context, r *runner, cfg Config, base results.Row) error {
 	k := cfg.arg.(int64)
 	n := uint64(c.FootprintBytes / 8)

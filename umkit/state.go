@@ -58,7 +58,6 @@ type stateBuffers struct {
 	advice          []Advice // the mode's advice on x, applied again when x is reallocated
 }
 
-// modeBuffers allocates a memory mode's buffers and applies its advice.
 func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuffers, err error) {
 	kind := ManagedMem
 	if mode == results.ModeExplicit {
@@ -105,7 +104,6 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuff
 var modeAdvice = map[string][]Advice{results.ModeAdvisePreferredGPU: {PreferGPU},
 	results.ModeAdvisePreferredCPU: {PreferCPU}, results.ModeAdviseAccessedBy: {AccessedBy}}
 
-// free releases the buffers that exist.
 func (b *stateBuffers) free(dev Device) error {
 	var errs []error
 	for _, x := range []Buffer{b.x, b.idx, b.staging} {

@@ -74,7 +74,6 @@ func (w *watchdog) leave() {
 	w.mu.Unlock()
 }
 
-// deadline is the limit of the current call.
 func (w *watchdog) deadline() time.Duration { return max(w.limit, 20*w.slowest) }
 
 // run sends one HangError on fired when a call passes its deadline, until
@@ -160,7 +159,6 @@ func (d watchedDevice) do(call string, f func() error) error {
 	return f()
 }
 
-// watch is do for a call that returns a value.
 func watch[T any](d watchedDevice, call string, f func() (T, error)) (T, error) {
 	d.w.enter(call)
 	defer d.w.leave()

@@ -121,7 +121,6 @@ func FromEnv() (Knobs, error) {
 	return k, nil
 }
 
-// parseSlow reads RESOURCE:FRACTION pairs separated by commas.
 func parseSlow(v string) (slow [NumResources]float64, err error) {
 	if v == "" {
 		return slow, nil

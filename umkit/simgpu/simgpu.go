@@ -158,7 +158,6 @@ func (d *Device) Reallocate(old umkit.Buffer) (umkit.Buffer, error) {
 	return d.alloc(umkit.ManagedMem, x.bytes, cuda.ReplaceSlack(d.Margin))
 }
 
-// free is the device memory not in use.
 func (d *Device) free() uint64 { return d.Total - min(d.used, d.Total) }
 
 // alloc is Alloc that may use slack bytes of the margin.

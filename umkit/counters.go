@@ -14,23 +14,14 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Counter passes
-//
-// Page faults and migrated bytes are measured, not inferred: after the timed
-// trials of a configuration, the same trial function runs once more with
-// CUPTI's Unified Memory counters on, and the configuration gets a companion
-// row in counters.csv. Counting slows Unified Memory down, so the timed
-// trials never run with it; the counter pass's own times (pass_kernel_ms)
-// are informational only.
-//
-// What is counted: the trial's timed regions, from each StartTimer (after
-// the queued work has finished) to its StopTimer, so that re-establishing
-// the memory state (the CPU fill that pulls pages back, a copy-in) and the
-// verification afterwards are left out (counter_scope "timed"). A trial with
-// no GPU-timed region (the handoff benchmark's CPU-only and alternating
-// phases, timed on the host clock) is counted whole (counter_scope "trial").
-// NVML's cumulative PCIe byte counters are read at the same boundaries, as
-// a check independent of CUPTI (they count all PCIe traffic of the GPU).
+// Counter passes: after a configuration's timed trials, the same trial runs
+// once more with CUPTI's Unified Memory counters on, into a companion row of
+// counters.csv. Counting slows Unified Memory down, so timed trials never
+// run with it (pass_kernel_ms is informational). Only the trial's timed
+// regions are counted (counter_scope "timed"), leaving out the state set-up
+// and the verification; a trial timed on the host clock alone is counted
+// whole ("trial"). NVML's PCIe byte counters are read at the same
+// boundaries, as a check independent of CUPTI.
 
 // CounterSource is what a counter pass reads: CUPTI's Unified Memory
 // counters (a *cupti.Collector), or a fake in tests.
@@ -89,12 +80,6 @@ func OpenCounters() (*Counters, error) {
 	return &Counters{src: col, close: col.Close, about: "Unified Memory counters from " + col.Library().String()}, nil
 }
 
-// NewCounters runs counter passes with any source, and a PCIe counter
-// (nil: NVML's, found by the GPU's UUID when the run starts).
-func NewCounters(src CounterSource, pcie PCIeCounter) *Counters {
-	return &Counters{src: src, pcie: pcie, about: "Unified Memory counters"}
-}
-
 // String says where the counts come from, for the run's metadata.
 func (c *Counters) String() string {
 	s := c.about
@@ -104,13 +89,6 @@ func (c *Counters) String() string {
 		s += "; PCIe bytes from NVML"
 	}
 	return s
-}
-
-// Rows returns the counter rows of this run (and of the run resumed).
-func (c *Counters) Rows() []results.CounterRow {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return append([]results.CounterRow(nil), c.rows...)
 }
 
 // attach starts writing dir/counters.csv (nothing is written when dir is
@@ -139,12 +117,10 @@ func (c *Counters) attach(dir string, resume bool, uuid string, warn func(string
 }
 
 // primeBytes is the cold migration counted and thrown away before a run's
-// first counter pass: on the H200 the first collection of a process lost
-// records (0.87–0.99 of B in 15 of 30 processes) and later ones did not
-// (see cupti's drainInterval).
+// first counter pass: on the H200 a process's first collection lost records
+// (0.87–0.99 of B in 15 of 30 processes), later ones did not.
 const primeBytes = 256 << 20
 
-// prime makes that throwaway collection on dev.
 func (c *Counters) prime(dev Device) error {
 	x, err := dev.Alloc(ManagedMem, primeBytes)
 	if err != nil {
@@ -207,68 +183,68 @@ func (c *Counters) readPCIe() (PCIeSample, error) {
 	return c.pcie.ReadPCIe()
 }
 
-// window accumulates the counts of the timed regions of one counter pass.
-type window struct {
+// countingDevice is the device during a counter pass: each timed region
+// becomes a counting window, whose counts it accumulates.
+type countingDevice struct {
+	Device
 	c         *Counters
 	start     cupti.Counts
 	pcie0     PCIeSample
 	timed     cupti.Counts
 	tx, rx    uint64
-	n         int64
+	n         int64 // windows
 	open      bool
 	err, perr error
 }
 
-func (w *window) begin() {
-	if w.err != nil {
-		return
+// begin finishes the queued set-up work, keeping it out of the window, and
+// opens the window.
+func (d *countingDevice) begin() error {
+	if err := d.Device.Sync(); err != nil {
+		return err
 	}
-	s, err := w.c.src.Snapshot()
+	if d.err != nil {
+		return nil
+	}
+	s, err := d.c.src.Snapshot()
 	if err != nil {
-		w.err = err
-		return
+		d.err = err
+		return nil
 	}
-	w.start, w.open = s, true
-	p, err := w.c.readPCIe()
-	w.pcie0 = p
+	d.start, d.open = s, true
+	p, err := d.c.readPCIe()
+	d.pcie0 = p
 	if err != nil {
-		w.perr = err
+		d.perr = err
 	}
+	return nil
 }
 
-func (w *window) end() {
-	if !w.open || w.err != nil {
+func (d *countingDevice) end() {
+	if !d.open || d.err != nil {
 		return
 	}
-	w.open = false
-	s, err := w.c.src.Snapshot()
+	d.open = false
+	s, err := d.c.src.Snapshot()
 	if err != nil {
-		w.err = err
+		d.err = err
 		return
 	}
-	w.timed = w.timed.Add(s.Sub(w.start))
-	w.n++
-	if p, err := w.c.readPCIe(); err == nil && w.perr == nil {
-		tx, rx := p.Since(w.pcie0)
-		w.tx, w.rx = w.tx+tx, w.rx+rx
-	} else if w.perr == nil {
-		w.perr = err
+	d.timed = d.timed.Add(s.Sub(d.start))
+	d.n++
+	if p, err := d.c.readPCIe(); err == nil && d.perr == nil {
+		tx, rx := p.Since(d.pcie0)
+		d.tx, d.rx = d.tx+tx, d.rx+rx
+	} else if d.perr == nil {
+		d.perr = err
 	}
-}
-
-// countingDevice is the device during a counter pass: each timed region
-// becomes a counting window.
-type countingDevice struct {
-	Device
-	w *window
 }
 
 // Unwrap returns the device underneath (see optional).
 func (d *countingDevice) Unwrap() Device { return d.Device }
 
-// Reallocate and HomeFillHost pass the optional interfaces of the state
-// set-up through, so that a counter pass re-establishes the state the way
-// the timed trials did; both run before the window opens.
+// Reallocate and HomeFillHost pass the state set-up's optional interfaces
+// through, so that a counter pass sets the state up as the timed trials did.
 func (d *countingDevice) Reallocate(old Buffer) (Buffer, error) {
 	re, ok := optional[Reallocator](d.Device)
 	if !ok {
@@ -284,30 +260,20 @@ func (d *countingDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error)
 	return h.HomeFillHost(b, n, seed)
 }
 
-// open finishes the queued state-setting work, so that it stays out of the
-// window, and opens the window.
-func (d *countingDevice) open() error {
-	if err := d.Device.Sync(); err != nil {
-		return err
-	}
-	d.w.begin()
-	return nil
-}
-
 func (d *countingDevice) StartTimer() error {
-	if err := d.open(); err != nil {
+	if err := d.begin(); err != nil {
 		return err
 	}
 	return d.Device.StartTimer()
 }
 
 func (d *countingDevice) TimeKernel(k Kernel) (float64, error) {
-	if err := d.open(); err != nil {
+	if err := d.begin(); err != nil {
 		return 0, err
 	}
 	ms, err := d.Device.TimeKernel(k) // synchronizes
 	if err == nil {
-		d.w.end()
+		d.end()
 	}
 	return ms, err
 }
@@ -315,28 +281,28 @@ func (d *countingDevice) TimeKernel(k Kernel) (float64, error) {
 func (d *countingDevice) StopTimer() (float64, error) {
 	ms, err := d.Device.StopTimer() // synchronizes
 	if err == nil {
-		d.w.end()
+		d.end()
 	}
 	return ms, err
 }
 
-// counterPass runs the trial t once more with counters on and emits the
-// configuration's companion row. A trial that fails (a wrong result) is an
-// error, as in the timed trials; counters that cannot be read give a row
-// with counters_collected false and the reason in its note.
+// counterPass runs trial t once more with counters on and emits the
+// companion row. A failed trial is an error; counters that cannot be read
+// give a row with counters_collected false and the reason in its note.
 func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row, label string, iter int, t trial) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	out := results.NewCounterRow(base)
-	w := &window{c: c}
+	w := &countingDevice{c: c}
 	var total cupti.Counts
 	var startErr, stopErr, trialErr error
 	p0, perr := c.readPCIe()
 	row := base
 	func() {
 		saved := r.dev
-		r.dev = &countingDevice{Device: saved, w: w}
+		w.Device = saved
+		r.dev = w
 		defer func() { r.dev = saved }()
 		if startErr = c.src.Start(); startErr != nil {
 			return
@@ -384,10 +350,8 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 }
 
 // NVMLPCIe returns NVML's cumulative PCIe byte counters of the GPU with the
-// given UUID (NVML_FI_DEV_PCIE_COUNT_TX_BYTES and _RX_BYTES, read with
-// nvmlDeviceGetFieldValues, about 0.3 ms a reading). TX is what the GPU
-// sent, RX what it received. No NVML call is made unless nvml.Init
-// succeeded.
+// given UUID (NVML_FI_DEV_PCIE_COUNT_TX/RX_BYTES, about 0.3 ms a reading):
+// TX is what the GPU sent. No NVML call is made unless nvml.Init succeeded.
 func NVMLPCIe(uuid string) (PCIeCounter, error) {
 	if !nvmlReady() {
 		return nil, errors.New("NVML (libnvidia-ml.so.1) is not available")
@@ -444,7 +408,6 @@ func fieldUint(f nvml.FieldValue) (uint64, uint, error) {
 	return 0, 0, fmt.Errorf("NVML field %d: value type %d", f.FieldId, f.ValueType)
 }
 
-// setCounts puts CUPTI's counts into a counter row.
 func setCounts(r *results.CounterRow, c cupti.Counts) {
 	f := func(v uint64) float64 { return float64(v) }
 	r.HtoDBytes, r.DtoHBytes, r.DtoDBytes = f(c.BytesHtoD), f(c.BytesDtoH), f(c.BytesDtoD)

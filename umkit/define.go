@@ -12,14 +12,10 @@ import (
 )
 
 // Definition is a benchmark group, or a set of benchmarks within a group,
-// defined once, in one file: its configuration type is the Definition. It
-// knows its registry entries, its defaults, its validation, the
-// configurations it will run (each with what its rows are: group,
-// benchmark, mode, sizes, useful bytes, the resource it is bound by) and
-// how to measure one. The registry ([Registry], [Groups]), the plan
-// ([NewPlan]), `umbench list`, the progress counts and the command line's
-// selection are all derived from the definitions; README "Adding a
-// benchmark" says how to add one.
+// defined once, in one file, by its configuration type: its registry
+// entries, defaults, validation, the configurations it runs and how to
+// measure one. Everything else is derived from the definitions (package
+// doc); README "Adding a benchmark" says how to add one.
 type Definition interface {
 	// Name identifies the definition in a plan and its metadata: the group
 	// name, or group.set for a set of extra benchmarks of a group.
@@ -38,25 +34,21 @@ type Definition interface {
 	// defaults returns it with every unset field set to its default.
 	defaults() Definition
 	// measure measures configuration c (defaults applied) into row, which
-	// the runner made from c: the run's identity, group, benchmark, mode,
-	// sizes, useful bytes and bound. It adds what only it knows (pattern,
-	// stride, direction, ...), and the trials' measurements.
+	// the runner stamped from c; it adds what only it knows (pattern,
+	// stride, direction, ...) and the trials' measurements.
 	measure(ctx context.Context, r *runner, c Config, row results.Row) error
 }
 
 // preparer is a Definition that sets the device up before its first
-// configuration (oversub shrinks free memory): it returns itself as
-// prepared, whose Configs then know what depends on the device, and what
-// to release after the last configuration.
+// configuration (oversub shrinks free memory): it returns itself prepared,
+// whose Configs know what depends on the device, and a release function.
 type preparer interface {
 	prepare(r *runner) (Definition, func(), error)
 }
 
-// Selection is what a run asks of one definition: the run's options (a
-// definition reads those it has: Quick, Sizes, its own settings such as
-// OversubPercents), the benchmarks selected (names without the group, e.g.
-// "triad") and the warm-up and trial counts, --quick's applied. Counts left
-// unset in Common take the defaults (settings.go).
+// Selection is what a run asks of one definition: the run's options, the
+// benchmarks selected (names without the group, e.g. "triad") and the
+// warm-up and trial counts, --quick's applied (unset: the defaults).
 type Selection struct {
 	Options
 	Benchmarks []string // the definition's selected benchmarks (shadows Options.Benchmarks, the patterns)
@@ -79,10 +71,9 @@ func (s Selection) sizesOr(quick []int64) []int64 {
 }
 
 // Config is one configuration a definition runs: one set of trial rows (or
-// one waived row), one step of progress. Its fields from Group to Bound
-// are what its rows are: the runner stamps them on every row. Bound is
-// declared per configuration, from what it measures (a node check tells
-// the GPU from the host by it).
+// one waived row), one step of progress. The runner stamps its fields from
+// Group to Bound on every row (a node check tells the GPU from the host by
+// Bound).
 type Config struct {
 	Definition        string // the Definition's Name
 	Entry             string // the registry entry it measures, e.g. "pattern.random"
@@ -102,9 +93,8 @@ type Config struct {
 	arg     any // definition-specific
 }
 
-// configs finishes the configurations of d: each gets the definition's
-// name and group, its registry entry (group.benchmark unless set) and the
-// trial rows it emits.
+// configs finishes d's configurations: the definition's name and group, the
+// registry entry (group.benchmark unless set) and the trial rows.
 func configs(d Definition, cs []Config, rows int) []Config {
 	g := d.Entries()[0].Group
 	for i := range cs {
@@ -117,11 +107,10 @@ func configs(d Definition, cs []Config, rows int) []Config {
 // The definitions in run order; each file adds its own with register.
 var definitions []Definition
 
-// register adds a definition. Every definition file calls it once, from a
-// package-level declaration (var _ = register(MyConfig{})), so that it runs
-// before init builds the registry. Definitions run in the paper's group
-// order (results.Groups; other groups after those), and within a group by
-// name, so the order does not depend on file names.
+// register adds a definition, from a package-level declaration (var _ =
+// register(MyConfig{})) so that it runs before init builds the registry.
+// Definitions run in the paper's group order (results.Groups, then
+// others), and within a group by name, whatever the file names.
 func register(d Definition) bool {
 	definitions = append(definitions, d)
 	rank := func(d Definition) int {
@@ -159,20 +148,30 @@ func init() {
 func Definitions() []Definition { return slices.Clone(definitions) }
 
 // Measure runs every configuration of one definition on dev, without a
-// results directory, and returns the rows as a tidy DataFrame, one row per
-// trial. The definition's zero value means the paper's defaults, e.g.
-// Measure(ctx, dev, umkit.HBMConfig{}); it is validated before anything
-// touches the GPU. Cancel ctx to stop between trials; on error the frame
-// holds every configuration that finished.
+// results directory, into a tidy DataFrame, one row per trial. The zero
+// definition means the paper's defaults, e.g. Measure(ctx, dev,
+// umkit.HBMConfig{}); it is validated before anything touches the GPU.
+// Cancel ctx to stop between trials; on error the frame holds every
+// configuration that finished.
 func Measure(ctx context.Context, dev Device, d Definition) (dataframe.DataFrame, error) {
 	if err := d.Validate(); err != nil {
 		return dataframe.DataFrame{}, err
 	}
-	return collect(dev, func(r *runner) error { return r.runDefinition(ctx, d) })
+	r := newRunner(dev, "")
+	defer r.close()
+	var rows []results.Row
+	r.emit = func(rs []results.Row) error {
+		rows = append(rows, rs...)
+		return nil
+	}
+	err := r.runDefinition(ctx, d)
+	df := results.Frame(rows)
+	if df.Err != nil && err == nil {
+		err = df.Err
+	}
+	return df, err
 }
 
-// runDefinition runs every configuration of d (defaults applied) on r,
-// each into the row the runner stamps from it.
 func (r *runner) runDefinition(ctx context.Context, d Definition) error {
 	d = d.defaults()
 	if p, ok := d.(preparer); ok {

@@ -131,8 +131,8 @@ func TestIterationCounts(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := plan.Definition("managed").(umkit.ManagedConfig)
-		h := plan.Definition("handoff").(umkit.HandoffConfig)
+		m, _ := umkit.DefinitionOf[umkit.ManagedConfig](plan)
+		h, _ := umkit.DefinitionOf[umkit.HandoffConfig](plan)
 		if m.Warmups.Int() != tc.warmups || m.Trials.Int() != tc.trials || h.Warmups.Int() != tc.warmups {
 			t.Errorf("%s: managed %v/%v, handoff warm-ups %v", tc.name, m.Warmups, m.Trials, h.Warmups)
 		}

@@ -5,10 +5,9 @@ import (
 	"time"
 )
 
-// Device is what the benchmarks need of a GPU: allocation, CPU loops, queued
-// GPU work on one stream, event timing, checks and placement. The cuda
-// package implements it on real hardware (see Open); a deterministic fake
-// implements it for tests. All GPU work is queued on one stream, in order.
+// Device is what the benchmarks need of a GPU: allocation, CPU loops, GPU
+// work queued in order on one stream, event timing, checks and placement.
+// Open returns the real one; umkit/simgpu simulates it.
 type Device interface {
 	Info() DeviceInfo
 	MemInfo() (free, total uint64, err error)
@@ -33,10 +32,9 @@ type Device interface {
 
 	StartTimer() error
 	StopTimer() (ms float64, err error) // synchronizes
-	// TimeKernel launches k and returns its GPU time in ms, synchronizing.
-	// Unlike StartTimer, Launch, StopTimer, the device may queue the three
-	// behind a hold so that launch latency and host delays are not counted;
-	// every timed measurement kernel goes through it.
+	// TimeKernel launches k and returns its GPU time in ms, synchronizing;
+	// the device may queue it behind a hold so that launch latency and
+	// host delays are not counted.
 	TimeKernel(k Kernel) (ms float64, err error)
 	Sync() error
 	// Now is a monotonic clock for spans that include CPU work.
@@ -140,13 +138,11 @@ type Kernel struct {
 	Active        uint64
 }
 
-// Expect describes a buffer's expected content after a trial.
-//
-// Affine: element i is SeedValue(Seed,i)*Mul+Add where touched (i%Stride == 0
-// and i/Stride < Active), SeedValue(Seed,i) elsewhere. Reference (Y set): element
-// i is Y[i] + Scalar*Z[i], or Y[i] when Z is nil, read from the buffers
-// themselves; this check does no hashing, so it is light enough to run
-// between timed trials of bandwidth kernels without slowing the next one.
+// Expect describes a buffer's expected content after a trial. Affine:
+// element i is SeedValue(Seed,i)*Mul+Add where touched (i%Stride == 0 and
+// i/Stride < Active), SeedValue(Seed,i) elsewhere. Reference (Y set):
+// Y[i] + Scalar*Z[i], or Y[i] when Z is nil; it does no hashing, so it can
+// run between timed bandwidth trials without slowing the next one.
 type Expect struct {
 	N, Seed  uint64
 	Mul, Add float64

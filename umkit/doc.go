@@ -6,43 +6,36 @@
 //
 // A benchmark is defined once, in one file, by its configuration type,
 // which implements [Definition]: the type with its defaults and validation
-// (hbm.go: [HBMConfig]), the configurations it runs ([Config]: the group,
-// benchmark, mode, sizes, useful bytes per iteration and the resource its
-// rows are bound by, all of which the runner stamps on every row), and a
-// measure function that adds what only it knows and the measurements. A
-// package-level register call adds it to the registry. [Registry],
-// [Groups], [NewPlan], the progress counts, `umbench list` and the command
-// line's selection are derived from the definitions; host_copy.go
-// (host.mapped_copy) shows a whole benchmark in one file. The words in the
-// rows (groups, modes, patterns, bounds) are results' constants.
+// (hbm.go: [HBMConfig]), the configurations it runs ([Config]: group,
+// benchmark, mode, sizes, useful bytes per iteration and bound, which the
+// runner stamps on every row), and a measure function that adds what only
+// it knows and the measurements. A package-level register call adds it to
+// the registry. [Registry], [Groups], [NewPlan], the progress counts,
+// `umbench list` and the command line's selection are derived from the
+// definitions; host_copy.go (host.mapped_copy) shows a whole benchmark in
+// one file. The words in the rows (groups, modes, patterns, bounds) are
+// results' constants.
 //
 // A definition's zero value means the paper's defaults (5 warm-ups, 25
-// trials; handoff 5 + 3 × 20; unset counts take the defaults of
-// settings.go, and N(0) is an explicit zero). [Measure] runs one
-// definition on a [Device] into a DataFrame; definitions are validated
-// before anything touches the GPU, and invalid values are errors that say
-// what is allowed. On error the frame holds every configuration that
-// finished.
+// trials; handoff 5 + 3 × 20; unset counts take settings.go's defaults,
+// and N(0) is an explicit zero). [Measure] runs one definition on a
+// [Device] into a DataFrame. Definitions are validated before anything
+// touches the GPU; invalid values are errors that say what is allowed. On
+// error the frame holds every configuration that finished.
 //
 // # Method
 //
 // Timing uses CUDA events around the measured region on one stream; CPU
 // work is timed with a monotonic clock. A measured kernel and its two events
 // are queued behind a hold kernel that the host releases once all three are
-// queued ([Device.TimeKernel], cuda.Latch), so they run back to back and
-// neither launch latency nor a delayed host thread is counted: on the H200
-// that took resident 256 MiB trials from 1–7 % variation to 0.6 %. Before
-// every trial the memory state is re-established (state.go: explicit: copy
-// in; cold: a fresh allocation that the CPU writes, or with [StateSetup]
-// RewriteHome the data brought home and rewritten; prefetched: the same
-// and a prefetch; reused: the same and one untimed GPU pass, then, where
-// the kernel touches every page, the data rewritten in place on the GPU and
-// one untimed pass; advised: advice at allocation and CPU writes), then
-// untimed passes over a scratch buffer bring the GPU back to steady clocks
-// (an idle GPU runs its next kernel up to a quarter slower), and after the
-// timed kernel the result is checked outside the timed region: a failed
-// check is an error. The observed range attributes of managed memory are
-// recorded with every trial.
+// queued ([Device.TimeKernel], cuda.Latch), so neither launch latency nor a
+// delayed host thread is counted: on the H200 that took resident 256 MiB
+// trials from 1–7 % variation to 0.6 %. Before every trial the memory state
+// is re-established (state.go), then untimed passes over a scratch buffer
+// bring the GPU back to steady clocks (an idle GPU runs its next kernel up
+// to a quarter slower), and after the timed kernel the result is checked
+// outside the timed region: a failed check is an error. The observed range
+// attributes of managed memory are recorded with every trial.
 //
 // # Devices
 //

@@ -8,9 +8,9 @@ import (
 )
 
 // groupClock records the wall-clock span of each group a run's process goes
-// through, for meta.json's group_times, and what each span was spent on. It
-// is safe for concurrent use: a declared hang leaves the run goroutine
-// inside a group while Run reads the spans.
+// through, for meta.json's group_times, and what each was spent on. It is
+// safe for concurrent use: a declared hang leaves the run goroutine inside
+// a group while Run reads the spans.
 type groupClock struct {
 	mu      sync.Mutex
 	segment string
@@ -35,18 +35,8 @@ const (
 	partVerify
 )
 
-// add counts s seconds of part p in parts.
 func add(parts *results.GroupParts, p part, s float64) {
-	switch p {
-	case partTimed:
-		parts.TimedS += s
-	case partRewrite:
-		parts.RewriteS += s
-	case partSettle:
-		parts.SettleS += s
-	case partVerify:
-		parts.VerifyS += s
-	}
+	*[...]*float64{&parts.TimedS, &parts.RewriteS, &parts.SettleS, &parts.VerifyS}[p] += s
 }
 
 // spend starts timing p in the open span and returns the function that
@@ -87,7 +77,6 @@ func (c *groupClock) start(group string) {
 	c.open, c.parts, c.inPart = true, results.GroupParts{}, false
 }
 
-// end closes the open span.
 func (c *groupClock) end() {
 	if c == nil {
 		return
@@ -102,10 +91,9 @@ func (c *groupClock) end() {
 	}
 }
 
-// wall returns t as a UTC time on the clock's monotonic scale: the first
-// start's wall time plus the monotonic time since, so that a step of the
-// system clock can neither reorder spans nor make parts (timed on the
-// monotonic clock) exceed their span.
+// wall returns t as the first start's wall time plus the monotonic time
+// since, so that a step of the system clock can neither reorder spans nor
+// make parts exceed their span.
 func (c *groupClock) wall(t time.Time) time.Time {
 	if c.base.IsZero() {
 		c.base = t
@@ -113,8 +101,8 @@ func (c *groupClock) wall(t time.Time) time.Time {
 	return c.base.UTC().Add(t.Sub(c.base))
 }
 
-// close returns the open span's end and its parts at now, a part still
-// being timed (a call that never returned) counted up to now.
+// close returns the open span's end and parts at now, a part still being
+// timed (a call that never returned) counted up to now.
 func (c *groupClock) close(now time.Time) (time.Time, *results.GroupParts) {
 	p := c.parts
 	if c.inPart {

@@ -19,73 +19,51 @@ import (
 //	host_mapped       pinned host memory the GPU accesses in place through its device pointer
 //	explicit_copy     a pinned host array and a device array, copied each way around the GPU passes
 //
-// Three phases are measured separately: cpu_only (one CPU update, wall
-// time), gpu_only (one GPU pass on data placed as the policy places it,
-// event time) and alternating (CPU update + handoff + R GPU passes, wall
-// time from the start of the update until the GPU work is done). Defaults:
-// 5 warm-ups, then 3 repetitions of 20 trials.
+// Three phases are timed separately: cpu_only (one CPU update, wall time),
+// gpu_only (one GPU pass on data placed as the policy places it, event
+// time) and alternating (CPU update + handoff + R GPU passes, wall time).
+// Defaults: 5 warm-ups, then 3 repetitions of 20 trials.
 //
-// Order (the Order field): interleaved by default. Each repetition
-// runs, per policy and size, three blocks of Trials trials: CPU-only,
-// GPU-only and the alternating sweep; within the repetition the blocks run
-// in an order shuffled with OrderSeed, so host drift (the CPU update's
-// speed moves by tens of percent over minutes on shared x86 hosts) lands
-// on all policies alike, and each repetition's CPU-only baseline is
-// measured among the alternating runs it is compared with. A sweep runs
-// its trials in rounds, one trial of every R per round in a shuffled
-// order (roundOrder, recorded as round_position), so the R = 1 point the
-// model calibrates on and the R > 1 points it is validated on share the
-// host's state second by second (the CPU update slows for stretches of
-// trials, which whole blocks of one R would catch and others miss). A
-// unit's first block starts with the warm-ups (a sweep's: warm-up rounds);
-// a later block whose buffers another phase used in between starts with
-// one untimed settling iteration that re-establishes the phase's state
-// (pages where the phase leaves them; needsSettling). Sequential order
-// runs all repetitions of a configuration back to back, policy by policy,
-// size by size and R by R (the layout before interleaving).
+// Order: interleaved by default. Each repetition runs, per policy and
+// size, a CPU-only, a GPU-only and an alternating-sweep block, in an order
+// shuffled with OrderSeed, so host drift (the CPU update's speed moves by
+// tens of percent over minutes on shared x86 hosts) lands on all policies
+// alike. A sweep runs one trial of every R per round, in a shuffled order
+// (roundOrder, recorded as round_position), so the R = 1 point the model
+// calibrates on and the R > 1 points it is validated on share the host's
+// state second by second. A unit's first block starts with the warm-ups; a
+// later block whose buffers another phase used since starts with one
+// untimed settling iteration (needsSettling). Sequential order runs each
+// configuration's repetitions back to back.
 //
-// Parts of an alternating trial (as far as the policy allows): cpu_ms is
-// the CPU update (wall; for managed memory it includes the CPU-side page
-// faults that bring the data back); prefetch_ms (managed_prefetch: the
-// prefetch to the CPU, wall with its synchronization, plus the prefetch to
-// the GPU, event time) or transfer_ms (explicit_copy: both copies, event
-// time); kernel_ms, the R GPU passes (event time, GPU-side faults and
-// remote accesses included); sync_ms, the rest of total_ms (launches,
-// queueing, the final synchronization). The events are queued on the
-// stream without synchronizing; on a device without them (Marker) the GPU
-// parts are NaN.
+// Parts of an alternating trial: cpu_ms, the CPU update (wall; for managed
+// memory with the CPU page faults); prefetch_ms (managed_prefetch: to the
+// CPU, wall, plus to the GPU, event time) or transfer_ms (explicit_copy:
+// both copies, event time); kernel_ms, the R GPU passes; sync_ms, the rest
+// of total_ms. The parts are timed with events queued without
+// synchronizing (Marker); without them the GPU parts are NaN.
 //
-// Verification is cumulative: every iteration adds exactly 1 (CPU) and R
-// (GPU) to every element, so one check at the end of each block covers
-// every iteration of it (warm-ups, settling, trials): a trial that skipped
-// or repeated any part leaves every element off by a whole number, and the
-// block's rows are then never written. GPU-only and alternating blocks are
-// checked on the device, where their last iteration leaves the data; the
-// CPU-only phase on the CPU, because a device check would move managed
-// pages and change the state being measured. (One check per block instead
-// of per trial cut the suite's verification from 16 s to 1.4 s on the
-// H200; datasets/README.md.)
+// Verification is cumulative: every iteration adds exactly 1 + R to every
+// element, so one check at the end of each block covers all its
+// iterations, and a block that fails it writes no rows. The CPU-only
+// phase is checked on the CPU, because a device check would move managed
+// pages. (One check per block instead of per trial cut the suite's
+// verification from 16 s to 1.4 s on the H200; datasets/README.md.)
 type HandoffConfig struct {
 	Common              // Trials default 20 per repetition
 	Repetitions int     // default 3
 	Sizes       []int64 // default 64 KiB, 2 MiB, 16 MiB, 64 MiB, 256 MiB, 1 GiB
 	Reuse       []int   // GPU passes per CPU update; default 1, 2, 4, 8, 16, 32
 	Policies    []string
-	// CPU is the core the host thread is pinned to; -1 (default) picks the
-	// last core of the GPU's NUMA-local set (pinThread), -2 leaves the
-	// thread unpinned.
+	// CPU is the host thread's core; -1 (default): the last core of the
+	// GPU's NUMA-local set (pinThread); -2: unpinned.
 	CPU int
-	// Order is the measurement order above: "interleaved" (default) or
-	// "sequential".
+	// Order is "interleaved" (default) or "sequential".
 	Order string
-	// OrderSeed seeds the interleaved order; default 1. It is recorded in
-	// every row (order_seed) with the block's position (order_index) and,
-	// for sweep trials, the place in the round (round_position).
+	// OrderSeed seeds the interleaved order; default 1 (row: order_seed).
 	OrderSeed uint64
-	// CPUThreads is how many threads run the CPU update; default 1, the
-	// paper's single-threaded update. Threads after the first are pinned to
-	// further cores of the GPU's NUMA-local set (when the host thread is
-	// pinned). Recorded in every row (cpu_threads).
+	// CPUThreads run the CPU update; default 1, the paper's. Threads after
+	// the first are pinned to further NUMA-local cores (row: cpu_threads).
 	CPUThreads int
 }
 
@@ -146,17 +124,10 @@ func (c HandoffConfig) configure(s Selection) Definition {
 	return c
 }
 
-// Configs lists what the group measures, in run order: one entry per
-// configuration (policy and size; the CPU-only and GPU-only phases and the
-// alternating phase at each reuse count) and repetition, labelled "…
-// (repetition N)". Sequential order runs a configuration's repetitions
-// back to back; interleaved order (the default) shuffles, within each
-// repetition, the blocks of every policy and size (CPU-only, GPU-only and
-// the sweep of every R, whose trials alternate R round by round) and lists
-// a sweep's configurations together, in ascending R (see
-// HandoffConfig.Order). The group is measured by one run (r.handoff: the
-// phases share buffers and the cumulative check), so every entry but the
-// first follows it.
+// Configs lists one entry per configuration (policy, size, phase and R)
+// and repetition, in the measurement order (a sweep's in ascending R).
+// One run measures the whole group (the phases share buffers and the
+// cumulative check), so every entry but the first follows it.
 func (c HandoffConfig) Configs() []Config {
 	c = c.Defaults()
 	specs := c.units()
@@ -175,9 +146,7 @@ func (c HandoffConfig) Configs() []Config {
 	return configs(c, out, c.Trials.Int())
 }
 
-// config is the configuration of one policy, size and phase (and R, for
-// the alternating phase): its rows' identity, label, useful bytes (one
-// CPU pass and R GPU passes, 16 bytes per element each) and bound.
+// config is the configuration of one policy, size, phase and R.
 func (c HandoffConfig) config(policy string, size int64, phase string, reuse int) Config {
 	k := Config{Entry: results.BenchHandoff, Benchmark: results.BenchHandoff, SizeBytes: size, FootprintBytes: size,
 		Label: fmt.Sprintf("handoff %s %s %s", policy, fmtBytes(size), phase), BytesPerIteration: 2 * size}
@@ -198,8 +167,6 @@ func (c HandoffConfig) config(policy string, size int64, phase string, reuse int
 	return k
 }
 
-// measure runs the whole group: its phases share buffers and a cumulative
-// check (handoffrun.go), and it pins its host thread itself.
 func (c HandoffConfig) measure(ctx context.Context, r *runner, _ Config, _ results.Row) error {
 	return r.handoff(ctx, c)
 }
@@ -215,8 +182,8 @@ type unitSpec struct {
 
 // units lists the group's units in sequential layout: per policy and size,
 // cpu_only, gpu_only, then the alternating phase as one sweep of every R
-// (interleaved order) or one unit per R (sequential order). Configs and
-// the measurement derive their order from this one list.
+// (interleaved) or one unit per R (sequential). Configs and the
+// measurement both derive their order from it.
 func (c HandoffConfig) units() []unitSpec {
 	c = c.Defaults()
 	var out []unitSpec

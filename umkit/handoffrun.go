@@ -12,15 +12,14 @@ import (
 )
 
 // handoffData holds one policy's buffers at one size and how many times 1
-// was added to every element. For explicit_copy the host array holds the
-// data between blocks.
+// was added to every element (explicit_copy: the host array holds the data
+// between blocks).
 type handoffData struct {
 	r      *runner
 	cfg    HandoffConfig
 	policy string
 	size   int64
 	n      uint64
-	seed   uint64
 	host   Buffer // what the CPU updates
 	gpu    Buffer // what the GPU passes use
 	adds   float64
@@ -31,12 +30,9 @@ type handoffData struct {
 
 func (h *handoffData) kernel() Kernel { return Kernel{Kind: KRMW, X: h.gpu, N: h.n, Mul: 1, Add: 1} }
 
-func (h *handoffData) gpuPass() error { return h.r.dev.Launch(h.kernel()) }
+func (h *handoffData) want() Expect { return AllOf(h.n, h.cfg.Seed, 1, h.adds) }
 
-func (h *handoffData) want() Expect { return AllOf(h.n, h.seed, 1, h.adds) }
-
-// handoffConf is one configuration: a policy and size's data, a phase and,
-// for the alternating phase, R.
+// handoffConf is one configuration: a policy and size's data, a phase and R.
 type handoffConf struct {
 	h      *handoffData
 	phase  string
@@ -50,29 +46,10 @@ type handoffConf struct {
 
 func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 	cfg = cfg.Defaults()
-	var allowed unix.CPUSet
-	allowedErr := unix.SchedGetaffinity(0, &allowed)
-	cpu, unpin, err := pinThread(cfg.CPU, r.info.UUID)
+	cpu, undo, err := r.handoffThreads(cfg)
+	defer undo()
 	if err != nil {
-		r.warn(err.Error())
-	}
-	defer unpin()
-	if cfg.CPUThreads > 1 {
-		t, ok := optional[UpdateThreader](r.dev)
-		if !ok {
-			return fmt.Errorf("umkit: handoff: %d CPU-update threads: this device runs the update on one thread only", cfg.CPUThreads)
-		}
-		if allowedErr != nil && cpu >= 0 {
-			return fmt.Errorf("umkit: handoff: reading CPU affinity: %w", allowedErr)
-		}
-		cpus, err := updateCPUs(cpu, cfg.CPUThreads, r.info.UUID, allowed)
-		if err != nil {
-			return err
-		}
-		if err := t.SetUpdateCPUs(cpus); err != nil {
-			return err
-		}
-		defer t.SetUpdateCPUs(nil)
+		return err
 	}
 	if err := r.handoffFits(cfg); err != nil {
 		return err
@@ -83,25 +60,21 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 			h.free()
 		}
 	}()
-	// The units in sequential layout, as cfg.units lists them, so the
-	// order is the one Configs lists; a waived policy's units stay empty
-	// (handoffSetup wrote its waived row).
+	// The units in the order Configs lists them; a waived policy's units
+	// stay empty (handoffSetup wrote its waived row).
 	specs := cfg.units()
 	units := make([]handoffUnit, len(specs))
 	var h *handoffData
-	waived := false
 	for i, u := range specs {
-		if h == nil || h.policy != u.policy || h.size != u.size {
-			if h, waived, err = r.handoffSetup(cfg, u.policy, u.size, cpu); err != nil {
+		if i == 0 || specs[i-1].policy != u.policy || specs[i-1].size != u.size {
+			if h, err = r.handoffSetup(cfg, u.policy, u.size, cpu); err != nil {
 				return err
 			}
-			if waived {
-				h = &handoffData{policy: u.policy, size: u.size}
-				continue
+			if h != nil {
+				data = append(data, h)
 			}
-			data = append(data, h)
 		}
-		if waived {
+		if h == nil {
 			continue
 		}
 		for _, reuse := range u.reuse {
@@ -120,30 +93,56 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 	return nil
 }
 
-// handoffUnit is what one block of trials measures: one configuration (the
-// CPU-only or GPU-only phase, or in sequential order one alternating R), or
-// in interleaved order a sweep: the alternating phase at every R of one
-// policy and size, run in rounds, each round one trial of every R in a
-// shuffled order (roundOrder), so the R = 1 trials the model calibrates on
-// and the R > 1 trials it is validated on are measured in the same seconds.
+// handoffThreads pins the host thread (a failure is a warning) and sets up
+// the CPU update's threads; undo restores both.
+func (r *runner) handoffThreads(cfg HandoffConfig) (cpu int, undo func(), err error) {
+	var allowed unix.CPUSet
+	allowedErr := unix.SchedGetaffinity(0, &allowed)
+	cpu, unpin, err := pinThread(cfg.CPU, r.info.UUID)
+	if err != nil {
+		r.warn(err.Error())
+	}
+	if cfg.CPUThreads <= 1 {
+		return cpu, unpin, nil
+	}
+	t, ok := optional[UpdateThreader](r.dev)
+	if !ok {
+		return cpu, unpin, fmt.Errorf("umkit: handoff: %d CPU-update threads: this device runs the update on one thread only", cfg.CPUThreads)
+	}
+	if allowedErr != nil && cpu >= 0 {
+		return cpu, unpin, fmt.Errorf("umkit: handoff: reading CPU affinity: %w", allowedErr)
+	}
+	cpus, err := updateCPUs(cpu, cfg.CPUThreads, r.info.UUID, allowed)
+	if err == nil {
+		err = t.SetUpdateCPUs(cpus)
+	}
+	if err != nil {
+		return cpu, unpin, err
+	}
+	return cpu, func() {
+		t.SetUpdateCPUs(nil)
+		unpin()
+	}, nil
+}
+
+// handoffUnit is what one block of trials measures: one configuration, or
+// in interleaved order a sweep of every R of one policy and size, run in
+// rounds (HandoffConfig's doc says why).
 type handoffUnit struct {
 	confs []*handoffConf // ascending R for a sweep
 	sweep bool
 }
 
 // roundOrder is the order of round i of unit u's sweep of k configurations
-// in repetition rep: a permutation drawn from a PCG seeded with the run's
-// order seed and (rep, u, i), so it depends on nothing measured before it
-// (a resumed run measures a unit in the same order).
+// in repetition rep, drawn from (seed, rep, u, i) alone, so a resumed run
+// measures a unit in the same order.
 func roundOrder(seed uint64, rep, u, i, k int) []int {
 	return rand.New(rand.NewPCG(seed, uint64(rep)<<40|uint64(u)<<20|uint64(i))).Perm(k)
 }
 
 // handoffFits checks, before anything is allocated, that every policy's
-// buffers at every size fit in free device memory at once, as the group
-// keeps them (the interleaved order needs them all; the sequential order
-// shares the code): the managed policies' arrays end up resident on the
-// GPU, explicit_copy has a device array; host_mapped lives in host memory.
+// device-side buffers at every size fit in free device memory at once, as
+// the group keeps them (the interleaved order needs them all).
 func (r *runner) handoffFits(cfg HandoffConfig) error {
 	free, _, err := r.dev.MemInfo()
 	if err != nil {
@@ -175,16 +174,13 @@ func fmtSizes(s []int64) []string {
 	return out
 }
 
-// handoffBlock is one block of the measurement order: configuration conf
-// (an index into the configurations in sequential order) in repetition rep,
-// at position index within its repetition.
+// handoffBlock is one block of the measurement order: unit conf in
+// repetition rep, at position index within its repetition.
 type handoffBlock struct{ conf, rep, index int }
 
-// handoffOrder returns the blocks of n configurations × reps repetitions.
-// Sequential: each configuration's repetitions back to back, configurations
-// in order. Interleaved: repetition by repetition, each a permutation of
-// the configurations drawn from a PCG seeded with (seed, repetition), so a
-// repetition's order does not depend on how many came before it.
+// handoffOrder returns the blocks of n units × reps repetitions.
+// Sequential: each unit's repetitions back to back. Interleaved: each
+// repetition a permutation drawn from (seed, repetition) alone.
 func handoffOrder(n, reps int, order string, seed uint64) []handoffBlock {
 	var out []handoffBlock
 	if order == "sequential" {
@@ -205,10 +201,10 @@ func handoffOrder(n, reps int, order string, seed uint64) []handoffBlock {
 }
 
 // handoffSetup allocates and fills one policy's buffers at one size, or
-// writes a waived row when the device cannot run the policy.
-func (r *runner) handoffSetup(cfg HandoffConfig, policy string, size int64, cpu int) (*handoffData, bool, error) {
+// writes a waived row and returns nil when the device cannot run the policy.
+func (r *runner) handoffSetup(cfg HandoffConfig, policy string, size int64, cpu int) (*handoffData, error) {
 	n := uint64(size / 8)
-	h := &handoffData{r: r, cfg: cfg, policy: policy, size: size, n: n, seed: cfg.Seed}
+	h := &handoffData{r: r, cfg: cfg, policy: policy, size: size, n: n}
 	h.label = fmt.Sprintf("handoff %s %s", policy, fmtBytes(size))
 	base := r.row(results.GroupHandoff, results.BenchHandoff, "")
 	base.Policy, base.SizeBytes, base.FootprintBytes = policy, size, size
@@ -218,30 +214,29 @@ func (r *runner) handoffSetup(cfg HandoffConfig, policy string, size int64, cpu 
 		base.Note = fmt.Sprintf("host thread on cpu %d", cpu)
 	}
 	if policy == results.PolicyManagedPrefetch && !r.info.ConcurrentManagedAccess {
-		return nil, true, r.waive(base, h.label, "prefetch needs concurrent managed access, which the device does not report")
+		return nil, r.waive(base, h.label, "prefetch needs concurrent managed access, which the device does not report")
 	}
-	// What the CPU updates; the GPU passes use it too, except explicit
-	// copy's, which use a device array.
+	// What the CPU updates; the GPU passes use it too, except explicit_copy's.
 	hostKind := map[string]MemKind{results.PolicyManaged: ManagedMem, results.PolicyManagedPrefetch: ManagedMem,
 		results.PolicyHostMapped: MappedMem, results.PolicyExplicitCopy: PinnedMem}[policy]
 	var err error
 	if h.host, err = r.dev.Alloc(hostKind, uint64(size)); err != nil {
-		return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
+		return nil, fmt.Errorf("umkit: %s: %w", h.label, err)
 	}
 	h.gpu = h.host
 	if policy == results.PolicyExplicitCopy {
 		if h.gpu, err = r.dev.Alloc(DeviceMem, uint64(size)); err != nil {
 			r.dev.Free(h.host)
-			return nil, false, fmt.Errorf("umkit: %s: %w", h.label, err)
+			return nil, fmt.Errorf("umkit: %s: %w", h.label, err)
 		}
 		base.FootprintBytes = 2 * size
 	}
 	h.base = base
-	if err := r.dev.FillHost(h.host, n, h.seed); err != nil {
+	if err := r.dev.FillHost(h.host, n, cfg.Seed); err != nil {
 		h.free()
-		return nil, false, err
+		return nil, err
 	}
-	return h, false, nil
+	return h, nil
 }
 
 func (h *handoffData) free() {
@@ -254,7 +249,6 @@ func (h *handoffData) free() {
 	h.host, h.gpu = nil, nil
 }
 
-// conf returns a configuration of h.
 func (h *handoffData) conf(phase string, reuse int) *handoffConf {
 	k := h.cfg.config(h.policy, h.size, phase, reuse)
 	c := &handoffConf{h: h, phase: phase, reuse: reuse, base: h.base, label: k.Label}
@@ -269,7 +263,6 @@ func (h *handoffData) conf(phase string, reuse int) *handoffConf {
 	return c
 }
 
-// trial returns the configuration's timed iteration.
 func (c *handoffConf) trial() trial {
 	h, r := c.h, c.h.r
 	switch c.phase {
@@ -297,26 +290,29 @@ func (c *handoffConf) trial() trial {
 }
 
 // enter puts the data where the phase starts from: for gpu_only the policy's
-// GPU placement (prefetched, or copied to the device array). The CPU-only
-// and alternating phases start from the data where the previous iteration
-// left it, as in the paper's loop.
+// GPU placement. The CPU-only and alternating phases start from the data
+// where the previous iteration left it, as in the paper's loop.
 func (c *handoffConf) enter() error {
-	h, d := c.h, c.h.r.dev
 	if c.phase != results.PhaseGPUOnly {
 		return nil
 	}
+	return c.h.toGPU()
+}
+
+// toGPU queues the policy's move to the GPU: a prefetch, or the copy to the
+// device array.
+func (h *handoffData) toGPU() error {
 	switch h.policy {
 	case results.PolicyManagedPrefetch:
-		return d.Prefetch(h.gpu, ToGPU)
+		return h.r.dev.Prefetch(h.gpu, ToGPU)
 	case results.PolicyExplicitCopy:
-		return d.Copy(h.gpu, h.host, h.n*8)
+		return h.r.dev.Copy(h.gpu, h.host, h.n*8)
 	}
 	return nil
 }
 
-// leave checks the block's accumulated result where the phase left it
-// (the CPU-only phase's on the CPU, the others' on the device) and
-// restores the invariant between blocks (for explicit_copy the host array
+// leave checks the block's accumulated result where the phase left it and
+// restores the invariant between blocks (explicit_copy: the host array
 // holds the data).
 func (c *handoffConf) leave(what string) error {
 	h, r := c.h, c.h.r
@@ -326,13 +322,11 @@ func (c *handoffConf) leave(what string) error {
 	if err := r.check(h.gpu, h.want(), what); err != nil {
 		return err
 	}
-	if c.phase == results.PhaseGPUOnly {
-		if h.policy == results.PolicyExplicitCopy {
-			if err := r.dev.Copy(h.host, h.gpu, h.n*8); err != nil {
-				return err
-			}
-			return r.dev.Sync()
+	if c.phase == results.PhaseGPUOnly && h.policy == results.PolicyExplicitCopy {
+		if err := r.dev.Copy(h.host, h.gpu, h.n*8); err != nil {
+			return err
 		}
+		return r.dev.Sync()
 	}
 	return nil
 }
@@ -345,16 +339,13 @@ const (
 	markMovedOut = 3 // after the copy back (explicit_copy)
 )
 
-// alternate runs and times one iteration of the alternating phase (the
-// block's end checks it, with the others).
+// alternate runs and times one iteration of the alternating phase.
 func (h *handoffData) alternate(reuse int, row *results.Row) error {
 	d := h.r.dev
-	mk, _ := optional[Marker](d)
-	mark := func(i int) error {
-		if mk == nil {
-			return nil
-		}
-		return mk.Mark(i)
+	mark := func(int) error { return nil }
+	mk, ok := optional[Marker](d)
+	if ok {
+		mark = mk.Mark
 	}
 	stop := h.r.groups.spend(partTimed)
 	t0 := d.Now()
@@ -377,21 +368,14 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 		if err := mark(markMoveIn); err != nil {
 			return err
 		}
-		switch h.policy {
-		case results.PolicyManagedPrefetch:
-			if err := d.Prefetch(h.gpu, ToGPU); err != nil {
-				return err
-			}
-		case results.PolicyExplicitCopy:
-			if err := d.Copy(h.gpu, h.host, h.n*8); err != nil {
-				return err
-			}
+		if err := h.toGPU(); err != nil {
+			return err
 		}
 		if err := mark(markPasses); err != nil {
 			return err
 		}
 		for i := 0; i < reuse; i++ {
-			if err := h.gpuPass(); err != nil {
+			if err := d.Launch(h.kernel()); err != nil {
 				return err
 			}
 		}
@@ -416,7 +400,7 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 	h.adds += float64(1 + reuse)
 	row.TotalMs, row.CPUMs = total, cpuMs
 	row.GBps = gbps(row.UsefulBytes, total)
-	if mk != nil {
+	if ok {
 		if err := h.parts(mk, toCPUMs, row); err != nil {
 			return err
 		}
@@ -424,39 +408,34 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 	return h.r.placement(h.gpu, row)
 }
 
-// parts fills an alternating row's GPU-side parts from the marks, after the
-// trial's final synchronization, and sync_ms as the remainder.
+// parts fills an alternating row's GPU-side parts from the marks, and
+// sync_ms as the remainder.
 func (h *handoffData) parts(mk Marker, toCPUMs float64, row *results.Row) error {
-	between := func(i, j int) (float64, error) { return mk.MarkedMs(i, j) }
-	kernel, err := between(markPasses, markPassesOK)
+	kernel, err := mk.MarkedMs(markPasses, markPassesOK)
 	if err != nil {
 		return err
 	}
 	row.KernelMs = kernel
 	moved := 0.0
+	if h.policy == results.PolicyManagedPrefetch || h.policy == results.PolicyExplicitCopy {
+		if moved, err = mk.MarkedMs(markMoveIn, markPasses); err != nil {
+			return err
+		}
+	}
 	switch h.policy {
 	case results.PolicyManagedPrefetch:
-		in, err := between(markMoveIn, markPasses)
-		if err != nil {
-			return err
-		}
-		row.PrefetchMs = toCPUMs + in
-		moved = row.PrefetchMs
+		moved += toCPUMs
+		row.PrefetchMs = moved
 	case results.PolicyExplicitCopy:
-		in, err := between(markMoveIn, markPasses)
+		out, err := mk.MarkedMs(markPassesOK, markMovedOut)
 		if err != nil {
 			return err
 		}
-		out, err := between(markPassesOK, markMovedOut)
-		if err != nil {
-			return err
-		}
-		row.TransferMs = in + out
-		moved = row.TransferMs
+		moved += out
+		row.TransferMs = moved
 	}
-	// The rest of the wall-clock iteration; the GPU's event clock and the
-	// host's clock can put the parts a hair above the total (rounding, a
-	// few µs), which reads as no time left, never as a negative duration.
+	// The event and host clocks can put the parts a few µs above the total:
+	// that is no time left, never a negative duration.
 	row.SyncMs = max(0, row.TotalMs-row.CPUMs-moved-kernel)
 	return nil
 }

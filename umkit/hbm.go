@@ -8,12 +8,8 @@ import (
 )
 
 // HBMConfig configures the HBM bandwidth group (paper Table II: local
-// GPU-resident bandwidth): STREAM copy (a = b, two arrays moved per
-// element) and triad (a = b + s·c, three arrays) on device memory, one row
-// per trial. Kernel time is measured with events; every trial's result is
-// checked on the device afterwards, and each trial computes a new result
-// (the triad's scalar and the copy's source rotate), so the check proves
-// the trial itself wrote every element.
+// GPU-resident bandwidth): STREAM copy (a = b) and triad (a = b + s·c) on
+// device memory, each trial's result checked on the device.
 type HBMConfig struct {
 	Common
 	Sizes      []int64  // bytes per array; default 64 KiB to 4 GiB in steps of 4
@@ -66,7 +62,7 @@ func (c HBMConfig) configure(s Selection) Definition {
 }
 
 // Configs lists the configurations: each benchmark at each size. Both
-// kernels use three arrays (copy alternates its source between two).
+// kernels use three arrays (copy alternates its source).
 func (c HBMConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
@@ -84,16 +80,14 @@ func (c HBMConfig) measure(ctx context.Context, r *runner, k Config, base result
 	return r.stream(ctx, c.Common, k, base, DeviceMem, c.MinWarmupMs)
 }
 
-// stream measures a STREAM kernel (k.Benchmark: copy or triad) over three
-// arrays of one kind of memory: device memory (hbm), or host memory the
-// GPU reads and writes in place (host). Each trial computes something the
-// previous one did not (another scalar, or the other source array), so the
-// check proves that this trial wrote every element.
+// stream measures a STREAM kernel (copy or triad) over three arrays of
+// device memory, or of host memory the GPU accesses in place. Each trial
+// computes something the previous one did not (rotate), so the check
+// proves that this trial wrote every element.
 func (r *runner) stream(ctx context.Context, c Common, k Config, base results.Row, kind MemKind, minWarmupMs float64) error {
 	n := uint64(k.SizeBytes / 8)
 	base.ActiveElements, base.StrideElements = int64(n), 1
-	if r.skip(base) {
-		r.step(k.Label + " (done earlier)")
+	if r.doneEarlier(base, k.Label) {
 		return nil
 	}
 	bufs, free, err := r.allocs(kind, uint64(k.SizeBytes), 3)

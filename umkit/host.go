@@ -6,11 +6,10 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// HostConfig configures the host/system-memory group: GPU access to
-// CPU-backed memory, the STREAM triad with all three arrays in pinned host
-// memory mapped into the device (host_mapped), and in malloc'd memory
-// (system) where the device reports pageable memory access (Grace ATS,
-// HMM); elsewhere the system mode yields a waived row.
+// HostConfig configures the host/system-memory group: the STREAM triad
+// with its arrays in pinned host memory mapped into the device
+// (host_mapped), and in malloc'd memory (system; waived where the device
+// lacks pageable memory access: HMM or ATS).
 type HostConfig struct {
 	Common
 	Sizes []int64 // bytes per array; default 64 KiB to 1 GiB in steps of 4
@@ -37,12 +36,8 @@ func (HostConfig) Entries() []Benchmark {
 	return []Benchmark{
 		entry(hostEntries[results.ModeHostMapped], "3 × size", needsMapping,
 			"The triad with all arrays in pinned host memory mapped into the device: GPU loads and stores cross the CPU–GPU link on every access (V-A)."),
-		entry(hostEntries[results.ModeSystem], "3 × size", func(d DeviceInfo) (bool, string) {
-			if !d.PageableMemoryAccess {
-				return false, "the device does not report pageable memory access (no HMM or ATS)"
-			}
-			return true, ""
-		}, "The triad on malloc'd (system-allocated) memory, which the GPU can dereference only with HMM or ATS (Grace)."),
+		entry(hostEntries[results.ModeSystem], "3 × size", needsPageable,
+			"The triad on malloc'd (system-allocated) memory, which the GPU can dereference only with HMM or ATS (Grace)."),
 	}
 }
 
@@ -94,8 +89,7 @@ func (c HostConfig) measure(ctx context.Context, r *runner, k Config, base resul
 }
 
 // hostStream measures a STREAM kernel on host memory the GPU accesses in
-// place: pinned and mapped, or malloc'd for mode system, which is waived
-// where the device cannot access pageable memory.
+// place, or waives it where the device cannot.
 func (r *runner) hostStream(ctx context.Context, c Common, k Config, base results.Row) error {
 	base.ActiveElements, base.StrideElements = k.SizeBytes/8, 1 // as stream sets them, for a waived row
 	switch {

@@ -6,13 +6,10 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// HostCopyConfig configures host.mapped_copy: the STREAM copy a = b with
-// all arrays in pinned host memory mapped into the device, beside the host
-// group's triad. The triad reads two arrays for each one it writes, so it
-// loads the CPU–GPU link unevenly; the copy reads one and writes one, the
-// same bytes each way, and tells whether mapped access is bound by the
-// link's reads, its writes, or their sum (HBMConfig's copy on device
-// memory is its local reference).
+// HostCopyConfig configures host.mapped_copy: the STREAM copy a = b in
+// mapped pinned host memory. The triad reads two arrays for each it
+// writes; the copy moves the same bytes each way, and so tells whether
+// mapped access is bound by the link's reads, its writes, or their sum.
 type HostCopyConfig struct {
 	Common
 	Sizes []int64 // bytes per array; default 64 KiB to 1 GiB in steps of 4
@@ -50,8 +47,8 @@ func (c HostCopyConfig) configure(s Selection) Definition {
 	return c
 }
 
-// Configs lists the configurations: one per size. The copy alternates its
-// source between two arrays, so three are allocated.
+// Configs lists the configurations: one per size (three arrays: the copy
+// alternates its source).
 func (c HostCopyConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config

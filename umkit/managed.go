@@ -7,13 +7,9 @@ import (
 )
 
 // ManagedConfig configures the managed-memory group: one streaming
-// read-modify-write kernel (x = x + 1, 16 bytes moved per element) under
-// each memory state of the paper (Section IV-C): explicit device memory,
-// managed memory initialised by the CPU before every trial (cold),
-// prefetched, reused after an untimed GPU pass (the data migrated once,
-// then rewritten in place: stateTrial), and with the advice preferred-GPU,
-// accessed-by-GPU and preferred-CPU. The observed range attributes are
-// recorded with every trial.
+// read-modify-write kernel (x = x + 1) under each memory state of the paper
+// (IV-C): explicit, cold, prefetched, reused (stateTrial) and advised
+// preferred-GPU, accessed-by-GPU and preferred-CPU.
 type ManagedConfig struct {
 	Common
 	StateSetup

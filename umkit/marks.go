@@ -12,10 +12,8 @@ const MaxMarks = 8
 
 // Marker is implemented by devices that can time stretches of queued GPU
 // work without synchronizing in between: Mark queues mark i (0 ≤ i <
-// MaxMarks) on the stream, and MarkedMs returns the GPU time between two
-// marks once the work is done. The handoff benchmark uses it to split an
-// alternating trial into its parts without adding synchronization to the
-// measured region. Devices without it report those parts as NaN.
+// MaxMarks) on the stream, MarkedMs returns the GPU time between two marks.
+// The handoff benchmark splits an alternating trial into its parts with it.
 type Marker interface {
 	Mark(i int) error
 	MarkedMs(i, j int) (float64, error) // synchronizes on mark j
@@ -23,40 +21,33 @@ type Marker interface {
 
 // UpdateThreader is implemented by devices whose UpdateHost can run on
 // several threads: after SetUpdateCPUs(cpus), UpdateHost splits the update
-// over len(cpus) threads, thread k > 0 pinned to cpus[k] (unpinned when
-// negative); the calling thread takes the first part. Nil or one CPU
-// restores the single-threaded update.
+// over len(cpus) threads, thread k > 0 pinned to cpus[k] (negative:
+// unpinned). Nil or one CPU restores the single-threaded update.
 type UpdateThreader interface {
 	SetUpdateCPUs(cpus []int) error
 }
 
 // HomeFiller is implemented by devices that can bring a managed buffer
-// home to the CPU and rewrite its first n elements there as FillHost does,
-// overlapping the two (cuda.Context.HomeFillHost): the state that
-// Prefetch(b, ToCPU), Sync and FillHost(b, n, seed) leave, in less time.
-// It returns the CPU's write time in ms, without the waits for data still
-// in flight.
+// home to the CPU and rewrite it there as FillHost does, overlapping the
+// two: the state Prefetch(b, ToCPU), Sync and FillHost leave, in less time.
+// It returns the CPU's write time in ms.
 type HomeFiller interface {
 	HomeFillHost(b Buffer, n, seed uint64) (writeMs float64, err error)
 }
 
 // Reallocator is implemented by devices that can replace a managed buffer
-// with a fresh one of the same size that may use part of the free-memory
-// margin (cuda.Context.ReallocManaged): after a prefetch to the GPU a
-// freed buffer's memory does not all read as free again, and a plain Free
-// and Alloc of a footprint near the capacity is then refused though it
-// needs no more than the buffer it replaces. An old that is not managed
-// memory is refused before anything is freed; any other error leaves old
-// freed, and it must not be used again.
+// with a fresh one of its size that may use part of the free-memory margin:
+// after a prefetch to the GPU a freed buffer's memory does not all read as
+// free again, so a plain Free and Alloc near the capacity is refused. A
+// buffer that is not managed is refused before anything is freed; any
+// other error leaves old freed.
 type Reallocator interface {
 	Reallocate(old Buffer) (Buffer, error)
 }
 
 // optional returns d as the optional interface T when d offers it all the
-// way down: a wrapper (the watchdog's device) implements T by passing calls
-// through, so T counts only where the device underneath implements it too.
-// Asking d.(T) directly would lose T behind a wrapper that lacks it, or
-// find it on a wrapper whose device lacks it.
+// way down: a wrapper implements T by passing calls through, so T counts
+// only where the device underneath implements it too.
 func optional[T any](d Device) (T, bool) {
 	t, ok := any(d).(T)
 	for inner := d; ok; {

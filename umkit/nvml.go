@@ -25,7 +25,6 @@ type nvmlFacts struct {
 // nvmlReady gates every NVML call (see internal/nvmlguard).
 func nvmlReady() bool { return nvmlguard.Ready() }
 
-// readNVML gathers facts for the GPU with the given UUID.
 func readNVML(uuid string) (nvmlFacts, error) {
 	f := nvmlFacts{NUMANode: -1}
 	if !nvmlReady() {

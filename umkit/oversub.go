@@ -9,26 +9,21 @@ import (
 )
 
 // OversubConfig configures the oversubscription group, capacity pressure
-// (paper VII-A): a managed footprint of a percentage of free device
-// memory, for streaming, strided and random access under cold, prefetched
-// and reused states. By default it first shrinks free memory to
-// CapacityBytes with a plain device allocation, so the sweep is fast.
-// Percentages above 90 need AllowOversubscription and print a warning;
-// above 100 pages are evicted and reloaded.
+// (paper VII-A): a managed footprint of a percentage of free device memory
+// (first shrunk to CapacityBytes, so the sweep is fast), for streaming,
+// strided and random access under cold, prefetched and reused states.
 type OversubConfig struct {
 	Common
 	StateSetup
 	Percents []float64 // of free device memory; default 25, 50, 75, 90
-	// CapacityBytes shrinks free device memory to this much (plus the safety
-	// margin) with a plain device allocation first, so that a sweep takes
-	// seconds, not hours; default 2 GiB. -1 measures against all free memory.
+	// CapacityBytes shrinks free device memory to this much (plus the
+	// margin) first, so that a sweep takes seconds, not hours; default
+	// 2 GiB; -1: all free memory.
 	CapacityBytes int64
 	Patterns      []string
 	Modes         []string
 	Stride        int64 // elements, for the strided pattern; default 16
-	// AllowOversubscription permits percentages above 90. Above 100 the
-	// working set exceeds GPU memory: pages are evicted and reloaded, and
-	// some drivers have hung the GPU doing so. Off by default.
+	// AllowOversubscription permits percentages above 90 (OversubWarning).
 	AllowOversubscription bool
 
 	capacity uint64 // the bytes the percentages refer to, once prepared
@@ -103,10 +98,8 @@ type oversubArg struct {
 }
 
 // Configs lists the configurations: each pattern, mode and percentage.
-// Their sizes and bytes per iteration depend on the device's free memory:
-// 0 until prepared. Cold trials, and any beyond 100 % (eviction), are
-// bound by fault servicing; prefetched and reused data that fit are
-// resident.
+// Sizes and bytes per iteration are 0 until prepared (they depend on free
+// memory); beyond 100 % (eviction) every mode is bound by faults.
 func (c OversubConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
@@ -131,8 +124,8 @@ func (c OversubConfig) Configs() []Config {
 	return configs(c, out, c.Trials.Int())
 }
 
-// elements is the data elements of a footprint of pct % of capacity bytes
-// (whole 2 MiB), and the bytes each takes (random's index array doubles it).
+// elements is the data elements of a footprint of pct % of capacity (whole
+// 2 MiB), and the bytes each takes (random's index array doubles it).
 func (c OversubConfig) elements(pattern string, pct float64, capacity uint64) (n, perElement uint64) {
 	footprint := uint64(pct / 100 * float64(capacity))
 	footprint -= footprint % (2 << 20)
@@ -181,11 +174,9 @@ const OversubWarning = "oversubscribing managed memory: beyond the GPU's capacit
 	"a reboot to recover). Do not do this on a shared machine."
 
 // primeManaged makes the driver set up its managed-memory machinery before
-// free memory is read: a small managed buffer prefetched to the GPU, run
-// over once and freed. The driver takes 100-odd MiB of device memory at
-// the first managed prefetch of a process (an H200); after shrink, a 90 %
-// footprint would no longer fit. Best effort: a failure here shows up,
-// with its reason, in the measurements that follow.
+// free memory is read: it takes 100-odd MiB at a process's first managed
+// prefetch (an H200), after which a 90 % footprint would no longer fit.
+// Best effort: a failure shows up in the measurements that follow.
 func (r *runner) primeManaged() {
 	const n = 1 << 18 // 2 MiB of float64
 	b, err := r.dev.Alloc(ManagedMem, n*8)

@@ -8,14 +8,11 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// PatternConfig configures the access-pattern group: how access pattern
-// shapes each memory state over a fixed footprint (paper VI-B, VI-C):
-// streaming, strided (stride in elements), random through a device-made
-// permutation index array (8 bytes per element, counted in
-// footprint_bytes), and page-touch (one element per 4 KiB, 64 KiB or
-// 2 MiB), each under explicit, cold, prefetched and reused memory.
-// useful_bytes counts the data read and written for the touched elements
-// (16 bytes each); bandwidth is useful bytes over kernel time.
+// PatternConfig configures the access-pattern group (paper VI-B, VI-C):
+// streaming, strided, random (through a device-made permutation index
+// array, counted in footprint_bytes) and page-touch access over a fixed
+// footprint, each under explicit, cold, prefetched and reused memory.
+// useful_bytes counts 16 bytes per touched element.
 type PatternConfig struct {
 	Common
 	StateSetup
@@ -100,8 +97,7 @@ type patternShape struct {
 }
 
 // Configs lists the configurations: each mode, then each pattern with each
-// of its strides or intervals. The random pattern's footprint counts its
-// index array.
+// of its strides or intervals.
 func (c PatternConfig) Configs() []Config {
 	c = c.Defaults()
 	var shapes []patternShape
@@ -134,7 +130,6 @@ func (c PatternConfig) Configs() []Config {
 	return configs(c, out, c.Trials.Int())
 }
 
-// patternLabel is a pattern configuration's progress label.
 func patternLabel(sh patternShape, mode string) string {
 	l := fmt.Sprintf("pattern %s %s", sh.bench, mode)
 	switch {

@@ -1,7 +1,6 @@
 package umkit
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -33,16 +32,6 @@ func (p Plan) Configs() []Config {
 // trials rows, or one waived row): the progress total.
 func (p Plan) Configurations() int { return len(p.Waived) + len(p.Configs()) }
 
-// Definition returns the plan's definition of that name, or nil.
-func (p Plan) Definition(name string) Definition {
-	for _, d := range p.Groups {
-		if d.Name() == name {
-			return d
-		}
-	}
-	return nil
-}
-
 // DefinitionOf returns the plan's definition of type T, if it has one.
 func DefinitionOf[T Definition](p Plan) (T, bool) {
 	for _, d := range p.Groups {
@@ -57,23 +46,19 @@ func DefinitionOf[T Definition](p Plan) (T, bool) {
 // MarshalJSON writes the plan as the metadata's config: an object keyed by
 // definition name, in run order.
 func (p Plan) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, d := range p.Groups {
 		v, err := json.Marshal(d)
 		if err != nil {
 			return nil, err
 		}
-		k, _ := json.Marshal(d.Name())
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.Write(k)
-		b.WriteByte(':')
-		b.Write(v)
+		k, _ := json.Marshal(d.Name())
+		b = append(append(append(b, k...), ':'), v...)
 	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
+	return append(b, '}'), nil
 }
 
 // NewPlan turns options into validated definitions for a device. It
@@ -89,11 +74,11 @@ func NewPlan(o Options, info DeviceInfo) (Plan, error) {
 	if err != nil {
 		return p, err
 	}
-	if o.Warmups.Int() < 0 || o.Warmups.Int() > maxWarmups {
-		return p, fmt.Errorf("umkit: warmups %d: allowed 0 to %d", o.Warmups.Int(), maxWarmups)
-	}
-	if o.Trials.IsSet() && (o.Trials.Int() < 1 || o.Trials.Int() > maxTrials) {
-		return p, fmt.Errorf("umkit: trials %d: allowed 1 to %d", o.Trials.Int(), maxTrials)
+	w, t := o.Warmups.Int(), o.Trials.Int()
+	if err := firstError(failIf(w < 0 || w > maxWarmups, "warmups %d: allowed 0 to %d", w, maxWarmups),
+		failIf(o.Trials.IsSet() && (t < 1 || t > maxTrials), "trials %d: allowed 1 to %d", t, maxTrials),
+	); err != nil {
+		return p, err
 	}
 	s := Selection{Options: o, Common: Common{Trials: o.Trials, Warmups: o.Warmups}}
 	if o.Quick {

@@ -23,19 +23,25 @@ type Benchmark struct {
 
 func always(DeviceInfo) (bool, string) { return true, "" }
 
-func needsManaged(d DeviceInfo) (bool, string) {
-	if !d.ManagedMemory {
-		return false, "the device does not support managed memory"
+// needs is a Supported test: whether the device has what it needs, and
+// if not, why.
+func needs(has func(DeviceInfo) bool, why string) func(DeviceInfo) (bool, string) {
+	return func(d DeviceInfo) (bool, string) {
+		if !has(d) {
+			return false, why
+		}
+		return true, ""
 	}
-	return true, ""
 }
 
-func needsMapping(d DeviceInfo) (bool, string) {
-	if !d.CanMapHostMemory {
-		return false, "the device cannot map host memory"
-	}
-	return true, ""
-}
+var (
+	needsManaged = needs(func(d DeviceInfo) bool { return d.ManagedMemory },
+		"the device does not support managed memory")
+	needsMapping = needs(func(d DeviceInfo) bool { return d.CanMapHostMemory },
+		"the device cannot map host memory")
+	needsPageable = needs(func(d DeviceInfo) bool { return d.PageableMemoryAccess },
+		"the device does not report pageable memory access (no HMM or ATS)")
+)
 
 func needsPrefetch(d DeviceInfo) (bool, string) {
 	if ok, why := needsManaged(d); !ok {

@@ -20,13 +20,10 @@ import (
 // continue a different run.
 var ErrNotSameRun = errors.New("resume refused: the results directory holds a different run")
 
-// checkResume compares the run about to start (its metadata, as Describe
-// made it) with the one in dir, and refuses to continue it unless they are
-// the same run: the same results schema and column order, kind (simulated
-// or measured), GPU (UUID) and plan (groups, benchmarks, sizes, trials,
-// warm-ups, quick or not: the plan records all of them). The error lists
-// every difference. A directory with no rows yet is always fine; one with
-// rows but an unreadable meta.json is refused (nothing is overwritten).
+// checkResume refuses to continue the run in dir unless the run about to
+// start is the same: the same columns, kind, GPU and plan. The error lists
+// every difference. A directory without rows is fine; one with rows but an
+// unreadable meta.json is refused.
 func checkResume(dir string, now results.Metadata) error {
 	csvPath := filepath.Join(dir, results.CSVName)
 	head, rows, err := csvHead(csvPath)
@@ -152,11 +149,8 @@ func show(v any) string {
 
 // completeFor returns the test SetAsidePartial applies on resume: a
 // configuration is finished when all its trials are on disk, each once, or
-// it is one waived row. Handoff configurations are emitted a block at a
-// time, so for them the unit is one block (repKey): a repetition of one
-// configuration, whose rows are that block's trials, or of a sweep, whose
-// rows are that many trials of every R. Groups the plan does not have are
-// left as they are.
+// it is one waived row; for handoff the unit is one block (repKey). Groups
+// the plan does not have are left as they are.
 func completeFor(p Plan) (key func(results.Row) string, complete func(rows []results.Row) bool) {
 	want := map[string]int{}
 	for _, c := range p.Configs() {

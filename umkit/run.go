@@ -32,37 +32,29 @@ type Options struct {
 	AllowOversubscription bool
 	OversubPercents       []float64 // overrides the oversub sweep
 	Command               string    // recorded in the metadata
-	// HandoffOrder, OrderSeed and CPUThreads set the handoff group's
-	// measurement order, its seed and the CPU update's threads (see
-	// HandoffConfig); zero values take its defaults. Other groups measure
-	// each configuration's trials back to back: their state set-up (cold,
-	// prefetched, oversubscribed) is per trial.
+	// HandoffOrder, OrderSeed and CPUThreads set HandoffConfig's Order,
+	// OrderSeed and CPUThreads; zero values take its defaults.
 	HandoffOrder string
 	OrderSeed    uint64
 	CPUThreads   int
-	// Rewrite says how the managed, pattern and oversub groups
-	// re-establish the CPU-written state before each cold, prefetched or
-	// advised trial (StateSetup); empty takes RewriteReallocate.
+	// Rewrite is the memory-state groups' StateSetup.Rewrite; empty takes
+	// RewriteReallocate.
 	Rewrite  string
 	Progress func(Progress)
 	Warn     func(string) // default: stderr
 	// Device runs on this device instead of opening GPU Ordinal (tests).
 	Device Device
-	// Counters, when set, runs every configuration once more after its
-	// timed trials with CUPTI's Unified Memory counters on, and writes the
-	// counts to counters.csv beside results.csv. Open it with OpenCounters
-	// before the device exists (before Open, or before Run opens one).
+	// Counters, when set, adds a counter pass after every configuration's
+	// timed trials, written to counters.csv. Open it with OpenCounters
+	// before the device exists.
 	Counters *Counters
 	// KernelTimeout is the hang watchdog's limit on one device wait:
 	// 0 takes DefaultKernelTimeout, a negative value turns it off.
 	KernelTimeout time.Duration
 	// TimeLimit, when positive, makes the run start no configuration and
-	// no handoff block once this much wall-clock time has passed since Run
-	// began (on the simulated GPU too, whose own clock is simulated). Run
-	// then returns ErrTimeLimit with every finished configuration kept and
-	// nothing measured in part, so that a job with a wall-time limit stops
-	// cleanly and continues with Resume (an interruption instead loses the
-	// configuration in flight, which is measured again whole).
+	// no handoff block once this much wall-clock time has passed. Run then
+	// returns ErrTimeLimit with nothing measured in part, so that a job
+	// with a wall-time limit stops cleanly and continues with Resume.
 	TimeLimit time.Duration
 }
 
@@ -78,8 +70,7 @@ type Progress struct {
 }
 
 // repKey identifies one block of handoff trials: one repetition of a
-// configuration, or of a sweep (interleaved alternating rows, which carry
-// a round position), which holds every R of its policy and size.
+// configuration, or of a sweep (every R of its policy and size).
 func repKey(r results.Row) string {
 	if inSweep(r) {
 		r.ReusePasses = 0
@@ -88,8 +79,7 @@ func repKey(r results.Row) string {
 	return fmt.Sprintf("%s|rep=%d", results.ConfigKey(r), r.Repetition)
 }
 
-// inSweep reports whether a handoff row was measured in an alternating
-// sweep (interleaved order: its round position is set).
+// inSweep reports whether a handoff row was measured in a sweep.
 func inSweep(r results.Row) bool {
 	return r.Group == results.GroupHandoff && r.Phase == results.PhaseAlternating && r.RoundPosition > 0
 }
@@ -162,12 +152,10 @@ func Run(ctx context.Context, o Options) (meta results.Metadata, err error) {
 	return meta, err
 }
 
-// openResults opens the results directory for appending, and for a
-// resumed run checks that it continues the same run, carries the earlier
-// segments' notes and group times into meta, and sets incomplete
-// configurations aside. It returns the appender and the earlier group
-// times; meta's go into its first write too, so a process killed before
-// its last write keeps them for the next resume.
+// openResults opens the results directory for appending; on resume it
+// checks that the run is the same, carries the earlier segments' notes and
+// group times into meta (so a process killed before its last write keeps
+// them) and sets incomplete configurations aside.
 func (r *runner) openResults(o Options, plan Plan, meta *results.Metadata) (*results.Appender, []results.GroupTime, error) {
 	if o.Resume {
 		if err := checkResume(o.Out, *meta); err != nil {
@@ -210,7 +198,6 @@ func (r *runner) openResults(o Options, plan Plan, meta *results.Metadata) (*res
 	return app, earlier, nil
 }
 
-// attachCounters sets up the run's counter passes (Options.Counters).
 func (r *runner) attachCounters(o Options, meta *results.Metadata) error {
 	if err := o.Counters.attach(o.Out, o.Resume, r.dev.Info().UUID, r.warn); err != nil {
 		return err
@@ -235,15 +222,12 @@ func (r *runner) execute(ctx context.Context, o Options, plan Plan, app *results
 		}
 		r.dev = watchedDevice{Device: r.dev, w: wd}
 	}
-	// The time limit is looked at where a configuration or a handoff block
-	// is about to start: past it, soft is cancelled, and the run stops
-	// before anything of that one is measured.
+	// Past the time limit, soft is cancelled where a configuration or a
+	// handoff block is about to start. limited is atomic: a declared hang
+	// leaves the run's goroutine running. The limit is a job's wall time,
+	// never the device's clock (simulated on the simulated GPU).
 	soft, cancelSoft := context.WithCancel(ctx)
 	defer cancelSoft()
-	// limited is set on the run's goroutine, which a declared hang leaves
-	// running when Run returns. The limit is a job's wall time: it is
-	// measured on the wall clock (start), never on the device's, which on
-	// the simulated GPU is the simulated one.
 	var limited atomic.Bool
 	starting := func(what string) {
 		if o.TimeLimit > 0 && !limited.Load() && time.Since(start) >= o.TimeLimit {
@@ -296,7 +280,7 @@ func (r *runner) execute(ctx context.Context, o Options, plan Plan, app *results
 func (r *runner) runPlan(ctx context.Context, p Plan) error {
 	for _, b := range p.Waived {
 		_, why := b.Supported(r.info)
-		row := r.row(b.Group, strings.TrimPrefix(strings.TrimPrefix(b.Name, b.Group), "."), "")
+		row := r.row(b.Group, b.suffix(), "")
 		if err := r.waive(row, b.Name, why); err != nil {
 			return err
 		}
@@ -317,9 +301,8 @@ func (r *runner) runPlan(ctx context.Context, p Plan) error {
 	return nil
 }
 
-// Describe collects a run's provenance: the device (from the driver and
-// NVML), the UVM module parameters, the host, the module version and commit,
-// the command and the plan.
+// Describe collects a run's provenance: the device (driver and NVML), the
+// UVM module parameters, the host, the build, the command and the plan.
 func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 	info := dev.Info()
 	host, _ := os.Hostname()
@@ -379,8 +362,7 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 	return m
 }
 
-// hostCPUNote says which CPU ran the run's CPU work and which build of the
-// set-up loops (fill and checks, outside every measurement) it ran.
+// hostCPUNote names the CPU and the build of the set-up loops it ran.
 func hostCPUNote() string {
 	model := cmp.Or(cuda.CPUModel(), "model not named by /proc/cpuinfo")
 	return fmt.Sprintf("host CPU: %s, %d logical CPUs; set-up fills and checks ran their %s build", model, runtime.NumCPU(), cuda.SetupLoops())

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-gota/gota/dataframe"
 	"github.com/umlab/umlab/results"
 )
 
@@ -67,7 +66,6 @@ func PlatformName(device string) string {
 	return f[0]
 }
 
-// row starts a row of this run.
 func (r *runner) row(group, bench, mode string) results.Row {
 	row := results.NewRow()
 	row.Group, row.Benchmark, row.Mode = group, bench, mode
@@ -91,10 +89,19 @@ func (c Config) stamp(row *results.Row) {
 	row.Bound = c.Bound
 }
 
-// waive emits a single row saying a configuration is not supported here.
-func (r *runner) waive(base results.Row, label, reason string) error {
+// doneEarlier reports whether base's configuration was measured earlier
+// (resume), and if so counts it done.
+func (r *runner) doneEarlier(base results.Row, label string) bool {
 	if r.skip(base) {
 		r.step(label + " (done earlier)")
+		return true
+	}
+	return false
+}
+
+// waive emits a single row saying a configuration is not supported here.
+func (r *runner) waive(base results.Row, label, reason string) error {
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	base.Waived, base.Note = true, reason
@@ -103,21 +110,6 @@ func (r *runner) waive(base results.Row, label, reason string) error {
 	}
 	r.step(label + " (waived)")
 	return nil
-}
-
-// collect runs body with a runner that gathers rows into a DataFrame. On
-// error the frame holds every configuration that finished.
-func collect(dev Device, body func(r *runner) error) (dataframe.DataFrame, error) {
-	r := newRunner(dev, "")
-	defer r.close()
-	var rows []results.Row
-	r.emit = func(rs []results.Row) error { rows = append(rows, rs...); return nil }
-	err := body(r)
-	df := results.Frame(rows)
-	if df.Err != nil && err == nil {
-		err = df.Err
-	}
-	return df, err
 }
 
 // trial measures one iteration: it re-establishes the state, runs the timed
@@ -130,8 +122,7 @@ type trial func(iter int, row *results.Row) error
 func (r *runner) measure(ctx context.Context, base results.Row, label string, c Common, minWarmupMs float64, t trial) error {
 	warmups, trials := c.Warmups.Int(), c.Trials.Int()
 	base.Warmups = int64(warmups)
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	rows := make([]results.Row, 0, trials)
@@ -179,12 +170,10 @@ func errVerify(what string, m Mismatch) error {
 	return fmt.Errorf("verification failed (%s): %d wrong elements, first at index %d", what, m.Count, m.First)
 }
 
-// check verifies b on the device.
 func (r *runner) check(b Buffer, e Expect, what string) error {
 	return r.verify(r.dev.Check, b, e, what)
 }
 
-// checkHost verifies b on the CPU.
 func (r *runner) checkHost(b Buffer, e Expect, what string) error {
 	return r.verify(r.dev.CheckHost, b, e, what)
 }
@@ -211,7 +200,6 @@ func (r *runner) timeKernel(k Kernel) (float64, error) {
 	return r.dev.TimeKernel(k)
 }
 
-// timedOn is timed on a given device.
 func timedOn(dev Device, op func() error) (float64, error) {
 	if err := dev.StartTimer(); err != nil {
 		return 0, err
@@ -230,7 +218,6 @@ func (r *runner) cpuTimed(op func() error) (float64, error) {
 	return float64(r.dev.Now()-t0) / float64(time.Millisecond), err
 }
 
-// allocs allocates buffers and returns them with a function freeing them all.
 func (r *runner) allocs(kind MemKind, bytes uint64, n int) ([]Buffer, func(), error) {
 	bufs := make([]Buffer, 0, n)
 	free := func() {

@@ -137,7 +137,6 @@ func failIf(bad bool, format string, a ...any) error {
 	return fmt.Errorf("umkit: "+format, a...)
 }
 
-// each is the first error check finds among xs.
 func each[T any](xs []T, check func(T) error) error {
 	for _, x := range xs {
 		if err := check(x); err != nil {
@@ -148,22 +147,17 @@ func each[T any](xs []T, check func(T) error) error {
 }
 
 func validateSizes(group, what string, sizes []int64, lo, hi int64) error {
-	for _, s := range sizes {
-		if s < lo || s > hi || s%16 != 0 {
-			return fmt.Errorf("umkit: %s: %s %d bytes: allowed multiples of 16 bytes from %d to %d (%s to %s)",
-				group, what, s, lo, hi, fmtBytes(lo), fmtBytes(hi))
-		}
-	}
-	return nil
+	return each(sizes, func(s int64) error {
+		return failIf(s < lo || s > hi || s%16 != 0,
+			"%s: %s %d bytes: allowed multiples of 16 bytes from %d to %d (%s to %s)",
+			group, what, s, lo, hi, fmtBytes(lo), fmtBytes(hi))
+	})
 }
 
 func validateChoice(group, what string, got, allowed []string) error {
-	for _, g := range got {
-		if !slices.Contains(allowed, g) {
-			return fmt.Errorf("umkit: %s: unknown %s %q: allowed %v", group, what, g, allowed)
-		}
-	}
-	return nil
+	return each(got, func(g string) error {
+		return failIf(!slices.Contains(allowed, g), "%s: unknown %s %q: allowed %v", group, what, g, allowed)
+	})
 }
 
 // orElse returns s, or def where s is nil (unset): cmp.Or for slices.
@@ -174,7 +168,6 @@ func orElse[T any](s, def []T) []T {
 	return s
 }
 
-// pow4 returns lo, 4lo, 16lo, ... up to hi.
 func pow4(lo, hi int64) []int64 {
 	var s []int64
 	for v := lo; v <= hi; v *= 4 {

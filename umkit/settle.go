@@ -6,12 +6,11 @@ import (
 )
 
 // Settling: a GPU that has idled, even for the few milliseconds a CPU
-// re-initialisation or a copy takes, runs its next kernel at lower clocks
-// (a quarter slower after 50 ms on the H200: cuda/perfdiag_test.go
-// TestResidentBetweenStates). So before every
-// timed kernel of a memory-state trial, untimed passes over a scratch
-// device buffer bring the GPU back to steady clocks. They touch nothing the
-// measured kernel uses, so the memory state being measured is unchanged.
+// re-initialisation takes, runs its next kernel at lower clocks (a quarter
+// slower after 50 ms on the H200: cuda/perfdiag_test.go
+// TestResidentBetweenStates). So before every timed kernel of a
+// memory-state trial, untimed passes over a scratch device buffer, which
+// the measured kernel does not use, bring the GPU back to steady clocks.
 const settleBytes = 256 << 20 // scratch: well beyond any L2, one pass ≈ 0.14 ms on an H200
 
 // The settling rule; variables so that perfdiag_test.go can compare rules.
@@ -21,9 +20,8 @@ var (
 	settleTolerance = 0.01 // stop once a pass is within 1 % of the fastest so far
 )
 
-// scratch allocates the settling buffer once per runner. Groups that shrink
-// free memory call it first, so that it never counts against their
-// capacity. A device without room for it runs unsettled, with a warning.
+// scratch allocates the settling buffer once per runner (groups that shrink
+// free memory call it first). Without room for it, runs are unsettled.
 func (r *runner) scratch() Buffer {
 	if r.settleBuf != nil || r.settleOff {
 		return r.settleBuf
@@ -39,17 +37,14 @@ func (r *runner) scratch() Buffer {
 }
 
 // settle runs timed scratch passes until the GPU's speed has stopped
-// improving: at least settleMinPasses, then until a pass is no more than
-// settleTolerance faster than the fastest before it; at most
-// settleMaxPasses. It returns the number of passes.
+// improving (settleMinPasses to settleMaxPasses) and returns their number.
 func (r *runner) settle() (int, error) {
 	b := r.scratch()
 	if b == nil {
 		return 0, nil
 	}
 	defer r.groups.spend(partSettle)()
-	// Settling is not a measurement: during a counter pass its passes time
-	// on the device underneath, so they open no counting window.
+	// During a counter pass, settling opens no counting window.
 	dev := r.dev
 	if c, ok := dev.(*countingDevice); ok {
 		dev = c.Device
@@ -70,7 +65,6 @@ func (r *runner) settle() (int, error) {
 	return settleMaxPasses, nil
 }
 
-// close frees what the runner allocated for itself.
 func (r *runner) close() {
 	if r.settleBuf != nil {
 		r.dev.Free(r.settleBuf)

@@ -9,20 +9,13 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// SparseConfig configures the sparse random benchmark, the paper's "sparse
-// random" (Section VI-B): a random subset of the footprint's elements, a
-// fraction Density of them, read-modified-written through an index array,
-// under explicit, cold, prefetched and reused memory. It sits in the
-// pattern group beside pattern.random, which touches every element once (a
-// dense permutation).
-//
-// The index array is the first Density·n entries of a device-made
-// permutation of the n elements (8 bytes per element allocated, counted in
-// footprint_bytes; only the entries read are touched). useful_bytes counts
-// 16 bytes per touched element; stride_elements records 1/Density, the
-// mean spacing of the touched elements, which tells densities apart in the
-// results. Each trial's data is compared with a reference made once per
-// memory state by the same kernel on a device copy; that reference is
+// SparseConfig configures the paper's "sparse random" benchmark (VI-B): a
+// random subset of the elements, a fraction Density of them,
+// read-modified-written through an index array (the first Density·n
+// entries of a device-made permutation, allocated whole) under explicit,
+// cold, prefetched and reused memory. useful_bytes counts 16 bytes per
+// touched element; stride_elements records 1/Density. Each trial is
+// compared with a reference made once per memory state by the same kernel,
 // itself checked to differ from the initial data in exactly Density·n
 // elements, each by exactly the number of passes.
 type SparseConfig struct {
@@ -107,8 +100,6 @@ func (c SparseConfig) Configs() []Config {
 	return configs(c, out, c.Trials.Int())
 }
 
-// measure measures one density under one memory state (runState), with
-// the reference check.
 func (c SparseConfig) measure(ctx context.Context, r *runner, cfg Config, base results.Row) error {
 	k := cfg.arg.(int64)
 	n := uint64(c.FootprintBytes / 8)
@@ -125,8 +116,7 @@ func (c SparseConfig) measure(ctx context.Context, r *runner, cfg Config, base r
 }
 
 // sparseReference makes the expected data after a trial on a device
-// buffer: the initial data with passes applications of the kernel through
-// idx. It checks, independently of the kernel, that exactly w.active
+// buffer, and checks, independently of the kernel, that exactly w.active
 // elements changed, each by exactly passes.
 func (r *runner) sparseReference(w workload, idx Buffer, seed uint64, passes float64) (Buffer, error) {
 	ref, err := r.dev.Alloc(DeviceMem, w.n*8)

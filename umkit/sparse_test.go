@@ -135,7 +135,7 @@ func TestSparseBesideDense(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if plan.Configurations() != 4+4*2 || plan.Definition("pattern.sparse") == nil {
+	if _, ok := umkit.DefinitionOf[umkit.SparseConfig](plan); plan.Configurations() != 4+4*2 || !ok {
 		t.Fatalf("plan: %d configurations", plan.Configurations())
 	}
 	if _, err := umkit.Run(ctx, o); err != nil {

@@ -17,19 +17,15 @@ type workload struct {
 	stride uint64 // touched elements: i%stride == 0 && i/stride < active
 	active uint64
 	random bool // needs a permutation index array of n entries
-	// ref, when set, holds the data's expected content after a trial, and
-	// the check compares with it instead of the affine expectation (for a
-	// workload whose touched elements are not a stride: a random subset).
+	// ref, when set, is the data's expected content after a trial, for a
+	// workload whose touched elements are not a stride (a random subset).
 	ref Buffer
-	// reference, when set, makes ref once the index array exists (runState
-	// frees it after the trials).
+	// reference, when set, makes ref once the index array exists.
 	reference func(idx Buffer) (Buffer, error)
 }
 
-// stateWorkload is the workload of an access pattern over n elements:
-// streaming (every element), strided (every stride-th), page_touch (one
-// element every stride, its page interval in elements) or random (every
-// element once, through a permutation index array of n entries).
+// stateWorkload is the workload of an access pattern over n elements
+// (page_touch: stride is the page interval in elements).
 func stateWorkload(pattern string, n, stride uint64) workload {
 	w := workload{n: n, stride: 1, active: n}
 	switch pattern {
@@ -49,24 +45,19 @@ func stateWorkload(pattern string, n, stride uint64) workload {
 }
 
 // reuseOnGPU reports whether the reused state may be re-established on the
-// GPU (stateTrial): the kernel touches every 4 KiB page of the data and
-// its expected content is the affine one.
+// GPU (stateTrial): the kernel touches every 4 KiB page, affinely.
 func (w workload) reuseOnGPU() bool {
 	const page = 4096 / 8 // elements per 4 KiB page
 	return w.ref == nil && w.stride >= 1 && w.stride <= page && w.active*w.stride >= w.n
 }
 
-// stateBuffers are the buffers of one memory-state configuration: the data
-// buffer, the index array of a random workload, and the pinned staging
-// copy of the explicit mode.
+// stateBuffers are the buffers of one memory-state configuration: data,
+// a random workload's index array, and explicit mode's pinned staging copy.
 type stateBuffers struct {
 	x, idx, staging Buffer
 	advice          []Advice // the mode's advice on x, applied again when x is reallocated
 }
 
-// modeBuffers allocates the data buffer (and the index array of a random
-// workload) for a memory mode and applies the mode's advice; free releases
-// them.
 func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuffers, err error) {
 	kind := ManagedMem
 	if mode == results.ModeExplicit {
@@ -97,14 +88,7 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuff
 			return fail(err)
 		}
 	}
-	switch mode {
-	case results.ModeAdvisePreferredGPU:
-		b.advice = []Advice{PreferGPU}
-	case results.ModeAdvisePreferredCPU:
-		b.advice = []Advice{PreferCPU}
-	case results.ModeAdviseAccessedBy:
-		b.advice = []Advice{AccessedBy}
-	}
+	b.advice = modeAdvice[mode]
 	for _, a := range b.advice {
 		if err = r.dev.Advise(b.x, a); err != nil {
 			return fail(err)
@@ -116,7 +100,10 @@ func (r *runner) modeBuffers(mode string, w workload, seed uint64) (b *stateBuff
 	return b, nil
 }
 
-// free releases the buffers that exist.
+// modeAdvice is the advice each advised mode sets on its data.
+var modeAdvice = map[string][]Advice{results.ModeAdvisePreferredGPU: {PreferGPU},
+	results.ModeAdvisePreferredCPU: {PreferCPU}, results.ModeAdviseAccessedBy: {AccessedBy}}
+
 func (b *stateBuffers) free(dev Device) error {
 	var errs []error
 	for _, x := range []Buffer{b.x, b.idx, b.staging} {
@@ -128,14 +115,12 @@ func (b *stateBuffers) free(dev Device) error {
 	return errors.Join(errs...)
 }
 
-// reallocate replaces the managed data buffer b.x, of n elements, with a
-// fresh allocation of its size that carries the mode's advice: nothing of
-// it is resident anywhere until it is written. The CPU's first-touch write
-// that follows is the cheapest way found to that state, bound by the
-// host's cores (datasets/diag/h200-2026-12-02-firsttouch.log). Where the
-// device offers it (Reallocator), the new buffer may use part of the
-// free-memory margin, so that a footprint the guard admitted once is not
-// refused on a later trial for memory the driver has yet to give back.
+// reallocate replaces the managed data b.x, of n elements, with a fresh
+// allocation carrying the mode's advice: nothing of it is resident until
+// written, and the CPU's first-touch write that follows is the cheapest way
+// found to that state (datasets/diag/h200-2026-12-02-firsttouch.log). A
+// Reallocator may use part of the margin, so that a footprint admitted once
+// is not refused later for memory the driver has yet to give back.
 func (r *runner) reallocate(b *stateBuffers, n uint64) error {
 	old := b.x
 	b.x = nil // managed, so freed whatever happens; a failed free is not tried again
@@ -168,8 +153,7 @@ const (
 	// with the write where the device can) and rewrites it there.
 	RewriteHome = "home"
 	// RewriteReallocate frees the data, allocates it again and writes it
-	// on the CPU: the paper's cold start (cudaMallocManaged, CPU
-	// initialisation, first GPU access) before every trial.
+	// on the CPU: the paper's cold start before every trial.
 	RewriteReallocate = "reallocate"
 )
 
@@ -180,12 +164,10 @@ var Rewrites = []string{RewriteReallocate, RewriteHome}
 // re-establish a CPU-written state before each trial. Both ways end with
 // the data written by the CPU and resident there, and time the same
 // regions. They differ under preferred location CPU: data brought home stay
-// mapped for the GPU from the trial before, so the kernel reads them
-// remotely at once, while a fresh allocation is mapped at the kernel's
-// first touch, through GPU faults, as in the paper's cold start (on an
-// H200 preferred-CPU ran at 79 GB/s brought home and 2.9 GB/s reallocated;
-// the paper's GB200 at 10.6). Reallocating is the default: it is the
-// paper's method, and it sets a trial up faster with the same cold kernel
+// mapped for the GPU, while a fresh allocation is mapped through GPU
+// faults, as in the paper's cold start (H200: 79 GB/s brought home, 2.9
+// GB/s reallocated; the paper's GB200 10.6). Reallocating is the default:
+// the paper's method, and faster to set up with the same cold kernel
 // (datasets/README.md, h200-2026-12-01-reallocate).
 type StateSetup struct {
 	Rewrite string // RewriteReallocate (default) or RewriteHome
@@ -213,65 +195,43 @@ func (r *runner) rewrite(setup StateSetup, b *stateBuffers, n, seed uint64) (flo
 	return r.homeFill(b.x, n, seed)
 }
 
-// home brings managed data back to the CPU with a prefetch before the CPU
-// rewrites it, so that every cold trial starts from data that left the GPU
-// the same way, whatever the previous trial's kernel touched. The CPU write
-// alone would pull the pages back through CPU page faults into the same
-// residency by another path, no faster on the H200; homeFill overlaps the
-// prefetch and the write instead. Devices without concurrent managed
-// access cannot prefetch and use the faults.
-func (r *runner) home(x Buffer) error {
-	if !r.info.ConcurrentManagedAccess {
-		return nil
-	}
-	if err := r.dev.Prefetch(x, ToCPU); err != nil {
-		return err
-	}
-	return r.dev.Sync()
-}
-
-// homeFill brings managed data home (home) and rewrites it on the CPU
-// with FillHost's values, and returns the CPU's write time in ms. Where the
-// device overlaps the two (HomeFiller), the write of each piece follows its
-// arrival, which on the H200 saves most of the oversubscription group's
-// set-up time. The state reached is the same, and no timed region changes.
+// homeFill brings managed data home to the CPU with a prefetch, so that
+// every cold trial starts from data that left the GPU the same way, and
+// rewrites it there, returning the write time in ms. A HomeFiller overlaps
+// the two, which on the H200 saves most of the oversubscription group's
+// set-up time. Without concurrent managed access the CPU write's faults
+// bring the pages home.
 func (r *runner) homeFill(x Buffer, n, seed uint64) (float64, error) {
 	defer r.groups.spend(partRewrite)()
 	if h, ok := optional[HomeFiller](r.dev); ok && r.info.ConcurrentManagedAccess && x.Kind() == ManagedMem {
 		return h.HomeFillHost(x, n, seed)
 	}
-	if err := r.home(x); err != nil {
-		return 0, err
+	if r.info.ConcurrentManagedAccess {
+		if err := r.dev.Prefetch(x, ToCPU); err != nil {
+			return 0, err
+		}
+		if err := r.dev.Sync(); err != nil {
+			return 0, err
+		}
 	}
 	return r.cpuTimed(func() error { return r.dev.FillHost(x, n, seed) })
 }
 
-// stateTrial re-establishes mode's memory state before every trial, times
-// the kernel, and verifies the data afterwards:
+// stateTrial re-establishes mode's memory state before every trial, settles
+// the GPU's clocks (settle.go), times the kernel, and verifies the data:
 //
 //	explicit          copy the data in (transfer_ms), time the kernel
-//	managed_cold      CPU writes (cpu_ms), time the kernel: faults and migration included
+//	managed_cold      CPU writes (cpu_ms, as setup says), time the kernel: faults and migration included
 //	managed_prefetch  CPU writes, prefetch to the GPU (prefetch_ms), time the kernel
 //	managed_reuse     data written, one untimed GPU pass, time the next pass
 //	advise_*          (advice set at allocation) CPU writes, time the kernel
 //
-// "CPU writes" is the rewrite setup names: the data brought home and
-// rewritten (overlapped where the device offers HomeFiller), or freed,
-// allocated again (with the mode's advice) and written.
-//
-// Between re-establishing the state and the timed kernel, untimed passes
-// over a scratch buffer bring the GPU to steady clocks (settle.go).
-//
-// The reused state is data that a GPU kernel migrated and that stays
-// resident. When the kernel touches every 4 KiB page (reuseOnGPU), only
-// the first iteration writes the data on the CPU and migrates it with the
-// untimed pass; later ones rewrite it on the GPU where the last trial left
-// it, resident in the pages the migration chose, instead of sending it home
-// and migrating it back: two migrations and a CPU write less per trial.
-// (Data first written by the GPU, never migrated, ran a 128-byte stride
-// 2–3 % slower on the H200.) Sparser kernels (large
-// strides, page touches, sparse random subsets) keep the CPU write every
-// time, so that only the pages they touch are resident.
+// Reuse: when the kernel touches every 4 KiB page (reuseOnGPU), only the
+// first iteration writes on the CPU and migrates; later ones rewrite the
+// data on the GPU where it stays resident, two migrations and a CPU write
+// less per trial. (Data first written by the GPU, never migrated, ran a
+// 128-byte stride 2–3 % slower on the H200.) Sparser kernels keep the CPU
+// write, so that only the pages they touch are resident.
 func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint64, setup StateSetup) trial {
 	k := w.kernel
 	k.Idx = b.idx
@@ -333,11 +293,10 @@ func (r *runner) stateTrial(mode string, w workload, b *stateBuffers, seed uint6
 	}
 }
 
-// stateBound is the resource a kernel under memory state mode, moving
-// useful bytes, is bound by: resident data (explicit, prefetched, reused)
-// by the GPU (results.KernelBound); CPU-written data, cold or advised, by
-// the driver's fault servicing and mapping (even accessed-by, which reads
-// over the link but varies with the driver's mapping between trials).
+// stateBound is the resource a kernel under memory state mode is bound by:
+// resident data by the GPU; CPU-written data, cold or advised, by the
+// driver's fault servicing and mapping (even accessed-by, which reads over
+// the link but varies with the driver's mapping between trials).
 func stateBound(mode string, useful int64) string {
 	switch mode {
 	case results.ModeExplicit, results.ModeManagedPrefetch, results.ModeManagedReuse:
@@ -346,10 +305,8 @@ func stateBound(mode string, useful int64) string {
 	return results.BoundFaults
 }
 
-// stateful is a definition measured by the memory-state machine
-// (runState). Embedding Common and StateSetup gives it both methods, and
-// the run records every stateful definition's rewrite setting in meta.json
-// (Describe), so readers need no list of them.
+// stateful is a definition measured by runState; embedding Common and
+// StateSetup gives it both methods. Describe records its rewrite setting.
 type stateful interface {
 	common() Common
 	setup() StateSetup
@@ -362,8 +319,7 @@ func (s StateSetup) setup() StateSetup { return s.withDefaults() }
 // runState measures one workload under configuration k's memory mode.
 func (r *runner) runState(ctx context.Context, d stateful, k Config, base results.Row, w workload) (err error) {
 	label, mode, c := k.Label, k.Mode, d.common()
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	if mode == results.ModeManagedPrefetch && !r.info.ConcurrentManagedAccess {

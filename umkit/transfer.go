@@ -8,12 +8,10 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// TransferConfig configures the transfer/prefetch group: movement
-// bandwidth, as explicit copies host→device and device→host from pinned
-// and pageable memory (benchmark copy, time in transfer_ms) and managed
-// prefetch CPU→GPU and GPU→CPU (benchmark prefetch, time in prefetch_ms).
-// Each trial moves freshly written data, and the destination is checked
-// afterwards.
+// TransferConfig configures the transfer/prefetch group: explicit copies
+// host→device and device→host from pinned and pageable memory (copy,
+// transfer_ms) and managed prefetch CPU→GPU and GPU→CPU (prefetch,
+// prefetch_ms). Each trial moves freshly written data, checked afterwards.
 type TransferConfig struct {
 	Common
 	Sizes []int64 // default 64 KiB to 1 GiB in steps of 4
@@ -22,8 +20,7 @@ type TransferConfig struct {
 
 var _ = register(TransferConfig{})
 
-// TransferModes are the transfer group's modes: copies from pinned or
-// pageable host memory, and managed prefetch.
+// TransferModes are the transfer group's modes.
 var TransferModes = []string{results.ModePinned, results.ModePageable, results.ModeManaged}
 
 // Name is the group's name.
@@ -68,8 +65,6 @@ func (c TransferConfig) configure(s Selection) Definition {
 }
 
 // Configs lists the configurations: each mode, both directions, each size.
-// A copy's footprint is the host and the device buffer, a prefetch's the
-// managed one.
 func (c TransferConfig) Configs() []Config {
 	c = c.Defaults()
 	var out []Config
@@ -104,8 +99,7 @@ func (c TransferConfig) measure(ctx context.Context, r *runner, k Config, base r
 
 func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, k Config, base results.Row) error {
 	size, n, label := k.SizeBytes, uint64(k.SizeBytes/8), k.Label
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	hostKind := PinnedMem
@@ -162,8 +156,7 @@ func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, k Config, 
 	if !r.info.ConcurrentManagedAccess {
 		return r.waive(base, label, "prefetch needs concurrent managed access, which the device does not report")
 	}
-	if r.skip(base) {
-		r.step(label + " (done earlier)")
+	if r.doneEarlier(base, label) {
 		return nil
 	}
 	m, err := r.dev.Alloc(ManagedMem, uint64(size))
@@ -181,10 +174,9 @@ func (r *runner) prefetchOne(ctx context.Context, cfg TransferConfig, k Config, 
 				return err
 			}
 		} else {
-			// GPU-written pages are GPU-resident. The pages the last
-			// trial moved to the CPU go back with a prefetch before the
-			// fill rather than through the fill's faults: a fifth of the
-			// set-up time, the same timed prefetch (cuda
+			// GPU-written pages are GPU-resident. A prefetch back before
+			// the fill takes a fifth of the set-up time of the fill's
+			// faults, with the same timed prefetch (cuda
 			// TestDiagPrefetchToCPUSource).
 			to = ToCPU
 			if err := r.dev.Prefetch(m, ToGPU); err != nil {

@@ -8,20 +8,19 @@ import (
 	"time"
 )
 
-// DefaultKernelTimeout is how long one device wait (a kernel, a copy, a
-// synchronization) may take before the run is declared hung, when
-// Options.KernelTimeout is zero. The deadline of a wait is the larger of it
-// and 20 times the slowest wait seen so far in the same configuration, so
-// configurations that are slow by nature (oversubscription) get room in
-// proportion.
+// DefaultKernelTimeout is how long one device wait may take before the run
+// is declared hung, when Options.KernelTimeout is zero. A wait's deadline is
+// the larger of it and 20 times the slowest wait so far in the same
+// configuration, so configurations slow by nature (oversubscription) get
+// room in proportion.
 const DefaultKernelTimeout = 10 * time.Minute
 
 // ErrHung is matched by the error Run returns when a device wait passed its
 // deadline.
 var ErrHung = errors.New("the GPU stopped responding")
 
-// HangError says which device call hung, in which configuration, and for
-// how long it was waited for.
+// HangError says which device call hung, in which configuration, and how
+// long it was waited for.
 type HangError struct {
 	Call, Config  string
 	Waited, Limit time.Duration
@@ -75,11 +74,10 @@ func (w *watchdog) leave() {
 	w.mu.Unlock()
 }
 
-// deadline is the limit of the current call.
 func (w *watchdog) deadline() time.Duration { return max(w.limit, 20*w.slowest) }
 
-// run checks the current call until stop is closed, and sends one
-// HangError on fired when a call passes its deadline.
+// run sends one HangError on fired when a call passes its deadline, until
+// stop is closed.
 func (w *watchdog) run(stop <-chan struct{}) {
 	tick := time.NewTicker(min(max(w.limit/20, 5*time.Millisecond), time.Second))
 	defer tick.Stop()
@@ -106,20 +104,19 @@ func (w *watchdog) run(stop <-chan struct{}) {
 }
 
 // watchedDevice is a Device whose every call that can wait on the GPU is
-// timed by a watchdog. The calls themselves are unchanged: the run goroutine
-// may stay blocked in a hung one, while Run returns and the process ends.
+// timed by a watchdog. The run goroutine may stay blocked in a hung call
+// while Run returns.
 type watchedDevice struct {
 	Device
 	w *watchdog
 }
 
-// Unwrap returns the device underneath: optional interfaces (Marker,
-// UpdateThreader, HomeFiller, Reallocator) are the underlying device's to
-// offer (see optional).
+// Unwrap returns the device underneath, whose optional interfaces these
+// are to offer (see optional).
 func (d watchedDevice) Unwrap() Device { return d.Device }
 
-// Mark, MarkedMs and SetUpdateCPUs pass the optional interfaces through, the
-// waits under the watchdog like every other; callers ask optional first.
+// The optional interfaces pass through, their waits watched; callers ask
+// optional first.
 func (d watchedDevice) Mark(i int) error {
 	m, ok := d.Device.(Marker)
 	if !ok {
@@ -162,7 +159,6 @@ func (d watchedDevice) do(call string, f func() error) error {
 	return f()
 }
 
-// watch is do for a call that returns a value.
 func watch[T any](d watchedDevice, call string, f func() (T, error)) (T, error) {
 	d.w.enter(call)
 	defer d.w.leave()
@@ -219,10 +215,9 @@ func (d watchedDevice) Placement(b Buffer) (string, error) {
 	return watch(d, "Placement", func() (string, error) { return d.Device.Placement(b) })
 }
 
-// runWatched runs the plan in its own goroutine so that neither a hung
-// device wait nor a blocked cgo call can keep Run from returning: it
-// returns the plan's error, or a *HangError as soon as the watchdog fires
-// (the plan's goroutine is then left blocked; the process should exit).
+// runWatched runs the plan in its own goroutine so that a hung device wait
+// cannot keep Run from returning: it returns the plan's error, or a
+// *HangError as soon as the watchdog fires (the process should then exit).
 func runWatched(ctx context.Context, r *runner, p Plan, wd *watchdog) error {
 	if wd == nil {
 		return r.runPlan(ctx, p)

@@ -35,13 +35,33 @@ const maxSlow = 0.9
 
 // Knobs are the settings of a command's simulated GPUs.
 type Knobs struct {
-	GPUs                                            int   // simulated GPUs, ordinals 0 to GPUs-1
-	HangAfter, HangHome, FailAllocAfter, DropLaunch int   // Device's HangAfter, HangHomeAfter, FailAllocAfter, DropLaunch
-	Memory                                          int64 // device memory; 0: New's
-	KernelDelay                                     time.Duration
-	Kept, KeptFrom                                  int64 // Device's KeptAfterFree, KeptAfterFreeFrom
-	Slow                                            [NumResources]float64
-	Noise                                           uint64 // SetNoise's seed; 0: none
+	Injected
+	GPUs   int    // simulated GPUs, ordinals 0 to GPUs-1
+	Memory int64  // device memory; 0: New's
+	Noise  uint64 // SetNoise's seed; 0: none
+}
+
+// Injected are a simulated GPU's slowdowns and injected faults.
+type Injected struct {
+	// Slow takes a fraction off each resource's rate: Slow[HBM] = 0.05
+	// makes device-memory kernels 5 % slower in GB/s.
+	Slow           [NumResources]float64
+	FailAllocAfter int           // > 0: allocations after this many fail as out of memory
+	KernelDelay    time.Duration // real time every launch takes (interruptions, watchdogs)
+	// DropLaunch > 0: launch DropLaunch (from 1) reports success and does
+	// nothing; only verification can notice.
+	DropLaunch int
+	// HangAfter > 0: the launch after this many never returns until Release.
+	HangAfter int
+	// HangHomeAfter > 0: the HomeFillHost after this many never returns
+	// until Release (a hang in a trial's set-up, outside timed regions).
+	HangHomeAfter int
+	// KeptAfterFree is memory the driver keeps, once, when a prefetched
+	// managed buffer of at least KeptAfterFreeFrom bytes is freed (an H200
+	// lost about 105 MiB of a 1021 MiB oversub capacity after freeing a 918
+	// MiB one, 2026-12-02): a plain Free and Alloc that close to the
+	// capacity is then refused; Reallocate is not.
+	KeptAfterFree, KeptAfterFreeFrom uint64
 }
 
 // FromEnv reads the knobs from the environment. A bad value is an error
@@ -53,7 +73,7 @@ func FromEnv() (Knobs, error) {
 		env string
 		dst *int
 		min int
-	}{{EnvGPUs, &k.GPUs, 1}, {EnvHangAfter, &k.HangAfter, 1}, {EnvHangHome, &k.HangHome, 1}, {EnvFailAlloc, &k.FailAllocAfter, 0}, {EnvDropLaunch, &k.DropLaunch, 1}}
+	}{{EnvGPUs, &k.GPUs, 1}, {EnvHangAfter, &k.HangAfter, 1}, {EnvHangHome, &k.HangHomeAfter, 1}, {EnvFailAlloc, &k.FailAllocAfter, 0}, {EnvDropLaunch, &k.DropLaunch, 1}}
 	for _, e := range ints {
 		if v := os.Getenv(e.env); v != "" {
 			n, err := strconv.Atoi(v)
@@ -73,14 +93,14 @@ func FromEnv() (Knobs, error) {
 	if v := os.Getenv(EnvDriverKeeps); v != "" {
 		size, from, hasFrom := strings.Cut(v, "@")
 		kept, err := results.ParseBytes(size)
-		k.KeptFrom = defaultKeptFrom
+		keptFrom := int64(defaultKeptFrom)
 		if err == nil && hasFrom {
-			k.KeptFrom, err = results.ParseBytes(from)
+			keptFrom, err = results.ParseBytes(from)
 		}
-		if err != nil || kept <= 0 || k.KeptFrom <= 0 {
+		if err != nil || kept <= 0 || keptFrom <= 0 {
 			return k, fmt.Errorf("%s=%q: want SIZE or SIZE@FROM, sizes above 0, e.g. 105MiB or 105MiB@512MiB (memory kept once a prefetched managed buffer of at least FROM, default 512MiB, is freed)", EnvDriverKeeps, v)
 		}
-		k.Kept = kept
+		k.KeptAfterFree, k.KeptAfterFreeFrom = uint64(kept), uint64(keptFrom)
 	}
 	if v := os.Getenv(EnvKernelDelay); v != "" {
 		d, err := time.ParseDuration(v)
@@ -101,7 +121,6 @@ func FromEnv() (Knobs, error) {
 	return k, nil
 }
 
-// parseSlow reads RESOURCE:FRACTION pairs separated by commas.
 func parseSlow(v string) (slow [NumResources]float64, err error) {
 	if v == "" {
 		return slow, nil
@@ -140,10 +159,7 @@ func (k Knobs) Open(ordinal int) (*Device, error) {
 	if k.Memory > 0 {
 		d.SetMemory(uint64(k.Memory))
 	}
-	d.KernelDelay, d.HangAfter, d.HangHomeAfter, d.FailAllocAfter = k.KernelDelay, k.HangAfter, k.HangHome, k.FailAllocAfter
-	d.DropLaunch = k.DropLaunch
-	d.KeptAfterFree, d.KeptAfterFreeFrom = uint64(k.Kept), uint64(k.KeptFrom)
-	d.Slow = k.Slow
+	d.Injected = k.Injected
 	d.SetNoise(k.Noise)
 	return d, nil
 }

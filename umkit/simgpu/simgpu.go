@@ -26,48 +26,16 @@ type Device struct {
 	// Model parameters, in GB/s and ms.
 	HBMGBps, LinkGBps, FaultGBps, CPUGBps float64
 	LaunchMs                              float64
-	// Slow takes a fraction off each resource's rate (UMLAB_SIM_SLOW):
-	// Slow[HBM] = 0.05 makes device-memory kernels 5 % slower in GB/s.
-	Slow          [NumResources]float64
-	noise         *noise // SetNoise; nil: every run alike
-	DataLimit     uint64 // bytes of real data kept per buffer
-	Total, Margin uint64
-
-	// Fault injection.
-	CorruptKernels bool  // kernels write a wrong value into element 0
-	FailAlloc      error // returned by every Alloc when set
-	// FailAllocAfter > 0: allocations after the first FailAllocAfter fail
-	// with an out-of-memory error.
-	FailAllocAfter int
-	// KernelDelay is real (wall-clock) time every kernel launch takes, so
-	// that interruptions and watchdogs can be tested.
-	KernelDelay time.Duration
-	// DropLaunch > 0: launch number DropLaunch (counting from 1) reports
-	// success and does nothing, as a kernel that silently failed to run;
-	// only verification can notice.
-	DropLaunch int
-	// HangAfter > 0: the launch after the first HangAfter never returns
-	// (until Release), as a hung GPU's wait never does.
-	HangAfter int
-	// HangHomeAfter > 0: the HomeFillHost after the first HangHomeAfter
-	// never returns (until Release): a hang while managed data are brought
-	// home before a cold or prefetched trial, outside every timed region.
-	HangHomeAfter int
-	// DriverManagedBytes models the device memory a real driver takes for
-	// its managed-memory machinery on the first prefetch to the GPU (about
-	// 100-odd MiB seen on an H200): free memory drops by this much then, once.
-	DriverManagedBytes uint64
-	driverTaken        bool
-	// KeptAfterFree models memory a real driver does not give back when a
-	// managed buffer of at least KeptAfterFreeFrom bytes that a prefetch
-	// moved to the GPU is freed: free memory stays this much lower from
-	// then on, once. On an H200 (umbench run --quick, 2026-12-02) free
-	// memory had dropped about 105 MiB since a 1021 MiB oversub capacity
-	// was set, once a 918 MiB prefetched buffer had been freed, and not as
-	// much after a 254 MiB one. A plain Free and Alloc of a footprint that
-	// close to the capacity is then refused; Reallocate is not.
-	KeptAfterFree, KeptAfterFreeFrom uint64
-	keptTaken                        bool
+	Injected                                     // slowdowns and injected faults (the knobs)
+	noise                                 *noise // SetNoise; nil: every run alike
+	DataLimit                             uint64 // bytes of real data kept per buffer
+	Total, Margin                         uint64
+	CorruptKernels                        bool  // kernels write a wrong value into element 0
+	FailAlloc                             error // returned by every Alloc when set
+	// DriverManagedBytes is the device memory the driver takes, once, at the
+	// first prefetch to the GPU (100-odd MiB on an H200).
+	DriverManagedBytes     uint64
+	driverTaken, keptTaken bool
 
 	Calls []string // every call, in order, e.g. "Launch(rmw,managed#2)"
 
@@ -135,8 +103,8 @@ func (d *Device) SetMemory(bytes uint64) {
 	}
 }
 
-// Abort is what the hang watchdog calls on a device it declares hung (the
-// real one's polling waits give up): here it releases hung launches.
+// Abort is what the hang watchdog calls on a device it declares hung: it
+// releases hung launches.
 func (d *Device) Abort() { d.Release() }
 
 // Release lets every hung launch (HangAfter) and set-up (HangHomeAfter)
@@ -155,9 +123,7 @@ func (d *Device) SetInfo(i umkit.DeviceInfo) { d.info = i }
 func (d *Device) log(format string, a ...any) { d.Calls = append(d.Calls, fmt.Sprintf(format, a...)) }
 
 // Reset clears the call log.
-func (d *Device) Reset() {
-	d.Calls = nil
-}
+func (d *Device) Reset() { d.Calls = nil }
 
 // Live returns the number of buffers not yet freed.
 func (d *Device) Live() int { return len(d.buffers) }
@@ -192,7 +158,6 @@ func (d *Device) Reallocate(old umkit.Buffer) (umkit.Buffer, error) {
 	return d.alloc(umkit.ManagedMem, x.bytes, cuda.ReplaceSlack(d.Margin))
 }
 
-// free is the device memory not in use.
 func (d *Device) free() uint64 { return d.Total - min(d.used, d.Total) }
 
 // alloc is Alloc that may use slack bytes of the margin.
@@ -245,8 +210,7 @@ func (d *Device) Free(b umkit.Buffer) error {
 	return nil
 }
 
-// fillSeed writes seedValue(seed, i) to the first n elements (those the
-// buffer holds).
+// fillSeed writes seedValue(seed, i) to the first n elements it holds.
 func (x *Buffer) fillSeed(n, seed uint64) {
 	for i := range x.data[:min(n, uint64(len(x.data)))] {
 		x.data[i] = seedValue(seed, uint64(i))
@@ -336,9 +300,8 @@ func (d *Device) gpuTouch(b *Buffer, bytes uint64) float64 {
 	return float64(bytes) / (d.HBMGBps * d.speed(HBM) * 1e6)
 }
 
-// queue adds GPU work of ms, and the fixed cost of one operation charged
-// to resource fixed: Launch for kernels, the copy's or prefetch's own path
-// for those.
+// queue adds GPU work of ms, and one operation's fixed cost charged to
+// resource fixed (Launch for kernels; a copy's or prefetch's own path).
 func (d *Device) queue(ms float64, fixed Resource) {
 	ms += d.LaunchMs / d.speed(fixed)
 	d.queued += ms
@@ -418,8 +381,7 @@ func (d *Device) StopTimer() (float64, error) {
 }
 
 // TimeKernel logs Hold (where the real device holds its stream), then is
-// StartTimer, Launch, StopTimer: the simulation has no launch latency to
-// keep out.
+// StartTimer, Launch, StopTimer.
 func (d *Device) TimeKernel(k umkit.Kernel) (float64, error) {
 	d.log("Hold")
 	if err := d.StartTimer(); err != nil {

@@ -73,16 +73,12 @@ func cConfigure(kinds []CounterKind, enable bool) Result {
 	return Result(C.umlab_cupti_configure(&k[0], C.int(len(kinds)), e))
 }
 
-func cEnable() Result           { return Result(C.umlab_cupti_enable()) }
-func cDisable() Result          { return Result(C.umlab_cupti_disable()) }
-func cFlush(forced bool) Result { return Result(C.umlab_cupti_flush(flushFlag(forced))) }
-func cReset()                   { C.umlab_cupti_reset() }
-func flushFlag(forced bool) C.uint32_t {
-	if forced {
-		return 1 // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED
-	}
-	return 0
-}
+func cEnable() Result  { return Result(C.umlab_cupti_enable()) }
+func cDisable() Result { return Result(C.umlab_cupti_disable()) }
+func cReset()          { C.umlab_cupti_reset() }
+
+// cFlushForced flushes partly filled buffers too (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED).
+func cFlushForced() Result { return Result(C.umlab_cupti_flush(1)) }
 
 func cDropped() (uint64, Result) {
 	var n C.uint64_t

@@ -6,9 +6,8 @@
 // # Loading
 //
 // libcupti ships with the CUDA toolkit, not with the driver, so it may be
-// missing where umlab runs. Nothing links against it: [Open] and [Probe]
-// open it with dlopen and resolve the few entry points used eagerly into a
-// table; the declarations are our own (umlab_cupti.h), checked against the
+// missing where umlab runs. Nothing links against it: [Open] opens it with
+// dlopen and resolves the few entry points used eagerly into a table; the declarations are our own (umlab_cupti.h), checked against the
 // CUPTI headers of CUDA 12.6, 12.9, 13.0 and 13.5. The library is the one
 // named by UMLAB_CUPTI ([EnvLibrary]) if set; otherwise the first usable one
 // of: the dynamic loader's search for libcupti.so.13 and libcupti.so.12

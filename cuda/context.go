@@ -93,9 +93,6 @@ func (c *Context) loadModule() error {
 	return nil
 }
 
-// Device returns the context's device.
-func (c *Context) Device() Device { return c.dev }
-
 // Attributes returns the device's attributes read when the context was made.
 func (c *Context) Attributes() Attributes { return c.attrs }
 
@@ -108,13 +105,6 @@ func (c *Context) ModuleLoadTime() (load, jit time.Duration) { return c.load, c.
 func (c *Context) SetOversubscription(allowed bool) {
 	c.mu.Lock()
 	c.allowOversub = allowed
-	c.mu.Unlock()
-}
-
-// SetMemoryMargin sets how much device memory allocations must leave free.
-func (c *Context) SetMemoryMargin(bytes uint64) {
-	c.mu.Lock()
-	c.margin = bytes
 	c.mu.Unlock()
 }
 

@@ -85,12 +85,3 @@ func DriverVersion() (int, error) {
 	v, r := cDriverVersion()
 	return v, check("cuDriverGetVersion", r)
 }
-
-// UsesV2MemoryAPI reports whether prefetch and advice go through the CUDA
-// 12.2 (_v2, CUmemLocation) entry points rather than the legacy ones.
-func UsesV2MemoryAPI() (bool, error) {
-	if err := Init(); err != nil {
-		return false, err
-	}
-	return cUsesV2(), nil
-}

@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
@@ -46,12 +45,6 @@ func (b *Buffer) Kind() MemKind { return b.kind }
 // Bytes returns the buffer's size.
 func (b *Buffer) Bytes() uint64 { return b.bytes }
 
-// DevicePtr returns the address kernels use.
-func (b *Buffer) DevicePtr() uint64 { return b.dptr }
-
-// HostAccessible reports whether the CPU can read and write the buffer.
-func (b *Buffer) HostAccessible() bool { return b.host != nil }
-
 // Float64s returns the buffer as a slice of float64 for CPU access. It fails
 // for device memory. The slice is valid until Free.
 func (b *Buffer) Float64s() ([]float64, error) {
@@ -62,14 +55,6 @@ func (b *Buffer) Float64s() ([]float64, error) {
 		return nil, fmt.Errorf("%w: Float64s on a freed buffer", ErrClosed)
 	}
 	return unsafe.Slice((*float64)(b.host), b.bytes/8), nil
-}
-
-// Uint64s is Float64s for index arrays.
-func (b *Buffer) Uint64s() ([]uint64, error) {
-	if b.host == nil {
-		return nil, argError("Uint64s", "%s memory is not accessible from the CPU", b.kind)
-	}
-	return unsafe.Slice((*uint64)(b.host), b.bytes/8), nil
 }
 
 func checkSize(call string, bytes uint64) error {
@@ -267,15 +252,9 @@ func (b *Buffer) Free() error {
 
 // hostAvailable reads MemAvailable from /proc/meminfo.
 func hostAvailable() (uint64, bool) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
+	b, _ := os.ReadFile("/proc/meminfo")
+	for _, l := range strings.Split(string(b), "\n") {
+		if fields := strings.Fields(l); len(fields) >= 2 && fields[0] == "MemAvailable:" {
 			kb, err := strconv.ParseUint(fields[1], 10, 64)
 			return kb * 1024, err == nil
 		}
@@ -331,17 +310,4 @@ func (c *Context) Copy(dst, src *Buffer, bytes uint64) error {
 		return err
 	}
 	return c.SyncStream(nil)
-}
-
-// HostBuffer allocates ordinary host memory with no context, for the CPU
-// loops (FillHost, UpdateHost, checks) where no GPU is involved.
-func HostBuffer(bytes uint64) (*Buffer, error) {
-	if err := checkSize("HostBuffer", bytes); err != nil {
-		return nil, err
-	}
-	p := cPageableAlloc(bytes)
-	if p == nil {
-		return nil, fmt.Errorf("cuda: HostBuffer: malloc of %s failed", byteSize(int64(bytes)))
-	}
-	return &Buffer{kind: PageableHost, bytes: bytes, host: p}, nil
 }

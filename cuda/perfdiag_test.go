@@ -401,7 +401,7 @@ func freshWays(t *testing.T, c *Context, s *Stream, man **Buffer, advise func(*B
 	populate := func(b *Buffer) error {
 		var errs []error
 		var mu sync.Mutex
-		parallel(b.Bytes()/8, func(lo, hi uint64) { // b's own size: the probe is smaller than man
+		parallel(0, b.Bytes()/8, func(lo, hi uint64) { // b's own size: the probe is smaller than man
 			p := unsafe.Slice((*byte)(unsafe.Add(b.host, lo*8)), (hi-lo)*8)
 			if err := unix.Madvise(p, unix.MADV_POPULATE_WRITE); err != nil {
 				mu.Lock()

@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -27,12 +28,6 @@ var (
 
 // GPU is the location of the device with the given ordinal.
 func GPU(ordinal int) Location { return Location{kind: locDevice, Device: ordinal} }
-
-// IsCPU reports whether l is the CPU.
-func (l Location) IsCPU() bool { return l.kind == locHost }
-
-// IsGPU reports whether l is a GPU.
-func (l Location) IsGPU() bool { return l.kind == locDevice }
 
 func (l Location) String() string {
 	switch l.kind {
@@ -164,29 +159,24 @@ func (c *Context) RangeAttributes(b *Buffer) (RangeAttributes, error) {
 	if err := c.managedOnly("RangeAttributes", b); err != nil {
 		return ra, err
 	}
-	one := []int32{cuDeviceNone}
-	if err := check("cuMemRangeGetAttribute(read_mostly)", cRangeAttrInts(c.h, rangeReadMostly, b.dptr, b.bytes, one)); err != nil {
-		return ra, err
+	var one [3]int32
+	for i, a := range []struct {
+		attr int
+		name string
+	}{{rangeReadMostly, "read_mostly"}, {rangePreferredLocation, "preferred_location"}, {rangeLastPrefetch, "last_prefetch_location"}} {
+		v := []int32{cuDeviceNone}
+		if err := check("cuMemRangeGetAttribute("+a.name+")", cRangeAttrInts(c.h, a.attr, b.dptr, b.bytes, v)); err != nil {
+			return ra, err
+		}
+		one[i] = v[0]
 	}
 	ra.ReadMostly = one[0] != 0
-	one[0] = cuDeviceNone
-	if err := check("cuMemRangeGetAttribute(preferred_location)", cRangeAttrInts(c.h, rangePreferredLocation, b.dptr, b.bytes, one)); err != nil {
-		return ra, err
-	}
-	ra.PreferredLocation = locationFromLegacy(one[0])
-	one[0] = cuDeviceNone
-	if err := check("cuMemRangeGetAttribute(last_prefetch_location)", cRangeAttrInts(c.h, rangeLastPrefetch, b.dptr, b.bytes, one)); err != nil {
-		return ra, err
-	}
-	ra.LastPrefetch = locationFromLegacy(one[0])
+	ra.PreferredLocation, ra.LastPrefetch = locationFromLegacy(one[1]), locationFromLegacy(one[2])
 	n, err := DeviceCount()
 	if err != nil {
 		return ra, err
 	}
-	by := make([]int32, n+1) // every device, and the CPU
-	for i := range by {
-		by[i] = cuDeviceNone
-	}
+	by := slices.Repeat([]int32{cuDeviceNone}, n+1) // every device, and the CPU
 	if err := check("cuMemRangeGetAttribute(accessed_by)", cRangeAttrInts(c.h, rangeAccessedBy, b.dptr, b.bytes, by)); err != nil {
 		return ra, err
 	}

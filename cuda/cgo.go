@@ -1,6 +1,6 @@
 package cuda
 
-// This is the module's only file that imports "C". It holds thin wrappers
+// This is the package's only file that imports "C". It holds thin wrappers
 // around the C trampolines in umlab_cuda.c and the CPU loops in
 // umlab_host.c; everything else in the package is plain Go.
 

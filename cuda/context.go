@@ -7,14 +7,11 @@ import (
 	"time"
 )
 
-// Context is a device's primary context with umlab's kernels loaded.
-//
-// Thread policy: CUDA binds a context to the calling OS thread, and Go moves
-// goroutines between threads. Every Context method therefore makes its
-// context current inside the same C call that does the work (a cgo call never
-// changes thread midway), so any goroutine may use a Context at any time
-// without runtime.LockOSThread. Methods are safe for concurrent use; work on
-// one stream is ordered, as in CUDA.
+// Context is a device's primary context with umlab's kernels loaded. Every
+// method makes the context current inside the C call that does the work (a
+// cgo call never changes thread midway), so any goroutine may use it without
+// runtime.LockOSThread. Methods are safe for concurrent use; work on one
+// stream is ordered, as in CUDA.
 type Context struct {
 	dev   Device
 	attrs Attributes

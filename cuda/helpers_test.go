@@ -12,7 +12,7 @@ func (c *Context) StreamScale(b, cc *Buffer, scalar float64, n uint64, s *Stream
 	if err := need(KernelScale, n, b, cc); err != nil {
 		return err
 	}
-	return c.Launch(KernelScale, vectorGrid(n), block1D, s, b.dptr, cc.dptr, f64(scalar), n)
+	return c.Launch(KernelScale, vectorGrid(n, vecPerThread), block1D, s, b.dptr, cc.dptr, f64(scalar), n)
 }
 
 // StreamAdd is STREAM add: cc = a + b.
@@ -20,7 +20,7 @@ func (c *Context) StreamAdd(a, b, cc *Buffer, n uint64, s *Stream) error {
 	if err := need(KernelAdd, n, a, b, cc); err != nil {
 		return err
 	}
-	return c.Launch(KernelAdd, vectorGrid(n), block1D, s, a.dptr, b.dptr, cc.dptr, n)
+	return c.Launch(KernelAdd, vectorGrid(n, vecPerThread), block1D, s, a.dptr, b.dptr, cc.dptr, n)
 }
 
 // TriadNaive is the same triad as a scalar grid-stride loop, for comparison.

@@ -84,9 +84,9 @@ func hostNeed(call string, b *Buffer, n uint64) error {
 }
 
 // FillHost writes SeedValue(seed, i) to x[i] for i < n from the CPU, on
-// HostThreads threads. For
-// managed memory this touches every page on the CPU, making it CPU-resident:
-// the "CPU-initialised" state of the paper's cold first-touch mode.
+// HostThreads threads. For managed memory this touches every page on the
+// CPU, making it CPU-resident: the "CPU-initialised" state of the paper's
+// cold first-touch mode.
 func FillHost(x *Buffer, n, seed uint64) error {
 	if err := hostNeed("FillHost", x, n); err != nil {
 		return err
@@ -95,9 +95,7 @@ func FillHost(x *Buffer, n, seed uint64) error {
 	return nil
 }
 
-// setupLoops names the build of the CPU loops that set up and check state
-// outside the measurements (FillHost and the host checks) that this process
-// runs: the fastest the CPU has, chosen once here.
+// setupLoops is chosen once: the fastest build the CPU has.
 var setupLoops = cSetupLoopsSelect(false)
 
 // SetupLoops names the build of FillHost and the host checks that this

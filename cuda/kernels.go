@@ -47,14 +47,13 @@ var Kernels = []string{
 type Dim [3]uint32
 
 // Launch shapes. The streaming kernels move vecPerThread double2 vectors per
-// thread per array (VEC in umlab.cu).
+// thread per array (VEC in umlab.cu; TRIAD_VEC and COPY_VEC for the triad
+// and the copy).
 const (
-	blockSize    = 256
-	vecPerThread = 4
-	// triadVecPerThread is the triad's (TRIAD_VEC in umlab.cu).
+	blockSize         = 256
+	vecPerThread      = 4
 	triadVecPerThread = 1
-	// copyVecPerThread is the copy's (COPY_VEC in umlab.cu).
-	copyVecPerThread = 1
+	copyVecPerThread  = 1
 )
 
 // Launch queues kernel k with the given grid and block on s. args are the
@@ -83,11 +82,9 @@ func (c *Context) Launch(k string, grid, block Dim, s *Stream, args ...uint64) e
 
 func f64(v float64) uint64 { return math.Float64bits(v) }
 
-// vectorGrid is the grid of a streaming kernel over n float64.
-func vectorGrid(n uint64) Dim { return vectorGridOf(n, vecPerThread) }
-
-// vectorGridOf is vectorGrid for a kernel moving vec vectors per thread.
-func vectorGridOf(n uint64, vec int) Dim {
+// vectorGrid is the grid of a streaming kernel over n float64 that moves vec
+// vectors per thread.
+func vectorGrid(n uint64, vec int) Dim {
 	per := uint64(blockSize * vec)
 	g := (n/2 + per - 1) / per
 	return Dim{uint32(max(g, 1)), 1, 1}
@@ -136,7 +133,7 @@ func (c *Context) StreamCopy(dst, src *Buffer, n uint64, s *Stream) error {
 	if err := need(KernelCopy, n, dst, src); err != nil {
 		return err
 	}
-	return c.Launch(KernelCopy, vectorGridOf(n, copyVecPerThread), block1D, s, src.dptr, dst.dptr, n)
+	return c.Launch(KernelCopy, vectorGrid(n, copyVecPerThread), block1D, s, src.dptr, dst.dptr, n)
 }
 
 // StreamTriad is STREAM triad: a = b + scalar*cc.
@@ -144,7 +141,7 @@ func (c *Context) StreamTriad(a, b, cc *Buffer, scalar float64, n uint64, s *Str
 	if err := need(KernelTriad, n, a, b, cc); err != nil {
 		return err
 	}
-	return c.Launch(KernelTriad, vectorGridOf(n, triadVecPerThread), block1D, s, a.dptr, b.dptr, cc.dptr, f64(scalar), n)
+	return c.Launch(KernelTriad, vectorGrid(n, triadVecPerThread), block1D, s, a.dptr, b.dptr, cc.dptr, f64(scalar), n)
 }
 
 // RMW is the streaming read-modify-write x = x*mul + add over n float64; it
@@ -153,7 +150,7 @@ func (c *Context) RMW(x *Buffer, mul, add float64, n uint64, s *Stream) error {
 	if err := need(KernelRMW, n, x); err != nil {
 		return err
 	}
-	return c.Launch(KernelRMW, vectorGrid(n), block1D, s, x.dptr, f64(mul), f64(add), n)
+	return c.Launch(KernelRMW, vectorGrid(n, vecPerThread), block1D, s, x.dptr, f64(mul), f64(add), n)
 }
 
 // Strided updates x[i*stride] = x[i*stride]*mul + add for i < active.

@@ -134,16 +134,13 @@ func (c *Context) allocManaged(bytes uint64, replacement bool) (*Buffer, error) 
 
 // ReallocManaged frees the managed buffer old and allocates a fresh one of
 // the same size in its place: nothing of it is resident anywhere until it
-// is touched. The replacement may use a quarter of the free-memory margin
-// (ReplaceSlack): after a prefetch to the GPU, freeing a managed buffer
-// does not return all of its memory to what cuMemGetInfo reports free (on
-// an H200, 2026-12-02, free memory had dropped about 105 MiB since a
-// 1021 MiB oversub capacity was set, once a 918 MiB buffer had been
-// prefetched and freed), and the guard then refused, about 4 MiB short,
-// the same-size replacement of a 90 % footprint that had just run. An old
-// that is not this context's managed memory is refused before anything is
-// freed; past that check, old is freed whatever happens and must not be
-// used again.
+// is touched. The replacement may use ReplaceSlack of the margin: after a
+// prefetch to the GPU, freeing a managed buffer does not return all of its
+// memory to what cuMemGetInfo reports free (H200, 2026-12-02: about 105 MiB
+// short once a 918 MiB buffer had been prefetched and freed), and the guard
+// then refused the same-size replacement of a 90 % footprint, about 4 MiB
+// short. An old that is not this context's managed memory is refused before
+// anything is freed; past that check, old is freed whatever happens.
 func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
 	if err := old.usable("ReallocManaged"); err != nil {
 		return nil, err
@@ -166,12 +163,6 @@ func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
 // whatever the driver keeps.
 func ReplaceSlack(margin uint64) uint64 { return margin / 4 }
 
-// Flags of cuMemHostAlloc.
-const (
-	hostAllocPortable  = 1
-	hostAllocDeviceMap = 2
-)
-
 // AllocHost allocates pinned host memory, mapped into the device's address
 // space when mapped is true. It refuses sizes beyond the host's available
 // memory (MemAvailable) less 1 GiB.
@@ -182,13 +173,13 @@ func (c *Context) AllocHost(bytes uint64, mapped bool) (*Buffer, error) {
 	if avail, ok := hostAvailable(); ok && bytes+1<<30 > avail {
 		return nil, &OversubscribeError{What: "pinned host", Requested: bytes, Free: avail, Margin: 1 << 30}
 	}
-	flags := uint(hostAllocPortable)
+	flags := uint(1) // CU_MEMHOSTALLOC_PORTABLE
 	kind := PinnedHost
 	if mapped {
 		if !c.attrs.CanMapHostMemory {
 			return nil, fmt.Errorf("%w: %s cannot map host memory", ErrUnsupported, c.attrs.Name)
 		}
-		flags |= hostAllocDeviceMap
+		flags |= 2 // CU_MEMHOSTALLOC_DEVICEMAP
 		kind = MappedHost
 	}
 	p, r := cHostAlloc(c.h, bytes, flags)

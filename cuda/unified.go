@@ -123,14 +123,6 @@ func (c *Context) Advise(b *Buffer, a Advice, loc Location) error {
 	return check("cuMemAdvise("+a.String()+")", cAdvise(c.h, b.dptr, b.bytes, int(a), loc.kind, loc.Device))
 }
 
-// Range attribute numbers (CUmem_range_attribute).
-const (
-	rangeReadMostly        = 1
-	rangePreferredLocation = 2
-	rangeAccessedBy        = 3
-	rangeLastPrefetch      = 4
-)
-
 // RangeAttributes is the driver's view of a managed range: the observed
 // placement policy, as opposed to what a benchmark assumes.
 type RangeAttributes struct {
@@ -159,25 +151,25 @@ func (c *Context) RangeAttributes(b *Buffer) (RangeAttributes, error) {
 	if err := c.managedOnly("RangeAttributes", b); err != nil {
 		return ra, err
 	}
-	var one [3]int32
+	var vals [3]int32
 	for i, a := range []struct {
-		attr int
+		attr int // CUmem_range_attribute
 		name string
-	}{{rangeReadMostly, "read_mostly"}, {rangePreferredLocation, "preferred_location"}, {rangeLastPrefetch, "last_prefetch_location"}} {
+	}{{1, "read_mostly"}, {2, "preferred_location"}, {4, "last_prefetch_location"}} {
 		v := []int32{cuDeviceNone}
 		if err := check("cuMemRangeGetAttribute("+a.name+")", cRangeAttrInts(c.h, a.attr, b.dptr, b.bytes, v)); err != nil {
 			return ra, err
 		}
-		one[i] = v[0]
+		vals[i] = v[0]
 	}
-	ra.ReadMostly = one[0] != 0
-	ra.PreferredLocation, ra.LastPrefetch = locationFromLegacy(one[1]), locationFromLegacy(one[2])
+	ra.ReadMostly = vals[0] != 0
+	ra.PreferredLocation, ra.LastPrefetch = locationFromLegacy(vals[1]), locationFromLegacy(vals[2])
 	n, err := DeviceCount()
 	if err != nil {
 		return ra, err
 	}
 	by := slices.Repeat([]int32{cuDeviceNone}, n+1) // every device, and the CPU
-	if err := check("cuMemRangeGetAttribute(accessed_by)", cRangeAttrInts(c.h, rangeAccessedBy, b.dptr, b.bytes, by)); err != nil {
+	if err := check("cuMemRangeGetAttribute(accessed_by)", cRangeAttrInts(c.h, 3, b.dptr, b.bytes, by)); err != nil {
 		return ra, err
 	}
 	for _, v := range by {

@@ -149,13 +149,8 @@ var (
 
 // Open loads libcupti (the package doc says where it looks), initialises
 // the CUDA driver (cuInit) and configures the Unified Memory counters.
-// Collection starts with Start.
-//
-// Order: CUPTI documents that the counters are configured after driver
-// initialisation and before the activity kind is enabled; NVIDIA's
-// unified_memory sample does this before any context or managed allocation
-// exists. Call Open before creating the CUDA context (cuda.NewContext,
-// umkit.Open) to follow it.
+// Collection starts with Start. Call Open before creating the CUDA context
+// (cuda.NewContext, umkit.Open), as the package doc's Order says.
 //
 // Errors wrap ErrNotFound or ErrUnsupportedVersion (no usable library),
 // ErrUnsupported (the platform, device, MPS, virtualisation or privileges

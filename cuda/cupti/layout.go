@@ -41,9 +41,6 @@ func (k CounterKind) String() string {
 	return fmt.Sprintf("CounterKind(%d)", int(k))
 }
 
-// ActivityKindUnifiedMemoryCounter is CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER.
-const ActivityKindUnifiedMemoryCounter = 25
-
 // Layout is where a Unified Memory counter record keeps the fields umlab
 // reads. The table lives in umlab_cupti.c (one table, used by the parser);
 // Layouts returns it.

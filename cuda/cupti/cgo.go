@@ -112,21 +112,12 @@ func fromTotals(t *C.umlab_cupti_totals) Counts {
 	}
 }
 
-// cBuffer copies b into C memory (8-byte aligned, as CUPTI's buffers are).
-func cBuffer(b []byte) (unsafe.Pointer, func()) {
-	p := C.malloc(C.size_t(max(len(b), 1)))
-	if len(b) > 0 {
-		copy(unsafe.Slice((*byte)(p), len(b)), b)
-	}
-	return p, func() { C.free(p) }
-}
-
 // parseSimulated runs the parser that reads CUPTI's buffers on b, iterating
 // records stride bytes apart the way cuptiActivityGetNextRecord does, and
 // returns what it counted.
 func parseSimulated(b []byte, stride int, l Layout) Counts {
-	p, free := cBuffer(b)
-	defer free()
+	p := C.CBytes(b) // malloc'd, so 8-byte aligned as CUPTI's buffers are
+	defer C.free(p)
 	var t C.umlab_cupti_totals
 	C.umlab_cupti_parse_simulated((*C.uint8_t)(p), C.size_t(len(b)), C.size_t(stride), C.int(l.index), &t)
 	return fromTotals(&t)
@@ -135,7 +126,7 @@ func parseSimulated(b []byte, stride int, l Layout) Counts {
 // accumulateSimulated feeds b through the completion callback's
 // accumulation into the process-wide totals that Snapshot and Stop read.
 func accumulateSimulated(b []byte, stride int, l Layout) {
-	p, free := cBuffer(b)
-	defer free()
+	p := C.CBytes(b) // malloc'd, so 8-byte aligned as CUPTI's buffers are
+	defer C.free(p)
 	C.umlab_cupti_accumulate_simulated((*C.uint8_t)(p), C.size_t(len(b)), C.size_t(stride), C.int(l.index))
 }

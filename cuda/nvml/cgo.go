@@ -17,23 +17,19 @@ import (
 	"unsafe"
 )
 
-var (
-	loadOnce sync.Once
-	loadRet  Return
-	loadMsg  string // the loader's message when Init could not open the library
-)
+// load opens the library once; the message says why it could not.
+var load = sync.OnceValues(func() (Return, string) {
+	var msg [512]C.char
+	r := C.umlab_nvml_load(&msg[0], C.size_t(len(msg)))
+	return Return(r), C.GoString(&msg[0])
+})
 
 // Init opens libnvidia-ml.so.1 (once) and initialises NVML. Without the
 // library it returns ERROR_LIBRARY_NOT_FOUND; every other call then
 // returns ERROR_UNINITIALIZED instead of ending the process.
 func Init() Return {
-	loadOnce.Do(func() {
-		var msg [512]C.char
-		loadRet = Return(C.umlab_nvml_load(&msg[0], C.size_t(len(msg))))
-		loadMsg = C.GoString(&msg[0])
-	})
-	if loadRet != SUCCESS {
-		return loadRet
+	if r, _ := load(); r != SUCCESS {
+		return r
 	}
 	return Return(C.umlab_nvml_init())
 }

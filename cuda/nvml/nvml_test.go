@@ -19,6 +19,7 @@ func TestErrorStringWithoutLibrary(t *testing.T) {
 func TestInit(t *testing.T) {
 	r := Init()
 	if r != SUCCESS {
+		_, loadMsg := load()
 		if os.Getenv("UMLAB_REQUIRE_GPU") == "1" {
 			t.Fatalf("Init: %s (%s)", ErrorString(r), loadMsg)
 		}

@@ -30,17 +30,9 @@ func defaultSearch(driver int) search {
 func libraryDirs() []string {
 	target := map[string]string{"amd64": "x86_64-linux", "arm64": "sbsa-linux"}[runtime.GOARCH]
 	hpc := map[string]string{"amd64": "Linux_x86_64", "arm64": "Linux_aarch64"}[runtime.GOARCH]
-	var roots []string
-	for _, e := range []string{"CUDA_HOME", "CUDA_PATH"} {
-		if v := os.Getenv(e); v != "" {
-			roots = append(roots, v)
-		}
-	}
-	roots = append(roots, "/usr/local/cuda")
-	roots = append(roots, globNewestFirst("/usr/local/cuda-*")...)
-	roots = append(roots, "/opt/cuda")
-	roots = append(roots, globNewestFirst("/opt/nvidia/hpc_sdk/"+hpc+"/*/cuda/*")...)
-	roots = append(roots, globNewestFirst("/opt/nvidia/hpc_sdk/"+hpc+"/*/cuda")...)
+	roots := slices.Concat(envDirs("CUDA_HOME", "CUDA_PATH"), []string{"/usr/local/cuda"},
+		globNewestFirst("/usr/local/cuda-*"), []string{"/opt/cuda"},
+		globNewestFirst("/opt/nvidia/hpc_sdk/"+hpc+"/*/cuda/*"), globNewestFirst("/opt/nvidia/hpc_sdk/"+hpc+"/*/cuda"))
 	var dirs []string
 	for _, r := range roots {
 		dirs = append(dirs, filepath.Join(r, "extras/CUPTI/lib64"), filepath.Join(r, "lib64"))
@@ -52,6 +44,17 @@ func libraryDirs() []string {
 		dirs = append(dirs, filepath.Join(c, "lib"))
 	}
 	return dirs
+}
+
+// envDirs returns the values of the variables that are set.
+func envDirs(vars ...string) []string {
+	var out []string
+	for _, e := range vars {
+		if v := os.Getenv(e); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // pythonSiteDirs lists site-packages directories: the absolute entries of
@@ -81,13 +84,8 @@ func pythonSiteDirs() []string {
 		}
 	}
 	home, _ := os.UserHomeDir()
-	var bases []string
-	for _, e := range []string{"VIRTUAL_ENV", "CONDA_PREFIX"} {
-		if v := os.Getenv(e); v != "" {
-			bases = append(bases, v)
-		}
-	}
-	bases = append(bases, filepath.Join(home, ".venv"), filepath.Join(home, ".local"), "/opt/venv", "/opt/conda", "/usr/local", "/usr")
+	bases := append(envDirs("VIRTUAL_ENV", "CONDA_PREFIX"),
+		filepath.Join(home, ".venv"), filepath.Join(home, ".local"), "/opt/venv", "/opt/conda", "/usr/local", "/usr")
 	for _, b := range bases {
 		dirs = append(dirs, globNewestFirst(filepath.Join(b, "lib/python3*/site-packages"))...)
 		dirs = append(dirs, globNewestFirst(filepath.Join(b, "lib/python3*/dist-packages"))...)

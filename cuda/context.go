@@ -226,18 +226,13 @@ func (e *Event) Record(s *Stream) error {
 	return check("cuEventRecord", cEventRecord(e.c.h, e.h, s.handle()))
 }
 
-// Synchronize waits for the event.
-func (e *Event) Synchronize() error {
-	return check("cuEventSynchronize", cEventSynchronize(e.c.h, e.h))
-}
-
 // Destroy releases the event.
 func (e *Event) Destroy() error { return check("cuEventDestroy", cEventDestroy(e.c.h, e.h)) }
 
 // ElapsedMs waits for end and returns the time between two recorded events
 // in milliseconds (resolution about 0.5 µs).
 func ElapsedMs(start, end *Event) (float64, error) {
-	if err := end.Synchronize(); err != nil {
+	if err := check("cuEventSynchronize", cEventSynchronize(end.c.h, end.h)); err != nil {
 		return 0, err
 	}
 	ms, r := cEventElapsed(start.c.h, start.h, end.h)

@@ -43,7 +43,9 @@ func cResultString(r Result) string {
 	return C.GoString(s)
 }
 
-func cLayouts() []Layout {
+// Layouts returns the known record layouts with the CUPTI versions that use
+// them.
+func Layouts() []Layout {
 	n := int(C.umlab_cupti_layout_count())
 	out := make([]Layout, n)
 	for i := range out {

@@ -58,10 +58,6 @@ func (l Layout) String() string {
 	return fmt.Sprintf("%s (%d bytes; kind@%d counterKind@%d value@%d)", l.Name, l.Size, l.OffKind, l.OffCounterKind, l.OffValue)
 }
 
-// Layouts returns the known record layouts with the CUPTI versions that use
-// them.
-func Layouts() []Layout { return cLayouts() }
-
 // LayoutFor returns the record layout of a CUPTI_API_VERSION (the value
 // cuptiGetVersion returns), or an error wrapping ErrUnsupportedVersion.
 func LayoutFor(apiVersion uint32) (Layout, error) {

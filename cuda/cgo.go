@@ -1,6 +1,6 @@
 package cuda
 
-// This is the module's only file that imports "C". It holds thin wrappers
+// This is the package's only file that imports "C". It holds thin wrappers
 // around the C trampolines in umlab_cuda.c and the CPU loops in
 // umlab_host.c; everything else in the package is plain Go.
 
@@ -61,11 +61,7 @@ func cDeviceTotalMem(dev int32) (uint64, Result) {
 func cDeviceUUID(dev int32) ([16]byte, Result) {
 	var u [16]C.uchar
 	r := C.umlab_device_uuid(C.int(dev), &u[0])
-	var out [16]byte
-	for i := range u {
-		out[i] = byte(u[i])
-	}
-	return out, Result(r)
+	return *(*[16]byte)(unsafe.Pointer(&u)), Result(r)
 }
 
 func cDevicePCIBusID(dev int32) (string, Result) {

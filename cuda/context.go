@@ -7,14 +7,11 @@ import (
 	"time"
 )
 
-// Context is a device's primary context with umlab's kernels loaded.
-//
-// Thread policy: CUDA binds a context to the calling OS thread, and Go moves
-// goroutines between threads. Every Context method therefore makes its
-// context current inside the same C call that does the work (a cgo call never
-// changes thread midway), so any goroutine may use a Context at any time
-// without runtime.LockOSThread. Methods are safe for concurrent use; work on
-// one stream is ordered, as in CUDA.
+// Context is a device's primary context with umlab's kernels loaded. Every
+// method makes the context current inside the C call that does the work (a
+// cgo call never changes thread midway), so any goroutine may use it without
+// runtime.LockOSThread. Methods are safe for concurrent use; work on one
+// stream is ordered, as in CUDA.
 type Context struct {
 	dev   Device
 	attrs Attributes
@@ -93,9 +90,6 @@ func (c *Context) loadModule() error {
 	return nil
 }
 
-// Device returns the context's device.
-func (c *Context) Device() Device { return c.dev }
-
 // Attributes returns the device's attributes read when the context was made.
 func (c *Context) Attributes() Attributes { return c.attrs }
 
@@ -108,13 +102,6 @@ func (c *Context) ModuleLoadTime() (load, jit time.Duration) { return c.load, c.
 func (c *Context) SetOversubscription(allowed bool) {
 	c.mu.Lock()
 	c.allowOversub = allowed
-	c.mu.Unlock()
-}
-
-// SetMemoryMargin sets how much device memory allocations must leave free.
-func (c *Context) SetMemoryMargin(bytes uint64) {
-	c.mu.Lock()
-	c.margin = bytes
 	c.mu.Unlock()
 }
 
@@ -239,18 +226,13 @@ func (e *Event) Record(s *Stream) error {
 	return check("cuEventRecord", cEventRecord(e.c.h, e.h, s.handle()))
 }
 
-// Synchronize waits for the event.
-func (e *Event) Synchronize() error {
-	return check("cuEventSynchronize", cEventSynchronize(e.c.h, e.h))
-}
-
 // Destroy releases the event.
 func (e *Event) Destroy() error { return check("cuEventDestroy", cEventDestroy(e.c.h, e.h)) }
 
 // ElapsedMs waits for end and returns the time between two recorded events
 // in milliseconds (resolution about 0.5 µs).
 func ElapsedMs(start, end *Event) (float64, error) {
-	if err := end.Synchronize(); err != nil {
+	if err := check("cuEventSynchronize", cEventSynchronize(end.c.h, end.h)); err != nil {
 		return 0, err
 	}
 	ms, r := cEventElapsed(start.c.h, start.h, end.h)

@@ -39,26 +39,6 @@ func GetDevice(ordinal int) (Device, error) {
 	return Device{Ordinal: ordinal, handle: h}, nil
 }
 
-// Device attribute numbers (CUdevice_attribute, identical in CUDA 11.4-13.0).
-const (
-	attrMultiprocessorCount        = 16
-	attrIntegrated                 = 18
-	attrCanMapHostMemory           = 19
-	attrMemoryClockRate            = 36 // kHz; deprecated in 13.0 and may fail
-	attrGlobalMemoryBusWidth       = 37 // bits
-	attrL2CacheSize                = 38
-	attrUnifiedAddressing          = 41
-	attrComputeCapabilityMajor     = 75
-	attrComputeCapabilityMinor     = 76
-	attrManagedMemory              = 83
-	attrHostNativeAtomicSupported  = 86
-	attrPageableMemoryAccess       = 88
-	attrConcurrentManagedAccess    = 89
-	attrPageableUsesHostPageTables = 100
-	attrDirectManagedMemFromHost   = 101
-	attrHostNUMAID                 = 134
-)
-
 // Attributes are the device facts umlab records and decides by.
 type Attributes struct {
 	Name                    string
@@ -114,50 +94,43 @@ func (d Device) Attributes() (Attributes, error) {
 	if a.PCIBusID, r = cDevicePCIBusID(d.handle); r != Success {
 		return a, check("cuDeviceGetPCIBusId", r)
 	}
-	ints := []struct {
+	// CUdevice_attribute numbers, identical in CUDA 11.4-13.0.
+	for _, x := range []struct {
 		attr int
-		dst  *int
+		n    *int
+		flag *bool
 	}{
-		{attrComputeCapabilityMajor, &a.ComputeMajor},
-		{attrComputeCapabilityMinor, &a.ComputeMinor},
-		{attrMultiprocessorCount, &a.Multiprocessors},
-		{attrGlobalMemoryBusWidth, &a.MemoryBusWidthBits},
-		{attrL2CacheSize, &a.L2CacheBytes},
-	}
-	for _, x := range ints {
+		{75, &a.ComputeMajor, nil},
+		{76, &a.ComputeMinor, nil},
+		{16, &a.Multiprocessors, nil},
+		{37, &a.MemoryBusWidthBits, nil},
+		{38, &a.L2CacheBytes, nil},
+		{18, nil, &a.Integrated},
+		{41, nil, &a.UnifiedAddressing},
+		{19, nil, &a.CanMapHostMemory},
+		{83, nil, &a.ManagedMemory},
+		{89, nil, &a.ConcurrentManagedAccess},
+		{88, nil, &a.PageableMemoryAccess},
+		{100, nil, &a.PageableUsesHostPageTables},
+		{86, nil, &a.HostNativeAtomics},
+		{101, nil, &a.DirectManagedAccessFromHost},
+	} {
 		v, r := cDeviceAttr(d.handle, x.attr)
 		if r != Success {
 			return a, check(fmt.Sprintf("cuDeviceGetAttribute(%d)", x.attr), r)
 		}
-		*x.dst = v
-	}
-	bools := []struct {
-		attr int
-		dst  *bool
-	}{
-		{attrIntegrated, &a.Integrated},
-		{attrUnifiedAddressing, &a.UnifiedAddressing},
-		{attrCanMapHostMemory, &a.CanMapHostMemory},
-		{attrManagedMemory, &a.ManagedMemory},
-		{attrConcurrentManagedAccess, &a.ConcurrentManagedAccess},
-		{attrPageableMemoryAccess, &a.PageableMemoryAccess},
-		{attrPageableUsesHostPageTables, &a.PageableUsesHostPageTables},
-		{attrHostNativeAtomicSupported, &a.HostNativeAtomics},
-		{attrDirectManagedMemFromHost, &a.DirectManagedAccessFromHost},
-	}
-	for _, x := range bools {
-		v, r := cDeviceAttr(d.handle, x.attr)
-		if r != Success {
-			return a, check(fmt.Sprintf("cuDeviceGetAttribute(%d)", x.attr), r)
+		if x.n != nil {
+			*x.n = v
+		} else {
+			*x.flag = v != 0
 		}
-		*x.dst = v != 0
 	}
 	// Optional facts: deprecated or newer attributes that a driver may refuse.
-	if v, r := cDeviceAttr(d.handle, attrMemoryClockRate); r == Success {
+	if v, r := cDeviceAttr(d.handle, 36); r == Success { // memory clock (kHz), deprecated in 13.0
 		a.MemoryClockKHz = v
 	}
 	a.HostNUMAID = -1
-	if v, r := cDeviceAttr(d.handle, attrHostNUMAID); r == Success {
+	if v, r := cDeviceAttr(d.handle, 134); r == Success { // host NUMA id
 		a.HostNUMAID = v
 	}
 	return a, nil

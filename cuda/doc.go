@@ -59,9 +59,9 @@
 //
 // cuda owns the driver binding (dlopen, the entry-point table, the
 // trampolines), contexts, streams, events, allocations with their guard,
-// Unified Memory calls, the kernels and the CPU loops. cgo lives only here and
-// in cuda/cupti (.ci/run checks exactly that). It imports results (byte
-// formatting) and nothing else of umlab. Only umkit, cuda/cupti, fleet/node,
-// umkit/simgpu and cmd/umbench import it; the pure packages (results,
-// fleet, model, datasets, plots) must not, directly or indirectly.
+// Unified Memory calls, the kernels and the CPU loops. cgo lives only here,
+// in cuda/cupti and in cuda/nvml, and cuda imports nothing of umlab (.ci/run
+// checks both). Only umkit, cuda/cupti, fleet/node, umkit/simgpu and
+// cmd/umbench import it; the pure packages (results, fleet, model,
+// datasets, plots) must not, directly or indirectly.
 package cuda

@@ -17,19 +17,12 @@ const Success Result = 0
 
 // Driver status codes the package refers to by name (CUDA 13.0 cuda.h).
 const (
-	ErrorInvalidValue         Result = 1
-	ErrorOutOfMemory          Result = 2
-	ErrorNotInitialized       Result = 3
-	ErrorNoDevice             Result = 100
-	ErrorInvalidDevice        Result = 101
-	ErrorNoBinaryForGPU       Result = 209
-	ErrorInvalidPTX           Result = 218
-	ErrorJITCompilerNotFound  Result = 221
-	ErrorUnsupportedPTX       Result = 222
-	ErrorNotReady             Result = 600
-	ErrorIllegalAddress       Result = 700
-	ErrorLaunchOutOfResources Result = 701
-	ErrorNotSupported         Result = 801
+	ErrorOutOfMemory    Result = 2
+	ErrorNotInitialized Result = 3
+	ErrorNoDevice       Result = 100
+	ErrorUnsupportedPTX Result = 222
+	ErrorNotReady       Result = 600
+	ErrorNotSupported   Result = 801
 )
 
 var resultNames = map[Result]string{

@@ -5,21 +5,19 @@ import (
 	"time"
 )
 
-// homeChunkBytes is the smallest piece HomeFillHost brings back and
-// rewrites at a time (a multiple of the 2 MiB blocks the driver migrates).
-const homeChunkBytes = 32 << 20
-
-// homeChunks is the most pieces HomeFillHost splits a buffer into.
-const homeChunks = 64
+// HomeFillHost splits a buffer into at most homeChunks pieces of whole
+// homeChunkBytes (a multiple of the 2 MiB blocks the driver migrates).
+const (
+	homeChunkBytes = 32 << 20
+	homeChunks     = 64
+)
 
 // HomeFillHost brings managed buffer x back to the CPU with prefetches on s
 // and rewrites its first n elements there with FillHost's values, piece by
 // piece: while the driver migrates piece k+1, the CPU threads write piece
-// k. The data end where a whole-buffer prefetch to the CPU followed by
-// FillHost leaves them (resident on the CPU, unmapped from the GPU, holding
-// SeedValue(seed, i)), in the time of the slower of the two rather than
-// their sum. On the H200 (2026-12-01) bringing 1 GiB home took 61–83 ms and
-// writing it 39–46 ms, one after the other.
+// k. The data end as after a whole-buffer prefetch to the CPU and FillHost,
+// in the time of the slower of the two rather than their sum (H200,
+// 2026-12-01: 1 GiB took 61–83 ms to bring home and 39–46 ms to write).
 //
 // It returns the CPU's write time: the sum of the pieces' writes, without
 // the waits for pieces still in flight. stop (may be nil) ends a wait with
@@ -50,10 +48,9 @@ func (c *Context) HomeFillHost(x *Buffer, n, seed uint64, s *Stream, stop func()
 		}
 		events = append(events, e)
 	}
-	// The prefetches are queued from their own goroutine: queuing one can
-	// take as long as its migration (the driver allocates the CPU pages in
-	// the call), and the writes must not wait for the whole queue. It sends
-	// one result per piece, stopping after its first error.
+	// The prefetches are queued from their own goroutine, one result per
+	// piece until the first error: queuing one can take as long as its
+	// migration (the driver allocates the CPU pages in the call).
 	queued := make(chan error, len(pieces))
 	done := make(chan struct{})
 	go func() {
@@ -69,9 +66,8 @@ func (c *Context) HomeFillHost(x *Buffer, n, seed uint64, s *Stream, stop func()
 			}
 		}
 	}()
-	// The events are destroyed once the goroutine has stopped using them;
-	// after an abandoned wait (a hung GPU) that may be never, and the
-	// caller must not wait for it.
+	// The events go once the goroutine is done with them: after an abandoned
+	// wait (a hung GPU) maybe never, so the caller does not wait for it.
 	defer func() { go func() { <-done; destroy() }() }()
 	var write time.Duration
 	for i, p := range pieces {
@@ -95,8 +91,7 @@ func (c *Context) HomeFillHost(x *Buffer, n, seed uint64, s *Stream, stop func()
 // piece is a byte range of a buffer.
 type piece struct{ off, bytes uint64 }
 
-// homePieces splits bytes into at most homeChunks pieces of whole
-// homeChunkBytes (the last one shorter).
+// homePieces splits bytes into HomeFillHost's pieces (the last one shorter).
 func homePieces(bytes uint64) []piece {
 	size := max(homeChunkBytes, (bytes+homeChunks-1)/homeChunks)
 	size = (size + homeChunkBytes - 1) / homeChunkBytes * homeChunkBytes

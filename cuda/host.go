@@ -13,12 +13,9 @@ import (
 // fault back to the CPU several times faster from several threads.
 var HostThreads = min(runtime.NumCPU(), 16)
 
-// parallel runs f over [0, n) split into HostThreads contiguous ranges of
-// whole 2 MiB blocks, each on its own OS thread (a cgo call holds one).
-func parallel(n uint64, f func(lo, hi uint64)) { parallelRange(0, n, f) }
-
-// parallelRange is parallel over [from, to).
-func parallelRange(from, to uint64, f func(lo, hi uint64)) {
+// parallel runs f over [from, to) split into HostThreads contiguous ranges
+// of whole 2 MiB blocks, each on its own OS thread (a cgo call holds one).
+func parallel(from, to uint64, f func(lo, hi uint64)) {
 	parts := splitRange(from, to)
 	if len(parts) == 1 {
 		f(from, to)
@@ -26,11 +23,7 @@ func parallelRange(from, to uint64, f func(lo, hi uint64)) {
 	}
 	var wg sync.WaitGroup
 	for _, p := range parts {
-		wg.Add(1)
-		go func(lo, hi uint64) {
-			defer wg.Done()
-			f(lo, hi)
-		}(p[0], p[1])
+		wg.Go(func() { f(p[0], p[1]) })
 	}
 	wg.Wait()
 }
@@ -91,9 +84,9 @@ func hostNeed(call string, b *Buffer, n uint64) error {
 }
 
 // FillHost writes SeedValue(seed, i) to x[i] for i < n from the CPU, on
-// HostThreads threads. For
-// managed memory this touches every page on the CPU, making it CPU-resident:
-// the "CPU-initialised" state of the paper's cold first-touch mode.
+// HostThreads threads. For managed memory this touches every page on the
+// CPU, making it CPU-resident: the "CPU-initialised" state of the paper's
+// cold first-touch mode.
 func FillHost(x *Buffer, n, seed uint64) error {
 	if err := hostNeed("FillHost", x, n); err != nil {
 		return err
@@ -102,9 +95,7 @@ func FillHost(x *Buffer, n, seed uint64) error {
 	return nil
 }
 
-// setupLoops names the build of the CPU loops that set up and check state
-// outside the measurements (FillHost and the host checks) that this process
-// runs: the fastest the CPU has, chosen once here.
+// setupLoops is chosen once: the fastest build the CPU has.
 var setupLoops = cSetupLoopsSelect(false)
 
 // SetupLoops names the build of FillHost and the host checks that this
@@ -127,7 +118,7 @@ func CPUModel() string {
 
 // fillRange is FillHost's write of elements [from, to), unchecked.
 func fillRange(x *Buffer, from, to, seed uint64) {
-	parallelRange(from, to, func(lo, hi uint64) { cFillHost(x.host, lo, hi, seed) })
+	parallel(from, to, func(lo, hi uint64) { cFillHost(x.host, lo, hi, seed) })
 }
 
 // UpdateHost applies x = x*mul + add to n elements from the CPU: the CPU
@@ -180,17 +171,6 @@ func CheckAffineHost(x *Buffer, n, seed uint64, mul, add float64, stride, active
 	}
 	var g merge
 	g.m.First = ^uint64(0)
-	parallel(n, func(lo, hi uint64) { g.add(cCheckAffineHost(x.host, lo, hi, seed, mul, add, stride, active)) })
-	return g.m, nil
-}
-
-// CheckTriadHost is CheckTriad run by the CPU.
-func CheckTriadHost(a *Buffer, n, seedB, seedC uint64, scalar float64) (Mismatch, error) {
-	if err := hostNeed("CheckTriadHost", a, n); err != nil {
-		return Mismatch{}, err
-	}
-	var g merge
-	g.m.First = ^uint64(0)
-	parallel(n, func(lo, hi uint64) { g.add(cCheckTriadHost(a.host, lo, hi, seedB, seedC, scalar)) })
+	parallel(0, n, func(lo, hi uint64) { g.add(cCheckAffineHost(x.host, lo, hi, seed, mul, add, stride, active)) })
 	return g.m, nil
 }

@@ -13,12 +13,6 @@ const MinDriverVersion = 13000
 // MinDriverBranch names the driver release that MinDriverVersion means.
 const MinDriverBranch = "R580"
 
-var (
-	initMu   sync.Mutex
-	initDone bool
-	initErr  error
-)
-
 // Init loads the NVIDIA driver library (libcuda.so.1) with dlopen, resolves
 // every entry point umlab uses, checks that the driver can compile the
 // embedded PTX and initialises the driver. It is idempotent and safe to call
@@ -27,16 +21,9 @@ var (
 //
 // Errors wrap ErrNoDriver (no libcuda.so.1, or an entry point missing),
 // ErrPTXTooNew (the driver is older than MinDriverVersion) or ErrNoDevice.
-func Init() error {
-	initMu.Lock()
-	defer initMu.Unlock()
-	if initDone {
-		return initErr
-	}
-	initDone = true
-	initErr = load()
-	return initErr
-}
+func Init() error { return initOnce() }
+
+var initOnce = sync.OnceValue(load)
 
 func load() error {
 	switch rc, msg := cLoad(); rc {
@@ -84,13 +71,4 @@ func DriverVersion() (int, error) {
 	}
 	v, r := cDriverVersion()
 	return v, check("cuDriverGetVersion", r)
-}
-
-// UsesV2MemoryAPI reports whether prefetch and advice go through the CUDA
-// 12.2 (_v2, CUmemLocation) entry points rather than the legacy ones.
-func UsesV2MemoryAPI() (bool, error) {
-	if err := Init(); err != nil {
-		return false, err
-	}
-	return cUsesV2(), nil
 }

@@ -47,14 +47,13 @@ var Kernels = []string{
 type Dim [3]uint32
 
 // Launch shapes. The streaming kernels move vecPerThread double2 vectors per
-// thread per array (VEC in umlab.cu).
+// thread per array (VEC in umlab.cu; TRIAD_VEC and COPY_VEC for the triad
+// and the copy).
 const (
-	blockSize    = 256
-	vecPerThread = 4
-	// triadVecPerThread is the triad's (TRIAD_VEC in umlab.cu).
+	blockSize         = 256
+	vecPerThread      = 4
 	triadVecPerThread = 1
-	// copyVecPerThread is the copy's (COPY_VEC in umlab.cu).
-	copyVecPerThread = 1
+	copyVecPerThread  = 1
 )
 
 // Launch queues kernel k with the given grid and block on s. args are the
@@ -83,11 +82,9 @@ func (c *Context) Launch(k string, grid, block Dim, s *Stream, args ...uint64) e
 
 func f64(v float64) uint64 { return math.Float64bits(v) }
 
-// vectorGrid is the grid of a streaming kernel over n float64.
-func vectorGrid(n uint64) Dim { return vectorGridOf(n, vecPerThread) }
-
-// vectorGridOf is vectorGrid for a kernel moving vec vectors per thread.
-func vectorGridOf(n uint64, vec int) Dim {
+// vectorGrid is the grid of a streaming kernel over n float64 that moves vec
+// vectors per thread.
+func vectorGrid(n uint64, vec int) Dim {
 	per := uint64(blockSize * vec)
 	g := (n/2 + per - 1) / per
 	return Dim{uint32(max(g, 1)), 1, 1}
@@ -103,27 +100,29 @@ func (c *Context) strideGrid(n uint64) Dim {
 
 var block1D = Dim{blockSize, 1, 1}
 
-// need checks that b holds n float64 (or 8-byte indices) and is reachable by
-// the device.
-func need(kernel string, b *Buffer, n uint64) error {
-	if err := b.usable(kernel); err != nil {
-		return err
-	}
-	if n == 0 {
-		return argError(kernel, "zero elements")
-	}
-	if n > b.bytes/8 {
-		return argError(kernel, "%d elements need %d bytes; the buffer has %d", n, n*8, b.bytes)
-	}
-	if b.dptr == 0 {
-		return argError(kernel, "%s memory is not accessible from the device", b.kind)
+// need checks that each buffer holds n float64 (or 8-byte indices) and is
+// reachable by the device.
+func need(kernel string, n uint64, bufs ...*Buffer) error {
+	for _, b := range bufs {
+		if err := b.usable(kernel); err != nil {
+			return err
+		}
+		if n == 0 {
+			return argError(kernel, "zero elements")
+		}
+		if n > b.bytes/8 {
+			return argError(kernel, "%d elements need %d bytes; the buffer has %d", n, n*8, b.bytes)
+		}
+		if b.dptr == 0 {
+			return argError(kernel, "%s memory is not accessible from the device", b.kind)
+		}
 	}
 	return nil
 }
 
 // Fill writes SeedValue(seed, i) to x[i] for i < n on the device.
 func (c *Context) Fill(x *Buffer, n, seed uint64, s *Stream) error {
-	if err := need(KernelFill, x, n); err != nil {
+	if err := need(KernelFill, n, x); err != nil {
 		return err
 	}
 	return c.Launch(KernelFill, c.strideGrid(n), block1D, s, x.dptr, n, seed)
@@ -131,62 +130,27 @@ func (c *Context) Fill(x *Buffer, n, seed uint64, s *Stream) error {
 
 // StreamCopy is STREAM copy: dst = src over n float64.
 func (c *Context) StreamCopy(dst, src *Buffer, n uint64, s *Stream) error {
-	if err := need(KernelCopy, dst, n); err != nil {
+	if err := need(KernelCopy, n, dst, src); err != nil {
 		return err
 	}
-	if err := need(KernelCopy, src, n); err != nil {
-		return err
-	}
-	return c.Launch(KernelCopy, vectorGridOf(n, copyVecPerThread), block1D, s, src.dptr, dst.dptr, n)
-}
-
-// StreamScale is STREAM scale: b = scalar*cc.
-func (c *Context) StreamScale(b, cc *Buffer, scalar float64, n uint64, s *Stream) error {
-	for _, x := range []*Buffer{b, cc} {
-		if err := need(KernelScale, x, n); err != nil {
-			return err
-		}
-	}
-	return c.Launch(KernelScale, vectorGrid(n), block1D, s, b.dptr, cc.dptr, f64(scalar), n)
-}
-
-// StreamAdd is STREAM add: cc = a + b.
-func (c *Context) StreamAdd(a, b, cc *Buffer, n uint64, s *Stream) error {
-	for _, x := range []*Buffer{a, b, cc} {
-		if err := need(KernelAdd, x, n); err != nil {
-			return err
-		}
-	}
-	return c.Launch(KernelAdd, vectorGrid(n), block1D, s, a.dptr, b.dptr, cc.dptr, n)
+	return c.Launch(KernelCopy, vectorGrid(n, copyVecPerThread), block1D, s, src.dptr, dst.dptr, n)
 }
 
 // StreamTriad is STREAM triad: a = b + scalar*cc.
 func (c *Context) StreamTriad(a, b, cc *Buffer, scalar float64, n uint64, s *Stream) error {
-	for _, x := range []*Buffer{a, b, cc} {
-		if err := need(KernelTriad, x, n); err != nil {
-			return err
-		}
+	if err := need(KernelTriad, n, a, b, cc); err != nil {
+		return err
 	}
-	return c.Launch(KernelTriad, vectorGridOf(n, triadVecPerThread), block1D, s, a.dptr, b.dptr, cc.dptr, f64(scalar), n)
-}
-
-// TriadNaive is the same triad as a scalar grid-stride loop, for comparison.
-func (c *Context) TriadNaive(a, b, cc *Buffer, scalar float64, n uint64, s *Stream) error {
-	for _, x := range []*Buffer{a, b, cc} {
-		if err := need(KernelTriadNaive, x, n); err != nil {
-			return err
-		}
-	}
-	return c.Launch(KernelTriadNaive, c.strideGrid(n), block1D, s, a.dptr, b.dptr, cc.dptr, f64(scalar), n)
+	return c.Launch(KernelTriad, vectorGrid(n, triadVecPerThread), block1D, s, a.dptr, b.dptr, cc.dptr, f64(scalar), n)
 }
 
 // RMW is the streaming read-modify-write x = x*mul + add over n float64; it
 // is also the GPU pass of the handoff benchmark (mul 1, add 1).
 func (c *Context) RMW(x *Buffer, mul, add float64, n uint64, s *Stream) error {
-	if err := need(KernelRMW, x, n); err != nil {
+	if err := need(KernelRMW, n, x); err != nil {
 		return err
 	}
-	return c.Launch(KernelRMW, vectorGrid(n), block1D, s, x.dptr, f64(mul), f64(add), n)
+	return c.Launch(KernelRMW, vectorGrid(n, vecPerThread), block1D, s, x.dptr, f64(mul), f64(add), n)
 }
 
 // Strided updates x[i*stride] = x[i*stride]*mul + add for i < active.
@@ -197,7 +161,7 @@ func (c *Context) Strided(x *Buffer, mul, add float64, stride, active uint64, s 
 	if active == 0 {
 		return argError(KernelStrided, "zero active elements")
 	}
-	if err := need(KernelStrided, x, (active-1)*stride+1); err != nil {
+	if err := need(KernelStrided, (active-1)*stride+1, x); err != nil {
 		return err
 	}
 	return c.Launch(KernelStrided, c.strideGrid(active), block1D, s, x.dptr, f64(mul), f64(add), stride, active)
@@ -211,7 +175,7 @@ func (c *Context) PageTouch(x *Buffer, mul, add float64, intervalBytes, active u
 	if active == 0 {
 		return argError(KernelPageTouch, "zero active elements")
 	}
-	if err := need(KernelPageTouch, x, (active-1)*(intervalBytes/8)+1); err != nil {
+	if err := need(KernelPageTouch, (active-1)*(intervalBytes/8)+1, x); err != nil {
 		return err
 	}
 	return c.Launch(KernelPageTouch, c.strideGrid(active), block1D, s, x.dptr, f64(mul), f64(add), intervalBytes, active)
@@ -220,7 +184,7 @@ func (c *Context) PageTouch(x *Buffer, mul, add float64, intervalBytes, active u
 // Random updates x[idx[i]] for i < active; idx holds uint64 indices into x
 // (PermFill makes a permutation).
 func (c *Context) Random(x, idx *Buffer, mul, add float64, active uint64, s *Stream) error {
-	if err := need(KernelRandom, idx, active); err != nil {
+	if err := need(KernelRandom, active, idx); err != nil {
 		return err
 	}
 	if err := x.usable(KernelRandom); err != nil {
@@ -234,7 +198,7 @@ func (c *Context) Random(x, idx *Buffer, mul, add float64, active uint64, s *Str
 
 // PermFill writes a seeded permutation of [0, n) to idx on the device.
 func (c *Context) PermFill(idx *Buffer, n, seed uint64, s *Stream) error {
-	if err := need(KernelPermFill, idx, n); err != nil {
+	if err := need(KernelPermFill, n, idx); err != nil {
 		return err
 	}
 	return c.Launch(KernelPermFill, c.strideGrid(n), block1D, s, idx.dptr, n, seed)
@@ -278,7 +242,7 @@ func (c *Context) runCheck(s *Stream, launch func(result uint64) error) (Mismatc
 // SeedValue(seed,i)*mul + add where i is touched (i%stride == 0 and
 // i/stride < active) and SeedValue(seed,i) elsewhere. It synchronizes s.
 func (c *Context) CheckAffine(x *Buffer, n, seed uint64, mul, add float64, stride, active uint64, s *Stream) (Mismatch, error) {
-	if err := need(KernelCheckAffine, x, n); err != nil {
+	if err := need(KernelCheckAffine, n, x); err != nil {
 		return Mismatch{}, err
 	}
 	if stride == 0 {
@@ -289,54 +253,22 @@ func (c *Context) CheckAffine(x *Buffer, n, seed uint64, mul, add float64, strid
 	})
 }
 
-// CheckTriad verifies a = SeedValue(seedB,i) + scalar*SeedValue(seedC,i).
-func (c *Context) CheckTriad(a *Buffer, n, seedB, seedC uint64, scalar float64, s *Stream) (Mismatch, error) {
-	if err := need(KernelCheckTriad, a, n); err != nil {
-		return Mismatch{}, err
-	}
-	return c.runCheck(s, func(res uint64) error {
-		return c.Launch(KernelCheckTriad, c.strideGrid(n), block1D, s, a.dptr, n, seedB, seedC, f64(scalar), res)
-	})
-}
-
 // CheckCombo verifies a = y + scalar·z (or a = y when z is nil) against the
 // input arrays themselves. Unlike the seeded checks it does no hashing, so
 // it leaves the GPU as a memory-bound kernel would: use it between timed
 // trials of bandwidth kernels. It synchronizes s.
 func (c *Context) CheckCombo(a, y, z *Buffer, scalar float64, n uint64, s *Stream) (Mismatch, error) {
-	for _, x := range []*Buffer{a, y} {
-		if err := need(KernelCheckCombo, x, n); err != nil {
-			return Mismatch{}, err
-		}
+	if err := need(KernelCheckCombo, n, a, y); err != nil {
+		return Mismatch{}, err
 	}
 	var zp uint64
 	if z != nil {
-		if err := need(KernelCheckCombo, z, n); err != nil {
+		if err := need(KernelCheckCombo, n, z); err != nil {
 			return Mismatch{}, err
 		}
 		zp = z.dptr
 	}
 	return c.runCheck(s, func(res uint64) error {
 		return c.Launch(KernelCheckCombo, c.strideGrid(n), block1D, s, a.dptr, y.dptr, zp, f64(scalar), n, res)
-	})
-}
-
-// CheckPerm verifies that idx[0:n] is a permutation of [0, n). It uses n
-// bytes of scratch device memory.
-func (c *Context) CheckPerm(idx *Buffer, n uint64, s *Stream) (Mismatch, error) {
-	if err := need(KernelCheckPerm, idx, n); err != nil {
-		return Mismatch{}, err
-	}
-	words := (n + 7) / 8
-	seen, err := c.AllocDevice(words * 8)
-	if err != nil {
-		return Mismatch{}, err
-	}
-	defer seen.Free()
-	if err := c.Launch(KernelZero, c.strideGrid(words), block1D, s, seen.dptr, words); err != nil {
-		return Mismatch{}, err
-	}
-	return c.runCheck(s, func(res uint64) error {
-		return c.Launch(KernelCheckPerm, c.strideGrid(n), block1D, s, idx.dptr, n, seen.dptr, res)
 	})
 }

@@ -7,18 +7,16 @@ import (
 )
 
 // A Latch holds a stream while the host queues the work to be timed, then
-// lets it all run back to back: the start event, the kernel and the stop
-// event queued behind a hold start on the GPU one after another, so neither
-// launch latency nor a host thread delayed between recording the start
-// event and launching the kernel is counted. NVIDIA's nvbandwidth times
-// this way. The hold kernel gives up by itself after its timeout, so a
-// process that never releases cannot leave the GPU spinning; the timing
-// is then void and TimedOut says so.
+// lets it all run back to back on the GPU (start event, kernel, stop event),
+// so neither launch latency nor a host thread delayed between recording the
+// start event and launching the kernel is counted, as in NVIDIA's
+// nvbandwidth. The hold kernel gives up by itself after its timeout, so a
+// process that never releases cannot leave the GPU spinning; the timing is
+// then void and TimedOut says so.
 //
-// Only queue work behind a hold that the driver enqueues without waiting
-// for the stream: kernels and event records. A call that blocks the host
-// until the stream reaches it (a pageable copy, for one) would wait for the
-// hold's timeout.
+// Queue behind a hold only what the driver enqueues without waiting for the
+// stream (kernels, event records): a call that blocks the host until the
+// stream reaches it (a pageable copy) would wait for the hold's timeout.
 type Latch struct {
 	mem  *Buffer // word 0: the release counter; word 1: set by a hold that timed out
 	next uint64

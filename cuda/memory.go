@@ -1,7 +1,6 @@
 package cuda
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"strconv"
@@ -46,12 +45,6 @@ func (b *Buffer) Kind() MemKind { return b.kind }
 // Bytes returns the buffer's size.
 func (b *Buffer) Bytes() uint64 { return b.bytes }
 
-// DevicePtr returns the address kernels use.
-func (b *Buffer) DevicePtr() uint64 { return b.dptr }
-
-// HostAccessible reports whether the CPU can read and write the buffer.
-func (b *Buffer) HostAccessible() bool { return b.host != nil }
-
 // Float64s returns the buffer as a slice of float64 for CPU access. It fails
 // for device memory. The slice is valid until Free.
 func (b *Buffer) Float64s() ([]float64, error) {
@@ -62,14 +55,6 @@ func (b *Buffer) Float64s() ([]float64, error) {
 		return nil, fmt.Errorf("%w: Float64s on a freed buffer", ErrClosed)
 	}
 	return unsafe.Slice((*float64)(b.host), b.bytes/8), nil
-}
-
-// Uint64s is Float64s for index arrays.
-func (b *Buffer) Uint64s() ([]uint64, error) {
-	if b.host == nil {
-		return nil, argError("Uint64s", "%s memory is not accessible from the CPU", b.kind)
-	}
-	return unsafe.Slice((*uint64)(b.host), b.bytes/8), nil
 }
 
 func checkSize(call string, bytes uint64) error {
@@ -149,16 +134,13 @@ func (c *Context) allocManaged(bytes uint64, replacement bool) (*Buffer, error) 
 
 // ReallocManaged frees the managed buffer old and allocates a fresh one of
 // the same size in its place: nothing of it is resident anywhere until it
-// is touched. The replacement may use a quarter of the free-memory margin
-// (ReplaceSlack): after a prefetch to the GPU, freeing a managed buffer
-// does not return all of its memory to what cuMemGetInfo reports free (on
-// an H200, 2026-12-02, free memory had dropped about 105 MiB since a
-// 1021 MiB oversub capacity was set, once a 918 MiB buffer had been
-// prefetched and freed), and the guard then refused, about 4 MiB short,
-// the same-size replacement of a 90 % footprint that had just run. An old
-// that is not this context's managed memory is refused before anything is
-// freed; past that check, old is freed whatever happens and must not be
-// used again.
+// is touched. The replacement may use ReplaceSlack of the margin: after a
+// prefetch to the GPU, freeing a managed buffer does not return all of its
+// memory to what cuMemGetInfo reports free (H200, 2026-12-02: about 105 MiB
+// short once a 918 MiB buffer had been prefetched and freed), and the guard
+// then refused the same-size replacement of a 90 % footprint, about 4 MiB
+// short. An old that is not this context's managed memory is refused before
+// anything is freed; past that check, old is freed whatever happens.
 func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
 	if err := old.usable("ReallocManaged"); err != nil {
 		return nil, err
@@ -181,12 +163,6 @@ func (c *Context) ReallocManaged(old *Buffer) (*Buffer, error) {
 // whatever the driver keeps.
 func ReplaceSlack(margin uint64) uint64 { return margin / 4 }
 
-// Flags of cuMemHostAlloc.
-const (
-	hostAllocPortable  = 1
-	hostAllocDeviceMap = 2
-)
-
 // AllocHost allocates pinned host memory, mapped into the device's address
 // space when mapped is true. It refuses sizes beyond the host's available
 // memory (MemAvailable) less 1 GiB.
@@ -197,13 +173,13 @@ func (c *Context) AllocHost(bytes uint64, mapped bool) (*Buffer, error) {
 	if avail, ok := hostAvailable(); ok && bytes+1<<30 > avail {
 		return nil, &OversubscribeError{What: "pinned host", Requested: bytes, Free: avail, Margin: 1 << 30}
 	}
-	flags := uint(hostAllocPortable)
+	flags := uint(1) // CU_MEMHOSTALLOC_PORTABLE
 	kind := PinnedHost
 	if mapped {
 		if !c.attrs.CanMapHostMemory {
 			return nil, fmt.Errorf("%w: %s cannot map host memory", ErrUnsupported, c.attrs.Name)
 		}
-		flags |= hostAllocDeviceMap
+		flags |= 2 // CU_MEMHOSTALLOC_DEVICEMAP
 		kind = MappedHost
 	}
 	p, r := cHostAlloc(c.h, bytes, flags)
@@ -267,15 +243,9 @@ func (b *Buffer) Free() error {
 
 // hostAvailable reads MemAvailable from /proc/meminfo.
 func hostAvailable() (uint64, bool) {
-	f, err := os.Open("/proc/meminfo")
-	if err != nil {
-		return 0, false
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		if len(fields) >= 2 && fields[0] == "MemAvailable:" {
+	b, _ := os.ReadFile("/proc/meminfo")
+	for _, l := range strings.Split(string(b), "\n") {
+		if fields := strings.Fields(l); len(fields) >= 2 && fields[0] == "MemAvailable:" {
 			kb, err := strconv.ParseUint(fields[1], 10, 64)
 			return kb * 1024, err == nil
 		}
@@ -331,17 +301,4 @@ func (c *Context) Copy(dst, src *Buffer, bytes uint64) error {
 		return err
 	}
 	return c.SyncStream(nil)
-}
-
-// HostBuffer allocates ordinary host memory with no context, for the CPU
-// loops (FillHost, UpdateHost, checks) where no GPU is involved.
-func HostBuffer(bytes uint64) (*Buffer, error) {
-	if err := checkSize("HostBuffer", bytes); err != nil {
-		return nil, err
-	}
-	p := cPageableAlloc(bytes)
-	if p == nil {
-		return nil, fmt.Errorf("cuda: HostBuffer: malloc of %s failed", byteSize(int64(bytes)))
-	}
-	return &Buffer{kind: PageableHost, bytes: bytes, host: p}, nil
 }

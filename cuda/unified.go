@@ -2,6 +2,7 @@ package cuda
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -27,12 +28,6 @@ var (
 
 // GPU is the location of the device with the given ordinal.
 func GPU(ordinal int) Location { return Location{kind: locDevice, Device: ordinal} }
-
-// IsCPU reports whether l is the CPU.
-func (l Location) IsCPU() bool { return l.kind == locHost }
-
-// IsGPU reports whether l is a GPU.
-func (l Location) IsGPU() bool { return l.kind == locDevice }
 
 func (l Location) String() string {
 	switch l.kind {
@@ -128,14 +123,6 @@ func (c *Context) Advise(b *Buffer, a Advice, loc Location) error {
 	return check("cuMemAdvise("+a.String()+")", cAdvise(c.h, b.dptr, b.bytes, int(a), loc.kind, loc.Device))
 }
 
-// Range attribute numbers (CUmem_range_attribute).
-const (
-	rangeReadMostly        = 1
-	rangePreferredLocation = 2
-	rangeAccessedBy        = 3
-	rangeLastPrefetch      = 4
-)
-
 // RangeAttributes is the driver's view of a managed range: the observed
 // placement policy, as opposed to what a benchmark assumes.
 type RangeAttributes struct {
@@ -164,30 +151,25 @@ func (c *Context) RangeAttributes(b *Buffer) (RangeAttributes, error) {
 	if err := c.managedOnly("RangeAttributes", b); err != nil {
 		return ra, err
 	}
-	one := []int32{cuDeviceNone}
-	if err := check("cuMemRangeGetAttribute(read_mostly)", cRangeAttrInts(c.h, rangeReadMostly, b.dptr, b.bytes, one)); err != nil {
-		return ra, err
+	var vals [3]int32
+	for i, a := range []struct {
+		attr int // CUmem_range_attribute
+		name string
+	}{{1, "read_mostly"}, {2, "preferred_location"}, {4, "last_prefetch_location"}} {
+		v := []int32{cuDeviceNone}
+		if err := check("cuMemRangeGetAttribute("+a.name+")", cRangeAttrInts(c.h, a.attr, b.dptr, b.bytes, v)); err != nil {
+			return ra, err
+		}
+		vals[i] = v[0]
 	}
-	ra.ReadMostly = one[0] != 0
-	one[0] = cuDeviceNone
-	if err := check("cuMemRangeGetAttribute(preferred_location)", cRangeAttrInts(c.h, rangePreferredLocation, b.dptr, b.bytes, one)); err != nil {
-		return ra, err
-	}
-	ra.PreferredLocation = locationFromLegacy(one[0])
-	one[0] = cuDeviceNone
-	if err := check("cuMemRangeGetAttribute(last_prefetch_location)", cRangeAttrInts(c.h, rangeLastPrefetch, b.dptr, b.bytes, one)); err != nil {
-		return ra, err
-	}
-	ra.LastPrefetch = locationFromLegacy(one[0])
+	ra.ReadMostly = vals[0] != 0
+	ra.PreferredLocation, ra.LastPrefetch = locationFromLegacy(vals[1]), locationFromLegacy(vals[2])
 	n, err := DeviceCount()
 	if err != nil {
 		return ra, err
 	}
-	by := make([]int32, n+1) // every device, and the CPU
-	for i := range by {
-		by[i] = cuDeviceNone
-	}
-	if err := check("cuMemRangeGetAttribute(accessed_by)", cRangeAttrInts(c.h, rangeAccessedBy, b.dptr, b.bytes, by)); err != nil {
+	by := slices.Repeat([]int32{cuDeviceNone}, n+1) // every device, and the CPU
+	if err := check("cuMemRangeGetAttribute(accessed_by)", cRangeAttrInts(c.h, 3, b.dptr, b.bytes, by)); err != nil {
 		return ra, err
 	}
 	for _, v := range by {

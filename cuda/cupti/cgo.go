@@ -43,7 +43,9 @@ func cResultString(r Result) string {
 	return C.GoString(s)
 }
 
-func cLayouts() []Layout {
+// Layouts returns the known record layouts with the CUPTI versions that use
+// them.
+func Layouts() []Layout {
 	n := int(C.umlab_cupti_layout_count())
 	out := make([]Layout, n)
 	for i := range out {
@@ -73,16 +75,12 @@ func cConfigure(kinds []CounterKind, enable bool) Result {
 	return Result(C.umlab_cupti_configure(&k[0], C.int(len(kinds)), e))
 }
 
-func cEnable() Result           { return Result(C.umlab_cupti_enable()) }
-func cDisable() Result          { return Result(C.umlab_cupti_disable()) }
-func cFlush(forced bool) Result { return Result(C.umlab_cupti_flush(flushFlag(forced))) }
-func cReset()                   { C.umlab_cupti_reset() }
-func flushFlag(forced bool) C.uint32_t {
-	if forced {
-		return 1 // CUPTI_ACTIVITY_FLAG_FLUSH_FORCED
-	}
-	return 0
-}
+func cEnable() Result  { return Result(C.umlab_cupti_enable()) }
+func cDisable() Result { return Result(C.umlab_cupti_disable()) }
+func cReset()          { C.umlab_cupti_reset() }
+
+// cFlushForced flushes partly filled buffers too (CUPTI_ACTIVITY_FLAG_FLUSH_FORCED).
+func cFlushForced() Result { return Result(C.umlab_cupti_flush(1)) }
 
 func cDropped() (uint64, Result) {
 	var n C.uint64_t
@@ -116,21 +114,12 @@ func fromTotals(t *C.umlab_cupti_totals) Counts {
 	}
 }
 
-// cBuffer copies b into C memory (8-byte aligned, as CUPTI's buffers are).
-func cBuffer(b []byte) (unsafe.Pointer, func()) {
-	p := C.malloc(C.size_t(max(len(b), 1)))
-	if len(b) > 0 {
-		copy(unsafe.Slice((*byte)(p), len(b)), b)
-	}
-	return p, func() { C.free(p) }
-}
-
 // parseSimulated runs the parser that reads CUPTI's buffers on b, iterating
 // records stride bytes apart the way cuptiActivityGetNextRecord does, and
 // returns what it counted.
 func parseSimulated(b []byte, stride int, l Layout) Counts {
-	p, free := cBuffer(b)
-	defer free()
+	p := C.CBytes(b) // malloc'd, so 8-byte aligned as CUPTI's buffers are
+	defer C.free(p)
 	var t C.umlab_cupti_totals
 	C.umlab_cupti_parse_simulated((*C.uint8_t)(p), C.size_t(len(b)), C.size_t(stride), C.int(l.index), &t)
 	return fromTotals(&t)
@@ -139,7 +128,7 @@ func parseSimulated(b []byte, stride int, l Layout) Counts {
 // accumulateSimulated feeds b through the completion callback's
 // accumulation into the process-wide totals that Snapshot and Stop read.
 func accumulateSimulated(b []byte, stride int, l Layout) {
-	p, free := cBuffer(b)
-	defer free()
+	p := C.CBytes(b) // malloc'd, so 8-byte aligned as CUPTI's buffers are
+	defer C.free(p)
 	C.umlab_cupti_accumulate_simulated((*C.uint8_t)(p), C.size_t(len(b)), C.size_t(stride), C.int(l.index))
 }

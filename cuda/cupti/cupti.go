@@ -3,6 +3,8 @@ package cupti
 import (
 	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"sync"
 	"time"
 
@@ -41,42 +43,30 @@ func (c Counts) Complete() bool {
 	return c.Dropped == 0 && c.Incomplete == 0 && c.SpacingErrors == 0 && c.UnknownKind == 0
 }
 
-// MigratedBytes is host-to-device plus device-to-host plus device-to-device.
-func (c Counts) MigratedBytes() uint64 { return c.BytesHtoD + c.BytesDtoH + c.BytesDtoD }
-
 // Sub returns c - o, field by field (RecordSize is c's): the counts of the
 // part of a window after the snapshot o.
 func (c Counts) Sub(o Counts) Counts {
-	return Counts{
-		BytesHtoD: c.BytesHtoD - o.BytesHtoD, BytesDtoH: c.BytesDtoH - o.BytesDtoH, BytesDtoD: c.BytesDtoD - o.BytesDtoD,
-		CPUPageFaults: c.CPUPageFaults - o.CPUPageFaults, GPUPageFaults: c.GPUPageFaults - o.GPUPageFaults,
-		GPUPageFaultGroups: c.GPUPageFaultGroups - o.GPUPageFaultGroups,
-		Thrashing:          c.Thrashing - o.Thrashing, ThrashingBytes: c.ThrashingBytes - o.ThrashingBytes,
-		Throttling: c.Throttling - o.Throttling, RemoteMap: c.RemoteMap - o.RemoteMap,
-		RemoteMapBytes: c.RemoteMapBytes - o.RemoteMapBytes, TransferRecords: c.TransferRecords - o.TransferRecords,
-		Records: c.Records - o.Records, UnknownKind: c.UnknownKind - o.UnknownKind, OtherRecords: c.OtherRecords - o.OtherRecords,
-		Incomplete: c.Incomplete - o.Incomplete, Dropped: c.Dropped - o.Dropped, SpacingErrors: c.SpacingErrors - o.SpacingErrors,
-		RecordSize: c.RecordSize, Buffers: c.Buffers - o.Buffers,
-	}
+	return c.combine(o, func(a, b uint64) uint64 { return a - b })
 }
 
 // Add returns c + o, field by field (RecordSize is o's when set).
 func (c Counts) Add(o Counts) Counts {
-	rs := c.RecordSize
+	sum := c.combine(o, func(a, b uint64) uint64 { return a + b })
 	if o.RecordSize != 0 {
-		rs = o.RecordSize
+		sum.RecordSize = o.RecordSize
 	}
-	return Counts{
-		BytesHtoD: c.BytesHtoD + o.BytesHtoD, BytesDtoH: c.BytesDtoH + o.BytesDtoH, BytesDtoD: c.BytesDtoD + o.BytesDtoD,
-		CPUPageFaults: c.CPUPageFaults + o.CPUPageFaults, GPUPageFaults: c.GPUPageFaults + o.GPUPageFaults,
-		GPUPageFaultGroups: c.GPUPageFaultGroups + o.GPUPageFaultGroups,
-		Thrashing:          c.Thrashing + o.Thrashing, ThrashingBytes: c.ThrashingBytes + o.ThrashingBytes,
-		Throttling: c.Throttling + o.Throttling, RemoteMap: c.RemoteMap + o.RemoteMap,
-		RemoteMapBytes: c.RemoteMapBytes + o.RemoteMapBytes, TransferRecords: c.TransferRecords + o.TransferRecords,
-		Records: c.Records + o.Records, UnknownKind: c.UnknownKind + o.UnknownKind, OtherRecords: c.OtherRecords + o.OtherRecords,
-		Incomplete: c.Incomplete + o.Incomplete, Dropped: c.Dropped + o.Dropped, SpacingErrors: c.SpacingErrors + o.SpacingErrors,
-		RecordSize: rs, Buffers: c.Buffers + o.Buffers,
+	return sum
+}
+
+// combine applies op to every uint64 field of c and o; the rest are c's.
+func (c Counts) combine(o Counts, op func(a, b uint64) uint64) Counts {
+	cv, ov := reflect.ValueOf(&c).Elem(), reflect.ValueOf(o)
+	for i := range cv.NumField() {
+		if f := cv.Field(i); f.Kind() == reflect.Uint64 {
+			f.SetUint(op(f.Uint(), ov.Field(i).Uint()))
+		}
 	}
+	return c
 }
 
 func (c Counts) String() string {
@@ -105,16 +95,13 @@ type Collector struct {
 }
 
 // drainInterval is how often a running collection pulls events out of the
-// driver. The driver hands Unified Memory events to CUPTI through a queue
-// of 8192 entries that CUPTI empties only when flushed; a cold 1 GiB
-// kernel raises about 36,000 migration events in 0.3 s, so without
-// draining all but the first 8191 are lost (H200, CUPTI 13.0, 2026-11-29:
-// 21 % of the bytes counted at 1 GiB, 90 % at 256 MiB, 100 % at 64 MiB).
-// Every 2 ms was not enough: 9 of 18 cold 256 MiB counts came short
-// (0.89–0.99 of B, half the fault records). Every 100–500 µs, only the
-// first collection of a process came short (15 of 30; none of the 60
-// after it), hence umkit's throwaway first collection; 50 µs was worse (H200,
-// 2026-11-30, cupti.test with UMLAB_CUPTI_DRAIN_US).
+// driver, whose queue of 8192 Unified Memory events CUPTI empties only when
+// flushed: a cold 1 GiB kernel raises about 36,000 in 0.3 s (H200, CUPTI
+// 13.0, 2026-11-29: undrained, 21 % of the bytes counted at 1 GiB, 90 % at
+// 256 MiB). Every 2 ms, 9 of 18 cold 256 MiB counts came short; every
+// 100–500 µs, only the first collection of a process (15 of 30; none of the
+// 60 after it), hence umkit's throwaway first collection; 50 µs was worse
+// (H200, 2026-11-30, cupti.test with UMLAB_CUPTI_DRAIN_US).
 var drainInterval = 250 * time.Microsecond // a variable for the diagnostics in gpu_test.go
 
 // flushMu serialises the flushes of the drainer and of the collector.
@@ -123,7 +110,7 @@ var flushMu sync.Mutex
 func flushForced() Result {
 	flushMu.Lock()
 	defer flushMu.Unlock()
-	return cFlush(true)
+	return cFlushForced()
 }
 
 // startDrain starts the goroutine that flushes every drainInterval while
@@ -160,15 +147,10 @@ var (
 	slotBusy bool
 )
 
-// Open loads libcupti (see Probe for where it looks), initialises the CUDA
-// driver (cuInit) and configures the Unified Memory counters. Collection
-// starts with Start.
-//
-// Order: CUPTI documents that the counters are configured after driver
-// initialisation and before the activity kind is enabled; NVIDIA's
-// unified_memory sample does this before any context or managed allocation
-// exists. Call Open before creating the CUDA context (cuda.NewContext,
-// umkit.Open) to follow it.
+// Open loads libcupti (the package doc says where it looks), initialises
+// the CUDA driver (cuInit) and configures the Unified Memory counters.
+// Collection starts with Start. Call Open before creating the CUDA context
+// (cuda.NewContext, umkit.Open), as the package doc's Order says.
 //
 // Errors wrap ErrNotFound or ErrUnsupportedVersion (no usable library),
 // ErrUnsupported (the platform, device, MPS, virtualisation or privileges
@@ -207,7 +189,7 @@ func OpenKinds(want ...CounterKind) (*Collector, error) {
 	r := cConfigure(kinds, true)
 	if _, unsupported := unsupportedWhy[r]; r != Success && !unsupported && r != ErrorMultipleSubscribers {
 		// Kinds 5 to 8 are documented for 64-bit Linux only: keep the first four alone.
-		kinds = basicOf(want)
+		kinds = slices.DeleteFunc(slices.Clone(want), func(k CounterKind) bool { return !slices.Contains(basicKinds, k) })
 		if len(kinds) == 0 {
 			return nil, check("cuptiActivityConfigureUnifiedMemoryCounter", r)
 		}
@@ -220,48 +202,8 @@ func OpenKinds(want ...CounterKind) (*Collector, error) {
 	return &Collector{lib: lib, kinds: kinds}, nil
 }
 
-// basicOf returns the kinds of want that every 64-bit platform supports.
-func basicOf(want []CounterKind) []CounterKind {
-	var out []CounterKind
-	for _, k := range want {
-		for _, b := range basicKinds {
-			if k == b {
-				out = append(out, k)
-			}
-		}
-	}
-	return out
-}
-
-// Reconfigure replaces the counter kinds collected, between windows (not
-// while collecting): the kinds no longer wanted are switched off first.
-func (c *Collector) Reconfigure(want ...CounterKind) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if err := c.usable("Reconfigure"); err != nil {
-		return err
-	}
-	if c.running {
-		return fmt.Errorf("%w: Reconfigure while collecting", ErrState)
-	}
-	if len(want) == 0 {
-		return fmt.Errorf("cupti: Reconfigure: no counter kinds given; allowed: %v", AllKinds)
-	}
-	if err := check("cuptiActivityConfigureUnifiedMemoryCounter(off)", cConfigure(c.kinds, false)); err != nil {
-		return err
-	}
-	if err := check("cuptiActivityConfigureUnifiedMemoryCounter", cConfigure(want, true)); err != nil {
-		return errors.Join(err, check("cuptiActivityConfigureUnifiedMemoryCounter(restore)", cConfigure(c.kinds, true)))
-	}
-	c.kinds = append([]CounterKind(nil), want...)
-	return nil
-}
-
 // Library returns the libcupti in use.
 func (c *Collector) Library() Library { return c.lib }
-
-// Kinds returns the counter kinds configured.
-func (c *Collector) Kinds() []CounterKind { return append([]CounterKind(nil), c.kinds...) }
 
 // Start zeroes the totals and enables collection.
 func (c *Collector) Start() error {
@@ -319,10 +261,7 @@ func (c *Collector) Stop() (Counts, error) {
 		return Counts{}, fmt.Errorf("%w: Stop before Start", ErrState)
 	}
 	c.stopDrain()
-	err := c.flush()
-	c.running = false
-	err = errors.Join(err, check("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", cDisable()))
-	err = errors.Join(err, check("cuptiActivityFlushAll(forced)", flushForced()))
+	err := errors.Join(c.flush(), c.disable())
 	if d, r := cDropped(); r == Success {
 		c.dropped += d
 	}
@@ -339,16 +278,22 @@ func (c *Collector) Close() error {
 	}
 	var err error
 	if c.running {
-		c.stopDrain()
-		err = errors.Join(check("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", cDisable()),
-			check("cuptiActivityFlushAll(forced)", flushForced()))
-		c.running = false
+		err = c.disable()
 	}
 	c.closed = true
 	slotMu.Lock()
 	slotBusy = false
 	slotMu.Unlock()
 	return err
+}
+
+// disable ends a collection: the drainer stops, then the activity kind is
+// disabled and what it left flushed.
+func (c *Collector) disable() error {
+	c.stopDrain()
+	c.running = false
+	return errors.Join(check("cuptiActivityDisable(UNIFIED_MEMORY_COUNTER)", cDisable()),
+		check("cuptiActivityFlushAll(forced)", flushForced()))
 }
 
 func (c *Collector) usable(call string) error {

@@ -6,22 +6,23 @@
 // # Loading
 //
 // libcupti ships with the CUDA toolkit, not with the driver, so it may be
-// missing where umlab runs. Nothing links against it: [Open] and [Probe]
-// open it with dlopen and resolve the few entry points used eagerly into a
-// table; the declarations are our own (umlab_cupti.h), checked against the
-// CUPTI headers of CUDA 12.6, 12.9, 13.0 and 13.5. The library is the one
-// named by UMLAB_CUPTI ([EnvLibrary]) if set; otherwise the first usable one
-// of: the dynamic loader's search for libcupti.so.13 and libcupti.so.12
+// missing where umlab runs. Nothing links against it: [Open] opens it with
+// dlopen and resolves the few entry points used eagerly into a table; the
+// declarations are our own (umlab_cupti.h), checked against the CUPTI
+// headers of CUDA 12.6, 12.9, 13.0 and 13.5. The library is the one named
+// by UMLAB_CUPTI ([EnvLibrary]) if set; otherwise the first usable one of:
+// the dynamic loader's search for libcupti.so.13 and libcupti.so.12
 // (LD_LIBRARY_PATH, ld.so.cache), CUDA toolkit directories
 // (extras/CUPTI/lib64, lib64 and targets/<arch>/lib under $CUDA_HOME,
 // $CUDA_PATH, /usr/local/cuda*, /opt/cuda and the NVIDIA HPC SDK;
 // $CONDA_PREFIX/lib), and the pip wheels nvidia-cuda-cupti
 // (nvidia/cu13/lib) and nvidia-cuda-cupti-cu12 (nvidia/cuda_cupti/lib) in
 // python3's site directories and the usual virtual-environment places.
-// CUPTI 13 is preferred when the driver supports CUDA 13; a CUPTI newer in
-// major version than the driver is skipped. When nothing fits, the error
-// wraps [ErrNotFound] or [ErrUnsupportedVersion] and lists what was
-// searched and tried.
+// Nothing is loaded from the working directory, a relative path or a place
+// other users can write. CUPTI 13 is preferred when the driver supports
+// CUDA 13; a CUPTI newer in major version than the driver is skipped. When
+// nothing fits, the error wraps [ErrNotFound] or [ErrUnsupportedVersion]
+// and lists what was searched and tried.
 //
 // # Records
 //
@@ -64,6 +65,6 @@
 // # Ownership and imports
 //
 // cupti owns the CUPTI loader, the record layouts and the counter
-// collection; it is the other package with cgo. It imports cuda and nothing
-// else of umlab, and only umkit (and cmd/umbench) may import it.
+// collection; it is one of the three packages with cgo. It imports cuda and
+// nothing else of umlab, and only umkit (and cmd/umbench) may import it.
 package cupti

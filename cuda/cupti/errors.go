@@ -13,9 +13,7 @@ type Result int
 // CUPTI status codes the package refers to by name.
 const (
 	Success                     Result = 0
-	ErrorMaxLimitReached        Result = 12
 	ErrorNotInitialized         Result = 15
-	ErrorInvalidKind            Result = 21
 	ErrorNotSupported           Result = 27
 	ErrorUMNotSupported         Result = 28
 	ErrorUMNotSupportedOnDevice Result = 29

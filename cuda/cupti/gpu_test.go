@@ -263,3 +263,33 @@ func envKinds() ([]CounterKind, error) {
 	}
 	return kinds, nil
 }
+
+// MigratedBytes is host-to-device plus device-to-host plus device-to-device.
+func (c Counts) MigratedBytes() uint64 { return c.BytesHtoD + c.BytesDtoH + c.BytesDtoD }
+
+// Reconfigure replaces the counter kinds collected, between windows (not
+// while collecting): the kinds no longer wanted are switched off first.
+func (c *Collector) Reconfigure(want ...CounterKind) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.usable("Reconfigure"); err != nil {
+		return err
+	}
+	if c.running {
+		return fmt.Errorf("%w: Reconfigure while collecting", ErrState)
+	}
+	if len(want) == 0 {
+		return fmt.Errorf("cupti: Reconfigure: no counter kinds given; allowed: %v", AllKinds)
+	}
+	if err := check("cuptiActivityConfigureUnifiedMemoryCounter(off)", cConfigure(c.kinds, false)); err != nil {
+		return err
+	}
+	if err := check("cuptiActivityConfigureUnifiedMemoryCounter", cConfigure(want, true)); err != nil {
+		return errors.Join(err, check("cuptiActivityConfigureUnifiedMemoryCounter(restore)", cConfigure(c.kinds, true)))
+	}
+	c.kinds = append([]CounterKind(nil), want...)
+	return nil
+}
+
+// Kinds returns the counter kinds configured.
+func (c *Collector) Kinds() []CounterKind { return append([]CounterKind(nil), c.kinds...) }

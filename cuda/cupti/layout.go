@@ -41,9 +41,6 @@ func (k CounterKind) String() string {
 	return fmt.Sprintf("CounterKind(%d)", int(k))
 }
 
-// ActivityKindUnifiedMemoryCounter is CUPTI_ACTIVITY_KIND_UNIFIED_MEMORY_COUNTER.
-const ActivityKindUnifiedMemoryCounter = 25
-
 // Layout is where a Unified Memory counter record keeps the fields umlab
 // reads. The table lives in umlab_cupti.c (one table, used by the parser);
 // Layouts returns it.
@@ -60,10 +57,6 @@ type Layout struct {
 func (l Layout) String() string {
 	return fmt.Sprintf("%s (%d bytes; kind@%d counterKind@%d value@%d)", l.Name, l.Size, l.OffKind, l.OffCounterKind, l.OffValue)
 }
-
-// Layouts returns the known record layouts with the CUPTI versions that use
-// them.
-func Layouts() []Layout { return cLayouts() }
 
 // LayoutFor returns the record layout of a CUPTI_API_VERSION (the value
 // cuptiGetVersion returns), or an error wrapping ErrUnsupportedVersion.

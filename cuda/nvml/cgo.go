@@ -1,7 +1,7 @@
 package nvml
 
-// This is the package's only file that imports "C": thin wrappers around
-// the dlopen trampolines of umlab_nvml.c.
+// This is the package's only file that imports "C": the calls, each a thin
+// wrapper around a dlopen trampoline of umlab_nvml.c.
 
 /*
 #cgo CFLAGS: -O2 -std=gnu11
@@ -12,88 +12,117 @@ package nvml
 import "C"
 
 import (
+	"fmt"
+	"sync"
 	"unsafe"
 )
 
-func cLoad() (Return, string) {
+// load opens the library once; the message says why it could not.
+var load = sync.OnceValues(func() (Return, string) {
 	var msg [512]C.char
 	r := C.umlab_nvml_load(&msg[0], C.size_t(len(msg)))
 	return Return(r), C.GoString(&msg[0])
-}
+})
 
-func cInit() Return     { return Return(C.umlab_nvml_init()) }
-func cShutdown() Return { return Return(C.umlab_nvml_shutdown()) }
-
-func cErrorString(r Return) string {
-	s := C.umlab_nvml_error_string(C.int(r))
-	if s == nil {
-		return ""
+// Init opens libnvidia-ml.so.1 (once) and initialises NVML. Without the
+// library it returns ERROR_LIBRARY_NOT_FOUND; every other call then
+// returns ERROR_UNINITIALIZED instead of ending the process.
+func Init() Return {
+	if r, _ := load(); r != SUCCESS {
+		return r
 	}
-	return C.GoString(s)
+	return Return(C.umlab_nvml_init())
 }
 
-func cDriverVersion() (string, Return) {
+// ErrorString names a status code: NVML's own text when the library is
+// loaded, else this package's table; it never calls into a library that
+// failed to load.
+func ErrorString(r Return) string {
+	if s := C.umlab_nvml_error_string(C.int(r)); s != nil && *s != 0 {
+		return C.GoString(s)
+	}
+	if s, ok := names[r]; ok {
+		return s
+	}
+	return fmt.Sprintf("NVML error %d", int32(r))
+}
+
+// Device is a GPU handle (nvmlDevice_t).
+type Device struct{ h C.umlab_nvml_device }
+
+// SystemGetDriverVersion is the driver's version, e.g. 580.159.04.
+func SystemGetDriverVersion() (string, Return) {
 	var b [96]C.char
 	r := C.umlab_nvml_driver_version(&b[0], C.uint(len(b)))
 	return C.GoString(&b[0]), Return(r)
 }
 
-func cDeviceByUUID(uuid string) (Device, Return) {
+// DeviceGetHandleByUUID finds a GPU by its UUID (GPU-...).
+func DeviceGetHandleByUUID(uuid string) (Device, Return) {
 	cs := C.CString(uuid)
 	defer C.free(unsafe.Pointer(cs))
-	var d C.umlab_nvml_device
-	r := C.umlab_nvml_device_by_uuid(cs, &d)
-	return Device{h: unsafe.Pointer(d)}, Return(r)
+	var d Device
+	r := C.umlab_nvml_device_by_uuid(cs, &d.h)
+	return d, Return(r)
 }
 
-func handle(d Device) C.umlab_nvml_device { return C.umlab_nvml_device(d.h) }
-
-func cUint(f func(C.umlab_nvml_device, *C.uint) C.int, d Device) (int, Return) {
+// GetCurrPcieLinkGeneration is the PCIe generation the link runs at.
+func (d Device) GetCurrPcieLinkGeneration() (int, Return) {
 	var v C.uint
-	r := f(handle(d), &v)
+	r := C.umlab_nvml_pcie_gen(d.h, &v)
 	return int(v), Return(r)
 }
 
-func cPCIeGen(d Device) (int, Return) {
-	return cUint(func(h C.umlab_nvml_device, v *C.uint) C.int { return C.umlab_nvml_pcie_gen(h, v) }, d)
+// GetCurrPcieLinkWidth is the PCIe link's lane count.
+func (d Device) GetCurrPcieLinkWidth() (int, Return) {
+	var v C.uint
+	r := C.umlab_nvml_pcie_width(d.h, &v)
+	return int(v), Return(r)
 }
 
-func cPCIeWidth(d Device) (int, Return) {
-	return cUint(func(h C.umlab_nvml_device, v *C.uint) C.int { return C.umlab_nvml_pcie_width(h, v) }, d)
+// GetNumaNodeId is the NUMA node of the GPU's memory or link.
+func (d Device) GetNumaNodeId() (int, Return) {
+	var v C.uint
+	r := C.umlab_nvml_numa_node(d.h, &v)
+	return int(v), Return(r)
 }
 
-func cNUMANode(d Device) (int, Return) {
-	return cUint(func(h C.umlab_nvml_device, v *C.uint) C.int { return C.umlab_nvml_numa_node(h, v) }, d)
-}
-
-func cCPUAffinity(d Device, words int) ([]uint, Return) {
-	set := make([]C.ulong, words)
-	r := C.umlab_nvml_cpu_affinity(handle(d), C.uint(words), &set[0])
-	out := make([]uint, words)
+// GetCpuAffinity returns the mask of CPUs nearest the GPU, one word per
+// 64 CPUs (the platform's unsigned long), for a machine of numCPUs CPUs.
+func (d Device) GetCpuAffinity(numCPUs int) ([]uint, Return) {
+	set := make([]C.ulong, max(1, (numCPUs+63)/64))
+	r := C.umlab_nvml_cpu_affinity(d.h, C.uint(len(set)), &set[0])
+	out := make([]uint, len(set))
 	for i, w := range set {
 		out[i] = uint(w)
 	}
 	return out, Return(r)
 }
 
-func cClock(d Device, t ClockType, max bool) (uint32, Return) {
+// GetClockInfo is a clock's current frequency in MHz.
+func (d Device) GetClockInfo(t ClockType) (uint32, Return) {
 	var v C.uint
-	var r C.int
-	if max {
-		r = C.umlab_nvml_max_clock(handle(d), C.int(t), &v)
-	} else {
-		r = C.umlab_nvml_clock(handle(d), C.int(t), &v)
-	}
+	r := C.umlab_nvml_clock(d.h, C.int(t), &v)
 	return uint32(v), Return(r)
 }
 
-func cClockEventReasons(d Device) (uint64, Return) {
+// GetMaxClockInfo is a clock's highest frequency in MHz.
+func (d Device) GetMaxClockInfo(t ClockType) (uint32, Return) {
+	var v C.uint
+	r := C.umlab_nvml_max_clock(d.h, C.int(t), &v)
+	return uint32(v), Return(r)
+}
+
+// GetCurrentClocksEventReasons is the mask of reasons the clocks are
+// held below their maximum (ClocksEventReason*).
+func (d Device) GetCurrentClocksEventReasons() (uint64, Return) {
 	var v C.ulonglong
-	r := C.umlab_nvml_clock_event_reasons(handle(d), &v)
+	r := C.umlab_nvml_clock_event_reasons(d.h, &v)
 	return uint64(v), Return(r)
 }
 
-func cFieldValues(d Device, v []FieldValue) Return {
+// GetFieldValues reads the fields named in v, filling each in place.
+func (d Device) GetFieldValues(v []FieldValue) Return {
 	if len(v) == 0 {
 		return SUCCESS
 	}
@@ -102,15 +131,13 @@ func cFieldValues(d Device, v []FieldValue) Return {
 		cv[i].field_id = C.uint(v[i].FieldId)
 		cv[i].scope_id = C.uint(v[i].ScopeId)
 	}
-	r := C.umlab_nvml_field_values(handle(d), C.int(len(v)), &cv[0])
+	r := C.umlab_nvml_field_values(d.h, C.int(len(v)), &cv[0])
 	for i := range v {
 		v[i].Timestamp = int64(cv[i].timestamp)
 		v[i].LatencyUsec = int64(cv[i].latency_usec)
 		v[i].ValueType = uint32(cv[i].value_type)
 		v[i].NvmlReturn = uint32(cv[i].nvml_return)
-		for j := range v[i].Value {
-			v[i].Value[j] = byte(cv[i].value[j])
-		}
+		v[i].Value = *(*[8]byte)(unsafe.Pointer(&cv[i].value))
 	}
 	return Return(r)
 }

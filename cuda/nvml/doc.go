@@ -9,12 +9,11 @@
 // binding. Calls after a failed Init return an error; they never end the
 // process.
 //
-// The API mirrors github.com/NVIDIA/go-nvml's for these calls, which umlab
-// used before: go-nvml's cgo wrappers reference every NVML function,
-// deprecated ones included, so that a first build printed about 150 lines of
-// -Wdeprecated-declarations warnings from the C compiler that a user could
-// not silence from this module. The declarations here are our own, checked
-// against nvml.h of CUDA 13.0.
+// The API mirrors github.com/NVIDIA/go-nvml's for these calls. umlab left
+// go-nvml because its cgo wrappers reference every NVML function, so a first
+// build printed about 150 deprecation warnings that a user could not
+// silence. The declarations here are our own, checked against nvml.h of
+// CUDA 13.0.
 //
 // # Ownership and imports
 //
@@ -22,7 +21,6 @@
 // is umkit's, fleet/node's and internal/nvmlguard's). It is one of the three
 // cgo packages (cuda, cuda/cupti, cuda/nvml: .ci/run checks that no other
 // has cgo) and imports nothing of umlab. Only umkit, fleet/node and
-// internal/nvmlguard import it; the pure packages (results, fleet, model,
-// stats, datasets, claims, report, plots, check) must not, directly or
+// internal/nvmlguard import it; the pure packages must not, directly or
 // through another package (.ci/run checks their dependencies).
 package nvml

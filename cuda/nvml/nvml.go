@@ -1,11 +1,5 @@
 package nvml
 
-import (
-	"fmt"
-	"sync"
-	"unsafe"
-)
-
 // Return is an NVML status code (nvmlReturn_t).
 type Return int32
 
@@ -35,19 +29,6 @@ var names = map[Return]string{
 
 // Error implements error.
 func (r Return) Error() string { return ErrorString(r) }
-
-// ErrorString names a status code: NVML's own text when the library is
-// loaded, else this package's table; it never calls into a library that
-// failed to load.
-func ErrorString(r Return) string {
-	if s := cErrorString(r); s != "" {
-		return s
-	}
-	if s, ok := names[r]; ok {
-		return s
-	}
-	return fmt.Sprintf("NVML error %d", int32(r))
-}
 
 // ClockType selects a clock domain (nvmlClockType_t).
 type ClockType int32
@@ -104,65 +85,3 @@ type FieldValue struct {
 	NvmlReturn  uint32
 	Value       [8]byte
 }
-
-// Device is a GPU handle (nvmlDevice_t).
-type Device struct{ h unsafe.Pointer } // a C pointer, never Go memory
-
-var (
-	loadOnce sync.Once
-	loadRet  Return
-	loadMsg  string
-)
-
-// Init opens libnvidia-ml.so.1 (once) and initialises NVML. Without the
-// library it returns ERROR_LIBRARY_NOT_FOUND; every other call then
-// returns ERROR_UNINITIALIZED instead of ending the process.
-func Init() Return {
-	loadOnce.Do(func() { loadRet, loadMsg = cLoad() })
-	if loadRet != SUCCESS {
-		return loadRet
-	}
-	return cInit()
-}
-
-// LoadError is the loader's message when Init could not open the library.
-func LoadError() string { return loadMsg }
-
-// Shutdown releases NVML (the library stays loaded).
-func Shutdown() Return { return cShutdown() }
-
-// SystemGetDriverVersion is the driver's version, e.g. 580.159.04.
-func SystemGetDriverVersion() (string, Return) { return cDriverVersion() }
-
-// DeviceGetHandleByUUID finds a GPU by its UUID (GPU-...).
-func DeviceGetHandleByUUID(uuid string) (Device, Return) { return cDeviceByUUID(uuid) }
-
-// GetCurrPcieLinkGeneration is the PCIe generation the link runs at.
-func (d Device) GetCurrPcieLinkGeneration() (int, Return) { return cPCIeGen(d) }
-
-// GetCurrPcieLinkWidth is the PCIe link's lane count.
-func (d Device) GetCurrPcieLinkWidth() (int, Return) { return cPCIeWidth(d) }
-
-// GetNumaNodeId is the NUMA node of the GPU's memory or link.
-func (d Device) GetNumaNodeId() (int, Return) { return cNUMANode(d) }
-
-// GetCpuAffinity returns the mask of CPUs nearest the GPU, one word per
-// 64 CPUs (the platform's unsigned long), for a machine of numCPUs CPUs.
-func (d Device) GetCpuAffinity(numCPUs int) ([]uint, Return) {
-	const wordBits = 64
-	words := max(1, (numCPUs+wordBits-1)/wordBits)
-	return cCPUAffinity(d, words)
-}
-
-// GetClockInfo is a clock's current frequency in MHz.
-func (d Device) GetClockInfo(t ClockType) (uint32, Return) { return cClock(d, t, false) }
-
-// GetMaxClockInfo is a clock's highest frequency in MHz.
-func (d Device) GetMaxClockInfo(t ClockType) (uint32, Return) { return cClock(d, t, true) }
-
-// GetCurrentClocksEventReasons is the mask of reasons the clocks are
-// held below their maximum (ClocksEventReason*).
-func (d Device) GetCurrentClocksEventReasons() (uint64, Return) { return cClockEventReasons(d) }
-
-// GetFieldValues reads the fields named in v, filling each in place.
-func (d Device) GetFieldValues(v []FieldValue) Return { return cFieldValues(d, v) }

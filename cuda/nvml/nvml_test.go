@@ -19,8 +19,9 @@ func TestErrorStringWithoutLibrary(t *testing.T) {
 func TestInit(t *testing.T) {
 	r := Init()
 	if r != SUCCESS {
+		_, loadMsg := load()
 		if os.Getenv("UMLAB_REQUIRE_GPU") == "1" {
-			t.Fatalf("Init: %s (%s)", ErrorString(r), LoadError())
+			t.Fatalf("Init: %s (%s)", ErrorString(r), loadMsg)
 		}
 		if _, r2 := DeviceGetHandleByUUID("GPU-00000000-0000-0000-0000-000000000000"); r2 == SUCCESS {
 			t.Fatal("a device without NVML")
@@ -28,7 +29,7 @@ func TestInit(t *testing.T) {
 		if _, r2 := SystemGetDriverVersion(); r2 == SUCCESS {
 			t.Fatal("a driver version without NVML")
 		}
-		t.Skipf("no NVML here: %s (%s)", ErrorString(r), LoadError())
+		t.Skipf("no NVML here: %s (%s)", ErrorString(r), loadMsg)
 	}
 	v, r := SystemGetDriverVersion()
 	if r != SUCCESS || v == "" {

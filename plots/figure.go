@@ -69,15 +69,22 @@ type ModelLine struct {
 	SizeBytes     int64
 }
 
-// NewFigure returns a figure with the given panels and an empty legend.
-func NewFigure(title string, panels ...*plot.Plot) *Figure {
-	f := &Figure{Title: title, Panels: panels}
-	f.legend = plot.NewLegend()
-	f.legend.Top, f.legend.Left = true, true
-	f.legend.TextStyle.Font = font.From(sans, fontTick)
-	f.legend.ThumbnailWidth = vg.Points(22)
-	return f
+// newFigure returns a figure without panels, titled and sized as o says.
+func newFigure(title string, o Options) *Figure {
+	return &Figure{Title: o.title(title), PanelWidth: o.PanelWidth, PanelHeight: o.PanelHeight, legend: newLegend()}
 }
+
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	l.TextStyle.Font = font.From(sans, fontTick)
+	l.ThumbnailWidth = vg.Points(22)
+	return l
+}
+
+// resetLegend empties the legend, for a figure that explains its marks
+// itself.
+func (f *Figure) resetLegend() { f.legend, f.legendNames = newLegend(), nil }
 
 // AddLegend adds an entry to the figure's shared legend.
 func (f *Figure) AddLegend(name string, thumbs ...plot.Thumbnailer) {

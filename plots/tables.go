@@ -2,7 +2,7 @@ package plots
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -22,13 +22,11 @@ func ModelTable(models []model.Calibration) dataframe.DataFrame {
 	if len(models) == 0 {
 		return errFrame(fmt.Errorf("%w: no models", ErrNoData))
 	}
-	ms := append([]model.Calibration(nil), models...)
-	sort.SliceStable(ms, func(i, j int) bool {
-		a, b := ms[i], ms[j]
-		return lessVals(
-			[]sortVal{makeSortVal(results.ColPlatform, a.Platform), makeSortVal("", a.SizeBytes), makeSortVal(results.ColPolicy, a.Policy)},
-			[]sortVal{makeSortVal(results.ColPlatform, b.Platform), makeSortVal("", b.SizeBytes), makeSortVal(results.ColPolicy, b.Policy)})
-	})
+	order := func(m model.Calibration) []sortVal {
+		return []sortVal{makeSortVal(results.ColPlatform, m.Platform), makeSortVal("", m.SizeBytes), makeSortVal(results.ColPolicy, m.Policy)}
+	}
+	ms := slices.Clone(models)
+	slices.SortStableFunc(ms, func(a, b model.Calibration) int { return compareVals(order(a), order(b)) })
 	platforms, sizes := map[string]bool{}, map[int64]bool{}
 	for _, m := range ms {
 		platforms[m.Platform], sizes[m.SizeBytes] = true, true

@@ -60,12 +60,7 @@ func newLocalRun() (run *claims.Run, gpu string, err error) {
 	if len(rows) == 0 {
 		return nil, "", nil
 	}
-	name := ""
-	for _, s := range last.sources {
-		if s.Local {
-			name = s.Name
-		}
-	}
+	name := last.localSrc.Name
 	run, err = claims.NewRun(name, rows, last.meta)
 	if err != nil {
 		return nil, "", err

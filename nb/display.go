@@ -104,14 +104,7 @@ func simulatedCaption() {
 }
 
 // lastSimulated says whether the last Load's local rows are simulated.
-func lastSimulated() bool {
-	for _, s := range last.sources {
-		if s.Local && s.Kind == KindSimulated {
-			return true
-		}
-	}
-	return false
-}
+func lastSimulated() bool { return last.localSrc.Kind == KindSimulated }
 
 // MaxRows is the most rows TableHTML writes; the rest are counted in a
 // last line.

@@ -69,16 +69,14 @@ func (o Options) check() error {
 
 // mode resolves o.Mode against the environment.
 func (o Options) mode() (mode, why string, err error) {
-	switch m := strings.ToLower(strings.TrimSpace(o.Mode)); m {
-	case "":
+	m := strings.ToLower(strings.TrimSpace(o.Mode))
+	if m == "" {
 		return Mode()
-	case Live, Bundled:
-		return m, "Options.Mode=" + m, nil
-	case Fake, KindSimulated:
-		return Fake, "Options.Mode=" + m + ": a simulated GPU, made-up numbers", nil
-	default:
-		return "", "", fmt.Errorf("nb: Options.Mode %q: want live, bundled, simulated (or fake), or empty for the environment's", o.Mode)
 	}
+	if mode, why, ok := parseMode(m, "Options.Mode"); ok {
+		return mode, why, nil
+	}
+	return "", "", fmt.Errorf("nb: Options.Mode %q: want live, bundled, simulated (or fake), or empty for the environment's", o.Mode)
 }
 
 // key names o's cache directory: what the measurement depends on besides

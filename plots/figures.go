@@ -145,9 +145,7 @@ func Trials(rows []results.Row, o Options) (*Figure, error) {
 	rows = split(rows, By(identity...))[0].rows
 	pt := describe(rows, results.ColGBps)
 	ax := Axis{Label: "trial, in the order run"}
-	if o.Panel.cols == nil && !o.Panel.set {
-		o.Panel = By(results.ColPlatform, results.ColGroup, results.ColBenchmark, results.ColMode, results.ColDirection)
-	}
+	o.Panel = o.Panel.or(By(results.ColPlatform, results.ColGroup, results.ColBenchmark, results.ColMode, results.ColDirection))
 	spec := lineSpec{title: "The trials of one configuration", xa: ax, ya: Axis{Label: "useful bandwidth (GB/s)"},
 		fallback: results.ColMode, pointsOnly: true, tight: true}
 	lf, err := lines(rows, results.ColTrial, results.ColGBps, o, spec)

@@ -127,19 +127,13 @@ func positive(rows []results.Row, col string) []results.Row {
 // panel, or fallback if none does, so that labels say only what tells the
 // lines of a panel apart.
 func autoKey(rows []results.Row, panel Key, fallback string, cols ...string) Key {
-	var keep []string
-	for _, c := range cols {
-		for _, pg := range split(rows, panel) {
-			seen := map[string]bool{}
-			for j := range pg.rows {
-				seen[formatValue(c, value(&pg.rows[j], c))] = true
-			}
-			if len(seen) > 1 {
-				keep = append(keep, c)
-				break
-			}
-		}
-	}
+	pgs := split(rows, panel)
+	keep := slices.DeleteFunc(slices.Clone(cols), func(c string) bool {
+		return !slices.ContainsFunc(pgs, func(pg group) bool {
+			first := formatValue(c, value(&pg.rows[0], c))
+			return slices.ContainsFunc(pg.rows, func(r results.Row) bool { return formatValue(c, value(&r, c)) != first })
+		})
+	})
 	if len(keep) == 0 {
 		keep = []string{fallback}
 	}

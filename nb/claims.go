@@ -89,12 +89,7 @@ func notebookChecks(run *claims.Run, notebook string) ([]claims.Check, error) {
 	if xs, ok := cache.checks[notebook]; ok && run == cache.run && run != nil {
 		return xs, nil
 	}
-	var ids []string
-	for _, n := range plots.Catalog() {
-		if n.Notebook == notebook {
-			ids = append(ids, n.Claims...)
-		}
-	}
+	ids := figureClaims(notebook)
 	for _, c := range claims.Sections(sections[notebook]...) {
 		if !slices.Contains(ids, c.ID) {
 			ids = append(ids, c.ID)
@@ -105,6 +100,17 @@ func notebookChecks(run *claims.Run, notebook string) ([]claims.Check, error) {
 		cache.checks[notebook] = xs
 	}
 	return xs, err
+}
+
+// figureClaims are the claims said under a notebook's figures, in order.
+func figureClaims(notebook string) []string {
+	var ids []string
+	for _, n := range plots.Catalog() {
+		if n.Notebook == notebook {
+			ids = append(ids, n.Claims...)
+		}
+	}
+	return ids
 }
 
 // reasons numbers the distinct clauses of a notebook's reasons (a
@@ -249,16 +255,9 @@ func claimsParts(notebook string) (head string, df dataframe.DataFrame, rest []s
 		}
 	}
 	rs := newReasons(all)
-	said := map[string]bool{} // claims said under a figure
-	for _, n := range plots.Catalog() {
-		if n.Notebook == notebook {
-			for _, id := range n.Claims {
-				said[id] = true
-			}
-		}
-	}
+	said := figureClaims(notebook)
 	for i, c := range rs.order {
-		if !said[rs.by[c]] {
+		if !slices.Contains(said, rs.by[c]) {
 			rest = append(rest, fmt.Sprintf("%d. %s", i+1, Text(c)))
 		}
 	}

@@ -2,7 +2,6 @@ package nb
 
 import (
 	"fmt"
-	"html"
 	"slices"
 	"strings"
 
@@ -40,8 +39,7 @@ const KindSimulated = "simulated"
 func (o Options) Data() []results.Row {
 	rows, err := o.Load()
 	if err != nil {
-		HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
-		panic(err)
+		failCell(err)
 	}
 	return rows
 }

@@ -211,8 +211,8 @@ func drawModel(rows []results.Row) (*Shown, error) {
 	for _, f := range fits {
 		reading = append(reading, modelReading(f))
 	}
-	s, err := figure(at("The reuse model fitted", Where(rows, results.ColPhase, results.PhaseAlternating)), fig, nil,
-		Where(rows, results.ColPhase, results.PhaseAlternating), results.ColReusePasses, results.ColTotalMs, reading...)
+	alt := Where(rows, results.ColPhase, results.PhaseAlternating)
+	s, err := figure(at("The reuse model fitted", alt), fig, nil, alt, results.ColReusePasses, results.ColTotalMs, reading...)
 	if err == nil {
 		s.Table = FitFrame(fits)
 	}

@@ -13,10 +13,6 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// This file is the one place where nb uses package claims: the checks of
-// the paper's findings on the local rows, said in short sentences under a
-// figure and laid out as a table at a notebook's end.
-
 // sections are the paper's sections each notebook checks, in its order.
 var sections = map[string][]string{
 	"01": {"V-A", "V-B", "VIII-A"},

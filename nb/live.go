@@ -67,10 +67,10 @@ func refresh(dir string) error {
 // CacheDir()/<kind>/<GPU UUID>/<options>/<group>: a change of GPU or of
 // options measures afresh, and the same call reads back.
 func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadata, error) {
-	kind, sub := Live, "gpu"
+	sub, kind := "gpu", Live
 	dev := o.device
 	if simulated {
-		kind, sub = Fake, "simulated"
+		sub, kind = "simulated", KindSimulated
 		if dev == nil {
 			dev = simgpu.New()
 		}
@@ -99,9 +99,6 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadat
 	var all []results.Row
 	var meta results.Metadata
 	src := Source{Name: root, Kind: kind}
-	if simulated {
-		src.Kind = KindSimulated
-	}
 	for _, g := range groups {
 		dir := filepath.Join(root, g)
 		if err := refresh(dir); err != nil {

@@ -170,17 +170,9 @@ func (f *Figure) Draw(c draw.Canvas) {
 // the range, which on a log axis lies near the end of the axis, so the plot
 // area shrinks by up to the label's length.
 func drawPanel(p *plot.Plot, c draw.Canvas) {
-	_, ylog := p.Y.Scale.(plot.LogScale)
-	_, xlog := p.X.Scale.(plot.LogScale)
-	ylabel, xlabel := "", ""
-	if ylog && p.Y.Label.Text != "" {
-		ylabel, p.Y.Label.Text = p.Y.Label.Text, ""
-		defer func() { p.Y.Label.Text = ylabel }()
-	}
-	if xlog && p.X.Label.Text != "" {
-		xlabel, p.X.Label.Text = p.X.Label.Text, ""
-		defer func() { p.X.Label.Text = xlabel }()
-	}
+	xl, yl := p.X.Label.Text, p.Y.Label.Text
+	defer func() { p.X.Label.Text, p.Y.Label.Text = xl, yl }()
+	xlabel, ylabel := logLabel(&p.X), logLabel(&p.Y)
 	inner := c
 	ysty, xsty := p.Y.Label.TextStyle, p.X.Label.TextStyle
 	if ylabel != "" {
@@ -199,6 +191,16 @@ func drawPanel(p *plot.Plot, c draw.Canvas) {
 		xsty.XAlign, xsty.YAlign = draw.XCenter, draw.YBottom
 		c.FillText(xsty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: c.Min.Y + vg.Points(3)}, xlabel)
 	}
+}
+
+// logLabel takes the label off a logarithmic axis, for drawPanel to place.
+func logLabel(a *plot.Axis) string {
+	if _, log := a.Scale.(plot.LogScale); !log {
+		return ""
+	}
+	l := a.Label.Text
+	a.Label.Text = ""
+	return l
 }
 
 // PNG renders the figure as a PNG image at 96 dpi on a white background.

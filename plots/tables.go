@@ -27,16 +27,12 @@ func ModelTable(models []model.Calibration) dataframe.DataFrame {
 	}
 	ms := slices.Clone(models)
 	slices.SortStableFunc(ms, func(a, b model.Calibration) int { return compareVals(order(a), order(b)) })
-	platforms, sizes := map[string]bool{}, map[int64]bool{}
-	for _, m := range ms {
-		platforms[m.Platform], sizes[m.SizeBytes] = true, true
-	}
 	type C = model.Calibration
 	var fields []results.Field[C]
-	if len(platforms) > 1 {
+	if slices.ContainsFunc(ms, func(m C) bool { return m.Platform != ms[0].Platform }) {
 		fields = append(fields, results.StringField(results.ColPlatform, func(m *C) string { return m.Platform }))
 	}
-	if len(sizes) > 1 {
+	if slices.ContainsFunc(ms, func(m C) bool { return m.SizeBytes != ms[0].SizeBytes }) {
 		fields = append(fields, results.IntField(results.ColSizeBytes, func(m *C) int64 { return m.SizeBytes }))
 	}
 	fields = append(fields,
@@ -59,11 +55,7 @@ func PointsFrame(pts []Point, x, y string, extra ...string) dataframe.DataFrame 
 		return errFrame(fmt.Errorf("%w: no marks", ErrNoData))
 	}
 	var fields []results.Field[Point]
-	panels := map[string]bool{}
-	for _, p := range pts {
-		panels[p.Panel] = true
-	}
-	if len(panels) > 1 {
+	if slices.ContainsFunc(pts, func(p Point) bool { return p.Panel != pts[0].Panel }) {
 		fields = append(fields, results.StringField("panel", func(p *Point) string { return p.Panel }))
 	}
 	fields = append(fields, results.StringField("series", func(p *Point) string { return p.Series }))

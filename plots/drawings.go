@@ -1,8 +1,10 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/umlab/umlab/results"
 )
@@ -106,12 +108,7 @@ func levels(rows []results.Row, platform string, kv ...any) string {
 	if len(pts) < 3 {
 		return ""
 	}
-	top := pts[0]
-	for _, p := range pts {
-		if p.Median > top.Median {
-			top = p
-		}
-	}
+	top := slices.MaxFunc(pts, func(a, b Point) int { return cmp.Compare(a.Median, b.Median) })
 	at := top
 	for i := len(pts) - 1; i >= 0 && pts[i].Median >= 0.9*top.Median; i-- {
 		at = pts[i]

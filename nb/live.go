@@ -93,7 +93,8 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadat
 	if err != nil {
 		return nil, Source{}, results.Metadata{}, err
 	}
-	root = filepath.Join(root, sub, cacheName(dev.Info().UUID), o.key())
+	key, desc := o.choices()
+	root = filepath.Join(root, sub, cacheName(dev.Info().UUID), key)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var all []results.Row
@@ -105,8 +106,8 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadat
 			return nil, Source{}, results.Metadata{}, err
 		}
 		p := newProgress(g)
-		uo := o.umkitOptions(g, dir)
-		uo.Device, uo.Progress = dev, p.update
+		uo := umkit.Options{Groups: []string{g}, Quick: !o.Full, Sizes: o.Sizes, Trials: o.Trials, Warmups: o.Warmups,
+			Out: dir, Resume: true, Command: "notebook (nb.Options" + desc + ".Data)", Device: dev, Progress: p.update}
 		if simulated {
 			uo.Warn = func(string) {}
 		}

@@ -13,10 +13,6 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// This file is the one place where nb uses package claims: the checks of
-// the paper's findings on the local rows, said in short sentences under a
-// figure and laid out as a table at a notebook's end.
-
 // sections are the paper's sections each notebook checks, in its order.
 var sections = map[string][]string{
 	"01": {"V-A", "V-B", "VIII-A"},
@@ -60,12 +56,7 @@ func newLocalRun() (run *claims.Run, gpu string, err error) {
 	if len(rows) == 0 {
 		return nil, "", nil
 	}
-	name := ""
-	for _, s := range last.sources {
-		if s.Local {
-			name = s.Name
-		}
-	}
+	name := last.localSrc.Name
 	run, err = claims.NewRun(name, rows, last.meta)
 	if err != nil {
 		return nil, "", err
@@ -94,12 +85,7 @@ func notebookChecks(run *claims.Run, notebook string) ([]claims.Check, error) {
 	if xs, ok := cache.checks[notebook]; ok && run == cache.run && run != nil {
 		return xs, nil
 	}
-	var ids []string
-	for _, n := range plots.Catalog() {
-		if n.Notebook == notebook {
-			ids = append(ids, n.Claims...)
-		}
-	}
+	ids := figureClaims(notebook)
 	for _, c := range claims.Sections(sections[notebook]...) {
 		if !slices.Contains(ids, c.ID) {
 			ids = append(ids, c.ID)
@@ -110,6 +96,17 @@ func notebookChecks(run *claims.Run, notebook string) ([]claims.Check, error) {
 		cache.checks[notebook] = xs
 	}
 	return xs, err
+}
+
+// figureClaims are the claims said under a notebook's figures, in order.
+func figureClaims(notebook string) []string {
+	var ids []string
+	for _, n := range plots.Catalog() {
+		if n.Notebook == notebook {
+			ids = append(ids, n.Claims...)
+		}
+	}
+	return ids
 }
 
 // reasons numbers the distinct clauses of a notebook's reasons (a
@@ -254,16 +251,9 @@ func claimsParts(notebook string) (head string, df dataframe.DataFrame, rest []s
 		}
 	}
 	rs := newReasons(all)
-	said := map[string]bool{} // claims said under a figure
-	for _, n := range plots.Catalog() {
-		if n.Notebook == notebook {
-			for _, id := range n.Claims {
-				said[id] = true
-			}
-		}
-	}
+	said := figureClaims(notebook)
 	for i, c := range rs.order {
-		if !said[rs.by[c]] {
+		if !slices.Contains(said, rs.by[c]) {
 			rest = append(rest, fmt.Sprintf("%d. %s", i+1, Text(c)))
 		}
 	}

@@ -44,18 +44,11 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 	if _, err := Load(groups...); err != nil {
 		return dataframe.DataFrame{}, CounterSource{}, err
 	}
-	var figures string
-	var own []string
-	platform := Local()
-	for _, s := range last.sources {
-		if s.Local {
-			figures, own = s.Name, strings.Split(s.Name, " + ")
-		}
-	}
+	platform, figures := Local(), last.localSrc.Name
 	if platform == "" {
 		return dataframe.DataFrame{}, CounterSource{}, fmt.Errorf("%w: no local run is loaded, and the paper counted nothing", plots.ErrNoData)
 	}
-	for _, name := range append(own, byAge("", true)...) {
+	for _, name := range append(strings.Split(figures, " + "), datasets.ByAge(datasets.Query{Counters: true})...) {
 		src := CounterSource{Name: name, Figures: figures}
 		counted, err := datasets.Counters(name)
 		if err != nil || len(counted) == 0 {

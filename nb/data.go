@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"os"
 	"slices"
-	"sort"
 	"strings"
-	"time"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/results"
@@ -41,22 +39,29 @@ const NoLocal = "none"
 // UMLAB_NOTEBOOK_MODE=live or when a CUDA driver and GPU are present,
 // bundled otherwise. An unknown value of the variable is an error.
 func Mode() (mode, why string, err error) {
-	switch m := strings.ToLower(strings.TrimSpace(os.Getenv(EnvMode))); m {
-	case Live:
-		return Live, EnvMode + "=live", nil
-	case Bundled:
-		return Bundled, EnvMode + "=bundled", nil
-	case Fake, KindSimulated:
-		return Fake, EnvMode + "=" + m + ": a simulated GPU, made-up numbers", nil
-	case "", "auto":
-		ok, reason := umkit.Available()
-		if ok {
-			return Live, "a CUDA driver and GPU are present", nil
+	m := strings.ToLower(strings.TrimSpace(os.Getenv(EnvMode)))
+	if m == "" || m == "auto" {
+		if ok, reason := umkit.Available(); !ok {
+			return Bundled, "no live measurement: " + reason, nil
 		}
-		return Bundled, "no live measurement: " + reason, nil
-	default:
-		return "", "", fmt.Errorf("nb: %s=%q: want live, bundled, simulated (or fake) or auto", EnvMode, m)
+		return Live, "a CUDA driver and GPU are present", nil
 	}
+	if mode, why, ok := parseMode(m, EnvMode); ok {
+		return mode, why, nil
+	}
+	return "", "", fmt.Errorf("nb: %s=%q: want live, bundled, simulated (or fake) or auto", EnvMode, m)
+}
+
+// parseMode reads a mode set by name (the variable or the option),
+// lower-cased: live, bundled, simulated or fake.
+func parseMode(m, name string) (mode, why string, ok bool) {
+	switch m {
+	case Live, Bundled:
+		return m, name + "=" + m, true
+	case Fake, KindSimulated:
+		return Fake, name + "=" + m + ": a simulated GPU, made-up numbers", true
+	}
+	return "", "", false
 }
 
 // Source describes where some of the rows of Data came from.
@@ -73,6 +78,7 @@ type Source struct {
 var last struct {
 	mode, why string
 	sources   []Source
+	localSrc  Source           // the one of sources that is Local, if any
 	local     []results.Row    // the local platform's rows
 	meta      results.Metadata // and their metadata
 }
@@ -98,7 +104,7 @@ func (o Options) Load() ([]results.Row, error) {
 		return nil, err
 	}
 	groups := o.Groups
-	last.mode, last.why, last.sources, last.local = mode, why, nil, nil
+	last.mode, last.why, last.sources, last.localSrc, last.local = mode, why, nil, Source{}, nil
 	keep := func(rows []results.Row) []results.Row { return ofGroups(rows, groups) }
 	var all []results.Row
 	for _, in := range published() {
@@ -137,7 +143,7 @@ func (o Options) Load() ([]results.Row, error) {
 	}
 	if src.Name != "" {
 		src.Rows, src.Local = len(local), true
-		last.sources = append(last.sources, src)
+		last.sources, last.localSrc = append(last.sources, src), src
 	}
 	return append(all, local...), nil
 }
@@ -147,13 +153,7 @@ func ofGroups(rows []results.Row, groups []string) []results.Row {
 	if len(groups) == 0 {
 		return rows
 	}
-	var out []results.Row
-	for _, r := range rows {
-		if slices.Contains(groups, r.Group) {
-			out = append(out, r)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(rows), func(r results.Row) bool { return !slices.Contains(groups, r.Group) })
 }
 
 // published returns the published datasets, the paper's platforms in the
@@ -166,12 +166,7 @@ func published() []datasets.Info {
 		}
 		return len(order)
 	}
-	var out []datasets.Info
-	for _, in := range datasets.List() {
-		if in.Kind == datasets.Published {
-			out = append(out, in)
-		}
-	}
+	out := slices.DeleteFunc(datasets.List(), func(in datasets.Info) bool { return in.Kind != datasets.Published })
 	slices.SortStableFunc(out, func(a, b datasets.Info) int { return cmp.Compare(rank(a), rank(b)) })
 	return out
 }
@@ -179,7 +174,8 @@ func published() []datasets.Info {
 // loadBundled returns the local platform's rows in bundled mode: the
 // dataset or results directory named by UMLAB_LOCAL_DATASET, or else, for
 // each requested group, the rows of the newest embedded h200-* dataset that
-// measured that group (a suite run and a later re-run of one group combine).
+// measured that group (datasets.Cover: a suite run and a later re-run of
+// one group combine).
 func loadBundled(groups []string) ([]results.Row, Source, results.Metadata, error) {
 	name := os.Getenv(EnvLocalDataset)
 	if name == NoLocal {
@@ -196,37 +192,19 @@ func loadBundled(groups []string) ([]results.Row, Source, results.Metadata, erro
 		}
 		return rows, src, m, nil
 	}
-	want := map[string]bool{}
-	for _, g := range groups {
-		want[g] = true
-	}
-	taken := map[string]bool{}
 	var rows []results.Row
 	var src Source
 	var meta results.Metadata
-	for _, name := range localByAge() {
-		rs, m, err := loadDataset(name)
+	for _, p := range datasets.Cover(datasets.Query{Prefix: localPrefix}, groups...) {
+		rs, m, err := loadDataset(p.Name)
 		if err != nil {
 			return nil, Source{}, meta, err
 		}
-		fresh := map[string]bool{}
-		for _, r := range rs {
-			if !taken[r.Group] && (len(want) == 0 || want[r.Group]) {
-				fresh[r.Group] = true
-				rows = append(rows, r)
-			}
-		}
-		if len(fresh) == 0 {
-			continue
-		}
-		for g := range fresh {
-			taken[g] = true
-		}
+		rows = append(rows, ofGroups(rs, p.Groups)...)
 		if src.Name == "" {
-			src = Source{Name: name, Platform: m.Platform, Kind: datasets.Measured, Detail: describeRun(m)}
-			meta = m
+			src, meta = Source{Name: p.Name, Platform: m.Platform, Kind: datasets.Measured, Detail: describeRun(m)}, m
 		} else {
-			src.Name += " + " + name
+			src.Name += " + " + p.Name
 		}
 	}
 	return rows, src, meta, nil
@@ -243,13 +221,8 @@ func kindOf(rows []results.Row, m results.Metadata) string {
 	return datasets.Measured
 }
 
-// localByAge lists the measured h200-* datasets by datasets.ByAge's rule
-// (full runs before --quick ones, each newest first).
-func localByAge() []string { return byAge(localPrefix, false) }
-
 // loaded memoizes datasets.Load in this process: a cell draws several
-// figures, each loading its groups. (datasets will read metadata without
-// parsing the CSV files; until then each dataset is parsed once per cell.)
+// figures, each loading its groups.
 var loaded = map[string]struct {
 	rows []results.Row
 	meta results.Metadata
@@ -263,44 +236,6 @@ func loadDataset(name string) ([]results.Row, results.Metadata, error) {
 		loaded[name] = l
 	}
 	return l.rows, l.meta, l.err
-}
-
-// byAge lists the measured embedded datasets whose name starts with
-// prefix (and that hold counter passes, with counters) as datasets.ByAge
-// does: full runs before --quick ones, each newest first.
-func byAge(prefix string, counters bool) []string {
-	type cand struct {
-		name  string
-		quick bool
-		start time.Time
-	}
-	var cs []cand
-	for _, in := range datasets.List() {
-		if in.Kind != datasets.Measured || !strings.HasPrefix(in.Name, prefix) {
-			continue
-		}
-		if c, err := datasets.Counters(in.Name); counters && (err != nil || len(c) == 0) {
-			continue
-		}
-		if _, m, err := loadDataset(in.Name); err == nil {
-			cs = append(cs, cand{in.Name, strings.Contains(m.Command, "--quick"), m.Start})
-		}
-	}
-	sort.SliceStable(cs, func(i, j int) bool {
-		a, b := cs[i], cs[j]
-		if a.quick != b.quick {
-			return !a.quick
-		}
-		if !a.start.Equal(b.start) {
-			return a.start.After(b.start)
-		}
-		return a.name > b.name
-	})
-	out := make([]string, len(cs))
-	for i, c := range cs {
-		out[i] = c.name
-	}
-	return out
 }
 
 func describeRun(m results.Metadata) string {
@@ -326,14 +261,7 @@ func describeRun(m results.Metadata) string {
 // Local returns the platform of the local rows of the last Data or Load
 // call in this cell, or "" when there are none (bundled mode without a
 // measured dataset).
-func Local() string {
-	for _, s := range last.sources {
-		if s.Local {
-			return s.Platform
-		}
-	}
-	return ""
-}
+func Local() string { return last.localSrc.Platform }
 
 // Sources returns where the rows of the last Data or Load call came from.
 func Sources() []Source { return append([]Source(nil), last.sources...) }

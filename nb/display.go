@@ -38,6 +38,15 @@ func PNG(png []byte) {
 	gonbui.Sync()
 }
 
+// bullets writes lines of data as a Markdown list.
+func bullets(lines []string) string {
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString("- " + Text(l) + "\n")
+	}
+	return b.String()
+}
+
 // Note displays a one-line remark, set apart from the narrative.
 func Note(format string, args ...any) {
 	Markdown("> " + fmt.Sprintf(format, escapeArgs(args)...))
@@ -65,6 +74,11 @@ func fail(err error) {
 		Note("Nothing to show: %v.", err)
 		return
 	}
+	failCell(err)
+}
+
+// failCell displays err and fails the cell.
+func failCell(err error) {
 	HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
 	panic(err)
 }
@@ -104,14 +118,7 @@ func simulatedCaption() {
 }
 
 // lastSimulated says whether the last Load's local rows are simulated.
-func lastSimulated() bool {
-	for _, s := range last.sources {
-		if s.Local && s.Kind == KindSimulated {
-			return true
-		}
-	}
-	return false
-}
+func lastSimulated() bool { return last.localSrc.Kind == KindSimulated }
 
 // MaxRows is the most rows TableHTML writes; the rest are counted in a
 // last line.

@@ -3,9 +3,11 @@ package nb
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/plots"
+	"github.com/umlab/umlab/results"
 )
 
 // Shown is what Figure displays, for tests and for a notebook that wants
@@ -52,23 +54,14 @@ func Draw(id string) (*Shown, error) {
 // drawsLocal says whether a figure shows the local platform: the claims
 // under it are checked on the local rows, so they are said only then.
 func drawsLocal(s *plots.Shown) bool {
-	for _, r := range s.Rows {
-		if r.Platform == Local() {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(s.Rows, func(r results.Row) bool { return r.Platform == Local() })
 }
 
 // sourcesLine names the datasets or directories the drawn rows came from.
 func sourcesLine(s *plots.Shown) string {
-	platforms := map[string]bool{}
-	for _, r := range s.Rows {
-		platforms[r.Platform] = true
-	}
 	var parts []string
 	for _, src := range last.sources {
-		if platforms[src.Platform] {
+		if slices.ContainsFunc(s.Rows, func(r results.Row) bool { return r.Platform == src.Platform }) {
 			parts = append(parts, fmt.Sprintf("%s: `%s`", src.Platform, src.Name))
 		}
 	}
@@ -99,11 +92,7 @@ func Figure(id string) {
 	}
 	Markdown("*" + Text(strings.TrimSpace(s.Caption+" "+s.Sources)) + "*")
 	if len(s.Reading) > 0 {
-		var b strings.Builder
-		for _, r := range s.Reading {
-			b.WriteString("- " + Text(r) + "\n")
-		}
-		Markdown(b.String())
+		Markdown(bullets(s.Reading))
 	}
 	TableFolded(s.Table, "the numbers drawn")
 	if s.Claims != "" {

@@ -67,10 +67,10 @@ func refresh(dir string) error {
 // CacheDir()/<kind>/<GPU UUID>/<options>/<group>: a change of GPU or of
 // options measures afresh, and the same call reads back.
 func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadata, error) {
-	kind, sub := Live, "gpu"
+	sub, kind := "gpu", Live
 	dev := o.device
 	if simulated {
-		kind, sub = Fake, "simulated"
+		sub, kind = "simulated", KindSimulated
 		if dev == nil {
 			dev = simgpu.New()
 		}
@@ -93,23 +93,21 @@ func loadLive(o Options, simulated bool) ([]results.Row, Source, results.Metadat
 	if err != nil {
 		return nil, Source{}, results.Metadata{}, err
 	}
-	root = filepath.Join(root, sub, cacheName(dev.Info().UUID), o.key())
+	key, desc := o.choices()
+	root = filepath.Join(root, sub, cacheName(dev.Info().UUID), key)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var all []results.Row
 	var meta results.Metadata
 	src := Source{Name: root, Kind: kind}
-	if simulated {
-		src.Kind = KindSimulated
-	}
 	for _, g := range groups {
 		dir := filepath.Join(root, g)
 		if err := refresh(dir); err != nil {
 			return nil, Source{}, results.Metadata{}, err
 		}
 		p := newProgress(g)
-		uo := o.umkitOptions(g, dir)
-		uo.Device, uo.Progress = dev, p.update
+		uo := umkit.Options{Groups: []string{g}, Quick: !o.Full, Sizes: o.Sizes, Trials: o.Trials, Warmups: o.Warmups,
+			Out: dir, Resume: true, Command: "notebook (nb.Options" + desc + ".Data)", Device: dev, Progress: p.update}
 		if simulated {
 			uo.Warn = func(string) {}
 		}

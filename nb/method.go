@@ -78,12 +78,7 @@ func Summary(notebook string) {
 		Note("These data hold nothing this notebook draws.")
 		return
 	}
-	var b strings.Builder
-	b.WriteString("**What this notebook showed on these data:**\n\n")
-	for _, l := range lines {
-		b.WriteString("- " + Text(l) + "\n")
-	}
-	Markdown(b.String())
+	Markdown("**What this notebook showed on these data:**\n\n" + bullets(lines))
 }
 
 // adviceModel is the model Advise uses: fitted to the local platform's

@@ -242,7 +242,7 @@ func TestLiveForcedWithoutGPU(t *testing.T) {
 func TestBundledCombinesNewestPerGroup(t *testing.T) {
 	t.Setenv(EnvMode, "bundled")
 	t.Setenv(EnvLocalDataset, "")
-	names := localByAge()
+	names := datasets.ByAge(datasets.Query{Prefix: localPrefix})
 	if len(names) < 2 {
 		t.Skip("fewer than two measured datasets are embedded")
 	}

@@ -2,7 +2,6 @@ package nb
 
 import (
 	"fmt"
-	"html"
 	"slices"
 	"strings"
 
@@ -40,8 +39,7 @@ const KindSimulated = "simulated"
 func (o Options) Data() []results.Row {
 	rows, err := o.Load()
 	if err != nil {
-		HTML(`<pre style="color:#b00">` + html.EscapeString(err.Error()) + `</pre>`)
-		panic(err)
+		failCell(err)
 	}
 	return rows
 }
@@ -69,62 +67,44 @@ func (o Options) check() error {
 
 // mode resolves o.Mode against the environment.
 func (o Options) mode() (mode, why string, err error) {
-	switch m := strings.ToLower(strings.TrimSpace(o.Mode)); m {
-	case "":
+	m := strings.ToLower(strings.TrimSpace(o.Mode))
+	if m == "" {
 		return Mode()
-	case Live, Bundled:
-		return m, "Options.Mode=" + m, nil
-	case Fake, KindSimulated:
-		return Fake, "Options.Mode=" + m + ": a simulated GPU, made-up numbers", nil
-	default:
-		return "", "", fmt.Errorf("nb: Options.Mode %q: want live, bundled, simulated (or fake), or empty for the environment's", o.Mode)
 	}
+	if mode, why, ok := parseMode(m, "Options.Mode"); ok {
+		return mode, why, nil
+	}
+	return "", "", fmt.Errorf("nb: Options.Mode %q: want live, bundled, simulated (or fake), or empty for the environment's", o.Mode)
 }
 
-// key names o's cache directory: what the measurement depends on besides
-// the GPU and the group.
-func (o Options) key() string {
-	k := "quick"
+// choices writes o's measurement choices as the name of its cache
+// directory (key: what a measurement depends on besides the GPU and the
+// group, "quick-sizes-1MiB-trials-2") and as Go for its runs' command
+// (desc: "{Sizes: [1048576], Trials: 2}").
+func (o Options) choices() (key, desc string) {
+	k, d := []string{"quick"}, []string{}
 	if o.Full {
-		k = "full"
+		k[0] = "full"
+		d = append(d, "Full: true")
 	}
 	if o.Sizes != nil {
-		var s []string
+		var names []string
 		for _, b := range o.Sizes {
-			s = append(s, sizeName(b))
+			names = append(names, sizeName(b))
 		}
-		k += "-sizes-" + strings.Join(s, "_")
+		k = append(k, "sizes", strings.Join(names, "_"))
+		d = append(d, fmt.Sprintf("Sizes: %v", o.Sizes))
 	}
-	if o.Trials.IsSet() {
-		k += fmt.Sprintf("-trials-%d", o.Trials.Int())
+	for _, c := range []struct {
+		name  string
+		count umkit.Count
+	}{{"Trials", o.Trials}, {"Warmups", o.Warmups}} {
+		if c.count.IsSet() {
+			k = append(k, strings.ToLower(c.name), fmt.Sprint(c.count.Int()))
+			d = append(d, fmt.Sprintf("%s: %d", c.name, c.count.Int()))
+		}
 	}
-	if o.Warmups.IsSet() {
-		k += fmt.Sprintf("-warmups-%d", o.Warmups.Int())
-	}
-	return k
-}
-
-// umkitOptions are the umkit options of one group's run into dir.
-func (o Options) umkitOptions(group, dir string) umkit.Options {
-	return umkit.Options{Groups: []string{group}, Quick: !o.Full, Sizes: o.Sizes, Trials: o.Trials, Warmups: o.Warmups,
-		Out: dir, Resume: true, Command: "notebook (nb.Options" + o.describe() + ".Data)"}
-}
-
-func (o Options) describe() string {
-	var parts []string
-	if o.Full {
-		parts = append(parts, "Full: true")
-	}
-	if o.Sizes != nil {
-		parts = append(parts, fmt.Sprintf("Sizes: %v", o.Sizes))
-	}
-	if o.Trials.IsSet() {
-		parts = append(parts, fmt.Sprintf("Trials: %d", o.Trials.Int()))
-	}
-	if o.Warmups.IsSet() {
-		parts = append(parts, fmt.Sprintf("Warmups: %d", o.Warmups.Int()))
-	}
-	return "{" + strings.Join(parts, ", ") + "}"
+	return strings.Join(k, "-"), "{" + strings.Join(d, ", ") + "}"
 }
 
 // sizeName writes a size for a directory name: 256MiB, 1GiB, 4096B.

@@ -24,16 +24,9 @@ import (
 // that a series lacks has no mark and no gap: the marks present are
 // centred.
 func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
-	if err := numericColumn(y); err != nil {
+	category, series, panel := o.Category.or(By(results.ColMode)), o.Series.or(By(results.ColPlatform)), o.Panel.or(Single)
+	if err := checkInputs([]string{y}, category, series, panel); err != nil {
 		return nil, err
-	}
-	category := o.Category.or(By(results.ColMode))
-	series := o.Series.or(By(results.ColPlatform))
-	panel := o.Panel.or(Single)
-	for _, k := range []Key{category, series, panel} {
-		if err := k.validate(); err != nil {
-			return nil, err
-		}
 	}
 	kept := drawable(rows, y)
 	ya := AxisOf(y)
@@ -56,31 +49,24 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 			return panel.label(r) + "\x00" + category.label(r) + "\x00" + k.label(r)
 		})
 	}
-	fig := NewFigure(o.title("Median " + ya.Label))
-	fig.PanelWidth, fig.PanelHeight = o.PanelWidth, o.PanelHeight
-	cats := split(kept, category)
-	names := make([]string, len(cats))
-	for i, c := range cats {
-		names[i] = c.label
+	fig := newFigure("Median "+ya.Label, o)
+	var names []string
+	for _, c := range split(kept, category) {
+		names = append(names, c.label)
+	}
+	if fig.PanelWidth == 0 { // room for the marks and their labels
+		fig.PanelWidth = max(PanelWidth, vg.Length(len(names))*0.55*vg.Inch+1.2*vg.Inch)
 	}
 	all := split(kept, series)
 	lk := looks(all, series)
-	if fig.PanelWidth == 0 { // room for the marks and their labels
-		fig.PanelWidth = max(PanelWidth, vg.Length(len(cats))*0.55*vg.Inch+1.2*vg.Inch)
-	}
 	pgs := split(kept, panel)
-	marks, ys := barMarks(pgs, category, series, names, y)
+	marks := barMarks(pgs, category, series, names, y)
 	for _, ms := range marks {
 		for _, m := range ms {
 			fig.points = append(fig.points, m.pt)
 		}
 	}
-	lo, hi := span(ys, ylog)
-	if !ylog {
-		lo, hi = 0, hi*1.08
-	} else {
-		hi *= math.Pow(hi/lo, 0.08) // room for the value labels
-	}
+	lo, hi := barRange(fig.points, ylog)
 	for pi, pg := range pgs {
 		p := newPanel(pg.label, "", ya.Label)
 		for _, m := range marks[pi] {
@@ -88,15 +74,9 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 				return nil, err
 			}
 		}
-		p.NominalX(names...)
-		if len(cats) > 3 || longest(names) > 9 {
-			p.X.Tick.Label.Rotation = math.Pi / 7
-			p.X.Tick.Label.XAlign = draw.XRight
-			p.X.Tick.Label.YAlign = draw.YCenter
-		}
+		nominalX(p, names)
 		p.Y.Min, p.Y.Max = lo, hi
 		ya.apply(&p.Y, ylog, nil)
-		p.X.Min, p.X.Max = -0.6, float64(len(cats))-0.4
 		fig.Panels = append(fig.Panels, p)
 	}
 	if len(all) > 1 || all[0].label != "" {
@@ -116,26 +96,47 @@ type mark struct {
 
 // barMarks places the marks of each panel: one group per category, the
 // marks of a group centred and sharing 70 % of the room between groups,
-// whatever their number. ys are the ends of their intervals.
-func barMarks(pgs []group, category, series Key, names []string, y string) ([][]mark, []float64) {
+// whatever their number.
+func barMarks(pgs []group, category, series Key, names []string, y string) [][]mark {
 	marks := make([][]mark, len(pgs))
-	var ys []float64
 	for pi, pg := range pgs {
-		for ci, cg := range split(pg.rows, category) {
-			if i := slices.Index(names, cg.label); i >= 0 {
-				ci = i
-			}
+		for _, cg := range split(pg.rows, category) {
+			ci := slices.Index(names, cg.label)
 			sgs := split(cg.rows, series)
 			for si, sg := range sgs {
 				pt := describe(sg.rows, y)
 				pt.Panel, pt.Category, pt.Series = pg.label, cg.label, sg.label
-				ys = append(ys, pt.Lo, pt.Hi)
 				x := float64(ci) + 0.7*(float64(si)-float64(len(sgs)-1)/2)/float64(max(len(sgs), 2))
 				marks[pi] = append(marks[pi], mark{x, pt})
 			}
 		}
 	}
-	return marks, ys
+	return marks
+}
+
+// barRange is the y range of Bars' marks and intervals: from zero on a
+// linear axis, and with room above for the value labels.
+func barRange(pts []Point, ylog bool) (lo, hi float64) {
+	var ys []float64
+	for _, pt := range pts {
+		ys = append(ys, pt.Lo, pt.Hi)
+	}
+	lo, hi = span(ys, ylog)
+	if !ylog {
+		return 0, hi * 1.08
+	}
+	return lo, hi * math.Pow(hi/lo, 0.08)
+}
+
+// nominalX labels a panel's categories, slanted when they are many or long.
+func nominalX(p *plot.Plot, names []string) {
+	p.NominalX(names...)
+	if len(names) > 3 || slices.ContainsFunc(names, func(n string) bool { return len(n) > 9 }) {
+		p.X.Tick.Label.Rotation = math.Pi / 7
+		p.X.Tick.Label.XAlign = draw.XRight
+		p.X.Tick.Label.YAlign = draw.YCenter
+	}
+	p.X.Min, p.X.Max = -0.6, float64(len(names))-0.4
 }
 
 // addMark draws one mark at x: a stem from the axis' bottom (bottom), a
@@ -179,12 +180,4 @@ func column(rows []results.Row, col string) []float64 {
 		v[i] = number(&rows[i], col)
 	}
 	return v
-}
-
-func longest(names []string) int {
-	n := 0
-	for _, s := range names {
-		n = max(n, len(s))
-	}
-	return n
 }

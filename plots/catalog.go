@@ -45,10 +45,8 @@ func Catalog() []Named { return append([]Named(nil), catalog...) }
 
 // Lookup returns the named figure id.
 func Lookup(id string) (Named, error) {
-	for _, n := range catalog {
-		if n.ID == id {
-			return n, nil
-		}
+	if i := slices.IndexFunc(catalog, func(n Named) bool { return n.ID == id }); i >= 0 {
+		return catalog[i], nil
 	}
 	var ids []string
 	for _, n := range catalog {
@@ -147,12 +145,7 @@ func at(what string, rows []results.Row) string {
 func caption(rows []results.Row) string {
 	var parts []string
 	for _, g := range split(rows, By(results.ColPlatform)) {
-		var runs []string
-		for _, r := range g.rows {
-			if r.RunID != "" && !slices.Contains(runs, r.RunID) {
-				runs = append(runs, r.RunID)
-			}
-		}
+		runs := distinctOf(g.rows, results.ColRunID)
 		what := g.label
 		if len(runs) > 0 {
 			what += " (" + strings.Join(runs, ", ")

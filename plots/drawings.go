@@ -1,8 +1,10 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/umlab/umlab/results"
 )
@@ -31,8 +33,7 @@ func drawTrials(rows []results.Row) (*Shown, error) {
 	}
 	r := pick[0]
 	what := fmt.Sprintf("%s %s %s, %s", r.Platform, r.Benchmark, r.Mode, results.FormatBytes(r.SizeBytes))
-	s, err := figure("The trials of "+what, fig, nil, pick, "", results.ColGBps, trialsReading(pick, fig.Points()[0]))
-	return s, err
+	return figure("The trials of "+what, fig, nil, pick, "", results.ColGBps, trialsReading(pick, fig.Points()[0]))
 }
 
 func trialsReading(rows []results.Row, pt Point) string {
@@ -107,12 +108,7 @@ func levels(rows []results.Row, platform string, kv ...any) string {
 	if len(pts) < 3 {
 		return ""
 	}
-	top := pts[0]
-	for _, p := range pts {
-		if p.Median > top.Median {
-			top = p
-		}
-	}
+	top := slices.MaxFunc(pts, func(a, b Point) int { return cmp.Compare(a.Median, b.Median) })
 	at := top
 	for i := len(pts) - 1; i >= 0 && pts[i].Median >= 0.9*top.Median; i-- {
 		at = pts[i]
@@ -205,9 +201,6 @@ func drawStatesSize(rows []results.Row) (*Shown, error) {
 func drawStride(rows []results.Row) (*Shown, error) {
 	rows = Nearest(Where(rows, results.ColBenchmark, results.BenchStrided), 256<<20)
 	fig, err := StrideSweep(rows, Options{})
-	if err != nil {
-		return nil, err
-	}
 	var reading []string
 	for _, p := range Platforms(rows) {
 		pr := Where(rows, results.ColPlatform, p)
@@ -228,15 +221,12 @@ func drawStride(rows []results.Row) (*Shown, error) {
 			reading = append(reading, "On "+p+" "+and(parts)+".")
 		}
 	}
-	return figure(at("Strided access", rows), fig, nil, rows, results.ColStrideElements, results.ColGBps, reading...)
+	return figure(at("Strided access", rows), fig, err, rows, results.ColStrideElements, results.ColGBps, reading...)
 }
 
 func drawRandom(rows []results.Row) (*Shown, error) {
 	rows = Nearest(Where(rows, results.ColBenchmark, results.BenchRandom, results.BenchSparse), 256<<20)
 	fig, err := Bars(rows, results.ColGBps, Options{Category: By(results.ColPlatform, results.ColBenchmark, results.ColStrideElements), Series: By(results.ColMode)})
-	if err != nil {
-		return nil, err
-	}
 	var reading []string
 	for _, g := range split(rows, By(results.ColPlatform, results.ColBenchmark, results.ColStrideElements)) {
 		ex, ok1 := pick(g.rows, results.ColGBps, results.ColMode, results.ModeExplicit)
@@ -247,15 +237,12 @@ func drawRandom(rows []results.Row) (*Shown, error) {
 				g.label, gb(cold.Median), pct(cold.Median, ex.Median), gb(ex.Median), gb(pre.Median)))
 		}
 	}
-	return figure(at("Random access", rows), fig, nil, rows, "", results.ColGBps, reading...)
+	return figure(at("Random access", rows), fig, err, rows, "", results.ColGBps, reading...)
 }
 
 func drawPageTouch(rows []results.Row) (*Shown, error) {
 	rows = Nearest(Where(rows, results.ColBenchmark, results.BenchPageTouch), 256<<20)
 	fig, err := PageTouch(rows, Options{})
-	if err != nil {
-		return nil, err
-	}
 	var reading []string
 	for _, g := range split(rows, By(results.ColPlatform, results.ColMode)) {
 		iv := distinct(column(g.rows, results.ColPageIntervalBytes))
@@ -269,7 +256,7 @@ func drawPageTouch(rows []results.Row) (*Shown, error) {
 				g.label, gb(a.Median), size(iv[0]), gb(b.Median), size(iv[len(iv)-1]), pct(b.Median, a.Median), iv[len(iv)-1]/iv[0]))
 		}
 	}
-	return figure(at("Page touch", rows), fig, nil, rows, results.ColPageIntervalBytes, results.ColGBps, reading...)
+	return figure(at("Page touch", rows), fig, err, rows, results.ColPageIntervalBytes, results.ColGBps, reading...)
 }
 
 func drawOversub(rows []results.Row) (*Shown, error) {

@@ -39,15 +39,12 @@ func drawHandoff(rows []results.Row) (*Shown, error) {
 	rows, note := oneGPU(handoffRows(rows))
 	_, models := fitted(rows)
 	fig, err := HandoffReuse(rows, models, Options{})
-	if err != nil {
-		return nil, err
-	}
 	alt := Where(rows, results.ColPhase, results.PhaseAlternating)
 	reading := []string{note}
 	for _, p := range Platforms(alt) {
 		reading = append(reading, fastestReading(Where(alt, results.ColPlatform, p), p))
 	}
-	return figure(at("CPU–GPU handoff", alt), fig, nil, alt, results.ColReusePasses, results.ColTotalMs, reading...)
+	return figure(at("CPU–GPU handoff", alt), fig, err, alt, results.ColReusePasses, results.ColTotalMs, reading...)
 }
 
 // fastestReading names the fastest policy at the smallest and largest R.
@@ -214,8 +211,8 @@ func drawModel(rows []results.Row) (*Shown, error) {
 	for _, f := range fits {
 		reading = append(reading, modelReading(f))
 	}
-	s, err := figure(at("The reuse model fitted", Where(rows, results.ColPhase, results.PhaseAlternating)), fig, nil,
-		Where(rows, results.ColPhase, results.PhaseAlternating), results.ColReusePasses, results.ColTotalMs, reading...)
+	alt := Where(rows, results.ColPhase, results.PhaseAlternating)
+	s, err := figure(at("The reuse model fitted", alt), fig, nil, alt, results.ColReusePasses, results.ColTotalMs, reading...)
 	if err == nil {
 		s.Table = FitFrame(fits)
 	}

@@ -69,15 +69,22 @@ type ModelLine struct {
 	SizeBytes     int64
 }
 
-// NewFigure returns a figure with the given panels and an empty legend.
-func NewFigure(title string, panels ...*plot.Plot) *Figure {
-	f := &Figure{Title: title, Panels: panels}
-	f.legend = plot.NewLegend()
-	f.legend.Top, f.legend.Left = true, true
-	f.legend.TextStyle.Font = font.From(sans, fontTick)
-	f.legend.ThumbnailWidth = vg.Points(22)
-	return f
+// newFigure returns a figure without panels, titled and sized as o says.
+func newFigure(title string, o Options) *Figure {
+	return &Figure{Title: o.title(title), PanelWidth: o.PanelWidth, PanelHeight: o.PanelHeight, legend: newLegend()}
 }
+
+func newLegend() plot.Legend {
+	l := plot.NewLegend()
+	l.Top, l.Left = true, true
+	l.TextStyle.Font = font.From(sans, fontTick)
+	l.ThumbnailWidth = vg.Points(22)
+	return l
+}
+
+// resetLegend empties the legend, for a figure that explains its marks
+// itself.
+func (f *Figure) resetLegend() { f.legend, f.legendNames = newLegend(), nil }
 
 // AddLegend adds an entry to the figure's shared legend.
 func (f *Figure) AddLegend(name string, thumbs ...plot.Thumbnailer) {
@@ -163,17 +170,9 @@ func (f *Figure) Draw(c draw.Canvas) {
 // the range, which on a log axis lies near the end of the axis, so the plot
 // area shrinks by up to the label's length.
 func drawPanel(p *plot.Plot, c draw.Canvas) {
-	_, ylog := p.Y.Scale.(plot.LogScale)
-	_, xlog := p.X.Scale.(plot.LogScale)
-	ylabel, xlabel := "", ""
-	if ylog && p.Y.Label.Text != "" {
-		ylabel, p.Y.Label.Text = p.Y.Label.Text, ""
-		defer func() { p.Y.Label.Text = ylabel }()
-	}
-	if xlog && p.X.Label.Text != "" {
-		xlabel, p.X.Label.Text = p.X.Label.Text, ""
-		defer func() { p.X.Label.Text = xlabel }()
-	}
+	xl, yl := p.X.Label.Text, p.Y.Label.Text
+	defer func() { p.X.Label.Text, p.Y.Label.Text = xl, yl }()
+	xlabel, ylabel := logLabel(&p.X), logLabel(&p.Y)
 	inner := c
 	ysty, xsty := p.Y.Label.TextStyle, p.X.Label.TextStyle
 	if ylabel != "" {
@@ -192,6 +191,16 @@ func drawPanel(p *plot.Plot, c draw.Canvas) {
 		xsty.XAlign, xsty.YAlign = draw.XCenter, draw.YBottom
 		c.FillText(xsty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: c.Min.Y + vg.Points(3)}, xlabel)
 	}
+}
+
+// logLabel takes the label off a logarithmic axis, for drawPanel to place.
+func logLabel(a *plot.Axis) string {
+	if _, log := a.Scale.(plot.LogScale); !log {
+		return ""
+	}
+	l := a.Label.Text
+	a.Label.Text = ""
+	return l
 }
 
 // PNG renders the figure as a PNG image at 96 dpi on a white background.

@@ -20,27 +20,25 @@ import (
 // measured at a single size (the paper's) has no panel when another
 // platform has a sweep.
 func BandwidthVsSize(rows []results.Row, o Options) (*Figure, error) {
-	rows = Except(rows, results.ColSizeBytes, 0)
-	lf, err := bandwidthLines(rows, results.ColSizeBytes, lineSpec{title: "Useful bandwidth vs working-set size",
-		defSeries: []string{results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern}, sweepsOnly: true}, o)
-	if err != nil {
-		return nil, err
-	}
-	return lf.fig, nil
+	return figureOf(bandwidthLines(Except(rows, results.ColSizeBytes, 0), results.ColSizeBytes, lineSpec{
+		title:     "Useful bandwidth vs working-set size",
+		defSeries: []string{results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern}, sweepsOnly: true}, o))
 }
 
 // StrideSweep draws useful bandwidth against stride for the strided
 // benchmark (paper, Figs. 5 and 6), one line per mode.
 func StrideSweep(rows []results.Row, o Options) (*Figure, error) {
 	rows = Where(rows, results.ColBenchmark, results.BenchStrided)
-	return bandwidthFigure(rows, results.ColStrideElements, "Strided access: useful bandwidth vs stride", o, results.ColMode)
+	return figureOf(bandwidthLines(rows, results.ColStrideElements, lineSpec{
+		title: "Strided access: useful bandwidth vs stride", defSeries: []string{results.ColMode}}, o))
 }
 
 // PageTouch draws useful bandwidth against the page-touch interval (one
 // element touched per interval; paper, Section VI-C), one line per mode.
 func PageTouch(rows []results.Row, o Options) (*Figure, error) {
 	rows = Where(rows, results.ColBenchmark, results.BenchPageTouch)
-	return bandwidthFigure(rows, results.ColPageIntervalBytes, "Page touch: useful bandwidth vs interval", o, results.ColMode)
+	return figureOf(bandwidthLines(rows, results.ColPageIntervalBytes, lineSpec{
+		title: "Page touch: useful bandwidth vs interval", defSeries: []string{results.ColMode}}, o))
 }
 
 // A statedRange is a figure the paper states only as a range in its text:
@@ -87,23 +85,22 @@ func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
 		return nil, err
 	}
 	lo, hi := span(ys, spec.ya.isLog(ys))
-	for label, p := range lf.panels {
+	for _, lp := range lf.panels {
+		p := lp.plot
 		p.Y.Min, p.Y.Max = min(p.Y.Min, lo), max(p.Y.Max, hi)
 		for _, s := range statedRanges {
-			r := results.NewRow()
-			r.Mode = s.mode
-			c, _ := colourOf(By(results.ColMode), &r)
-			if lf.rows[label][0].Platform != s.platform || c == nil {
+			c, ok := stateColours[s.mode]
+			if lp.rows[0].Platform != s.platform || !ok {
 				continue
 			}
-			band, err := plotter.NewPolygon(plotter.XYs{{X: s.fromPct, Y: s.lo}, {X: s.toPct, Y: s.lo}, {X: s.toPct, Y: s.hi}, {X: s.fromPct, Y: s.hi}})
+			band, err := rect(s.fromPct, s.toPct, s.lo, s.hi)
 			if err != nil {
-				return nil, fmt.Errorf("plots: %w", err)
+				return nil, err
 			}
 			band.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(2.5)}
 			band.Color = withAlpha(c, 0x50)
 			p.Add(band)
-			lf.fig.points = append(lf.fig.points, Point{Panel: label, Series: s.mode + ", stated " + rangeText(s.fromPct, s.toPct) + " %",
+			lf.fig.points = append(lf.fig.points, Point{Panel: lp.label, Series: s.mode + ", stated " + rangeText(s.fromPct, s.toPct) + " %",
 				X: math.NaN(), Median: math.NaN(), Lo: s.lo, Hi: s.hi, Configs: 1})
 		}
 		p.Add(vline(p, 100, draw.LineStyle{Color: color.Gray{Y: 0x70}, Width: vg.Points(1), Dashes: modelDashes}))
@@ -119,15 +116,13 @@ func withAlpha(c color.Color, a uint8) color.Color {
 	return color.NRGBA{R: uint8(r >> 8), G: uint8(g >> 8), B: uint8(b >> 8), A: a}
 }
 
-// bandwidthFigure draws useful bandwidth against column x, one line per
-// series (by default whichever of the series columns tell the rows apart,
-// else mode) and one panel per platform.
-func bandwidthFigure(rows []results.Row, x, title string, o Options, series ...string) (*Figure, error) {
-	lf, err := bandwidthLines(rows, x, lineSpec{title: title, defSeries: series}, o)
+// rect is a rectangle from x0 to x1 and y0 to y1.
+func rect(x0, x1, y0, y1 float64) (*plotter.Polygon, error) {
+	r, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}})
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("plots: %w", err)
 	}
-	return lf.fig, nil
+	return r, nil
 }
 
 // bandwidthLines is lines with useful bandwidth on y, x's axis and mode as
@@ -150,9 +145,7 @@ func Trials(rows []results.Row, o Options) (*Figure, error) {
 	rows = split(rows, By(identity...))[0].rows
 	pt := describe(rows, results.ColGBps)
 	ax := Axis{Label: "trial, in the order run"}
-	if o.Panel.cols == nil && !o.Panel.set {
-		o.Panel = By(results.ColPlatform, results.ColGroup, results.ColBenchmark, results.ColMode, results.ColDirection)
-	}
+	o.Panel = o.Panel.or(By(results.ColPlatform, results.ColGroup, results.ColBenchmark, results.ColMode, results.ColDirection))
 	spec := lineSpec{title: "The trials of one configuration", xa: ax, ya: Axis{Label: "useful bandwidth (GB/s)"},
 		fallback: results.ColMode, pointsOnly: true, tight: true}
 	lf, err := lines(rows, results.ColTrial, results.ColGBps, o, spec)
@@ -161,9 +154,9 @@ func Trials(rows []results.Row, o Options) (*Figure, error) {
 	}
 	p := lf.fig.Panels[0]
 	x0, x1 := p.X.Min, p.X.Max
-	band, err := plotter.NewPolygon(plotter.XYs{{X: x0, Y: pt.Lo}, {X: x1, Y: pt.Lo}, {X: x1, Y: pt.Hi}, {X: x0, Y: pt.Hi}})
+	band, err := rect(x0, x1, pt.Lo, pt.Hi)
 	if err != nil {
-		return nil, fmt.Errorf("plots: %w", err)
+		return nil, err
 	}
 	band.Color, band.LineStyle.Width = color.NRGBA{R: 0x80, G: 0x80, B: 0x80, A: 0x40}, 0
 	med, err := plotter.NewLine(plotter.XYs{{X: x0, Y: pt.Median}, {X: x1, Y: pt.Median}})
@@ -173,8 +166,7 @@ func Trials(rows []results.Row, o Options) (*Figure, error) {
 	med.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: vg.Points(1.2)}
 	p.Add(band, med)
 	p.Y.Min, p.Y.Max = min(p.Y.Min, pt.Lo), max(p.Y.Max, pt.Hi)
-	lf.fig.legend = NewFigure("").legend
-	lf.fig.legendNames = nil
+	lf.fig.resetLegend()
 	lf.fig.AddLegend("one trial", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
 	lf.fig.AddLegend("median", &plotter.Line{LineStyle: med.LineStyle})
 	lf.fig.AddLegend("95 % interval of the median", &plotter.Polygon{Color: band.Color})
@@ -212,8 +204,7 @@ func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*F
 	if len(lf.fig.models) > 0 {
 		// A marker and a dashed line per policy, and what each means.
 		names := lf.fig.LegendNames()
-		lf.fig.legend = NewFigure("").legend
-		lf.fig.legendNames = nil
+		lf.fig.resetLegend()
 		for _, name := range names {
 			l := lf.looks[name]
 			lf.fig.AddLegend(name, &plotter.Line{LineStyle: lineStyle(l.colour, modelDashes)},
@@ -230,20 +221,15 @@ func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*F
 // platform, policy and size; a model of anything the figure does not show
 // is not drawn.
 func (lf *lineFig) addModel(m model.Calibration) error {
-	for label, rows := range lf.rows {
-		var match *results.Row
-		for i := range rows {
-			r := &rows[i]
-			if r.Policy == m.Policy && r.SizeBytes == m.SizeBytes && (m.Platform == "" || r.Platform == m.Platform) {
-				match = r
-				break
-			}
-		}
-		if match == nil {
+	for _, lp := range lf.panels {
+		i := slices.IndexFunc(lp.rows, func(r results.Row) bool {
+			return r.Policy == m.Policy && r.SizeBytes == m.SizeBytes && (m.Platform == "" || r.Platform == m.Platform)
+		})
+		if i < 0 {
 			continue
 		}
-		p := lf.panels[label]
-		l, ok := lf.looks[lf.series.label(match)]
+		p := lp.plot
+		l, ok := lf.looks[lf.series.label(&lp.rows[i])]
 		if !ok {
 			continue
 		}
@@ -265,7 +251,7 @@ func (lf *lineFig) addModel(m model.Calibration) error {
 		x0, x1, y0, y1 := p.X.Min, p.X.Max, p.Y.Min, p.Y.Max
 		p.Add(line)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
-		lf.fig.models = append(lf.fig.models, ModelLine{Panel: label, Policy: m.Policy, SizeBytes: m.SizeBytes})
+		lf.fig.models = append(lf.fig.models, ModelLine{Panel: lp.label, Policy: m.Policy, SizeBytes: m.SizeBytes})
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -22,65 +23,31 @@ import (
 // band. Points of one GPU are spread a little vertically, in configuration
 // order, so that they do not hide each other.
 func FleetDeviation(cmp []fleet.Comparison, tolerancePct float64, o Options) (*Figure, error) {
+	cmp = slices.DeleteFunc(slices.Clone(cmp), func(c fleet.Comparison) bool { return math.IsNaN(c.DevPct) || math.IsInf(c.DevPct, 0) })
+	if len(cmp) == 0 {
+		return nil, fmt.Errorf("%w: no comparison to draw", ErrNoData)
+	}
 	var parts, groups []string
-	row, colour := map[string]int{}, map[string]int{}
 	maxDev := 0.0
 	for _, c := range cmp {
-		if math.IsNaN(c.DevPct) || math.IsInf(c.DevPct, 0) {
-			continue
-		}
-		if _, ok := row[c.Part]; !ok {
-			row[c.Part] = len(parts)
+		if !slices.Contains(parts, c.Part) {
 			parts = append(parts, c.Part)
 		}
-		if _, ok := colour[c.Config.Group]; !ok {
-			colour[c.Config.Group] = len(groups)
+		if !slices.Contains(groups, c.Config.Group) {
 			groups = append(groups, c.Config.Group)
 		}
 		maxDev = max(maxDev, math.Abs(c.DevPct))
 	}
-	if len(parts) == 0 {
-		return nil, fmt.Errorf("%w: no comparison to draw", ErrNoData)
-	}
-	fig := NewFigure(o.title("Each GPU against the fleet median"))
-	fig.PanelWidth, fig.PanelHeight = o.PanelWidth, o.PanelHeight
-	if fig.PanelHeight == 0 {
-		fig.PanelHeight = max(PanelHeight, vg.Length(len(parts))*0.32*vg.Inch+1.1*vg.Inch)
-	}
-	p := newPanel("", "difference from the fleet median (%; negative is worse)", "GPU (host/gpu)")
-	n := len(parts)
-	// Configuration order within each GPU, for the vertical spread.
-	seen := map[string]int{}
-	byGroup := make([]plotter.XYs, len(groups))
-	var rings plotter.XYs
-	for _, c := range cmp {
-		i, ok := row[c.Part]
-		if !ok || math.IsNaN(c.DevPct) || math.IsInf(c.DevPct, 0) {
-			continue
-		}
-		k := seen[c.Part]
-		seen[c.Part]++
-		jitter := 0.3 * (float64(k%7)/6 - 0.5)
-		d := c.DevPct
-		if !c.HigherIsBetter {
-			d = -d
-		}
-		xy := plotter.XY{X: d, Y: float64(n-1-i) + jitter}
-		g := colour[c.Config.Group]
-		byGroup[g] = append(byGroup[g], xy)
-		if c.Outlier {
-			rings = append(rings, xy)
-		}
-	}
+	fig, p := rowsFigure("Each GPU against the fleet median", o, parts, 0.32*vg.Inch,
+		"difference from the fleet median (%; negative is worse)", "GPU (host/gpu)")
 	span := max(maxDev*1.15, 2*tolerancePct, 1)
 	p.X.Min, p.X.Max = -span, span
-	p.Y.Min, p.Y.Max = -0.6, float64(n)-0.4
-	p.Add(vline(p, 0, draw.LineStyle{Color: color.Gray{Y: 0x60}, Width: vg.Points(1)}))
 	if tolerancePct > 0 {
 		dashed := lineStyle(color.Gray{Y: 0x90}, modelDashes)
 		dashed.Width = vg.Points(1)
 		p.Add(vline(p, -tolerancePct, dashed), vline(p, tolerancePct, dashed))
 	}
+	byGroup, rings := deviations(cmp, parts, groups)
 	for g, xys := range byGroup {
 		s, err := scatter(xys, draw.GlyphStyle{Color: others[g%len(others)], Shape: draw.CircleGlyph{}, Radius: vg.Points(2.6)})
 		if err != nil {
@@ -97,12 +64,28 @@ func FleetDeviation(cmp []fleet.Comparison, tolerancePct float64, o Options) (*F
 		p.Add(s)
 		fig.AddLegend("flagged", s)
 	}
-	labels := make([]string, n)
-	for i, name := range parts {
-		labels[n-1-i] = name
-	}
-	p.NominalY(labels...)
-	p.X.Tick.Marker = linearTicks{}
-	fig.Panels = append(fig.Panels, p)
 	return fig, nil
+}
+
+// deviations places each comparison in its GPU's row (parts[i] at y =
+// len(parts)-1-i), spread a little in configuration order, signed so that
+// negative is worse: the points of each group, and those flagged.
+func deviations(cmp []fleet.Comparison, parts, groups []string) (byGroup []plotter.XYs, flagged plotter.XYs) {
+	byGroup = make([]plotter.XYs, len(groups))
+	seen := map[string]int{} // configurations of each GPU so far
+	for _, c := range cmp {
+		k := seen[c.Part]
+		seen[c.Part]++
+		d := c.DevPct
+		if !c.HigherIsBetter {
+			d = -d
+		}
+		xy := plotter.XY{X: d, Y: float64(len(parts)-1-slices.Index(parts, c.Part)) + 0.3*(float64(k%7)/6-0.5)}
+		g := slices.Index(groups, c.Config.Group)
+		byGroup[g] = append(byGroup[g], xy)
+		if c.Outlier {
+			flagged = append(flagged, xy)
+		}
+	}
+	return byGroup, flagged
 }

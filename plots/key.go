@@ -1,10 +1,10 @@
 package plots
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -30,20 +30,6 @@ var Single = By()
 // has says whether the key holds column c.
 func (k Key) has(c string) bool { return slices.Contains(k.cols, c) }
 
-// with returns the key with cols added (those it lacks).
-func (k Key) with(cols ...string) Key {
-	out := Key{cols: append([]string(nil), k.cols...), set: true}
-	for _, c := range cols {
-		if !out.has(c) {
-			out.cols = append(out.cols, c)
-		}
-	}
-	if len(out.cols) == len(k.cols) {
-		return k
-	}
-	return out
-}
-
 // identity are the columns that tell two measurements apart: rows that
 // agree on all of them are trials of one configuration of one run. The
 // GPU comes first: it is what most often splits a mark (two GPUs of one
@@ -54,13 +40,13 @@ var identity = append(append([]string{results.ColGPUUUID}, slices.DeleteFunc(sli
 // identityOf is a row's measurement: its configuration and run.
 func identityOf(r *results.Row) string { return results.ConfigKey(*r) + "\x00" + r.RunID }
 
-// pooledBy returns the identity columns that vary among the rows of some
-// cell (the rows cell maps to the same string), in identity order: the
-// columns a figure adds to one of its keys so that no mark pools two
+// pooledBy returns the first identity column that varies among the rows
+// of some cell (the rows cell maps to the same string), or "": the column
+// a figure adds to one of its keys so that no mark pools two
 // configurations (two GPUs, two groups, two strides, two runs).
-func pooledBy(rows []results.Row, cell func(r *results.Row) string) []string {
+func pooledBy(rows []results.Row, cell func(r *results.Row) string) string {
 	first := map[string]*results.Row{}
-	vary := map[string]bool{}
+	n := len(identity) // identity[:n] may still vary
 	for i := range rows {
 		r := &rows[i]
 		c := cell(r)
@@ -72,19 +58,16 @@ func pooledBy(rows []results.Row, cell func(r *results.Row) string) []string {
 		if identityOf(f) == identityOf(r) {
 			continue
 		}
-		for _, col := range identity {
-			if formatValue(col, value(f, col)) != formatValue(col, value(r, col)) {
-				vary[col] = true
-			}
+		if j := slices.IndexFunc(identity[:n], func(col string) bool {
+			return formatValue(col, value(f, col)) != formatValue(col, value(r, col))
+		}); j >= 0 {
+			n = j
 		}
 	}
-	var out []string
-	for _, col := range identity {
-		if vary[col] {
-			out = append(out, col)
-		}
+	if n == len(identity) {
+		return ""
 	}
-	return out
+	return identity[n]
 }
 
 // split returns k with as few identity columns added as make every cell
@@ -92,11 +75,11 @@ func pooledBy(rows []results.Row, cell func(r *results.Row) string) []string {
 // identity order.
 func (k Key) split(rows []results.Row, cell func(r *results.Row, k Key) string) Key {
 	for {
-		cols := pooledBy(rows, func(r *results.Row) string { return cell(r, k) })
-		if len(cols) == 0 {
+		col := pooledBy(rows, func(r *results.Row) string { return cell(r, k) })
+		if col == "" || k.has(col) {
 			return k
 		}
-		k = k.with(cols[0])
+		k = By(append(slices.Clone(k.cols), col)...)
 	}
 }
 
@@ -194,17 +177,6 @@ var vocabulary = map[string][]string{
 	results.ColBound:     results.Bounds,
 }
 
-var vocabRank = func() map[string]map[string]int {
-	m := map[string]map[string]int{}
-	for col, vs := range vocabulary {
-		m[col] = map[string]int{}
-		for i, v := range vs {
-			m[col][v] = i
-		}
-	}
-	return m
-}()
-
 // sortVal orders values: numbers by value, strings by vocabulary rank and
 // then alphabetically.
 type sortVal struct {
@@ -216,8 +188,8 @@ type sortVal struct {
 func makeSortVal(col string, v any) sortVal {
 	switch x := v.(type) {
 	case string:
-		r, ok := vocabRank[col][x]
-		if !ok {
+		r := slices.Index(vocabulary[col], x)
+		if r < 0 {
 			r = len(vocabulary[col])
 		}
 		return sortVal{rank: r, str: x}
@@ -236,22 +208,10 @@ func makeSortVal(col string, v any) sortVal {
 	return sortVal{}
 }
 
-func lessVals(a, b []sortVal) bool {
-	for i := range a {
-		if i >= len(b) {
-			return false
-		}
-		x, y := a[i], b[i]
-		switch {
-		case x.num != y.num:
-			return x.num < y.num
-		case x.rank != y.rank:
-			return x.rank < y.rank
-		case x.str != y.str:
-			return x.str < y.str
-		}
-	}
-	return len(a) < len(b)
+func compareVals(a, b []sortVal) int {
+	return slices.CompareFunc(a, b, func(x, y sortVal) int {
+		return cmp.Or(cmp.Compare(x.num, y.num), cmp.Compare(x.rank, y.rank), strings.Compare(x.str, y.str))
+	})
 }
 
 // group is the rows that share one key label.
@@ -275,7 +235,7 @@ func split(rows []results.Row, k Key) []group {
 		}
 		gs[j].rows = append(gs[j].rows, rows[i])
 	}
-	sort.SliceStable(gs, func(i, j int) bool { return lessVals(gs[i].order, gs[j].order) })
+	slices.SortStableFunc(gs, func(a, b group) int { return compareVals(a.order, b.order) })
 	return gs
 }
 
@@ -311,20 +271,8 @@ func filter(rows []results.Row, col string, vals []any, in bool) []results.Row {
 }
 
 func canon(v any) string {
-	switch x := v.(type) {
-	case int:
-		return strconv.FormatInt(int64(x), 10)
-	case int64:
-		return strconv.FormatInt(x, 10)
-	case int32:
-		return strconv.FormatInt(int64(x), 10)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1<<53 {
-			return strconv.FormatInt(int64(x), 10) // 2097152, not 2.097152e+06
-		}
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case float32:
-		return strconv.FormatFloat(float64(x), 'g', -1, 32)
+	if x, ok := v.(float64); ok && x == math.Trunc(x) && math.Abs(x) < 1<<53 {
+		return strconv.FormatInt(int64(x), 10) // 2097152, not 2.097152e+06
 	}
 	return fmt.Sprint(v)
 }

@@ -3,7 +3,9 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -59,13 +61,22 @@ func number(r *results.Row, col string) float64 {
 	return math.NaN()
 }
 
-func numericColumn(col string) error {
-	c, ok := results.ColumnOf(col)
-	if !ok {
-		return fmt.Errorf("plots: unknown column %q", col)
+// checkInputs reports a column of nums that is unknown or not numeric, or
+// an unknown column of a key.
+func checkInputs(nums []string, keys ...Key) error {
+	for _, col := range nums {
+		c, ok := results.ColumnOf(col)
+		if !ok {
+			return fmt.Errorf("plots: unknown column %q", col)
+		}
+		if c.Kind != results.Int && c.Kind != results.Float {
+			return fmt.Errorf("plots: column %q is not numeric", col)
+		}
 	}
-	if c.Kind != results.Int && c.Kind != results.Float {
-		return fmt.Errorf("plots: column %q is not numeric", col)
+	for _, k := range keys {
+		if err := k.validate(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -99,48 +110,30 @@ func describe(rows []results.Row, y string) Point {
 // drawable keeps the rows that are not waived and have a finite value in
 // every column of cols.
 func drawable(rows []results.Row, cols ...string) []results.Row {
-	var kept []results.Row
-	for i := range rows {
-		ok := !rows[i].Waived
-		for _, c := range cols {
-			v := number(&rows[i], c)
-			ok = ok && !math.IsNaN(v) && !math.IsInf(v, 0)
-		}
-		if ok {
-			kept = append(kept, rows[i])
-		}
-	}
-	return kept
+	return slices.DeleteFunc(slices.Clone(rows), func(r results.Row) bool {
+		return r.Waived || slices.ContainsFunc(cols, func(c string) bool {
+			v := number(&r, c)
+			return math.IsNaN(v) || math.IsInf(v, 0)
+		})
+	})
 }
 
-// positive keeps the rows whose col is above zero (for a log axis).
+// positive keeps, in place, the rows whose col is above zero (for a log axis).
 func positive(rows []results.Row, col string) []results.Row {
-	var out []results.Row
-	for i := range rows {
-		if number(&rows[i], col) > 0 {
-			out = append(out, rows[i])
-		}
-	}
-	return out
+	return slices.DeleteFunc(rows, func(r results.Row) bool { return number(&r, col) <= 0 })
 }
 
 // autoKey keeps the columns that take more than one value within some
 // panel, or fallback if none does, so that labels say only what tells the
 // lines of a panel apart.
 func autoKey(rows []results.Row, panel Key, fallback string, cols ...string) Key {
-	var keep []string
-	for _, c := range cols {
-		for _, pg := range split(rows, panel) {
-			seen := map[string]bool{}
-			for j := range pg.rows {
-				seen[formatValue(c, value(&pg.rows[j], c))] = true
-			}
-			if len(seen) > 1 {
-				keep = append(keep, c)
-				break
-			}
-		}
-	}
+	pgs := split(rows, panel)
+	keep := slices.DeleteFunc(slices.Clone(cols), func(c string) bool {
+		return !slices.ContainsFunc(pgs, func(pg group) bool {
+			first := formatValue(c, value(&pg.rows[0], c))
+			return slices.ContainsFunc(pg.rows, func(r results.Row) bool { return formatValue(c, value(&r, c)) != first })
+		})
+	})
 	if len(keep) == 0 {
 		keep = []string{fallback}
 	}
@@ -151,22 +144,12 @@ func autoKey(rows []results.Row, panel Key, fallback string, cols ...string) Key
 // row of the panel has the same one and neither the x axis nor the series
 // show it (the paper's 256 MiB against a local run's 64 MiB, say).
 func panelTitle(label string, rows []results.Row, x string, series Key) string {
-	if x == results.ColSizeBytes || series.has(results.ColSizeBytes) {
-		return label
-	}
 	size := rows[0].SizeBytes
-	for _, r := range rows {
-		if r.SizeBytes != size {
-			return label
-		}
-	}
-	if size <= 0 {
+	if x == results.ColSizeBytes || series.has(results.ColSizeBytes) || size <= 0 ||
+		slices.ContainsFunc(rows, func(r results.Row) bool { return r.SizeBytes != size }) {
 		return label
 	}
-	if label == "" {
-		return results.FormatBytes(size)
-	}
-	return label + ", " + results.FormatBytes(size)
+	return strings.Join(compact([]string{label, results.FormatBytes(size)}), ", ")
 }
 
 // lineSpec is what a named line figure adds to Lines.
@@ -182,15 +165,23 @@ type lineSpec struct {
 	// values, when another panel has a line: a platform the paper reports
 	// at one size is not drawn as a near-empty sweep.
 	sweepsOnly bool
+	x, y       string // set by lines: the columns drawn
+	xlog, ylog bool   // and whether their axes are logarithmic
 }
 
 // lineFig is a line figure under construction.
 type lineFig struct {
 	fig    *Figure
-	panels map[string]*plot.Plot // by panel label
-	rows   map[string][]results.Row
+	panels []linePanel
 	looks  map[string]look // by series label
 	series Key
+}
+
+// linePanel is one panel of a lineFig and the rows it draws.
+type linePanel struct {
+	label string
+	plot  *plot.Plot
+	rows  []results.Row
 }
 
 // Lines draws column y against column x, one line per series and one panel
@@ -200,7 +191,11 @@ type lineFig struct {
 // the median of its trials with the 95 % bootstrap interval of the median
 // as an error bar. Series default to the mode.
 func Lines(rows []results.Row, x, y string, o Options) (*Figure, error) {
-	lf, err := lines(rows, x, y, o, lineSpec{title: y + " vs " + x, xa: AxisOf(x), ya: AxisOf(y), fallback: results.ColMode})
+	return figureOf(lines(rows, x, y, o, lineSpec{title: y + " vs " + x, xa: AxisOf(x), ya: AxisOf(y), fallback: results.ColMode}))
+}
+
+// figureOf is the figure of a line figure built without error.
+func figureOf(lf *lineFig, err error) (*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -208,22 +203,16 @@ func Lines(rows []results.Row, x, y string, o Options) (*Figure, error) {
 }
 
 func lines(rows []results.Row, x, y string, o Options, spec lineSpec) (*lineFig, error) {
-	for _, c := range []string{x, y} {
-		if err := numericColumn(c); err != nil {
-			return nil, err
-		}
-	}
-	for _, k := range []Key{o.Panel, o.Series} {
-		if err := k.validate(); err != nil {
-			return nil, err
-		}
+	if err := checkInputs([]string{x, y}, o.Panel, o.Series); err != nil {
+		return nil, err
 	}
 	rows = drawable(rows, x, y)
-	xlog, ylog := spec.xa.isLog(column(rows, x)), spec.ya.isLog(column(rows, y))
-	if xlog {
+	spec.x, spec.y = x, y
+	spec.xlog, spec.ylog = spec.xa.isLog(column(rows, x)), spec.ya.isLog(column(rows, y))
+	if spec.xlog {
 		rows = positive(rows, x)
 	}
-	if ylog {
+	if spec.ylog {
 		rows = positive(rows, y)
 	}
 	if len(rows) == 0 {
@@ -239,34 +228,10 @@ func lines(rows []results.Row, x, y string, o Options, spec lineSpec) (*lineFig,
 	if spec.sweepsOnly {
 		rows = sweeps(rows, panel, series, x)
 	}
-	lf := &lineFig{fig: NewFigure(o.title(spec.title)), panels: map[string]*plot.Plot{}, rows: map[string][]results.Row{}, series: series}
-	lf.fig.PanelWidth, lf.fig.PanelHeight = o.PanelWidth, o.PanelHeight
 	all := split(rows, series)
-	lf.looks = looks(all, series)
-	var xs, ys []float64
-	for _, pg := range split(rows, panel) {
-		p := newPanel(panelTitle(pg.label, pg.rows, x, series), spec.xa.Label, spec.ya.Label)
-		for _, sg := range split(pg.rows, series) {
-			pts := linePoints(sg.rows, x, y, pg.label, sg.label)
-			lf.fig.points = append(lf.fig.points, pts...)
-			for _, pt := range pts {
-				xs, ys = append(xs, pt.X), append(ys, pt.Lo, pt.Hi)
-			}
-			if err := addSeries(p, pts, !o.NoErrorBars, lf.looks[sg.label], spec.pointsOnly); err != nil {
-				return nil, err
-			}
-		}
-		if o.IndependentAxes {
-			setRange(p, xs, ys, spec, xlog, ylog)
-			xs, ys = nil, nil
-		}
-		lf.fig.Panels = append(lf.fig.Panels, p)
-		lf.panels[pg.label], lf.rows[pg.label] = p, pg.rows
-	}
-	if !o.IndependentAxes {
-		for _, p := range lf.fig.Panels {
-			setRange(p, xs, ys, spec, xlog, ylog)
-		}
+	lf := &lineFig{fig: newFigure(spec.title, o), series: series, looks: looks(all, series)}
+	if err := lf.addPanels(split(rows, panel), o, spec); err != nil {
+		return nil, err
 	}
 	if len(all) > 1 || all[0].label != "" {
 		for _, g := range all {
@@ -274,6 +239,36 @@ func lines(rows []results.Row, x, y string, o Options, spec lineSpec) (*lineFig,
 		}
 	}
 	return lf, nil
+}
+
+// addPanels draws a panel per group of rows, a line per series in each.
+func (lf *lineFig) addPanels(pgs []group, o Options, spec lineSpec) error {
+	var xs, ys []float64
+	for _, pg := range pgs {
+		p := newPanel(panelTitle(pg.label, pg.rows, spec.x, lf.series), spec.xa.Label, spec.ya.Label)
+		for _, sg := range split(pg.rows, lf.series) {
+			pts := linePoints(sg.rows, spec.x, spec.y, pg.label, sg.label)
+			lf.fig.points = append(lf.fig.points, pts...)
+			for _, pt := range pts {
+				xs, ys = append(xs, pt.X), append(ys, pt.Lo, pt.Hi)
+			}
+			if err := addSeries(p, pts, !o.NoErrorBars, lf.looks[sg.label], spec.pointsOnly); err != nil {
+				return err
+			}
+		}
+		if o.IndependentAxes {
+			setRange(p, xs, ys, spec)
+			xs, ys = nil, nil
+		}
+		lf.fig.Panels = append(lf.fig.Panels, p)
+		lf.panels = append(lf.panels, linePanel{pg.label, p, pg.rows})
+	}
+	if !o.IndependentAxes {
+		for _, p := range lf.fig.Panels {
+			setRange(p, xs, ys, spec)
+		}
+	}
+	return nil
 }
 
 // linePoints summarises one series of one panel, point by point along x.
@@ -361,14 +356,14 @@ func legendThumbs(l look, pointsOnly bool) []plot.Thumbnailer {
 // the scales. A log axis with a single value gets a factor of two either
 // side (gonum/plot would widen it by ±1, which can reach zero); a linear
 // axis of a quantity that cannot be negative starts at zero.
-func setRange(p *plot.Plot, xs, ys []float64, spec lineSpec, xlog, ylog bool) {
-	p.X.Min, p.X.Max = span(append(append([]float64(nil), xs...), spec.xInclude...), xlog)
-	p.Y.Min, p.Y.Max = span(ys, ylog)
-	if !ylog && !spec.tight && p.Y.Min > 0 {
+func setRange(p *plot.Plot, xs, ys []float64, spec lineSpec) {
+	p.X.Min, p.X.Max = span(append(slices.Clone(xs), spec.xInclude...), spec.xlog)
+	p.Y.Min, p.Y.Max = span(ys, spec.ylog)
+	if !spec.ylog && !spec.tight && p.Y.Min > 0 {
 		p.Y.Min = 0
 	}
-	spec.xa.apply(&p.X, xlog, xs)
-	spec.ya.apply(&p.Y, ylog, nil)
+	spec.xa.apply(&p.X, spec.xlog, xs)
+	spec.ya.apply(&p.Y, spec.ylog, nil)
 }
 
 func span(v []float64, log bool) (lo, hi float64) {

@@ -29,7 +29,7 @@ func Methods(rows []results.Row, m results.Metadata) string {
 		b.WriteString(results.SimulatedBanner + ". ")
 	}
 	d := m.Device
-	fmt.Fprintf(&b, "Measured on %s", orDash(d.Name))
+	fmt.Fprintf(&b, "Measured on %s", cmp.Or(d.Name, "–"))
 	if d.DriverVersion != "" {
 		fmt.Fprintf(&b, " (driver %s)", d.DriverVersion)
 	}
@@ -64,13 +64,6 @@ func Methods(rows []results.Row, m results.Metadata) string {
 	return strings.TrimSpace(b.String())
 }
 
-func orDash(s string) string {
-	if s == "" {
-		return "–"
-	}
-	return s
-}
-
 // groupMethod says one group's warm-ups, trials per configuration and
 // sizes: "managed: 5 warm-ups, 25 trials, 8 sizes from 64 KiB to 1 GiB".
 func groupMethod(group string, rows []results.Row) string {
@@ -101,7 +94,10 @@ func groupMethod(group string, rows []results.Row) string {
 // "25 trials (60 for 3 configurations)".
 func counts[K int | int64](c map[K]int, unit string) string {
 	ks := slices.SortedFunc(maps.Keys(c), func(a, b K) int { return cmp.Or(cmp.Compare(c[b], c[a]), cmp.Compare(a, b)) })
-	s := fmt.Sprintf("%d %s", ks[0], plural(unit, int(ks[0])))
+	s := fmt.Sprintf("%d %s", ks[0], unit)
+	if ks[0] != 1 {
+		s += "s"
+	}
 	var rest []string
 	for _, k := range ks[1:] {
 		rest = append(rest, fmt.Sprintf("%d for %d configurations", k, c[k]))
@@ -110,13 +106,6 @@ func counts[K int | int64](c map[K]int, unit string) string {
 		s += " (" + strings.Join(rest, ", ") + ")"
 	}
 	return s
-}
-
-func plural(unit string, n int) string {
-	if n == 1 {
-		return unit
-	}
-	return unit + "s"
 }
 
 // flagMeaning says what each quality flag of results.Summarize means.

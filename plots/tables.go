@@ -2,7 +2,7 @@ package plots
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -22,23 +22,17 @@ func ModelTable(models []model.Calibration) dataframe.DataFrame {
 	if len(models) == 0 {
 		return errFrame(fmt.Errorf("%w: no models", ErrNoData))
 	}
-	ms := append([]model.Calibration(nil), models...)
-	sort.SliceStable(ms, func(i, j int) bool {
-		a, b := ms[i], ms[j]
-		return lessVals(
-			[]sortVal{makeSortVal(results.ColPlatform, a.Platform), makeSortVal("", a.SizeBytes), makeSortVal(results.ColPolicy, a.Policy)},
-			[]sortVal{makeSortVal(results.ColPlatform, b.Platform), makeSortVal("", b.SizeBytes), makeSortVal(results.ColPolicy, b.Policy)})
-	})
-	platforms, sizes := map[string]bool{}, map[int64]bool{}
-	for _, m := range ms {
-		platforms[m.Platform], sizes[m.SizeBytes] = true, true
+	order := func(m model.Calibration) []sortVal {
+		return []sortVal{makeSortVal(results.ColPlatform, m.Platform), makeSortVal("", m.SizeBytes), makeSortVal(results.ColPolicy, m.Policy)}
 	}
+	ms := slices.Clone(models)
+	slices.SortStableFunc(ms, func(a, b model.Calibration) int { return compareVals(order(a), order(b)) })
 	type C = model.Calibration
 	var fields []results.Field[C]
-	if len(platforms) > 1 {
+	if slices.ContainsFunc(ms, func(m C) bool { return m.Platform != ms[0].Platform }) {
 		fields = append(fields, results.StringField(results.ColPlatform, func(m *C) string { return m.Platform }))
 	}
-	if len(sizes) > 1 {
+	if slices.ContainsFunc(ms, func(m C) bool { return m.SizeBytes != ms[0].SizeBytes }) {
 		fields = append(fields, results.IntField(results.ColSizeBytes, func(m *C) int64 { return m.SizeBytes }))
 	}
 	fields = append(fields,
@@ -61,11 +55,7 @@ func PointsFrame(pts []Point, x, y string, extra ...string) dataframe.DataFrame 
 		return errFrame(fmt.Errorf("%w: no marks", ErrNoData))
 	}
 	var fields []results.Field[Point]
-	panels := map[string]bool{}
-	for _, p := range pts {
-		panels[p.Panel] = true
-	}
-	if len(panels) > 1 {
+	if slices.ContainsFunc(pts, func(p Point) bool { return p.Panel != pts[0].Panel }) {
 		fields = append(fields, results.StringField("panel", func(p *Point) string { return p.Panel }))
 	}
 	fields = append(fields, results.StringField("series", func(p *Point) string { return p.Series }))

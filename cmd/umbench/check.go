@@ -43,7 +43,7 @@ func newCheckCmd() *cobra.Command {
 	f.data = addData(c, false)
 	fs := c.Flags()
 	fs.StringVar(&f.baseline, "baseline", "", "the baseline: an embedded dataset `NAME`, a results DIR or a directory of runs (required)")
-	fs.StringVar(&f.format, "format", "table", "table, csv or json")
+	addFormat(c, &f.format, "table", "csv", "json")
 	fs.Float64Var(&f.failPct, "fail-pct", 3, "the smallest slowdown (`PCT` %) that fails, where it is beyond the node's variation too")
 	fs.Float64Var(&f.conf, "confidence", 0.95, "interval level")
 	fs.BoolVar(&f.strict, "strict", false, "exit 1 unless both the GPU and the host verdict pass")
@@ -58,9 +58,6 @@ func newCheckCmd() *cobra.Command {
 }
 
 func (f *checkFlags) run(c *cobra.Command, args []string) error {
-	if err := oneOf("format", f.format, "table", "csv", "json"); err != nil {
-		return err
-	}
 	if f.baseline == "" {
 		return usagef("--baseline is required: an embedded dataset (umbench datasets) or a results directory")
 	}
@@ -124,12 +121,9 @@ func (f *checkFlags) write(c *cobra.Command, rep *check.Report) error {
 	shown := *rep
 	shown.GPUModel, shown.Run, shown.Baseline = sanitize.Terminal(rep.GPUModel), sanitize.Terminal(rep.Run), sanitize.Terminal(rep.Baseline)
 	shown.SummaryLine, rep = sanitize.Terminal(rep.SummaryLine), &shown
-	if f.wide {
-		return rep.WriteTable(w, true, f.all)
-	}
-	fw := fitTo(w)
-	defer fw.flush()
-	return rep.WriteTable(fw, false, f.all)
+	w, done := fitted(w, f.wide)
+	defer done()
+	return rep.WriteTable(w, f.wide, f.all)
 }
 
 // quickRun measures the quick suite of --groups (default: the baseline's)

@@ -33,7 +33,7 @@ func newCompareCmd() *cobra.Command {
 	}
 	f.data = addData(c, true)
 	fs := c.Flags()
-	fs.StringVar(&f.format, "format", "table", "table or csv")
+	addFormat(c, &f.format, "table", "csv")
 	fs.Float64Var(&f.tol, "tolerance", 5, "flag a GPU more than this many percent from the fleet median (negative: off)")
 	fs.Float64Var(&f.maxZ, "max-z", 3.5, "flag a GPU whose robust z-score (median absolute deviation) exceeds this (negative: off)")
 	fs.Float64Var(&f.floor, "mad-floor", 0.5, "smallest spread the robust z-score divides by, in percent of the fleet median")
@@ -49,9 +49,6 @@ func newCompareCmd() *cobra.Command {
 }
 
 func (f *compareFlags) run(c *cobra.Command, args []string) error {
-	if err := oneOf("format", f.format, "table", "csv"); err != nil {
-		return err
-	}
 	if err := finite(map[string]float64{"tolerance": f.tol, "max-z": f.maxZ, "mad-floor": f.floor, "fdr": f.fdr}); err != nil {
 		return err
 	}

@@ -30,9 +30,7 @@ func newDatasetsCmd() *cobra.Command {
 					continue
 				}
 				for _, line := range describeDataset(d, rows, m) {
-					for _, l := range wrap(line, maxColumns, "      ") {
-						fmt.Fprintln(w, l)
-					}
+					fmt.Fprintln(w, wrap(line, maxColumns, "      "))
 				}
 			}
 			return nil

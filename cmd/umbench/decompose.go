@@ -27,12 +27,9 @@ func newDecomposeCmd() *cobra.Command {
 		Args: maxArgs(1),
 	}
 	data := addData(c, false)
-	c.Flags().StringVar(&format, "format", "table", "table or csv")
+	addFormat(c, &format, "table", "csv")
 	c.Flags().BoolVar(&wide, "wide", false, "table: every term in ms and the dominant one")
 	c.RunE = func(c *cobra.Command, args []string) error {
-		if err := oneOf("format", format, "table", "csv"); err != nil {
-			return err
-		}
 		src, err := data.one(args)
 		if err != nil {
 			return err
@@ -46,19 +43,12 @@ func newDecomposeCmd() *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("%s: %w", src.Name, err)
 		}
-		w := c.OutOrStdout()
+		announce(c, src.Rows, format == "table", src.Meta.Unverified)
 		if format == "csv" {
-			announce(c, src.Rows, false)
-			sayUnverified(c, false, "", src.Meta.Unverified)
-			return model.WriteFrameCSV(w, model.DecompositionFrame(ds))
+			return model.WriteFrameCSV(c.OutOrStdout(), model.DecompositionFrame(ds))
 		}
-		if !wide {
-			fw := fitTo(w)
-			defer fw.flush()
-			w = fw
-		}
-		announce(c, src.Rows, true)
-		sayUnverified(c, true, "", src.Meta.Unverified)
+		w, done := fitted(c.OutOrStdout(), wide)
+		defer done()
 		fmt.Fprintf(w, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", src.Name)
 		if len(counted) > 0 {
 			fmt.Fprintf(w, "; migration from %d counter passes where present", len(counted))
@@ -127,11 +117,8 @@ func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
 		}
 		t.rows = append(t.rows, f)
 	}
-	lines, _ := t.fit(maxColumns)
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
+	if _, err := t.write(w, maxColumns); err != nil {
+		return err
 	}
 	fmt.Fprint(w, "terms in % of total_ms: comp(ute), access to hbm and cpu memory, fault, migr(ation), evict(ion), sync, resid(ual)")
 	if starred {

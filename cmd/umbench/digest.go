@@ -71,16 +71,12 @@ func printGroupTimes(w io.Writer, ts []results.GroupTime, parts bool) {
 			head += ", " + part
 		}
 		if s := results.FormatGroupWall(spans[part]); s != "" {
-			for _, l := range wrap(head+": "+s, maxColumns, "  ") {
-				fmt.Fprintln(w, l)
-			}
+			fmt.Fprintln(w, wrap(head+": "+s, maxColumns, "  "))
 		}
 		if s := results.FormatGroupParts(spans[part]); s != "" && parts {
 			fmt.Fprintln(w, "spent on:")
 			for _, l := range strings.Split(s, "\n") {
-				for _, p := range wrap("  "+l, maxColumns, "    ") {
-					fmt.Fprintln(w, p)
-				}
+				fmt.Fprintln(w, wrap("  "+l, maxColumns, "    "))
 			}
 		}
 	}

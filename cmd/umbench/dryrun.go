@@ -60,10 +60,8 @@ func dryRunPlan(w io.Writer, o umkit.Options, simulate bool) error {
 		fmt.Fprintf(w, "estimate: not available (%v)\n", err)
 		return nil
 	}
-	for _, l := range wrap(fmt.Sprintf("estimate: about %s of GPU and CPU work under the simulated H200-like model; a real run "+
-		"takes longer (allocation, verification and settling are not modelled), and other GPUs differ", dev.Now().Round(time.Second)), helpWidth, "  ") {
-		fmt.Fprintln(w, l)
-	}
+	fmt.Fprintln(w, wrap(fmt.Sprintf("estimate: about %s of GPU and CPU work under the simulated H200-like model; a real run "+
+		"takes longer (allocation, verification and settling are not modelled), and other GPUs differ", dev.Now().Round(time.Second)), helpWidth, "  "))
 	return nil
 }
 
@@ -88,9 +86,7 @@ func writePlanned(w io.Writer, d umkit.Definition) error {
 	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		parts = append(parts, words(k)+" "+planValue(k, fields[k]))
 	}
-	for _, l := range wrap("      "+strings.Join(parts, "; "), helpWidth, "      ") {
-		fmt.Fprintln(w, l)
-	}
+	fmt.Fprintln(w, wrap("      "+strings.Join(parts, "; "), helpWidth, "      "))
 	return nil
 }
 

@@ -35,8 +35,8 @@ func newInfoCmd() *cobra.Command {
 			return err
 		}
 		defer dev.Close()
-		fit := fitTo(c.OutOrStdout()) // notes such as the simulated GPU's are long prose
-		defer fit.flush()
+		fit, done := fitted(c.OutOrStdout(), false) // notes such as the simulated GPU's are long prose
+		defer done()
 		writeInfo(fit, umkit.Describe(dev, "", "", umkit.Plan{}), dev.Info())
 		return nil
 	}

@@ -19,8 +19,8 @@ func newListCmd() *cobra.Command {
 		Short: "the benchmarks, with what each isolates and how summary labels its rows",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			out := fitTo(c.OutOrStdout())
-			defer out.flush()
+			out, done := fitted(c.OutOrStdout(), false)
+			defer done()
 			writeList(out)
 			return nil
 		},

@@ -37,7 +37,7 @@ func newSummaryCmd() *cobra.Command {
 		Args: maxArgs(1),
 	}
 	f.data = addData(c, false)
-	c.Flags().StringVar(&f.format, "format", "table", "table or csv")
+	addFormat(c, &f.format, "table", "csv")
 	c.Flags().StringVar(&f.group, "group", "", "only this `GROUP`, every configuration of it")
 	c.Flags().BoolVar(&f.all, "all", false, "every configuration, and where each group's time went")
 	c.Flags().BoolVar(&f.wide, "wide", false, "table: every configuration column, GPU UUIDs, kernel and total times, interval bounds")
@@ -47,9 +47,6 @@ func newSummaryCmd() *cobra.Command {
 }
 
 func (f *summaryFlags) run(c *cobra.Command, args []string) error {
-	if err := oneOf("format", f.format, "table", "csv"); err != nil {
-		return err
-	}
 	sums, rows, meta, err := fleetSummary(f.data, args, f.group, c.ErrOrStderr())
 	if sums == nil && err == nil {
 		var src datasets.Source
@@ -80,19 +77,16 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 		}
 		modes = []string{f.mode}
 	}
-	w, opts := c.OutOrStdout(), summaryOptions(meta)
-	if f.format == "csv" {
-		if len(modes) > 1 {
-			return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
-		}
-		announce(c, rows, false)
-		sayUnverified(c, false, "", meta.Unverified)
+	w, opts, table := c.OutOrStdout(), summaryOptions(meta), f.format == "table"
+	if !table && len(modes) > 1 {
+		return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
+	}
+	announce(c, rows, table, meta.Unverified)
+	if !table {
 		sum := summarize(modes[0], opts)
 		tc.flag(sum)
 		return model.WriteFrameCSV(w, results.SummaryFrame(sum))
 	}
-	announce(c, rows, true)
-	sayUnverified(c, true, "", meta.Unverified)
 	writeRunHeader(w, meta, f.all)
 	for i, m := range modes {
 		if len(modes) > 1 {
@@ -137,9 +131,7 @@ func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []r
 		}
 	}
 	for _, n := range notes {
-		for _, l := range wrap(n, maxColumns, "    ") {
-			fmt.Fprintln(w, l)
-		}
+		fmt.Fprintln(w, wrap(n, maxColumns, "    "))
 	}
 	return nil
 }
@@ -226,14 +218,9 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 			strings.Join(s.Flags, ","))
 		t.rows = append(t.rows, f)
 	}
-	lines, dropped := t.fit(maxColumns)
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
-	}
-	if len(dropped) > 0 {
+	dropped, err := t.write(w, maxColumns)
+	if err == nil && len(dropped) > 0 {
 		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), maxColumns)
 	}
-	return nil
+	return err
 }

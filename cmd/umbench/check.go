@@ -162,11 +162,5 @@ func baselineGroups(rows []results.Row) []string {
 	for _, r := range rows {
 		seen[r.Group] = true
 	}
-	var g []string
-	for _, name := range umkit.Groups {
-		if seen[name] {
-			g = append(g, name)
-		}
-	}
-	return g
+	return slices.DeleteFunc(slices.Clone(umkit.Groups), func(g string) bool { return !seen[g] })
 }

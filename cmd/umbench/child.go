@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -24,15 +25,7 @@ const envChild = "UMBENCH_RISKY_CHILD"
 // --allow-oversubscription).
 func risky(p umkit.Plan) bool {
 	o, ok := umkit.DefinitionOf[umkit.OversubConfig](p)
-	if !ok || !o.AllowOversubscription {
-		return false
-	}
-	for _, pct := range o.Percents {
-		if pct > 90 {
-			return true
-		}
-	}
-	return false
+	return ok && o.AllowOversubscription && slices.ContainsFunc(o.Percents, func(pct float64) bool { return pct > 90 })
 }
 
 // hangGrace is how long the parent waits for a child that reported a hang

@@ -18,15 +18,10 @@ import (
 	"github.com/umlab/umlab/umkit/simgpu"
 )
 
-// dryRunPlan is umbench run --dry-run: the plan, its size and a rough
-// estimate of its GPU time from running it on the simulated GPU (whose
-// model is H200-like), without opening a GPU or writing into --out.
-func dryRunPlan(w io.Writer, o umkit.Options, simulate bool) error {
-	all := umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true, PageableMemoryAccess: true, CanMapHostMemory: true}
-	plan, err := umkit.NewPlan(o, all)
-	if err != nil {
-		return usageError{err.Error()}
-	}
+// dryRunPlan is umbench run --dry-run: the plan of o, its size and a
+// rough estimate of its GPU time from running it on the simulated GPU
+// (whose model is H200-like), without opening a GPU or writing into --out.
+func dryRunPlan(w io.Writer, o umkit.Options, plan umkit.Plan, simulate bool) error {
 	fmt.Fprintln(w, "dry run: nothing is measured, no GPU is opened, nothing is written")
 	fmt.Fprintf(w, "results would go to %s", o.Out)
 	if o.Resume {

@@ -100,7 +100,7 @@ func (f *runFlags) run(c *cobra.Command) error {
 	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
 	switch {
 	case f.dryRun:
-		return dryRunPlan(stdout, opts, simulate)
+		return dryRunPlan(stdout, opts, plan, simulate)
 	case f.gpus != "":
 		if simulate {
 			old := discoverGPUs
@@ -206,16 +206,12 @@ func (f *runFlags) check(c *cobra.Command) error {
 // selection reads --groups and --bench: given, they must name something.
 func (f *runFlags) selection(c *cobra.Command) (g, b []string, err error) {
 	if isSet(c, "groups") {
-		if g, err = strictList("groups", f.groups); err != nil {
-			return nil, nil, err
-		}
+		g, err = strictList("groups", f.groups)
 	}
-	if isSet(c, "bench") {
-		if b, err = strictList("bench", f.bench); err != nil {
-			return nil, nil, err
-		}
+	if isSet(c, "bench") && err == nil {
+		b, err = strictList("bench", f.bench)
 	}
-	return g, b, nil
+	return g, b, err
 }
 
 // measure runs opts in this process on the device open opens, saying

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -108,12 +109,11 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 
 func (f *checkFlags) write(c *cobra.Command, rep *check.Report) error {
 	w := c.OutOrStdout()
-	switch f.format {
-	case "csv":
+	if f.format != "table" {
 		fmt.Fprintln(c.ErrOrStderr(), sanitize.Terminal(rep.SummaryLine))
-		return rep.WriteCSV(w)
-	case "json":
-		fmt.Fprintln(c.ErrOrStderr(), sanitize.Terminal(rep.SummaryLine))
+		if f.format == "csv" {
+			return rep.WriteCSV(w)
+		}
 		return rep.WriteJSON(w)
 	}
 	// The table's lines name the device and the runs: a line break in
@@ -138,10 +138,7 @@ func (f *checkFlags) quickRun(baseline []results.Row, stderr io.Writer) (string,
 			return "", usagef("--groups: unknown group %q: groups are %s", g, strings.Join(umkit.Groups, ", "))
 		}
 	}
-	out := f.out
-	if out == "" {
-		out = filepath.Join("results", "check-"+time.Now().Format("20060102-150405"))
-	}
+	out := cmp.Or(f.out, filepath.Join("results", "check-"+time.Now().Format("20060102-150405")))
 	open, _, err := deviceOpener(f.sim)
 	if err != nil {
 		return "", err

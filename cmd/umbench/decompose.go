@@ -66,24 +66,14 @@ func newDecomposeCmd() *cobra.Command {
 var decompHeads = []string{"comp", "hbm", "cpu", "fault", "migr", "evict", "sync", "resid"}
 
 // writeDecompositionCompact prints the default decomposition table within
-// 120 columns: the configuration as one readable label, the total time in
-// ms and each term as a percentage of it (a * marks a term taken from a
-// measured time; the others are inferred), no column for a term that is
-// zero in every row (a closing line names them). --wide prints
-// model.WriteDecomposition's table: every term in ms and the dominant one.
+// 120 columns: a label, the total ms and each term in % of it (* for a
+// measured term), no column for a term zero in every row.
 func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
 	t := textTable{head: []string{"configuration", "total_ms"}, cut: 0}
 	var shown []int
 	var zero []string
 	for i, head := range decompHeads {
-		used := false
-		for j := range ds {
-			if v := ds[j].Terms()[i]; v != 0 && !math.IsNaN(v) {
-				used = true
-				break
-			}
-		}
-		if used {
+		if slices.ContainsFunc(ds, func(d model.Decomposition) bool { v := d.Terms()[i]; return v != 0 && !math.IsNaN(v) }) {
 			shown = append(shown, i)
 			t.head = append(t.head, head+"%")
 		} else {

@@ -45,9 +45,8 @@ func summaryOptions(m results.Metadata) results.SummaryOptions {
 		ThrottleReasons: m.Device.ThrottleReasons}
 }
 
-// selfCommand is how the user can run umbench again: "umbench" for an
-// installed binary, "go run ./cmd/umbench" when this one was built by go
-// run into a temporary directory.
+// selfCommand is how the user can run umbench again: "umbench", or "go run
+// ./cmd/umbench" for a binary go run built into a temporary directory.
 func selfCommand() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -60,9 +59,8 @@ func selfCommand() string {
 }
 
 // printGroupTimes says where a run's wall time went: each group's span
-// and, with parts, what it was spent on, in lines of at most 120 columns;
-// a merged directory's parts one after another, each named (they may have
-// run at the same time, so their spans are never added up).
+// and, with parts, what it was spent on; a merged directory's parts each
+// on their own (they may have run at once: spans are never added up).
 func printGroupTimes(w io.Writer, ts []results.GroupTime, parts bool) {
 	names, spans := results.ByPart(ts)
 	for _, part := range names {

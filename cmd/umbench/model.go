@@ -138,10 +138,9 @@ func writePublishedErrors(w io.Writer, published []model.Calibration) {
 	tw.Flush()
 }
 
-// countersOf loads the collected counter passes of the runs named, comma
-// separated (for umbench model --counters), and checks that they come from
-// the platform the rows were measured on. Where two runs hold passes of
-// the same configuration the later one named is quoted.
+// countersOf loads the collected counter passes of --counters' runs, which
+// must come from the rows' platform; where two hold a configuration, the
+// later named is quoted.
 func countersOf(names string, rows []results.Row) ([]model.Counted, error) {
 	platform := ""
 	if i := slices.IndexFunc(rows, func(r results.Row) bool { return r.Platform != "" }); i >= 0 {

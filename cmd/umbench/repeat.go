@@ -8,12 +8,10 @@ import (
 	"strings"
 )
 
-// runRepeats is umbench run --repeat N: N passes of the same run, each in a
-// process of its own (what varies between processes of a healthy node is
-// what a baseline of several runs lets umbench check measure), into
-// out/run1 … runN, one after the other. A pass that fails stops the
-// repeats, the passes before it kept; --resume continues each pass that
-// has begun and starts the others.
+// runRepeats is umbench run --repeat N: N passes of the run into out/run1
+// … runN, each a process of its own (umbench check measures the variation
+// between processes). A failed pass stops the repeats; --resume continues
+// each pass that has begun and starts the others.
 func runRepeats(args []string, n int, out string, resume bool, stdout, stderr io.Writer) error {
 	args = withoutFlags(args, "repeat", "out", "resume")
 	for i := 1; i <= n; i++ {

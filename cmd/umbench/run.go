@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -140,10 +141,7 @@ func (f *runFlags) options(c *cobra.Command) (umkit.Options, umkit.Plan, error) 
 	if err != nil {
 		return umkit.Options{}, umkit.Plan{}, err
 	}
-	dir := f.out
-	if dir == "" {
-		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
-	}
+	dir := cmp.Or(f.out, filepath.Join("results", time.Now().Format("20060102-150405")))
 	stderr := c.ErrOrStderr()
 	opts := umkit.Options{
 		Groups: groups, Benchmarks: bench, Quick: f.quick, Trials: count(c, "trials", f.trials), Warmups: count(c, "warmups", f.warmups),

@@ -26,9 +26,6 @@ import (
 type Options struct {
 	// Against is passed to claims.Evaluate for the cross-platform claims.
 	Against *claims.Run
-	// Generated, when set, is printed as the report's date; zero prints none,
-	// so that a report of a dataset is reproducible byte for byte.
-	Generated time.Time
 }
 
 // Table is an HTML table's content: a header and rows of cells, plus a
@@ -51,22 +48,13 @@ type Figure struct {
 type Field struct{ Name, Value string }
 
 type page struct {
-	Title, Generated string
-	Simulated        string
-	Resamples        int
-	Methods          string
-	Facts            string
-	Provenance       []Field
-	UVM              []Field
-	Notes            []string
-	Counts           []Field
-	CountsText       string
-	Summary, Flags   Table
-	Flagged          int
-	Figures          []Figure
-	Model            []modelPart
-	ModelNote        string
-	Claims           Table
+	Title, Simulated, Methods, Facts, CountsText, ModelNote string
+	Resamples, Flagged                                      int
+	Provenance, UVM, Counts                                 []Field
+	Notes                                                   []string
+	Summary, Flags, Claims                                  Table
+	Figures                                                 []Figure
+	Model                                                   []modelPart
 }
 
 type modelPart struct {
@@ -97,9 +85,6 @@ func Write(w io.Writer, run *claims.Run, o Options) error {
 		Resamples: results.SummaryResamples}
 	if results.Simulated(run.Rows) {
 		p.Simulated = results.SimulatedBanner
-	}
-	if !o.Generated.IsZero() {
-		p.Generated = o.Generated.UTC().Format("2006-01-02 15:04 UTC")
 	}
 	p.Provenance, p.UVM = provenance(run.Meta)
 	p.Notes = run.Meta.Notes

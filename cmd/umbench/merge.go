@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +41,7 @@ func newMergeCmd() *cobra.Command {
 		if strict && len(problems) > 0 {
 			return fmt.Errorf("--strict: %d difference(s) between the parts; nothing written", len(problems))
 		}
-		man, err := fleet.Merge(out, parts, problems, "umbench "+strings.Join(append([]string{"merge"}, commandArgs(c)...), " "))
+		man, err := fleet.Merge(out, parts, problems, commandLine(c))
 		if errors.Is(err, results.ErrResultsExist) {
 			return usageError{err.Error()}
 		} else if err != nil {

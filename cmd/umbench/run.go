@@ -147,7 +147,7 @@ func (f *runFlags) options(c *cobra.Command) (umkit.Options, umkit.Plan, error) 
 		Groups: groups, Benchmarks: bench, Quick: f.quick, Trials: count(c, "trials", f.trials), Warmups: count(c, "warmups", f.warmups),
 		Sizes: sz, Out: dir, Resume: f.resume, Ordinal: f.gpu, AllowOversubscription: f.allow, OversubPercents: pc,
 		HandoffOrder: f.order, OrderSeed: f.orderSeed, CPUThreads: f.cpuThreads, Rewrite: f.rewrite,
-		Command:   "umbench " + strings.Join(append([]string{"run"}, commandArgs(c)...), " "),
+		Command:   commandLine(c),
 		Warn:      func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 		TimeLimit: f.timeLimit, KernelTimeout: f.kernelTimeout,
 	}
@@ -287,6 +287,11 @@ func commandArgs(c *cobra.Command) []string {
 		return args[i+1:]
 	}
 	return args
+}
+
+// commandLine is the command line as typed, for the record: "umbench run ...".
+func commandLine(c *cobra.Command) string {
+	return strings.Join(append([]string{"umbench", c.Name()}, commandArgs(c)...), " ")
 }
 
 // count is a flag's value as an iteration count: unset when the flag was

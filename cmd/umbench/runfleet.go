@@ -71,7 +71,7 @@ func runFleet(c *cobra.Command, gpus, out string, concurrent bool, timeout, stal
 	rep, err := node.RunNode(ctx, node.NodeOptions{
 		Executable: exe, Args: append([]string{"run"}, wargs...), Root: out, Host: host, GPUs: list,
 		Concurrent: concurrent, Timeout: timeout, Stall: stall, Log: stderr, Warnings: warns,
-		Command: "umbench " + strings.Join(append([]string{"run"}, commandArgs(c)...), " "),
+		Command: commandLine(c),
 	})
 	if len(rep.Workers) > 0 {
 		writeWorkers(stdout, rep.Workers)

@@ -82,21 +82,18 @@ func Write(w io.Writer, run *claims.Run, o Options) error {
 		return err
 	}
 	p := page{Title: "umlab report: " + run.Name, Facts: run.Facts.Describe(), Methods: plots.Methods(run.Rows, run.Meta),
-		Resamples: results.SummaryResamples}
+		Resamples: results.SummaryResamples, Notes: run.Meta.Notes, CountsText: claims.CountsText(xs), Figures: figures(run),
+		Claims: claimsTable(xs)}
 	if results.Simulated(run.Rows) {
 		p.Simulated = results.SimulatedBanner
 	}
 	p.Provenance, p.UVM = provenance(run.Meta)
-	p.Notes = run.Meta.Notes
 	counts := claims.Counts(xs)
 	for _, v := range slices.Sorted(maps.Keys(counts)) {
 		p.Counts = append(p.Counts, Field{v.String(), fmt.Sprint(counts[v])})
 	}
-	p.CountsText = claims.CountsText(xs)
 	p.Summary, p.Flags, p.Flagged = summary(run)
-	p.Figures = figures(run)
 	p.Model, p.ModelNote = modelParts(run)
-	p.Claims = claimsTable(xs)
 	return tmpl.Execute(w, p)
 }
 

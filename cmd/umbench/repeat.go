@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -34,21 +35,12 @@ func runRepeats(args []string, n int, out string, resume bool, stdout, stderr io
 func withoutFlags(args []string, names ...string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		drop := false
-		for _, n := range names {
-			switch {
-			case a == "--"+n && n == "resume":
-				drop = true
-			case a == "--"+n:
-				drop = true
-				i++ // its value
-			case strings.HasPrefix(a, "--"+n+"="):
-				drop = true
-			}
-		}
-		if !drop {
-			out = append(out, a)
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
+		switch {
+		case !strings.HasPrefix(args[i], "--") || !slices.Contains(names, name):
+			out = append(out, args[i])
+		case !hasValue && name != "resume":
+			i++ // its value
 		}
 	}
 	return out

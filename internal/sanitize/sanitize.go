@@ -68,20 +68,15 @@ const markdownSpecial = "\\`*_[]()<>|#!~&"
 // cell: Terminal's escapes first, then a backslash before every character
 // of markdownSpecial (which CommonMark renders as the character itself),
 // so that no link, image, HTML tag, emphasis or extra table cell can form.
-func Markdown(s string) string {
-	s = Terminal(s)
-	if !strings.ContainsAny(s, markdownSpecial) {
-		return s
+func Markdown(s string) string { return markdownEscaper.Replace(Terminal(s)) }
+
+var markdownEscaper = func() *strings.Replacer {
+	var pairs []string
+	for _, r := range markdownSpecial {
+		pairs = append(pairs, string(r), `\`+string(r))
 	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(markdownSpecial, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+	return strings.NewReplacer(pairs...)
+}()
 
 // HTML returns s escaped for HTML text or a quoted attribute value
 // (html.EscapeString: < > & ' "), as umlab's HTML writers already do.

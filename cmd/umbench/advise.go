@@ -92,9 +92,8 @@ func (f *adviseFlags) run(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// measuredBreakEven is the fitted model's verdict, with its interval, on
-// the advice's break-even where the rows measured the workload's size with
-// enough trials; "" otherwise.
+// measuredBreakEven is the fitted model's verdict on the advice's
+// break-even where the rows measured its size with enough trials, else "".
 func measuredBreakEven(rows []results.Row, a *model.Advice) string {
 	be := a.BreakEven
 	if be.A == "" || be.B == "" {

@@ -16,8 +16,7 @@ import (
 const digestPerGroup = 2
 
 // writeDigest ends a run: where the results are, the wall time by group,
-// a few headline medians of each group with their intervals, and the
-// command to run next.
+// each group's headline medians with intervals, and the next command.
 func writeDigest(w io.Writer, dir string, meta results.Metadata, took time.Duration) error {
 	rows, _, err := results.LoadDir(dir)
 	if err != nil {

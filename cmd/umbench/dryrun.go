@@ -60,9 +60,8 @@ func dryRunPlan(w io.Writer, o umkit.Options, plan umkit.Plan, simulate bool) er
 	return nil
 }
 
-// writePlanned prints one definition of a plan: its configurations and
-// trial rows, then its settings as words ("warmups 2, trials 5; sizes
-// 1 MiB, 256 MiB"), wrapped at 100 columns.
+// writePlanned prints a plan's definition: its configurations and trial
+// rows, then its settings as words ("warmups 2; trials 5; sizes 1 MiB").
 func writePlanned(w io.Writer, d umkit.Definition) error {
 	rows := 0
 	for _, c := range d.Configs() {

@@ -27,9 +27,8 @@ func newListCmd() *cobra.Command {
 	}
 }
 
-// writeList prints each registry entry: its --bench name, the labels its
-// rows get in umbench summary, what it measures and its bytes per
-// iteration.
+// writeList prints each registry entry: its --bench name, its rows'
+// labels in umbench summary, what it measures, its bytes per iteration.
 func writeList(w io.Writer) {
 	configs := map[string][]umkit.Config{} // registry entry → its default configurations
 	for _, d := range umkit.Definitions() {

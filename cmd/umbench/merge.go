@@ -59,9 +59,8 @@ func newMergeCmd() *cobra.Command {
 	return c
 }
 
-// loadParts resolves merge's and compare's references to parts
-// (datasets.Parts), printing its warnings, and refuses parts that hold no
-// rows or mix simulated and measured ones; simulated parts get the banner.
+// loadParts resolves references to parts (datasets.Parts), printing its
+// warnings; simulated parts get the banner, mixed with measured ones an error.
 func loadParts(c *cobra.Command, refs, skip []string, table bool) ([]fleet.Part, error) {
 	parts, warns, err := datasets.Parts(refs, skip)
 	for _, w := range warns {

@@ -87,8 +87,7 @@ func newRunCmd() *cobra.Command {
 }
 
 // run is umbench run: the command line checked in full before any GPU is
-// touched, then a dry run, a node run (--gpus), a watched child (risky
-// sweeps) or the run in this process.
+// touched, then a dry run, a node run, repeats, a watched child or this process.
 func (f *runFlags) run(c *cobra.Command) error {
 	opts, plan, err := f.options(c)
 	if err != nil {
@@ -212,9 +211,8 @@ func (f *runFlags) selection(c *cobra.Command) (g, b []string, err error) {
 	return g, b, err
 }
 
-// measure runs opts in this process on the device open opens, saying
-// start on stderr once the device is open, and turns the ways a run ends
-// early into errors that say what was kept and how to continue.
+// measure runs opts in this process on the device open opens (saying start
+// once it is open); an early end's error says what was kept and what next.
 func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters bool, stderr io.Writer, start string) (results.Metadata, error) {
 	annotate, err := fleetWorker(stderr)
 	if err != nil {

@@ -48,11 +48,9 @@ func decimals4(v float64) int {
 	return max(d, 0)
 }
 
-// withCI writes a median with its confidence interval, the bounds to the
-// median's decimals: "4355 [4353, 4356]", "12.97 [12.50, 13.40]"; medians
-// below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
-// The interval is left out where there is none (NaN bounds): then it is
-// the median alone.
+// withCI writes a median with its interval (none for NaN bounds), the
+// bounds to the median's decimals: "4355 [4353, 4356]", "12.97 [12.50,
+// 13.40]"; below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
 func withCI(median float64, ci stats.Interval) string {
 	if math.IsNaN(median) {
 		return ""

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/umlab/umlab/fleet/node"
@@ -23,14 +22,14 @@ const EnvSimulate = "UMLAB_SIMULATE"
 // (the command's --simulate) or UMLAB_SIMULATE (1 or true) asks for it,
 // else the real one.
 func deviceOpener(flag bool) (open func(int) (umkit.Device, error), simulate bool, err error) {
-	switch v := os.Getenv(EnvSimulate); {
-	case flag:
-	case slices.Contains([]string{"", "0", "false"}, strings.ToLower(v)):
+	v := os.Getenv(EnvSimulate)
+	switch l := strings.ToLower(v); {
+	case flag || l == "1" || l == "true":
+		return openSimulated, true, nil
+	case l == "" || l == "0" || l == "false":
 		return openDevice, false, nil
-	case !slices.Contains([]string{"1", "true"}, strings.ToLower(v)):
-		return nil, false, usagef("%s=%q: want 1 or 0", EnvSimulate, v)
 	}
-	return openSimulated, true, nil
+	return nil, false, usagef("%s=%q: want 1 or 0", EnvSimulate, v)
 }
 
 // readKnobs reads the simulated GPU's knobs; a bad one is a usage error.

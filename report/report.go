@@ -68,13 +68,8 @@ var pageHTML string
 
 var tmpl = template.Must(template.New("report").Parse(pageHTML))
 
-// Write renders the report of a run as one self-contained HTML page: a
-// table of contents; a methods paragraph from the run's metadata; device
-// and provenance; the claims at a glance; the summary with the 95 %
-// intervals of its medians and the quality flags with their legend; the
-// named figures of the notebooks (plots.Catalog, as SVG) with what they
-// show; the reuse model with its validation; and the claims table. A
-// simulated run carries a banner at the top. Every string goes through
+// Write renders the report of a run as one self-contained HTML page, with
+// the sections the package documentation lists; every string goes through
 // html/template's escaping.
 func Write(w io.Writer, run *claims.Run, o Options) error {
 	xs, err := claims.Evaluate(run, claims.Options{Against: o.Against})

@@ -109,9 +109,11 @@ func provenance(m results.Metadata) ([]Field, []Field) {
 		{"host link", when(d.PCIeGeneration > 0,
 			fmt.Sprintf("PCIe Gen%d x%d, %.0f GB/s per direction raw", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps))},
 		{"memory organisation", d.MemoryOrganization}, {"CPU", d.CPU}, {"driver", d.DriverVersion},
-		{"CUDA (driver)", when(d.CUDADriverVersion > 0, fmt.Sprintf("%d.%d", d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10))},
+		{"CUDA (driver)", when(d.CUDADriverVersion > 0,
+			fmt.Sprintf("%d.%d", d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10))},
 		{"toolkit", d.Toolkit},
-		{"clocks", when(d.SMClockMHz > 0, fmt.Sprintf("SM %d MHz (max %d), memory %d MHz", d.SMClockMHz, d.MaxSMClockMHz, d.MemClockMHz))},
+		{"clocks", when(d.SMClockMHz > 0,
+			fmt.Sprintf("SM %d MHz (max %d), memory %d MHz", d.SMClockMHz, d.MaxSMClockMHz, d.MemClockMHz))},
 		{"throttle reasons", d.ThrottleReasons},
 		{"managed memory capabilities", when(m.Kind != datasets.Published, fmt.Sprintf("concurrent managed access %t, "+
 			"pageable memory access %t (host page tables %t), direct managed access from host %t, can map host memory %t",

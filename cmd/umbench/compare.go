@@ -201,8 +201,8 @@ func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions, wi
 	fmt.Fprintln(tw, "  part\t"+uuidCell(wide, "gpu_uuid")+"configurations\toutliers\tgpu\thost\tslow\tfast\tmedian_dev_pct\t")
 	flagged := 0
 	for _, s := range sum {
-		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuidCell(wide, s.UUID), s.Configurations, s.Outliers, s.GPUOutliers, s.HostOutliers,
-			s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
+		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuidCell(wide, s.UUID), s.Configurations,
+			s.Outliers, s.GPUOutliers, s.HostOutliers, s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
 		if s.Outliers > 0 {
 			flagged++
 		}

@@ -26,13 +26,10 @@ import (
 type Options struct {
 	// Against is passed to claims.Evaluate for the cross-platform claims.
 	Against *claims.Run
-	// Generated, when set, is printed as the report's date; zero prints none,
-	// so that a report of a dataset is reproducible byte for byte.
-	Generated time.Time
 }
 
 // Table is an HTML table's content: a header and rows of cells, plus a
-// class per row (for flagged summary rows or verdicts).
+// class per row of the summary (flagged rows) and the claims (verdicts).
 type Table struct {
 	Head  []string
 	Rows  [][]string
@@ -51,22 +48,13 @@ type Figure struct {
 type Field struct{ Name, Value string }
 
 type page struct {
-	Title, Generated string
-	Simulated        string
-	Resamples        int
-	Methods          string
-	Facts            string
-	Provenance       []Field
-	UVM              []Field
-	Notes            []string
-	Counts           []Field
-	CountsText       string
-	Summary, Flags   Table
-	Flagged          int
-	Figures          []Figure
-	Model            []modelPart
-	ModelNote        string
-	Claims           Table
+	Title, Simulated, Methods, Facts, CountsText, ModelNote string
+	Resamples, Flagged                                      int
+	Provenance, UVM, Counts                                 []Field
+	Notes                                                   []string
+	Summary, Flags, Claims                                  Table
+	Figures                                                 []Figure
+	Model                                                   []modelPart
 }
 
 type modelPart struct {
@@ -80,13 +68,8 @@ var pageHTML string
 
 var tmpl = template.Must(template.New("report").Parse(pageHTML))
 
-// Write renders the report of a run as one self-contained HTML page: a
-// table of contents; a methods paragraph from the run's metadata; device
-// and provenance; the claims at a glance; the summary with the 95 %
-// intervals of its medians and the quality flags with their legend; the
-// named figures of the notebooks (plots.Catalog, as SVG) with what they
-// show; the reuse model with its validation; and the claims table. A
-// simulated run carries a banner at the top. Every string goes through
+// Write renders the report of a run as one self-contained HTML page, with
+// the sections the package documentation lists; every string goes through
 // html/template's escaping.
 func Write(w io.Writer, run *claims.Run, o Options) error {
 	xs, err := claims.Evaluate(run, claims.Options{Against: o.Against})
@@ -94,79 +77,53 @@ func Write(w io.Writer, run *claims.Run, o Options) error {
 		return err
 	}
 	p := page{Title: "umlab report: " + run.Name, Facts: run.Facts.Describe(), Methods: plots.Methods(run.Rows, run.Meta),
-		Resamples: results.SummaryResamples}
+		Resamples: results.SummaryResamples, Notes: run.Meta.Notes, CountsText: claims.CountsText(xs), Figures: figures(run),
+		Claims: claimsTable(xs)}
 	if results.Simulated(run.Rows) {
 		p.Simulated = results.SimulatedBanner
 	}
-	if !o.Generated.IsZero() {
-		p.Generated = o.Generated.UTC().Format("2006-01-02 15:04 UTC")
-	}
 	p.Provenance, p.UVM = provenance(run.Meta)
-	p.Notes = run.Meta.Notes
 	counts := claims.Counts(xs)
 	for _, v := range slices.Sorted(maps.Keys(counts)) {
 		p.Counts = append(p.Counts, Field{v.String(), fmt.Sprint(counts[v])})
 	}
-	p.CountsText = claims.CountsText(xs)
 	p.Summary, p.Flags, p.Flagged = summary(run)
-	p.Figures = figures(run)
 	p.Model, p.ModelNote = modelParts(run)
-	p.Claims = claimsTable(xs)
 	return tmpl.Execute(w, p)
 }
 
 func provenance(m results.Metadata) ([]Field, []Field) {
 	d := m.Device
-	var f []Field
-	add := func(name, v string) {
-		if v != "" && v != "0" {
-			f = append(f, Field{name, v})
+	when := func(ok bool, s string) string {
+		if ok {
+			return s
 		}
+		return ""
 	}
-	add("platform", m.Platform)
-	add("kind", m.Kind)
-	add("device", d.Name)
-	add("UUID", d.UUID)
-	add("compute capability", d.ComputeCapability)
-	if d.SMs > 0 {
-		add("SMs", fmt.Sprint(d.SMs))
-	}
-	if d.MemoryBytes > 0 {
-		add("memory", results.FormatBytes(int64(d.MemoryBytes)))
-	}
-	if d.PeakMemoryGBps > 0 {
-		add("memory peak", fmt.Sprintf("%.0f GB/s", d.PeakMemoryGBps))
-	}
-	if d.PCIeGeneration > 0 {
-		add("host link", fmt.Sprintf("PCIe Gen%d x%d, %.0f GB/s per direction raw", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps))
-	}
-	add("memory organisation", d.MemoryOrganization)
-	add("CPU", d.CPU)
-	add("driver", d.DriverVersion)
-	if d.CUDADriverVersion > 0 {
-		add("CUDA (driver)", fmt.Sprintf("%d.%d", d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10))
-	}
-	add("toolkit", d.Toolkit)
-	if d.SMClockMHz > 0 {
-		add("clocks", fmt.Sprintf("SM %d MHz (max %d), memory %d MHz", d.SMClockMHz, d.MaxSMClockMHz, d.MemClockMHz))
-	}
-	add("throttle reasons", d.ThrottleReasons)
-	if m.Kind != datasets.Published {
-		add("managed memory capabilities", fmt.Sprintf("concurrent managed access %t, pageable memory access %t (host page tables %t), direct managed access from host %t, can map host memory %t",
-			d.ConcurrentManagedAccess, d.PageableMemoryAccess, d.PageableUsesHostPageTables, d.DirectManagedAccessFromHost, d.CanMapHostMemory))
-	}
-	add("run", m.RunID)
-	add("command", m.Command)
-	add("commit", m.Commit)
-	add("module", m.Module)
-	add("host", m.Host)
-	if !m.Start.IsZero() {
-		add("start", m.Start.UTC().Format(time.RFC3339))
-	}
-	if !m.End.IsZero() {
-		add("end", m.End.UTC().Format(time.RFC3339))
-	}
-	add("source", m.Source)
+	f := slices.DeleteFunc([]Field{
+		{"platform", m.Platform}, {"kind", m.Kind}, {"device", d.Name}, {"UUID", d.UUID},
+		{"compute capability", d.ComputeCapability},
+		{"SMs", when(d.SMs > 0, fmt.Sprint(d.SMs))},
+		{"memory", when(d.MemoryBytes > 0, results.FormatBytes(int64(d.MemoryBytes)))},
+		{"memory peak", when(d.PeakMemoryGBps > 0, fmt.Sprintf("%.0f GB/s", d.PeakMemoryGBps))},
+		{"host link", when(d.PCIeGeneration > 0,
+			fmt.Sprintf("PCIe Gen%d x%d, %.0f GB/s per direction raw", d.PCIeGeneration, d.PCIeWidth, d.PeakHostLinkGBps))},
+		{"memory organisation", d.MemoryOrganization}, {"CPU", d.CPU}, {"driver", d.DriverVersion},
+		{"CUDA (driver)", when(d.CUDADriverVersion > 0,
+			fmt.Sprintf("%d.%d", d.CUDADriverVersion/1000, d.CUDADriverVersion%1000/10))},
+		{"toolkit", d.Toolkit},
+		{"clocks", when(d.SMClockMHz > 0,
+			fmt.Sprintf("SM %d MHz (max %d), memory %d MHz", d.SMClockMHz, d.MaxSMClockMHz, d.MemClockMHz))},
+		{"throttle reasons", d.ThrottleReasons},
+		{"managed memory capabilities", when(m.Kind != datasets.Published, fmt.Sprintf("concurrent managed access %t, "+
+			"pageable memory access %t (host page tables %t), direct managed access from host %t, can map host memory %t",
+			d.ConcurrentManagedAccess, d.PageableMemoryAccess, d.PageableUsesHostPageTables, d.DirectManagedAccessFromHost,
+			d.CanMapHostMemory))},
+		{"run", m.RunID}, {"command", m.Command}, {"commit", m.Commit}, {"module", m.Module}, {"host", m.Host},
+		{"start", when(!m.Start.IsZero(), m.Start.UTC().Format(time.RFC3339))},
+		{"end", when(!m.End.IsZero(), m.End.UTC().Format(time.RFC3339))},
+		{"source", m.Source},
+	}, func(f Field) bool { return f.Value == "" || f.Value == "0" })
 	var uvm []Field
 	for _, k := range slices.Sorted(maps.Keys(m.UVMParams)) {
 		uvm = append(uvm, Field{k, m.UVMParams[k]})
@@ -297,7 +254,6 @@ func calibrationTable(rep *model.Report) Table {
 	for _, c := range rep.Calibration {
 		t.Rows = append(t.Rows, []string{c.Policy, results.FormatBytes(c.SizeBytes), results.FormatNumber(c.F), results.FormatNumber(c.G),
 			fmt.Sprint(c.Points), results.FormatNumber(c.MedianAPE), interval(c.MedianAPECI.Lo, c.MedianAPECI.Hi), results.FormatNumber(c.MaxAPE)})
-		t.Class = append(t.Class, "")
 	}
 	return t
 }
@@ -308,7 +264,6 @@ func crossoverTable(cs []model.Crossover) Table {
 	for _, c := range cs {
 		t.Rows = append(t.Rows, []string{results.FormatBytes(c.SizeBytes), c.A + " / " + c.B, results.FormatNumber(c.R),
 			interval(c.RCI.Lo, c.RCI.Hi), c.Below, c.Above, c.Verdict})
-		t.Class = append(t.Class, "")
 	}
 	return t
 }

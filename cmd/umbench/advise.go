@@ -46,7 +46,7 @@ func (f *adviseFlags) run(c *cobra.Command, args []string) error {
 	if f.size == "" {
 		return usagef("--size is required, e.g. --size 1GiB")
 	}
-	b, err := ParseSize(f.size)
+	b, err := results.ParseBytes(f.size)
 	if err != nil {
 		return usagef("--size: %v", err)
 	}
@@ -79,12 +79,8 @@ func (f *adviseFlags) run(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := c.OutOrStdout()
-	if !f.wide {
-		fw := fitTo(w)
-		defer fw.flush()
-		w = fw
-	}
+	w, done := fitted(c.OutOrStdout(), f.wide)
+	defer done()
 	announce(c, src.Rows, true)
 	fmt.Fprintf(w, "calibrated on %s%s\n", src.Name, map[bool]string{true: " (none named: the newest embedded handoff run; name data with DIR or --dataset)"}[defaulted])
 	if err := a.WriteText(w); err != nil {
@@ -96,9 +92,8 @@ func (f *adviseFlags) run(c *cobra.Command, args []string) error {
 	return nil
 }
 
-// measuredBreakEven is the fitted model's verdict, with its interval, on
-// the advice's break-even where the rows measured the workload's size with
-// enough trials; "" otherwise.
+// measuredBreakEven is the fitted model's verdict on the advice's
+// break-even where the rows measured its size with enough trials, else "".
 func measuredBreakEven(rows []results.Row, a *model.Advice) string {
 	be := a.BreakEven
 	if be.A == "" || be.B == "" {

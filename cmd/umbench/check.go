@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -43,7 +44,7 @@ func newCheckCmd() *cobra.Command {
 	f.data = addData(c, false)
 	fs := c.Flags()
 	fs.StringVar(&f.baseline, "baseline", "", "the baseline: an embedded dataset `NAME`, a results DIR or a directory of runs (required)")
-	fs.StringVar(&f.format, "format", "table", "table, csv or json")
+	addFormat(c, &f.format, "table", "csv", "json")
 	fs.Float64Var(&f.failPct, "fail-pct", 3, "the smallest slowdown (`PCT` %) that fails, where it is beyond the node's variation too")
 	fs.Float64Var(&f.conf, "confidence", 0.95, "interval level")
 	fs.BoolVar(&f.strict, "strict", false, "exit 1 unless both the GPU and the host verdict pass")
@@ -58,9 +59,6 @@ func newCheckCmd() *cobra.Command {
 }
 
 func (f *checkFlags) run(c *cobra.Command, args []string) error {
-	if err := oneOf("format", f.format, "table", "csv", "json"); err != nil {
-		return err
-	}
 	if f.baseline == "" {
 		return usagef("--baseline is required: an embedded dataset (umbench datasets) or a results directory")
 	}
@@ -111,12 +109,11 @@ func (f *checkFlags) run(c *cobra.Command, args []string) error {
 
 func (f *checkFlags) write(c *cobra.Command, rep *check.Report) error {
 	w := c.OutOrStdout()
-	switch f.format {
-	case "csv":
+	if f.format != "table" {
 		fmt.Fprintln(c.ErrOrStderr(), sanitize.Terminal(rep.SummaryLine))
-		return rep.WriteCSV(w)
-	case "json":
-		fmt.Fprintln(c.ErrOrStderr(), sanitize.Terminal(rep.SummaryLine))
+		if f.format == "csv" {
+			return rep.WriteCSV(w)
+		}
 		return rep.WriteJSON(w)
 	}
 	// The table's lines name the device and the runs: a line break in
@@ -124,12 +121,9 @@ func (f *checkFlags) write(c *cobra.Command, rep *check.Report) error {
 	shown := *rep
 	shown.GPUModel, shown.Run, shown.Baseline = sanitize.Terminal(rep.GPUModel), sanitize.Terminal(rep.Run), sanitize.Terminal(rep.Baseline)
 	shown.SummaryLine, rep = sanitize.Terminal(rep.SummaryLine), &shown
-	if f.wide {
-		return rep.WriteTable(w, true, f.all)
-	}
-	fw := fitTo(w)
-	defer fw.flush()
-	return rep.WriteTable(fw, false, f.all)
+	w, done := fitted(w, f.wide)
+	defer done()
+	return rep.WriteTable(w, f.wide, f.all)
 }
 
 // quickRun measures the quick suite of --groups (default: the baseline's)
@@ -144,10 +138,7 @@ func (f *checkFlags) quickRun(baseline []results.Row, stderr io.Writer) (string,
 			return "", usagef("--groups: unknown group %q: groups are %s", g, strings.Join(umkit.Groups, ", "))
 		}
 	}
-	out := f.out
-	if out == "" {
-		out = filepath.Join("results", "check-"+time.Now().Format("20060102-150405"))
-	}
+	out := cmp.Or(f.out, filepath.Join("results", "check-"+time.Now().Format("20060102-150405")))
 	open, _, err := deviceOpener(f.sim)
 	if err != nil {
 		return "", err
@@ -168,11 +159,5 @@ func baselineGroups(rows []results.Row) []string {
 	for _, r := range rows {
 		seen[r.Group] = true
 	}
-	var g []string
-	for _, name := range umkit.Groups {
-		if seen[name] {
-			g = append(g, name)
-		}
-	}
-	return g
+	return slices.DeleteFunc(slices.Clone(umkit.Groups), func(g string) bool { return !seen[g] })
 }

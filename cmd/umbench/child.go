@@ -8,8 +8,9 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -19,20 +20,11 @@ import (
 // envChild marks the child process that runs a dangerous sweep.
 const envChild = "UMBENCH_RISKY_CHILD"
 
-// risky reports whether a plan includes benchmarks that can hang the
-// driver: oversubscription beyond 90 % (only ever with
-// --allow-oversubscription).
+// risky reports whether a plan can hang the driver: oversubscription
+// beyond 90 % (only with --allow-oversubscription).
 func risky(p umkit.Plan) bool {
 	o, ok := umkit.DefinitionOf[umkit.OversubConfig](p)
-	if !ok || !o.AllowOversubscription {
-		return false
-	}
-	for _, pct := range o.Percents {
-		if pct > 90 {
-			return true
-		}
-	}
-	return false
+	return ok && o.AllowOversubscription && slices.ContainsFunc(o.Percents, func(pct float64) bool { return pct > 90 })
 }
 
 // hangGrace is how long the parent waits for a child that reported a hang
@@ -46,13 +38,11 @@ const childDrain = 10 * time.Second
 // childExecutable is the program the child runs; tests replace it.
 var childExecutable = os.Executable
 
-// runInChild runs this umbench run command line again in a child process
-// and watches it. The child does the measuring (and holds the lock on
-// --out), so a driver hang takes the child, not the parent: the parent
-// forwards SIGINT and SIGTERM, kills a child whose watchdog reported a hang
-// but that has not exited hangGrace later (a process stuck in the driver),
-// and reports how the child ended. Every configuration the child finished
-// is already synced in --out.
+// runInChild runs this umbench run command line again in a watched child
+// process, so that a driver hang takes the child, not the parent: the
+// parent forwards SIGINT and SIGTERM, kills a child that reported a hang
+// and has not exited hangGrace later (stuck in the driver) and says how it
+// ended. What the child finished is already synced in --out.
 func runInChild(args []string, dir string, stdout, stderr io.Writer) error {
 	exe, err := childExecutable()
 	if err != nil {
@@ -75,17 +65,15 @@ func runInChild(args []string, dir string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("starting the child process: %w", err)
 	}
-	var mu sync.Mutex
-	var hungAt time.Time
+	var hungAt atomic.Pointer[time.Time]
 	lines := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(errPipe)
 		sc.Buffer(make([]byte, 64<<10), 1<<20)
 		for sc.Scan() {
 			if strings.Contains(sc.Text(), umkit.ErrHung.Error()) {
-				mu.Lock()
-				hungAt = time.Now()
-				mu.Unlock()
+				now := time.Now()
+				hungAt.Store(&now)
 			}
 			fmt.Fprintln(stderr, sc.Text())
 		}
@@ -104,10 +92,7 @@ func runInChild(args []string, dir string, stdout, stderr io.Writer) error {
 		case s := <-sigs:
 			cmd.Process.Signal(s) // the child stops at a safe point, or at once the second time
 		case <-tick.C:
-			mu.Lock()
-			h := hungAt
-			mu.Unlock()
-			if !h.IsZero() && time.Since(h) > hangGrace && !stalled {
+			if h := hungAt.Load(); h != nil && time.Since(*h) > hangGrace && !stalled {
 				stalled = true
 				fmt.Fprintf(stderr, "umbench: the child process (PID %d) reported a hang and has not exited in %s: killing it\n", cmd.Process.Pid, hangGrace)
 				cmd.Process.Kill()

@@ -33,7 +33,7 @@ func newCompareCmd() *cobra.Command {
 	}
 	f.data = addData(c, true)
 	fs := c.Flags()
-	fs.StringVar(&f.format, "format", "table", "table or csv")
+	addFormat(c, &f.format, "table", "csv")
 	fs.Float64Var(&f.tol, "tolerance", 5, "flag a GPU more than this many percent from the fleet median (negative: off)")
 	fs.Float64Var(&f.maxZ, "max-z", 3.5, "flag a GPU whose robust z-score (median absolute deviation) exceeds this (negative: off)")
 	fs.Float64Var(&f.floor, "mad-floor", 0.5, "smallest spread the robust z-score divides by, in percent of the fleet median")
@@ -49,9 +49,6 @@ func newCompareCmd() *cobra.Command {
 }
 
 func (f *compareFlags) run(c *cobra.Command, args []string) error {
-	if err := oneOf("format", f.format, "table", "csv"); err != nil {
-		return err
-	}
 	if err := finite(map[string]float64{"tolerance": f.tol, "max-z": f.maxZ, "mad-floor": f.floor, "fdr": f.fdr}); err != nil {
 		return err
 	}
@@ -149,17 +146,9 @@ func writeComparison(w io.Writer, cmp []fleet.Comparison, wide bool) {
 		}
 		fmt.Fprintln(w, head)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		uuidHead := ""
-		if wide {
-			uuidHead = "gpu_uuid\t"
-		}
-		fmt.Fprintln(tw, "  host\tgpu\t"+uuidHead+"n\tmedian\tcv_pct\tdev_pct\ttol_pct\trobust_z\tflags\t")
+		fmt.Fprintln(tw, "  host\tgpu\t"+uuidCell(wide, "gpu_uuid")+"n\tmedian\tcv_pct\tdev_pct\ttol_pct\trobust_z\tflags\t")
 		for _, x := range cmp[i:j] {
-			uuid := ""
-			if wide {
-				uuid = orUnknown(x.UUID) + "\t"
-			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s%d\t%.4g\t%s\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, uuid, x.N,
+			fmt.Fprintf(tw, "  %s\t%s\t%s%d\t%.4g\t%s\t%s\t%s\t%+.2f\t%s\t\n", orUnknown(x.Host), x.GPU, uuidCell(wide, x.UUID), x.N,
 				x.Median, fixed(x.CVPct, "%.2f"), fixed(x.DevPct, "%+.2f"), fixed(x.TolPct, "±%.1f"), x.RobustZ, strings.Join(x.Flags, ","))
 		}
 		tw.Flush()
@@ -186,6 +175,14 @@ func priorSources(cmp []fleet.Comparison) string {
 	return strings.Join(out, "; ")
 }
 
+// uuidCell is a GPU UUID's cell of a tab-separated line with --wide, else nothing.
+func uuidCell(wide bool, uuid string) string {
+	if !wide {
+		return ""
+	}
+	return orUnknown(uuid) + "\t"
+}
+
 func sameConfig(a, b fleet.Comparison) bool {
 	return a.Label == b.Label && a.Platform == b.Platform && a.Mode == b.Mode && a.FleetMedian == b.FleetMedian && a.Metric == b.Metric
 }
@@ -201,19 +198,11 @@ func writePerGPU(w io.Writer, cmp []fleet.Comparison, o fleet.CompareOptions, wi
 	sum := fleet.PerGPU(cmp)
 	fmt.Fprintln(w, "per GPU (median deviation: positive is better, whatever the metric):")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	uuidHead := ""
-	if wide {
-		uuidHead = "gpu_uuid\t"
-	}
-	fmt.Fprintln(tw, "  part\t"+uuidHead+"configurations\toutliers\tgpu\thost\tslow\tfast\tmedian_dev_pct\t")
+	fmt.Fprintln(tw, "  part\t"+uuidCell(wide, "gpu_uuid")+"configurations\toutliers\tgpu\thost\tslow\tfast\tmedian_dev_pct\t")
 	flagged := 0
 	for _, s := range sum {
-		uuid := ""
-		if wide {
-			uuid = orUnknown(s.UUID) + "\t"
-		}
-		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuid, s.Configurations, s.Outliers, s.GPUOutliers, s.HostOutliers,
-			s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
+		fmt.Fprintf(tw, "  %s\t%s%d\t%d\t%d\t%d\t%d\t%d\t%s\t\n", s.Part, uuidCell(wide, s.UUID), s.Configurations,
+			s.Outliers, s.GPUOutliers, s.HostOutliers, s.Slow, s.Fast, fixed(s.MedianDevPct, "%+.2f"))
 		if s.Outliers > 0 {
 			flagged++
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/spf13/cobra"
@@ -22,12 +21,9 @@ func newCountersCmd() *cobra.Command {
 		Args:  maxArgs(1),
 	}
 	data := addData(c, false)
-	c.Flags().StringVar(&format, "format", "table", "table or csv")
+	addFormat(c, &format, "table", "csv")
 	c.Flags().BoolVar(&wide, "wide", false, "table: every configuration column, counters_collected and pcie_tx_bytes")
 	c.RunE = func(c *cobra.Command, args []string) error {
-		if err := oneOf("format", format, "table", "csv"); err != nil {
-			return err
-		}
 		src, err := data.one(args)
 		if err != nil {
 			return err
@@ -92,9 +88,7 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.Sum
 		}
 		t.rows = append(t.rows, f)
 	}
-	for _, l := range t.layout(slices.Repeat([]bool{true}, len(t.head)), -1) {
-		fmt.Fprintln(w, l)
-	}
+	t.write(w, maxColumns)
 	if uncounted > 0 {
 		fmt.Fprintf(w, "(-: %d configurations without a counter pass: waived, or not counted)\n", uncounted)
 	}

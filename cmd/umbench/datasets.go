@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -30,9 +31,7 @@ func newDatasetsCmd() *cobra.Command {
 					continue
 				}
 				for _, line := range describeDataset(d, rows, m) {
-					for _, l := range wrap(line, maxColumns, "      ") {
-						fmt.Fprintln(w, l)
-					}
+					fmt.Fprintln(w, wrap(line, maxColumns, "      "))
 				}
 			}
 			return nil
@@ -40,61 +39,46 @@ func newDatasetsCmd() *cobra.Command {
 	}
 }
 
-// datasetFacts are what describeDataset says of a dataset's rows.
-type datasetFacts struct {
-	gpus, modes, configs map[string]bool
-	groups               []string
-	trials               map[string]int
-	warmups              map[int64]int
-	minSize, maxSize     int64
-	start                time.Time
-}
-
-func factsOf(rows []results.Row, m results.Metadata) datasetFacts {
-	f := datasetFacts{gpus: map[string]bool{}, modes: map[string]bool{}, configs: map[string]bool{},
-		trials: map[string]int{}, warmups: map[int64]int{}, start: m.Start}
-	for _, r := range rows {
-		f.gpus[r.GPUUUID] = true
-		if !slices.Contains(f.groups, r.Group) {
-			f.groups = append(f.groups, r.Group)
-		}
-		if fm, _ := fleet.ModeOf(r.Note); fm != "" {
-			f.modes[fm] = true
-		}
-		k := results.ConfigKey(r)
-		f.configs[k] = true
-		f.trials[k+"|"+fmt.Sprint(r.Repetition)]++
-		f.warmups[r.Warmups]++
-		if r.SizeBytes > 0 {
-			if f.minSize == 0 || r.SizeBytes < f.minSize {
-				f.minSize = r.SizeBytes
-			}
-			f.maxSize = max(f.maxSize, r.SizeBytes)
-		}
-		// A resumed run's metadata names its last segment; the run IDs of
-		// its rows (20261129T235618Z-...) name every segment's start.
-		if t, err := time.Parse("20060102T150405Z", strings.SplitN(r.RunID, "-", 2)[0]); err == nil && (f.start.IsZero() || t.Before(f.start)) {
-			f.start = t
-		}
-	}
-	return f
-}
-
 // describeDataset says what a dataset is, in lines of at most about 120
 // columns: name, GPU, date of the run, rows; groups and settings; the
 // command that measured it.
 func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []string {
-	f := factsOf(rows, m)
-	gpu := m.Device.Name
-	if gpu == "" {
-		gpu = d.Platform
+	gpus, modes, configs := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	var groups []string
+	trials, warmups := map[string]int{}, map[int64]int{}
+	var minSize, maxSize int64
+	start := m.Start
+	for _, r := range rows {
+		gpus[r.GPUUUID] = true
+		if !slices.Contains(groups, r.Group) {
+			groups = append(groups, r.Group)
+		}
+		if fm, _ := fleet.ModeOf(r.Note); fm != "" {
+			modes[fm] = true
+		}
+		k := results.ConfigKey(r)
+		configs[k] = true
+		trials[k+"|"+fmt.Sprint(r.Repetition)]++
+		warmups[r.Warmups]++
+		if r.SizeBytes > 0 {
+			if minSize == 0 || r.SizeBytes < minSize {
+				minSize = r.SizeBytes
+			}
+			maxSize = max(maxSize, r.SizeBytes)
+		}
+		// A resumed run's metadata names its last segment; the run IDs of
+		// its rows (20261129T235618Z-...) name every segment's start.
+		if t, err := time.Parse("20060102T150405Z", strings.SplitN(r.RunID, "-", 2)[0]); err == nil && (start.IsZero() || t.Before(start)) {
+			start = t
+		}
 	}
-	if len(f.gpus) > 1 {
-		gpu = fmt.Sprintf("%d × %s", len(f.gpus), gpu)
+	gpu := cmp.Or(m.Device.Name, d.Platform)
+	if len(gpus) > 1 {
+		gpu = fmt.Sprintf("%d × %s", len(gpus), gpu)
 	}
 	when := "date unknown"
-	if !f.start.IsZero() {
-		when = "measured " + f.start.UTC().Format("2006-01-02 15:04") + " UTC"
+	if !start.IsZero() {
+		when = "measured " + start.UTC().Format("2006-01-02 15:04") + " UTC"
 	}
 	if d.Kind == datasets.Published {
 		when = "published figures"
@@ -103,22 +87,22 @@ func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []
 	if m.Device.DriverVersion != "" && d.Kind != datasets.Published {
 		out[0] += ", driver " + m.Device.DriverVersion
 	}
-	set := fmt.Sprintf("    %s; %d configurations", strings.Join(f.groups, ", "), len(f.configs))
+	set := fmt.Sprintf("    %s; %d configurations", strings.Join(groups, ", "), len(configs))
 	if d.Kind == datasets.Measured {
 		tc := map[int]int{}
-		for _, n := range f.trials {
+		for _, n := range trials {
 			tc[n]++
 		}
-		set += fmt.Sprintf("; mostly %d trials, %d warm-ups", results.MostCommon(tc), results.MostCommon(f.warmups))
+		set += fmt.Sprintf("; mostly %d trials, %d warm-ups", results.MostCommon(tc), results.MostCommon(warmups))
 	}
-	if f.maxSize > 0 {
-		set += "; sizes " + results.FormatBytes(f.minSize)
-		if f.maxSize != f.minSize {
-			set += "–" + results.FormatBytes(f.maxSize)
+	if maxSize > 0 {
+		set += "; sizes " + results.FormatBytes(minSize)
+		if maxSize != minSize {
+			set += "–" + results.FormatBytes(maxSize)
 		}
 	}
-	if len(f.modes) > 0 {
-		set += "; fleet " + strings.Join(slices.Sorted(maps.Keys(f.modes)), ", ")
+	if len(modes) > 0 {
+		set += "; fleet " + strings.Join(slices.Sorted(maps.Keys(modes)), ", ")
 	}
 	out = append(out, set)
 	switch {

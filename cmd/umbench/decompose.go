@@ -27,12 +27,9 @@ func newDecomposeCmd() *cobra.Command {
 		Args: maxArgs(1),
 	}
 	data := addData(c, false)
-	c.Flags().StringVar(&format, "format", "table", "table or csv")
+	addFormat(c, &format, "table", "csv")
 	c.Flags().BoolVar(&wide, "wide", false, "table: every term in ms and the dominant one")
 	c.RunE = func(c *cobra.Command, args []string) error {
-		if err := oneOf("format", format, "table", "csv"); err != nil {
-			return err
-		}
 		src, err := data.one(args)
 		if err != nil {
 			return err
@@ -46,19 +43,12 @@ func newDecomposeCmd() *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("%s: %w", src.Name, err)
 		}
-		w := c.OutOrStdout()
+		announce(c, src.Rows, format == "table", src.Meta.Unverified)
 		if format == "csv" {
-			announce(c, src.Rows, false)
-			sayUnverified(c, false, "", src.Meta.Unverified)
-			return model.WriteFrameCSV(w, model.DecompositionFrame(ds))
+			return model.WriteFrameCSV(c.OutOrStdout(), model.DecompositionFrame(ds))
 		}
-		if !wide {
-			fw := fitTo(w)
-			defer fw.flush()
-			w = fw
-		}
-		announce(c, src.Rows, true)
-		sayUnverified(c, true, "", src.Meta.Unverified)
+		w, done := fitted(c.OutOrStdout(), wide)
+		defer done()
 		fmt.Fprintf(w, "== %s: time split into the terms of paper Section VIII-A (medians, ms)", src.Name)
 		if len(counted) > 0 {
 			fmt.Fprintf(w, "; migration from %d counter passes where present", len(counted))
@@ -76,24 +66,14 @@ func newDecomposeCmd() *cobra.Command {
 var decompHeads = []string{"comp", "hbm", "cpu", "fault", "migr", "evict", "sync", "resid"}
 
 // writeDecompositionCompact prints the default decomposition table within
-// 120 columns: the configuration as one readable label, the total time in
-// ms and each term as a percentage of it (a * marks a term taken from a
-// measured time; the others are inferred), no column for a term that is
-// zero in every row (a closing line names them). --wide prints
-// model.WriteDecomposition's table: every term in ms and the dominant one.
+// 120 columns: a label, the total ms and each term in % of it (* for a
+// measured term), no column for a term zero in every row.
 func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
 	t := textTable{head: []string{"configuration", "total_ms"}, cut: 0}
 	var shown []int
 	var zero []string
 	for i, head := range decompHeads {
-		used := false
-		for j := range ds {
-			if v := ds[j].Terms()[i]; v != 0 && !math.IsNaN(v) {
-				used = true
-				break
-			}
-		}
-		if used {
+		if slices.ContainsFunc(ds, func(d model.Decomposition) bool { v := d.Terms()[i]; return v != 0 && !math.IsNaN(v) }) {
 			shown = append(shown, i)
 			t.head = append(t.head, head+"%")
 		} else {
@@ -127,11 +107,8 @@ func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
 		}
 		t.rows = append(t.rows, f)
 	}
-	lines, _ := t.fit(maxColumns)
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
+	if _, err := t.write(w, maxColumns); err != nil {
+		return err
 	}
 	fmt.Fprint(w, "terms in % of total_ms: comp(ute), access to hbm and cpu memory, fault, migr(ation), evict(ion), sync, resid(ual)")
 	if starred {

@@ -16,8 +16,7 @@ import (
 const digestPerGroup = 2
 
 // writeDigest ends a run: where the results are, the wall time by group,
-// a few headline medians of each group with their intervals, and the
-// command to run next.
+// each group's headline medians with intervals, and the next command.
 func writeDigest(w io.Writer, dir string, meta results.Metadata, took time.Duration) error {
 	rows, _, err := results.LoadDir(dir)
 	if err != nil {
@@ -45,9 +44,8 @@ func summaryOptions(m results.Metadata) results.SummaryOptions {
 		ThrottleReasons: m.Device.ThrottleReasons}
 }
 
-// selfCommand is how the user can run umbench again: "umbench" for an
-// installed binary, "go run ./cmd/umbench" when this one was built by go
-// run into a temporary directory.
+// selfCommand is how the user can run umbench again: "umbench", or "go run
+// ./cmd/umbench" for a binary go run built into a temporary directory.
 func selfCommand() string {
 	exe, err := os.Executable()
 	if err != nil {
@@ -60,9 +58,8 @@ func selfCommand() string {
 }
 
 // printGroupTimes says where a run's wall time went: each group's span
-// and, with parts, what it was spent on, in lines of at most 120 columns;
-// a merged directory's parts one after another, each named (they may have
-// run at the same time, so their spans are never added up).
+// and, with parts, what it was spent on; a merged directory's parts each
+// on their own (they may have run at once: spans are never added up).
 func printGroupTimes(w io.Writer, ts []results.GroupTime, parts bool) {
 	names, spans := results.ByPart(ts)
 	for _, part := range names {
@@ -71,16 +68,12 @@ func printGroupTimes(w io.Writer, ts []results.GroupTime, parts bool) {
 			head += ", " + part
 		}
 		if s := results.FormatGroupWall(spans[part]); s != "" {
-			for _, l := range wrap(head+": "+s, maxColumns, "  ") {
-				fmt.Fprintln(w, l)
-			}
+			fmt.Fprintln(w, wrap(head+": "+s, maxColumns, "  "))
 		}
 		if s := results.FormatGroupParts(spans[part]); s != "" && parts {
 			fmt.Fprintln(w, "spent on:")
 			for _, l := range strings.Split(s, "\n") {
-				for _, p := range wrap("  "+l, maxColumns, "    ") {
-					fmt.Fprintln(w, p)
-				}
+				fmt.Fprintln(w, wrap("  "+l, maxColumns, "    "))
 			}
 		}
 	}

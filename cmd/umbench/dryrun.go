@@ -18,15 +18,10 @@ import (
 	"github.com/umlab/umlab/umkit/simgpu"
 )
 
-// dryRunPlan is umbench run --dry-run: the plan, its size and a rough
-// estimate of its GPU time from running it on the simulated GPU (whose
-// model is H200-like), without opening a GPU or writing into --out.
-func dryRunPlan(w io.Writer, o umkit.Options, simulate bool) error {
-	all := umkit.DeviceInfo{ManagedMemory: true, ConcurrentManagedAccess: true, PageableMemoryAccess: true, CanMapHostMemory: true}
-	plan, err := umkit.NewPlan(o, all)
-	if err != nil {
-		return usageError{err.Error()}
-	}
+// dryRunPlan is umbench run --dry-run: the plan of o, its size and a
+// rough estimate of its GPU time from running it on the simulated GPU
+// (whose model is H200-like), without opening a GPU or writing into --out.
+func dryRunPlan(w io.Writer, o umkit.Options, plan umkit.Plan, simulate bool) error {
 	fmt.Fprintln(w, "dry run: nothing is measured, no GPU is opened, nothing is written")
 	fmt.Fprintf(w, "results would go to %s", o.Out)
 	if o.Resume {
@@ -60,16 +55,13 @@ func dryRunPlan(w io.Writer, o umkit.Options, simulate bool) error {
 		fmt.Fprintf(w, "estimate: not available (%v)\n", err)
 		return nil
 	}
-	for _, l := range wrap(fmt.Sprintf("estimate: about %s of GPU and CPU work under the simulated H200-like model; a real run "+
-		"takes longer (allocation, verification and settling are not modelled), and other GPUs differ", dev.Now().Round(time.Second)), helpWidth, "  ") {
-		fmt.Fprintln(w, l)
-	}
+	fmt.Fprintln(w, wrap(fmt.Sprintf("estimate: about %s of GPU and CPU work under the simulated H200-like model; a real run "+
+		"takes longer (allocation, verification and settling are not modelled), and other GPUs differ", dev.Now().Round(time.Second)), helpWidth, "  "))
 	return nil
 }
 
-// writePlanned prints one definition of a plan: its configurations and
-// trial rows, then its settings as words ("warmups 2, trials 5; sizes
-// 1 MiB, 256 MiB"), wrapped at 100 columns.
+// writePlanned prints a plan's definition: its configurations and trial
+// rows, then its settings as words ("warmups 2; trials 5; sizes 1 MiB").
 func writePlanned(w io.Writer, d umkit.Definition) error {
 	rows := 0
 	for _, c := range d.Configs() {
@@ -88,9 +80,7 @@ func writePlanned(w io.Writer, d umkit.Definition) error {
 	for _, k := range slices.Sorted(maps.Keys(fields)) {
 		parts = append(parts, words(k)+" "+planValue(k, fields[k]))
 	}
-	for _, l := range wrap("      "+strings.Join(parts, "; "), helpWidth, "      ") {
-		fmt.Fprintln(w, l)
-	}
+	fmt.Fprintln(w, wrap("      "+strings.Join(parts, "; "), helpWidth, "      "))
 	return nil
 }
 

@@ -9,18 +9,14 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// ParseSize reads a byte size such as 1GiB, 256MiB, 64KiB, 4096 or 1.5GB
-// (results.ParseBytes).
-func ParseSize(s string) (int64, error) { return results.ParseBytes(s) }
-
-// sizeList parses a comma-separated list of sizes.
-func sizeList(s string) ([]int64, error) {
+// parseList parses a comma-separated list with parse; "" is none.
+func parseList[T any](s string, parse func(string) (T, error)) ([]T, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var out []int64
+	var out []T
 	for _, f := range strings.Split(s, ",") {
-		v, err := ParseSize(f)
+		v, err := parse(f)
 		if err != nil {
 			return nil, err
 		}
@@ -29,26 +25,21 @@ func sizeList(s string) ([]int64, error) {
 	return out, nil
 }
 
+// sizeList parses a comma-separated list of sizes (results.ParseBytes).
+func sizeList(s string) ([]int64, error) { return parseList(s, results.ParseBytes) }
+
 // floatList parses a comma-separated list of numbers.
 func floatList(s, what string) ([]float64, error) {
-	if s == "" {
-		return nil, nil
-	}
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
+	return parseList(s, func(f string) (float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return nil, fmt.Errorf("%s %q: want comma-separated finite numbers ≥ 0", what, f)
+			return 0, fmt.Errorf("%s %q: want comma-separated finite numbers ≥ 0", what, f)
 		}
-		out = append(out, v)
-	}
-	return out, nil
+		return v, nil
+	})
 }
 
 func splitList(s string) []string {
-	if s == "" {
-		return nil
-	}
 	var out []string
 	for _, f := range strings.Split(s, ",") {
 		if f = strings.TrimSpace(f); f != "" {

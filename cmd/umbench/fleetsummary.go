@@ -15,13 +15,11 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// fleetSummary reads a fleet for umbench summary (a merged directory, or
-// the root of a fleet run, named as the one DIR) part by
-// part, from its GPUs' digests, never holding their rows: the summaries by
-// fleet mode, the fleet's metadata where it has one (a merged directory's
-// meta.json), and one row per part and mode that stands for its rows
-// where summary reads their host, GPU, mode, group and whether they are
-// simulated. sums is nil when the source is not a fleet.
+// fleetSummary reads a fleet (a merged directory or a fleet run's root,
+// the one DIR) from its GPUs' digests, never holding their rows: the
+// summaries by fleet mode, the fleet's meta.json where it has one, and one
+// row per part and mode standing for its rows (host, GPU, mode, group,
+// simulated). sums is nil when the source is not a fleet.
 func fleetSummary(d *dataFlags, args []string, group string, stderr io.Writer) (sums map[string][]results.SummaryRow, ids []results.Row, meta results.Metadata, err error) {
 	refs, _ := d.refs(args)
 	if d.dataset != "" || len(refs) != 1 {
@@ -31,13 +29,10 @@ func fleetSummary(d *dataFlags, args []string, group string, stderr io.Writer) (
 	if !strings.ContainsAny(dir, `/\`) && embedded(dir) || !fleet.IsFleet(dir) {
 		return nil, nil, meta, nil
 	}
-	// A fleet's summaries, one per GPU and configuration, are what stays
-	// live (about 300 MB at 1,024 GPUs of the full suite), while reading
-	// the GPUs' rows makes gigabytes of short-lived garbage: the collector
-	// runs less often (GOGC 400) under a soft limit of 1 GiB, so that
-	// garbage neither costs a collection every few files nor grows to
-	// several times the summaries. GOMEMLIMIT and GOGC, when set, have the
-	// last word.
+	// The summaries stay live (about 300 MB at 1,024 GPUs of the full
+	// suite) while reading rows makes gigabytes of short-lived garbage:
+	// GOGC 400 under a soft limit of 1 GiB neither collects every few files
+	// nor grows to several times the summaries. GOMEMLIMIT and GOGC win.
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(fleetMemoryLimit)
 		if os.Getenv("GOGC") == "" {

@@ -40,10 +40,11 @@ func setHelp(root *cobra.Command) {
 	root.SetHelpTemplate("{{with (or .Long .Short)}}{{.}}\n\n{{end}}{{.UsageString}}")
 }
 
-// flagAsValue catches a flag that took the next flag as its value because
-// its own was missing (umbench run --out --resume): the flag package would
+// vetFlags refuses a --format (addFormat) outside its allowed values,
+// and catches a flag that took the next flag as its value because its
+// own was missing (umbench run --out --resume): the flag package would
 // silently write the results to a directory named "--resume".
-func flagAsValue(c *cobra.Command) error {
+func vetFlags(c *cobra.Command) error {
 	fs := c.Flags()
 	var err error
 	fs.Visit(func(f *pflag.Flag) {
@@ -51,15 +52,25 @@ func flagAsValue(c *cobra.Command) error {
 		if err != nil || !strings.HasPrefix(v, "-") || f.Value.Type() == "bool" {
 			return
 		}
-		name := strings.TrimLeft(v, "-")
-		if i := strings.IndexByte(name, '='); i >= 0 {
-			name = name[:i]
-		}
+		name, _, _ := strings.Cut(strings.TrimLeft(v, "-"), "=")
 		if fs.Lookup(name) != nil {
 			err = usagef("flag --%s needs a value, but got the flag %s", f.Name, v)
 		}
 	})
+	if f := fs.Lookup("format"); err == nil && f != nil && f.Annotations[allowedValues] != nil {
+		err = oneOf(f.Name, f.Value.String(), f.Annotations[allowedValues]...)
+	}
 	return err
+}
+
+// allowedValues annotates a flag with the values vetFlags allows.
+const allowedValues = "umbench_allowed"
+
+// addFormat adds --format: its first allowed value is the default.
+func addFormat(c *cobra.Command, p *string, allowed ...string) {
+	n := len(allowed)
+	c.Flags().StringVar(p, "format", allowed[0], strings.Join(allowed[:n-1], ", ")+" or "+allowed[n-1])
+	c.Flags().SetAnnotation("format", allowedValues, allowed)
 }
 
 // isSet reports whether the flag was given on the command line.

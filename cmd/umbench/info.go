@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -35,8 +36,8 @@ func newInfoCmd() *cobra.Command {
 			return err
 		}
 		defer dev.Close()
-		fit := fitTo(c.OutOrStdout()) // notes such as the simulated GPU's are long prose
-		defer fit.flush()
+		fit, done := fitted(c.OutOrStdout(), false) // notes such as the simulated GPU's are long prose
+		defer done()
 		writeInfo(fit, umkit.Describe(dev, "", "", umkit.Plan{}), dev.Info())
 		return nil
 	}
@@ -83,9 +84,4 @@ func writeInfo(out io.Writer, m results.Metadata, info umkit.DeviceInfo) {
 	}
 }
 
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
-}
+func orUnknown(s string) string { return cmp.Or(s, "unknown") }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/umkit"
+	"github.com/umlab/umlab/umkit/simgpu"
 )
 
 // Every bad number or list on run's command line is refused with exit 2
@@ -183,7 +184,7 @@ func TestSimulatedSummaryBannerAndNoMixing(t *testing.T) {
 // allocation, several GPUs.
 func TestSimulateKnobs(t *testing.T) {
 	t.Setenv(EnvSimulate, "1")
-	t.Setenv(EnvSimFailAlloc, "3")
+	t.Setenv(simgpu.EnvFailAlloc, "3")
 	dir := filepath.Join(t.TempDir(), "out")
 	args := []string{"run", "--quick", "--groups", "hbm", "--trials", "3", "--warmups", "1", "--out", dir}
 	code, out, errs := umbench(t, args...)
@@ -192,14 +193,14 @@ func TestSimulateKnobs(t *testing.T) {
 	if n := len(readRows(t, dir)); n != 3 {
 		t.Errorf("%d rows kept, want 3", n)
 	}
-	t.Setenv(EnvSimFailAlloc, "")
+	t.Setenv(simgpu.EnvFailAlloc, "")
 
-	t.Setenv(EnvSimMemory, "256MiB")
+	t.Setenv(simgpu.EnvMemory, "256MiB")
 	code, out, errs = umbench(t, "info")
 	wantCode(t, nil, 0, code, out, errs)
 	contains(t, "info", out, "256 MiB total")
 
-	t.Setenv(EnvSimGPUs, "2")
+	t.Setenv(simgpu.EnvGPUs, "2")
 	code, out, errs = umbench(t, "info", "--gpu", "1")
 	wantCode(t, nil, 0, code, out, errs)
 	contains(t, "info", out, "GPU 1", "000000000001")
@@ -207,24 +208,24 @@ func TestSimulateKnobs(t *testing.T) {
 	wantCode(t, nil, 1, code, out, errs)
 	contains(t, "stderr", errs, "no simulated GPU 2")
 
-	t.Setenv(EnvSimHangAfter, "zero")
+	t.Setenv(simgpu.EnvHangAfter, "zero")
 	code, out, errs = umbench(t, "info")
 	wantCode(t, nil, 2, code, out, errs)
-	contains(t, "stderr", errs, EnvSimHangAfter)
-	t.Setenv(EnvSimHangAfter, "")
-	t.Setenv(EnvSimDropLaunch, "0")
+	contains(t, "stderr", errs, simgpu.EnvHangAfter)
+	t.Setenv(simgpu.EnvHangAfter, "")
+	t.Setenv(simgpu.EnvDropLaunch, "0")
 	code, out, errs = umbench(t, "info")
 	wantCode(t, nil, 2, code, out, errs)
-	contains(t, "stderr", errs, EnvSimDropLaunch, "from 1")
-	t.Setenv(EnvSimDropLaunch, "")
+	contains(t, "stderr", errs, simgpu.EnvDropLaunch, "from 1")
+	t.Setenv(simgpu.EnvDropLaunch, "")
 
 	for _, bad := range []string{"lots", "0", "105MiB@", "105MiB@none", "@512MiB"} {
-		t.Setenv(EnvSimDriverKeeps, bad)
+		t.Setenv(simgpu.EnvDriverKeeps, bad)
 		code, out, errs = umbench(t, "info")
-		wantCode(t, []string{EnvSimDriverKeeps + "=" + bad, "info"}, 2, code, out, errs)
-		contains(t, "stderr", errs, EnvSimDriverKeeps, "SIZE@FROM")
+		wantCode(t, []string{simgpu.EnvDriverKeeps + "=" + bad, "info"}, 2, code, out, errs)
+		contains(t, "stderr", errs, simgpu.EnvDriverKeeps, "SIZE@FROM")
 	}
-	t.Setenv(EnvSimDriverKeeps, "105MiB@256MiB")
+	t.Setenv(simgpu.EnvDriverKeeps, "105MiB@256MiB")
 	code, out, errs = umbench(t, "info")
 	wantCode(t, nil, 0, code, out, errs)
 }

@@ -19,17 +19,16 @@ func newListCmd() *cobra.Command {
 		Short: "the benchmarks, with what each isolates and how summary labels its rows",
 		Args:  noArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			out := fitTo(c.OutOrStdout())
-			defer out.flush()
+			out, done := fitted(c.OutOrStdout(), false)
+			defer done()
 			writeList(out)
 			return nil
 		},
 	}
 }
 
-// writeList prints each registry entry: its --bench name, the labels its
-// rows get in umbench summary, what it measures and its bytes per
-// iteration.
+// writeList prints each registry entry: its --bench name, its rows'
+// labels in umbench summary, what it measures, its bytes per iteration.
 func writeList(w io.Writer) {
 	configs := map[string][]umkit.Config{} // registry entry → its default configurations
 	for _, d := range umkit.Definitions() {

@@ -75,7 +75,7 @@ func newRoot() *cobra.Command {
 			c.Help()
 			return usagef("name a command")
 		},
-		PersistentPreRunE: func(c *cobra.Command, _ []string) error { return flagAsValue(c) },
+		PersistentPreRunE: func(c *cobra.Command, _ []string) error { return vetFlags(c) },
 	}
 	root.SetVersionTemplate("{{.Version}}\n")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -566,17 +566,17 @@ func TestParseSize(t *testing.T) {
 		{"1e3", 1000},
 	}
 	for _, c := range good {
-		got, err := ParseSize(c.in)
+		got, err := results.ParseBytes(c.in)
 		if err != nil || got != c.want {
-			t.Errorf("ParseSize(%q) = %d, %v; want %d", c.in, got, err, c.want)
+			t.Errorf("results.ParseBytes(%q) = %d, %v; want %d", c.in, got, err, c.want)
 		}
 	}
 	bad := []string{"", " ", "GiB", "B", "abc", "1000x", "-1", "-1GiB", "0", "0GiB", "1GiBB", "1 2", "1,5GB",
 		"Inf", "+Inf", "2PiB", "1e20"}
 	for _, in := range bad {
-		got, err := ParseSize(in)
+		got, err := results.ParseBytes(in)
 		if err == nil {
-			t.Errorf("ParseSize(%q) = %d, want an error", in, got)
+			t.Errorf("results.ParseBytes(%q) = %d, want an error", in, got)
 			continue
 		}
 		contains(t, "error", err.Error(), "size", "e.g.")
@@ -585,9 +585,9 @@ func TestParseSize(t *testing.T) {
 	// arbitrary int64; a fraction of a byte truncates to a zero size.
 	for _, in := range []string{"NaN", "nan", "NaNGiB", "0.5", "0.4B"} {
 		t.Run(in, func(t *testing.T) {
-			got, err := ParseSize(in)
+			got, err := results.ParseBytes(in)
 			if err == nil {
-				regression(t, "ParseSize(%q) = %d, nil; want an error (flags.go)", in, got)
+				regression(t, "results.ParseBytes(%q) = %d, nil; want an error (flags.go)", in, got)
 			}
 		})
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -42,7 +41,7 @@ func newMergeCmd() *cobra.Command {
 		if strict && len(problems) > 0 {
 			return fmt.Errorf("--strict: %d difference(s) between the parts; nothing written", len(problems))
 		}
-		man, err := fleet.Merge(out, parts, problems, "umbench "+strings.Join(append([]string{"merge"}, commandArgs(c)...), " "))
+		man, err := fleet.Merge(out, parts, problems, commandLine(c))
 		if errors.Is(err, results.ErrResultsExist) {
 			return usageError{err.Error()}
 		} else if err != nil {
@@ -60,9 +59,8 @@ func newMergeCmd() *cobra.Command {
 	return c
 }
 
-// loadParts resolves merge's and compare's references to parts
-// (datasets.Parts), printing its warnings, and refuses parts that hold no
-// rows or mix simulated and measured ones; simulated parts get the banner.
+// loadParts resolves references to parts (datasets.Parts), printing its
+// warnings; simulated parts get the banner, mixed with measured ones an error.
 func loadParts(c *cobra.Command, refs, skip []string, table bool) ([]fleet.Part, error) {
 	parts, warns, err := datasets.Parts(refs, skip)
 	for _, w := range warns {
@@ -86,9 +84,7 @@ func writeProblems(w io.Writer, ps []fleet.Problem) {
 	}
 	fmt.Fprintf(w, "differences between the parts (%d):\n", len(ps))
 	for _, p := range ps {
-		for _, l := range wrap(fmt.Sprintf("  - %s: %s", p.Kind, p.Message), maxColumns, "    ") {
-			fmt.Fprintln(w, l)
-		}
+		fmt.Fprintln(w, wrap(fmt.Sprintf("  - %s: %s", p.Kind, p.Message), maxColumns, "    "))
 	}
 	fmt.Fprintln(w)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -34,7 +35,7 @@ func newModelCmd() *cobra.Command {
 	}
 	f.data = addData(c, false)
 	fs := c.Flags()
-	fs.StringVar(&f.format, "format", "table", "table or csv")
+	addFormat(c, &f.format, "table", "csv")
 	fs.StringVar(&f.minSize, "min-size", "16MiB", "smallest `SIZE` counted in the aggregate error and policy matches")
 	fs.BoolVar(&f.withoutCPU, "without-cpu", false, "diagnostic: take each alternating trial's median CPU-only time of the same "+
 		"policy, size and repetition out before fitting (shows whether misses come from the CPU update's drift)")
@@ -47,10 +48,7 @@ func newModelCmd() *cobra.Command {
 }
 
 func (f *modelFlags) run(c *cobra.Command, args []string) error {
-	if err := oneOf("format", f.format, "table", "csv"); err != nil {
-		return err
-	}
-	ms, err := ParseSize(f.minSize)
+	ms, err := results.ParseBytes(f.minSize)
 	if err != nil {
 		return usagef("--min-size: %v", err)
 	}
@@ -73,21 +71,14 @@ func (f *modelFlags) run(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	w := c.OutOrStdout()
+	announce(c, src.Rows, f.format == "table", src.Meta.Unverified)
 	if f.format == "csv" {
 		// One CSV table: a dataset's published parameters when it has them
 		// (Table III for paper-gb200), else the calibration from measurements.
-		announce(c, src.Rows, false)
-		sayUnverified(c, false, "", src.Meta.Unverified)
-		return reports[0].WriteCSV(w)
+		return reports[0].WriteCSV(c.OutOrStdout())
 	}
-	if !f.wide {
-		fw := fitTo(w)
-		defer fw.flush()
-		w = fw
-	}
-	announce(c, src.Rows, true)
-	sayUnverified(c, true, "", src.Meta.Unverified)
+	w, done := fitted(c.OutOrStdout(), f.wide)
+	defer done()
 	fmt.Fprint(w, modelTerms+"\n\n")
 	for i, r := range reports {
 		if i > 0 {
@@ -147,17 +138,13 @@ func writePublishedErrors(w io.Writer, published []model.Calibration) {
 	tw.Flush()
 }
 
-// countersOf loads the collected counter passes of the runs named, comma
-// separated (for umbench model --counters), and checks that they come from
-// the platform the rows were measured on. Where two runs hold passes of
-// the same configuration the later one named is quoted.
+// countersOf loads the collected counter passes of --counters' runs, which
+// must come from the rows' platform; where two hold a configuration, the
+// later named is quoted.
 func countersOf(names string, rows []results.Row) ([]model.Counted, error) {
 	platform := ""
-	for _, r := range rows {
-		if r.Platform != "" {
-			platform = r.Platform
-			break
-		}
+	if i := slices.IndexFunc(rows, func(r results.Row) bool { return r.Platform != "" }); i >= 0 {
+		platform = rows[i].Platform
 	}
 	var out []model.Counted
 	for _, name := range strings.Split(names, ",") {
@@ -198,8 +185,5 @@ func writePoints(w io.Writer, ps []model.Point) {
 			withCI(p.MeasuredMs, p.MeasuredCI), sig4(p.PredictedMs), pctWithCI(p.APE, p.APECI)})
 	}
 	fmt.Fprintln(w, "\nValidation points (median over trials and repetitions)")
-	lines, _ := t.fit(maxColumns)
-	for _, l := range lines {
-		fmt.Fprintln(w, l)
-	}
+	t.write(w, maxColumns)
 }

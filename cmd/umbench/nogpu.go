@@ -34,12 +34,10 @@ func (e noGPU) Error() string {
 		why, self, self, cuda.MinDriverBranch)
 }
 
-// openGPU opens GPU ordinal with open. Without a driver or a GPU the error
-// is a noGPU paragraph; other failures say "no usable GPU" and why.
+// openGPU opens GPU ordinal (checked ≥ 0 by each command) with open.
+// Without a driver or a GPU the error is a noGPU paragraph; other failures
+// say "no usable GPU" and why.
 func openGPU(open func(int) (umkit.Device, error), ordinal int) (umkit.Device, error) {
-	if ordinal < 0 {
-		return nil, usagef("--gpu %d: a GPU ordinal is 0 or more (umbench info lists the GPU)", ordinal)
-	}
 	dev, err := open(ordinal)
 	if err != nil {
 		return nil, orNoGPU(fmt.Errorf("no usable GPU: %w", err))

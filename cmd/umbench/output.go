@@ -27,9 +27,8 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// screened is a command's standard output or error with every terminal
-// escape and bidi override from data written visibly (sanitize.Writer),
-// remembering whether it is a terminal (for the progress bar).
+// screened is a command's output or error through sanitize.Writer, which
+// remembers whether it is a terminal (for the progress bar).
 type screened struct {
 	*sanitize.Writer
 	tty bool

@@ -5,15 +5,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
-// runRepeats is umbench run --repeat N: N passes of the same run, each in a
-// process of its own (what varies between processes of a healthy node is
-// what a baseline of several runs lets umbench check measure), into
-// out/run1 … runN, one after the other. A pass that fails stops the
-// repeats, the passes before it kept; --resume continues each pass that
-// has begun and starts the others.
+// runRepeats is umbench run --repeat N: N passes of the run into out/run1
+// … runN, each a process of its own (umbench check measures the variation
+// between processes). A failed pass stops the repeats; --resume continues
+// each pass that has begun and starts the others.
 func runRepeats(args []string, n int, out string, resume bool, stdout, stderr io.Writer) error {
 	args = withoutFlags(args, "repeat", "out", "resume")
 	for i := 1; i <= n; i++ {
@@ -36,21 +35,12 @@ func runRepeats(args []string, n int, out string, resume bool, stdout, stderr io
 func withoutFlags(args []string, names ...string) []string {
 	var out []string
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		drop := false
-		for _, n := range names {
-			switch {
-			case a == "--"+n && n == "resume":
-				drop = true
-			case a == "--"+n:
-				drop = true
-				i++ // its value
-			case strings.HasPrefix(a, "--"+n+"="):
-				drop = true
-			}
-		}
-		if !drop {
-			out = append(out, a)
+		name, _, hasValue := strings.Cut(strings.TrimPrefix(args[i], "--"), "=")
+		switch {
+		case !strings.HasPrefix(args[i], "--") || !slices.Contains(names, name):
+			out = append(out, args[i])
+		case !hasValue && name != "resume":
+			i++ // its value
 		}
 	}
 	return out

@@ -78,12 +78,9 @@ func newReproduceCmd() *cobra.Command {
 			"combined group by group (a group comes from the first that has it).",
 	}
 	src := addClaimSources(c)
-	c.Flags().StringVar(&format, "format", "table", "table, md or csv")
+	addFormat(c, &format, "table", "md", "csv")
 	c.Flags().StringVar(&section, "section", "", "only claims whose `SECTION` starts with this (V-C, VI, Table III)")
 	c.RunE = func(c *cobra.Command, args []string) error {
-		if err := oneOf("format", format, "table", "md", "csv"); err != nil {
-			return err
-		}
 		cs := claims.All()
 		if section != "" {
 			if cs = claims.Sections(section); len(cs) == 0 {
@@ -104,9 +101,9 @@ func newReproduceCmd() *cobra.Command {
 			return err
 		}
 		if format == "table" {
-			fw := fitTo(w)
-			defer fw.flush()
-			w = fw
+			var done func()
+			w, done = fitted(w, false)
+			defer done()
 			fmt.Fprintf(w, "%s: %s\n\n", sanitize.Terminal(run.Name), sanitize.Terminal(run.Facts.Describe()))
 		}
 		return claims.Write(w, xs, format)

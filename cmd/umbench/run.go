@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -86,8 +87,7 @@ func newRunCmd() *cobra.Command {
 }
 
 // run is umbench run: the command line checked in full before any GPU is
-// touched, then a dry run, a node run (--gpus), a watched child (risky
-// sweeps) or the run in this process.
+// touched, then a dry run, a node run, repeats, a watched child or this process.
 func (f *runFlags) run(c *cobra.Command) error {
 	opts, plan, err := f.options(c)
 	if err != nil {
@@ -100,7 +100,7 @@ func (f *runFlags) run(c *cobra.Command) error {
 	stdout, stderr := c.OutOrStdout(), c.ErrOrStderr()
 	switch {
 	case f.dryRun:
-		return dryRunPlan(stdout, opts, simulate)
+		return dryRunPlan(stdout, opts, plan, simulate)
 	case f.gpus != "":
 		if simulate {
 			old := discoverGPUs
@@ -140,16 +140,13 @@ func (f *runFlags) options(c *cobra.Command) (umkit.Options, umkit.Plan, error) 
 	if err != nil {
 		return umkit.Options{}, umkit.Plan{}, err
 	}
-	dir := f.out
-	if dir == "" {
-		dir = filepath.Join("results", time.Now().Format("20060102-150405"))
-	}
+	dir := cmp.Or(f.out, filepath.Join("results", time.Now().Format("20060102-150405")))
 	stderr := c.ErrOrStderr()
 	opts := umkit.Options{
 		Groups: groups, Benchmarks: bench, Quick: f.quick, Trials: count(c, "trials", f.trials), Warmups: count(c, "warmups", f.warmups),
 		Sizes: sz, Out: dir, Resume: f.resume, Ordinal: f.gpu, AllowOversubscription: f.allow, OversubPercents: pc,
 		HandoffOrder: f.order, OrderSeed: f.orderSeed, CPUThreads: f.cpuThreads, Rewrite: f.rewrite,
-		Command:   "umbench " + strings.Join(append([]string{"run"}, commandArgs(c)...), " "),
+		Command:   commandLine(c),
 		Warn:      func(s string) { fmt.Fprintln(stderr, "umbench: warning:", s) },
 		TimeLimit: f.timeLimit, KernelTimeout: f.kernelTimeout,
 	}
@@ -206,21 +203,16 @@ func (f *runFlags) check(c *cobra.Command) error {
 // selection reads --groups and --bench: given, they must name something.
 func (f *runFlags) selection(c *cobra.Command) (g, b []string, err error) {
 	if isSet(c, "groups") {
-		if g, err = strictList("groups", f.groups); err != nil {
-			return nil, nil, err
-		}
+		g, err = strictList("groups", f.groups)
 	}
-	if isSet(c, "bench") {
-		if b, err = strictList("bench", f.bench); err != nil {
-			return nil, nil, err
-		}
+	if isSet(c, "bench") && err == nil {
+		b, err = strictList("bench", f.bench)
 	}
-	return g, b, nil
+	return g, b, err
 }
 
-// measure runs opts in this process on the device open opens, saying
-// start on stderr once the device is open, and turns the ways a run ends
-// early into errors that say what was kept and how to continue.
+// measure runs opts in this process on the device open opens (saying start
+// once it is open); an early end's error says what was kept and what next.
 func measure(opts umkit.Options, open func(int) (umkit.Device, error), counters bool, stderr io.Writer, start string) (results.Metadata, error) {
 	annotate, err := fleetWorker(stderr)
 	if err != nil {
@@ -293,6 +285,11 @@ func commandArgs(c *cobra.Command) []string {
 		return args[i+1:]
 	}
 	return args
+}
+
+// commandLine is the command line as typed, for the record: "umbench run ...".
+func commandLine(c *cobra.Command) string {
+	return strings.Join(append([]string{"umbench", c.Name()}, commandArgs(c)...), " ")
 }
 
 // count is a flag's value as an iteration count: unset when the flag was

@@ -20,9 +20,8 @@ import (
 	"github.com/umlab/umlab/fleet/node"
 )
 
-// discoverGPUs lists the GPUs of a node-level run and the CPUs nearest
-// each; workerExecutable is the program each GPU's worker runs. Tests
-// replace both.
+// discoverGPUs lists a node run's GPUs and the CPUs nearest each;
+// workerExecutable is what each worker runs. Tests replace both.
 var (
 	discoverGPUs     = node.Discover
 	workerExecutable = os.Executable
@@ -72,7 +71,7 @@ func runFleet(c *cobra.Command, gpus, out string, concurrent bool, timeout, stal
 	rep, err := node.RunNode(ctx, node.NodeOptions{
 		Executable: exe, Args: append([]string{"run"}, wargs...), Root: out, Host: host, GPUs: list,
 		Concurrent: concurrent, Timeout: timeout, Stall: stall, Log: stderr, Warnings: warns,
-		Command: "umbench " + strings.Join(append([]string{"run"}, commandArgs(c)...), " "),
+		Command: commandLine(c),
 	})
 	if len(rep.Workers) > 0 {
 		writeWorkers(stdout, rep.Workers)
@@ -120,11 +119,9 @@ func writeWorkers(w io.Writer, outs []node.Outcome) {
 	tw.Flush()
 }
 
-// fleetWorker prepares umbench run when a supervisor or a Slurm task
-// started it as a fleet worker (fleet.EnvMode set): it pins the process to
-// the CPUs it was given if it is not already, and returns a function that
-// annotates the results directory when the run ends. For a plain run it
-// does nothing.
+// fleetWorker prepares a fleet worker's run (fleet.EnvMode set by a
+// supervisor or a Slurm task): it pins the process to the CPUs it was
+// given and returns what annotates the results directory at the end.
 func fleetWorker(stderr io.Writer) (func(dir string), error) {
 	a, ok, err := fleet.AnnotationFromEnv()
 	if err != nil {

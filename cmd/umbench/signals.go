@@ -25,24 +25,20 @@ func interruptible(stderr io.Writer, dir string) (ctx context.Context, stop func
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
 	go func() {
-		first := true
-		for {
-			select {
-			case <-done:
-				return
-			case s := <-ch:
-				if first {
-					first = false
-					fmt.Fprintf(stderr, "\numbench: %v: stopping after the current trial; every finished configuration is kept. "+
-						"Interrupt again to exit at once\n", s)
-					cancel()
-					continue
-				}
-				fmt.Fprintf(stderr, "\numbench: %v again: exiting now; every finished configuration is in %s "+
-					"(continue with: umbench run --out %s --resume)\n", s, dir, dir)
-				exitNow(130)
-				return
-			}
+		select {
+		case <-done:
+			return
+		case s := <-ch:
+			fmt.Fprintf(stderr, "\numbench: %v: stopping after the current trial; every finished configuration is kept. "+
+				"Interrupt again to exit at once\n", s)
+			cancel()
+		}
+		select {
+		case <-done:
+		case s := <-ch:
+			fmt.Fprintf(stderr, "\numbench: %v again: exiting now; every finished configuration is in %s "+
+				"(continue with: umbench run --out %s --resume)\n", s, dir, dir)
+			exitNow(130)
 		}
 	}()
 	return ctx, func() {

@@ -12,52 +12,24 @@ import (
 	"github.com/umlab/umlab/umkit/simgpu"
 )
 
-// The simulated GPU: umbench run --simulate, or UMLAB_SIMULATE=1 for every
-// command, runs on umkit/simgpu, the deterministic device the tests use.
-// Its numbers are made up; every row and meta.json say so. Its knobs
-// (UMLAB_SIM_*, for tests and for trying what umbench does when things go
-// wrong or a node is slower) are read by simgpu.FromEnv; simgpu's package
-// documentation lists them.
-const (
-	EnvSimulate       = "UMLAB_SIMULATE" // 1: simulate every command
-	EnvSimGPUs        = simgpu.EnvGPUs
-	EnvSimMemory      = simgpu.EnvMemory
-	EnvSimKernelDelay = simgpu.EnvKernelDelay
-	EnvSimHangAfter   = simgpu.EnvHangAfter
-	EnvSimDropLaunch  = simgpu.EnvDropLaunch
-	EnvSimHangHome    = simgpu.EnvHangHome
-	EnvSimFailAlloc   = simgpu.EnvFailAlloc
-	EnvSimDriverKeeps = simgpu.EnvDriverKeeps
-)
+// EnvSimulate=1 runs every command on the simulated GPU, as run --simulate
+// does: umkit/simgpu, the deterministic device the tests use. Its numbers
+// are made up; every row and meta.json say so. Its knobs (UMLAB_SIM_*)
+// are read by simgpu.FromEnv, whose package documentation lists them.
+const EnvSimulate = "UMLAB_SIMULATE"
 
-// simulating reports whether the command runs on the simulated GPU: flag
-// is the command's --simulate; UMLAB_SIMULATE=1 (or true) turns it on for
-// every command.
-func simulating(flag bool) (bool, error) {
-	if flag {
-		return true, nil
-	}
-	switch v := os.Getenv(EnvSimulate); strings.ToLower(v) {
-	case "", "0", "false":
-		return false, nil
-	case "1", "true":
-		return true, nil
-	default:
-		return false, usagef("%s=%q: want 1 or 0", EnvSimulate, v)
-	}
-}
-
-// deviceOpener returns how to open a GPU: the simulated one when --simulate
-// or UMLAB_SIMULATE asks for it, else the real one.
+// deviceOpener returns how to open a GPU: the simulated one when flag
+// (the command's --simulate) or UMLAB_SIMULATE (1 or true) asks for it,
+// else the real one.
 func deviceOpener(flag bool) (open func(int) (umkit.Device, error), simulate bool, err error) {
-	simulate, err = simulating(flag)
-	if err != nil {
-		return nil, false, err
-	}
-	if simulate {
+	v := os.Getenv(EnvSimulate)
+	switch l := strings.ToLower(v); {
+	case flag || l == "1" || l == "true":
 		return openSimulated, true, nil
+	case l == "" || l == "0" || l == "false":
+		return openDevice, false, nil
 	}
-	return openDevice, false, nil
+	return nil, false, usagef("%s=%q: want 1 or 0", EnvSimulate, v)
 }
 
 // readKnobs reads the simulated GPU's knobs; a bad one is a usage error.
@@ -69,8 +41,7 @@ func readKnobs() (simgpu.Knobs, error) {
 	return k, nil
 }
 
-// openSimulated opens simulated GPU ordinal with the knobs of the
-// environment.
+// openSimulated opens simulated GPU ordinal with the environment's knobs.
 func openSimulated(ordinal int) (umkit.Device, error) {
 	k, err := readKnobs()
 	if err != nil {
@@ -78,7 +49,7 @@ func openSimulated(ordinal int) (umkit.Device, error) {
 	}
 	d, err := k.Open(ordinal)
 	if err != nil {
-		return nil, err
+		return nil, err // not a typed nil in the interface
 	}
 	return d, nil
 }
@@ -90,7 +61,7 @@ func discoverSimulated(ords []int) ([]node.GPU, []string, error) {
 		return nil, nil, err
 	}
 	if ords == nil {
-		for i := 0; i < k.GPUs; i++ {
+		for i := range k.GPUs {
 			ords = append(ords, i)
 		}
 	}

@@ -63,14 +63,16 @@ func (d *dataFlags) one(args []string) (datasets.Source, error) {
 }
 
 // announce prints the SIMULATED banner when rows were made up by the
-// simulated GPU: on w for a table, on stderr for csv and json, whose
-// readers are scripts.
-func announce(c *cobra.Command, rows []results.Row, table bool) {
+// simulated GPU, then how many unverified trials the loaders left out of
+// us: on stdout for a table, on stderr for csv and json, whose readers
+// are scripts.
+func announce(c *cobra.Command, rows []results.Row, table bool, us ...results.Unverified) {
 	w := c.OutOrStdout()
 	if !table {
 		w = c.ErrOrStderr()
 	}
 	banner(w, rows)
+	sayUnverified(c, table, "", us...)
 }
 
 // strictList parses a comma-separated list given on the command line: an

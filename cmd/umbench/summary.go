@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -37,7 +38,7 @@ func newSummaryCmd() *cobra.Command {
 		Args: maxArgs(1),
 	}
 	f.data = addData(c, false)
-	c.Flags().StringVar(&f.format, "format", "table", "table or csv")
+	addFormat(c, &f.format, "table", "csv")
 	c.Flags().StringVar(&f.group, "group", "", "only this `GROUP`, every configuration of it")
 	c.Flags().BoolVar(&f.all, "all", false, "every configuration, and where each group's time went")
 	c.Flags().BoolVar(&f.wide, "wide", false, "table: every configuration column, GPU UUIDs, kernel and total times, interval bounds")
@@ -47,9 +48,6 @@ func newSummaryCmd() *cobra.Command {
 }
 
 func (f *summaryFlags) run(c *cobra.Command, args []string) error {
-	if err := oneOf("format", f.format, "table", "csv"); err != nil {
-		return err
-	}
 	sums, rows, meta, err := fleetSummary(f.data, args, f.group, c.ErrOrStderr())
 	if sums == nil && err == nil {
 		var src datasets.Source
@@ -66,13 +64,15 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 		meta.GroupTimes = results.GroupTimesOf(meta.GroupTimes, f.group)
 		meta.Unverified = unverifiedOf(meta.Unverified, func(r results.Row) bool { return r.Group == f.group })
 	}
-	tc := newTrialCounts(meta)
+	tc, opts := newTrialCounts(meta), summaryOptions(meta)
 	modes, byMode := splitFleetModes(rows)
-	summarize := func(m string, o results.SummaryOptions) []results.SummaryRow {
-		if sums != nil {
-			return sums[m] // a fleet's, finished with each part's own device
+	summarize := func(m string) []results.SummaryRow {
+		sum := sums[m] // a fleet's, finished with each part's own device
+		if sums == nil {
+			sum = results.Summarize(byMode[m], opts)
 		}
-		return results.Summarize(byMode[m], o)
+		tc.flag(sum)
+		return sum
 	}
 	if f.mode != "" {
 		if byMode[f.mode] == nil {
@@ -80,27 +80,20 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 		}
 		modes = []string{f.mode}
 	}
-	w, opts := c.OutOrStdout(), summaryOptions(meta)
-	if f.format == "csv" {
-		if len(modes) > 1 {
-			return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
-		}
-		announce(c, rows, false)
-		sayUnverified(c, false, "", meta.Unverified)
-		sum := summarize(modes[0], opts)
-		tc.flag(sum)
-		return model.WriteFrameCSV(w, results.SummaryFrame(sum))
+	w, table := c.OutOrStdout(), f.format == "table"
+	if !table && len(modes) > 1 {
+		return usagef("the data mixes fleet runs (%s), which are never pooled: choose one with --fleet", describeModes(modes))
 	}
-	announce(c, rows, true)
-	sayUnverified(c, true, "", meta.Unverified)
+	announce(c, rows, table, meta.Unverified)
+	if !table {
+		return model.WriteFrameCSV(w, results.SummaryFrame(summarize(modes[0])))
+	}
 	writeRunHeader(w, meta, f.all)
 	for i, m := range modes {
 		if len(modes) > 1 {
 			fmt.Fprintf(w, "%sfleet=%s\n", map[bool]string{true: "\n"}[i > 0], m)
 		}
-		sum := summarize(m, opts)
-		tc.flag(sum)
-		if err := f.writeMode(w, results.ReadingOrder(sum), byMode[m], opts, tc); err != nil {
+		if err := f.writeMode(w, results.ReadingOrder(summarize(m)), byMode[m], opts, tc); err != nil {
 			return err
 		}
 	}
@@ -137,9 +130,7 @@ func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []r
 		}
 	}
 	for _, n := range notes {
-		for _, l := range wrap(n, maxColumns, "    ") {
-			fmt.Fprintln(w, l)
-		}
+		fmt.Fprintln(w, wrap(n, maxColumns, "    "))
 	}
 	return nil
 }
@@ -161,9 +152,9 @@ func writeRunHeader(w io.Writer, meta results.Metadata, parts bool) {
 	printGroupTimes(w, meta.GroupTimes, parts)
 }
 
-// splitFleetModes splits rows by the fleet mode in their note (isolated,
-// concurrent; "" outside fleet runs), in order of first appearance, so that
-// isolated and concurrent measurements are never summarised together.
+// splitFleetModes splits rows by their fleet mode (fleet.ModeOf; "" outside
+// fleet runs), in order of first appearance, so that isolated and
+// concurrent measurements are never summarised together.
 func splitFleetModes(rows []results.Row) ([]string, map[string][]results.Row) {
 	var modes []string
 	by := map[string][]results.Row{}
@@ -180,19 +171,22 @@ func splitFleetModes(rows []results.Row) ([]string, map[string][]results.Row) {
 func describeModes(modes []string) string {
 	var d []string
 	for _, m := range modes {
-		if m == "" {
-			m = "rows outside fleet runs"
-		}
-		d = append(d, m)
+		d = append(d, cmp.Or(m, "rows outside fleet runs"))
 	}
 	return strings.Join(d, ", ")
 }
 
-// writeSummary prints a summary table within 120 columns: the
-// configuration as one readable label, a gpu column (and host) only when
-// the rows come from several GPUs (or hosts), the median bandwidth with its
-// 95 % bootstrap interval. Where that is too wide, kernel_ms and then
-// cv_pct are left out (a closing line says so; --wide shows them).
+// when is s, or nothing unless ok.
+func when(ok bool, s ...string) []string {
+	if ok {
+		return s
+	}
+	return nil
+}
+
+// writeSummary prints a summary table within 120 columns: a label, gpu
+// and host columns only for rows of several, the median bandwidth with its
+// 95 % interval; kernel_ms, then cv_pct, left out where too wide.
 func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc trialCounts) error {
 	gpus, hosts, hostOf := map[string]bool{}, map[string]bool{}, map[string]string{}
 	for _, r := range rows {
@@ -200,24 +194,16 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 	}
 	showGPU, showHost := len(gpus) > 1, len(hosts) > 1
 	t := textTable{head: []string{"group", "configuration"}, cut: 1}
-	if showHost {
-		t.head = append(t.head, "host")
-	}
-	if showGPU {
-		t.head = append(t.head, "gpu")
-	}
+	t.head = append(t.head, when(showHost, "host")...)
+	t.head = append(t.head, when(showGPU, "gpu")...)
 	n := len(t.head)
 	t.head = append(t.head, "n", "median_gbps [95% CI]", "cv_pct", "kernel_ms", "%peak", "flags")
 	t.optional = []int{n + 3, n + 2}
 	for _, s := range sum {
 		c := s.Config
 		f := []string{c.Group, strings.TrimPrefix(check.Label(c), c.Group+" ")}
-		if showHost {
-			f = append(f, cutRunes(hostOf[c.GPUUUID], 10))
-		}
-		if showGPU {
-			f = append(f, results.ShortGPU(c.GPUUUID))
-		}
+		f = append(f, when(showHost, cutRunes(hostOf[c.GPUUUID], 10))...)
+		f = append(f, when(showGPU, results.ShortGPU(c.GPUUUID))...)
 		ci := s.GBpsCI
 		if s.N < 2 {
 			ci = stats.NaN()
@@ -226,14 +212,9 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 			strings.Join(s.Flags, ","))
 		t.rows = append(t.rows, f)
 	}
-	lines, dropped := t.fit(maxColumns)
-	for _, l := range lines {
-		if _, err := fmt.Fprintln(w, l); err != nil {
-			return err
-		}
-	}
-	if len(dropped) > 0 {
+	dropped, err := t.write(w, maxColumns)
+	if err == nil && len(dropped) > 0 {
 		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), maxColumns)
 	}
-	return nil
+	return err
 }

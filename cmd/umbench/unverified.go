@@ -12,15 +12,10 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Unverified trials are left out of every statistic by the loaders
-// (results.ScreenUnverified), which count them in Metadata.Unverified:
-// every command that computes from trials says so in one line, and
-// summary flags the configurations that lost trials.
-
-// sayUnverified prints, when trials were left out, one line saying how
-// many and (where it fits) of which configurations, after whose ("" or
-// e.g. "the baseline: "): on stdout before a table, on stderr beside CSV
-// or JSON. Several sources' counts are joined; a configuration of one run
+// sayUnverified prints, when the loaders left trials out as unverified
+// (results.ScreenUnverified), one line saying how many and (where it fits)
+// of which configurations, after whose ("" or "the baseline: "): on stdout
+// before a table, on stderr beside CSV or JSON. A configuration of one run
 // counted twice (the parts of one dataset) counts once.
 func sayUnverified(c *cobra.Command, table bool, whose string, us ...results.Unverified) {
 	u := joinUnverified(us...)
@@ -71,9 +66,8 @@ func unverifiedOf(u results.Unverified, keep func(results.Row) bool) results.Unv
 	return out
 }
 
-// screenParts returns what the parts' statistics left out as unverified
-// (their digests leave it out), with what the parts' loaders had left
-// out already.
+// screenParts returns what the parts' digests and loaders left out as
+// unverified.
 func screenParts(parts []fleet.Part) results.Unverified {
 	var us []results.Unverified
 	for i := range parts {
@@ -82,16 +76,14 @@ func screenParts(parts []fleet.Part) results.Unverified {
 	return joinUnverified(us...)
 }
 
-// Flags summary adds to results.Summarize's.
-const (
-	// flagFewerTrials: fewer trials than the run planned, where
-	// verification does not account for the difference.
-	flagFewerTrials = "fewer_trials"
-)
+// flagFewerTrials, a flag summary adds to results.Summarize's: fewer
+// trials than the run planned, where verification does not account for
+// the difference.
+const flagFewerTrials = "fewer_trials"
 
 // trialCounts says, for the summary's n column and flags, how many trials
-// each configuration should have had: the plan's count (meta.json's
-// config) and what the loader left out as unverified.
+// each configuration should have had (meta.json's plan) and how many the
+// loader left out as unverified.
 type trialCounts struct {
 	planned    map[string]int // definition name → trials × repetitions
 	unverified results.Unverified
@@ -101,9 +93,8 @@ func newTrialCounts(meta results.Metadata) trialCounts {
 	return trialCounts{planned: plannedTrials(meta.Config), unverified: meta.Unverified}
 }
 
-// plannedTrials reads each definition's planned trials per configuration
-// from a run's plan (meta.json's config: Trials, times Repetitions where a
-// definition repeats its trials); none where the plan does not say.
+// plannedTrials reads each definition's trials per configuration (times
+// its Repetitions) from a run's plan; none where the plan does not say.
 func plannedTrials(config any) map[string]int {
 	b, err := json.Marshal(config)
 	if err != nil {
@@ -130,8 +121,7 @@ func plannedTrials(config any) map[string]int {
 // of returns how many trials r's configuration should have had (0 when
 // unknown) and how many verification left out.
 func (tc trialCounts) of(r results.Row) (want, unverified int) {
-	unverified, all := tc.unverified.Of(r)
-	want = all
+	unverified, want = tc.unverified.Of(r)
 	// The definition: GROUP.SET where the benchmark starts with SET
 	// (pattern.sparse runs sparse_random), else GROUP.
 	best := ""
@@ -181,16 +171,11 @@ func (tc trialCounts) n(s results.SummaryRow) string {
 // legend explains what flag and n add to results.FlagLegend.
 func (tc trialCounts) legend(sum []results.SummaryRow) []string {
 	var out []string
-	lost, fewer := false, false
-	for _, s := range sum {
-		lost = lost || strings.Contains(tc.n(s), "/")
-		fewer = fewer || slices.Contains(s.Flags, flagFewerTrials)
-	}
-	if fewer {
+	if slices.ContainsFunc(sum, func(s results.SummaryRow) bool { return slices.Contains(s.Flags, flagFewerTrials) }) {
 		out = append(out, flagFewerTrials+": fewer trials than the run planned, and not for failed verification "+
 			"(a trial lost or the file cut): the interval rests on fewer")
 	}
-	if lost {
+	if slices.ContainsFunc(sum, func(s results.SummaryRow) bool { return strings.Contains(tc.n(s), "/") }) {
 		out = append(out, "n a/b: a trials used of the b the configuration should have (unverified trials are left out of every statistic)")
 	}
 	return out

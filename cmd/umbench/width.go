@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/go-gota/gota/dataframe"
 
@@ -46,11 +48,9 @@ func decimals4(v float64) int {
 	return max(d, 0)
 }
 
-// withCI writes a median with its confidence interval, the bounds to the
-// median's decimals: "4355 [4353, 4356]", "12.97 [12.50, 13.40]"; medians
-// below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
-// The interval is left out where there is none (NaN bounds): then it is
-// the median alone.
+// withCI writes a median with its interval (none for NaN bounds), the
+// bounds to the median's decimals: "4355 [4353, 4356]", "12.97 [12.50,
+// 13.40]"; below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
 func withCI(median float64, ci stats.Interval) string {
 	if math.IsNaN(median) {
 		return ""
@@ -100,73 +100,60 @@ type textTable struct {
 	cut int
 }
 
-// fit lays the table out within width columns where it can: it leaves out
-// optional columns, then shortens the cut column (to no less than 12
-// runes). It returns the lines and the names of the columns left out.
-func (t textTable) fit(width int) (lines []string, dropped []string) {
-	keep := make([]bool, len(t.head))
-	for i := range keep {
-		keep[i] = true
-	}
-	cutTo := -1
-	for _, o := range append(append([]int(nil), t.optional...), -1) {
-		lines = t.layout(keep, cutTo)
+// write lays the table out within width columns where it can (leaving out
+// optional columns, then shortening the cut column to no less than 12
+// runes), prints it and returns the names of the columns left out.
+func (t textTable) write(w io.Writer, width int) (dropped []string, err error) {
+	keep := slices.Repeat([]bool{true}, len(t.head))
+	lines := t.layout(keep, -1)
+	for _, o := range t.optional {
 		if maxRunes(lines) <= width {
-			return lines, dropped
-		}
-		if o < 0 {
 			break
 		}
 		keep[o] = false
 		dropped = append(dropped, t.head[o])
+		lines = t.layout(keep, -1)
 	}
-	if t.cut < 0 {
-		return lines, dropped
+	if over := maxRunes(lines) - width; over > 0 && t.cut >= 0 {
+		widest := 0
+		for _, r := range t.rows {
+			widest = max(widest, utf8.RuneCountInString(r[t.cut]))
+		}
+		lines = t.layout(keep, max(widest-over, 12))
 	}
-	over := maxRunes(lines) - width
-	widest := 0
-	for _, r := range t.rows {
-		widest = max(widest, len([]rune(r[t.cut])))
+	for _, l := range lines {
+		if _, err := fmt.Fprintln(w, l); err != nil {
+			return dropped, err
+		}
 	}
-	cutTo = max(widest-over, 12)
-	return t.layout(keep, cutTo), dropped
+	return dropped, nil
 }
 
 func (t textTable) layout(keep []bool, cutTo int) []string {
-	cells := func(r []string) []string {
-		var out []string
+	var all [][]string
+	for _, r := range append([][]string{t.head}, t.rows...) {
+		var cells []string
 		for i, c := range r {
-			if !keep[i] {
-				continue
-			}
 			if i == t.cut && cutTo > 0 {
 				c = cutRunes(c, cutTo)
 			}
-			out = append(out, c)
+			if keep[i] {
+				cells = append(cells, c)
+			}
 		}
-		return out
+		all = append(all, cells)
 	}
-	all := [][]string{cells(t.head)}
-	for _, r := range t.rows {
-		all = append(all, cells(r))
-	}
-	var widths []int
+	widths := make([]int, len(all[0]))
 	for _, r := range all {
 		for i, c := range r {
-			if i >= len(widths) {
-				widths = append(widths, 0)
-			}
-			widths[i] = max(widths[i], len([]rune(c)))
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
 	lines := make([]string, len(all))
 	for j, r := range all {
 		var b strings.Builder
 		for i, c := range r {
-			b.WriteString(c)
-			if i < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", widths[i]-len([]rune(c))+2))
-			}
+			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
 		}
 		lines[j] = strings.TrimRight(b.String(), " ")
 	}
@@ -176,7 +163,7 @@ func (t textTable) layout(keep []bool, cutTo int) []string {
 func maxRunes(lines []string) int {
 	w := 0
 	for _, l := range lines {
-		w = max(w, len([]rune(l)))
+		w = max(w, utf8.RuneCountInString(l))
 	}
 	return w
 }
@@ -189,7 +176,7 @@ func maxRunes(lines []string) int {
 func fitLines(text string, width int) string {
 	var out []string
 	for _, l := range strings.Split(text, "\n") {
-		out = append(out, breakLine(l, width)...)
+		out = append(out, breakLine(l, width))
 	}
 	return strings.Join(out, "\n")
 }
@@ -201,8 +188,6 @@ type fitWriter struct {
 	buf bytes.Buffer
 }
 
-func fitTo(w io.Writer) *fitWriter { return &fitWriter{w: w} }
-
 func (f *fitWriter) Write(p []byte) (int, error) { return f.buf.Write(p) }
 
 func (f *fitWriter) flush() {
@@ -210,10 +195,20 @@ func (f *fitWriter) flush() {
 	f.buf.Reset()
 }
 
-func breakLine(l string, width int) []string {
+// fitted returns w as it is with wide, else a writer whose lines are
+// broken to fit maxColumns when done is called.
+func fitted(w io.Writer, wide bool) (_ io.Writer, done func()) {
+	if wide {
+		return w, func() {}
+	}
+	f := &fitWriter{w: w}
+	return f, f.flush
+}
+
+func breakLine(l string, width int) string {
 	r := []rune(l)
 	if len(r) <= width {
-		return []string{l}
+		return l
 	}
 	own := len(r) - len([]rune(strings.TrimLeft(l, " ")))
 	indent := own + 4
@@ -226,18 +221,28 @@ func breakLine(l string, width int) []string {
 			indent = col
 		}
 	}
+	return wrapAfter(r, width, 0, strings.Repeat(" ", indent))
+}
+
+// wrap breaks a line at spaces so that no piece is longer than width
+// (unless one word is), continuing with indent.
+func wrap(line string, width int, indent string) string {
+	return wrapAfter([]rune(line), width, len(indent), indent)
+}
+
+// wrapAfter breaks r at spaces into lines of at most width runes, the
+// first breaking after rune first and the others after their indent.
+func wrapAfter(r []rune, width, first int, indent string) string {
 	var out []string
-	pad := ""
-	for len(r) > width {
+	for ; len(r) > width; first = len(indent) {
 		cut := lastBreak(r, width)
-		if cut <= len([]rune(pad)) {
+		if cut <= first {
 			break
 		}
 		out = append(out, strings.TrimRight(string(r[:cut]), " "))
-		pad = strings.Repeat(" ", indent)
-		r = []rune(pad + strings.TrimLeft(string(r[cut:]), " "))
+		r = []rune(indent + strings.TrimLeft(string(r[cut:]), " "))
 	}
-	return append(out, string(r))
+	return strings.Join(append(out, string(r)), "\n")
 }
 
 // lastBreak is the index of the last space in r[:width+1] at which a line
@@ -251,29 +256,11 @@ func lastBreak(r []rune, width int) int {
 		if i := strings.IndexAny(next, " ,;–)"); i >= 0 {
 			next = next[:i]
 		}
-		switch next {
-		case "B", "KiB", "MiB", "GiB", "TiB", "PiB":
-			continue
+		if !slices.Contains([]string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}, next) {
+			return j
 		}
-		return j
 	}
 	return -1
-}
-
-// wrap breaks a line at spaces so that no piece is longer than width
-// (unless one word is), continuing with indent.
-func wrap(line string, width int, indent string) []string {
-	var out []string
-	for len([]rune(line)) > width {
-		r := []rune(line)
-		cut := lastBreak(r, width)
-		if cut <= len([]rune(indent)) {
-			break
-		}
-		out = append(out, strings.TrimRight(string(r[:cut]), " "))
-		line = indent + strings.TrimLeft(string(r[cut:]), " ")
-	}
-	return append(out, line)
 }
 
 func cutRunes(s string, n int) string {
@@ -291,8 +278,7 @@ func writeTable(w io.Writer, df dataframe.DataFrame) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
-	for _, f := range rows {
+	for _, f := range append([][]string{head}, rows...) {
 		fmt.Fprintln(tw, strings.Join(f, "\t"))
 	}
 	return tw.Flush()

@@ -7,6 +7,7 @@ package datacheck
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -85,22 +86,13 @@ func Sentence(s string, values []float64) []string {
 	for _, sent := range strings.Split(s, ". ") {
 		nums := Numbers(strings.ReplaceAll(sent, "95 % interval", "interval"))
 		for _, n := range nums {
-			if in(n, values) || ((n.Unit == "%" || n.Unit == "×") && derived(n, nums)) {
+			if slices.ContainsFunc(values, n.matches) || ((n.Unit == "%" || n.Unit == "×") && derived(n, nums)) {
 				continue
 			}
 			bad = append(bad, n.Text)
 		}
 	}
 	return bad
-}
-
-func in(n Number, values []float64) bool {
-	for _, v := range values {
-		if n.matches(v) {
-			return true
-		}
-	}
-	return false
 }
 
 // derived says whether n is a ratio of two of the figures of nums.
@@ -111,10 +103,8 @@ func derived(n Number, nums []Number) bool {
 				continue
 			}
 			r := a.Value / b.Value
-			for _, c := range []float64{r, 100 * r, 100 * (r - 1), 100 * (1 - r)} {
-				if n.matchesLoosely(c) {
-					return true
-				}
+			if slices.ContainsFunc([]float64{r, 100 * r, 100 * (r - 1), 100 * (1 - r)}, n.matchesLoosely) {
+				return true
 			}
 		}
 	}

@@ -26,18 +26,17 @@ func checkBlock() (string, error) {
 		return "", err
 	}
 	other := check.Side{Name: datasets.CanonicalQuick, Rows: qrows, Meta: qm}
-	type tally struct{ gpu, host map[check.Verdict]int }
-	count := func(pairs [][2]check.Side) (tally, error) {
-		t := tally{map[check.Verdict]int{}, map[check.Verdict]int{}}
+	count := func(pairs [][2]check.Side) (gpu, host map[check.Verdict]int, err error) {
+		gpu, host = map[check.Verdict]int{}, map[check.Verdict]int{}
 		for _, p := range pairs {
 			rep, err := check.Compare(p[0], p[1], check.Options{})
 			if err != nil {
-				return t, err
+				return nil, nil, err
 			}
-			t.gpu[rep.GPU]++
-			t.host[rep.Host]++
+			gpu[rep.GPU]++
+			host[rep.Host]++
 		}
-		return t, nil
+		return gpu, host, nil
 	}
 	var pairs, five, hosts [][2]check.Side
 	for i, r := range runs {
@@ -61,11 +60,11 @@ func checkBlock() (string, error) {
 		{fmt.Sprintf("each run against the other %d", len(runs)-1), five},
 		{"each run against `" + datasets.CanonicalQuick + "` (another host)", hosts},
 	} {
-		t, err := count(row.pairs)
+		gpu, host, err := count(row.pairs)
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", row.what, len(row.pairs), verdicts(t.gpu), verdicts(t.host))
+		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", row.what, len(row.pairs), verdicts(gpu), verdicts(host))
 	}
 	p := check.PriorFor(runs[0].Meta.Device.Name)
 	fmt.Fprintf(&b, "\nThe calibration (`check/prior_h200.go`), as standard deviations of a median's logarithm (0.010 ≈ 1 %%): a configuration's spread between processes of one node (the 90th percentile over the resource's configurations: the default for one the calibration lacks), and the spread common to all of a resource's configurations between processes and between nodes.\n\n| resource | class | per configuration (p90) | common, one node | common, between nodes |\n| --- | --- | --- | --- | --- |\n")

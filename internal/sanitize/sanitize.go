@@ -18,32 +18,30 @@ func Terminal(s string) string {
 	if clean(s) {
 		return s
 	}
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case unsafe(r):
-			b.WriteString(escape(r))
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
+	return string(appendEscaped(nil, []byte(s), false))
 }
 
 // clean reports whether Terminal would leave s unchanged.
-func clean(s string) bool {
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if (r == utf8.RuneError && n == 1) || unsafe(r) {
-			return false
+func clean(s string) bool { return utf8.ValidString(s) && strings.IndexFunc(s, unsafe) < 0 }
+
+// appendEscaped appends b to dst with what Terminal escapes escaped;
+// keepLines keeps line feeds, tabs and carriage returns (for Writer).
+func appendEscaped(dst, b []byte, keepLines bool) []byte {
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case keepLines && (r == '\n' || r == '\t' || r == '\r'):
+			dst = append(dst, b[0])
+		case r == utf8.RuneError && n == 1:
+			dst = append(dst, escape(rune(b[0]))...)
+		case unsafe(r):
+			dst = append(dst, escape(r)...)
+		default:
+			dst = append(dst, b[:n]...)
 		}
-		i += n
+		b = b[n:]
 	}
-	return true
+	return dst
 }
 
 // unsafe reports whether a terminal would act on r instead of showing it.
@@ -70,20 +68,15 @@ const markdownSpecial = "\\`*_[]()<>|#!~&"
 // cell: Terminal's escapes first, then a backslash before every character
 // of markdownSpecial (which CommonMark renders as the character itself),
 // so that no link, image, HTML tag, emphasis or extra table cell can form.
-func Markdown(s string) string {
-	s = Terminal(s)
-	if !strings.ContainsAny(s, markdownSpecial) {
-		return s
+func Markdown(s string) string { return markdownEscaper.Replace(Terminal(s)) }
+
+var markdownEscaper = func() *strings.Replacer {
+	var pairs []string
+	for _, r := range markdownSpecial {
+		pairs = append(pairs, string(r), `\`+string(r))
 	}
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(markdownSpecial, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+	return strings.NewReplacer(pairs...)
+}()
 
 // HTML returns s escaped for HTML text or a quoted attribute value
 // (html.EscapeString: < > & ' "), as umlab's HTML writers already do.

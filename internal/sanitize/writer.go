@@ -1,9 +1,6 @@
 package sanitize
 
-import (
-	"io"
-	"unicode/utf8"
-)
+import "io"
 
 // Writer passes text to an underlying writer with what Terminal escapes
 // escaped, except line feeds, tabs and carriage returns (a command's own
@@ -30,22 +27,7 @@ func (s *Writer) Write(p []byte) (int, error) {
 		s.tail = append([]byte(nil), b[len(b)-n:]...)
 		b = b[:len(b)-n]
 	}
-	out := make([]byte, 0, len(b))
-	for i := 0; i < len(b); {
-		r, n := utf8.DecodeRune(b[i:])
-		switch {
-		case r == '\n' || r == '\t' || r == '\r':
-			out = append(out, byte(r))
-		case r == utf8.RuneError && n == 1:
-			out = append(out, Terminal(string(b[i:i+1]))...)
-		case unsafe(r):
-			out = append(out, escape(r)...)
-		default:
-			out = append(out, b[i:i+n]...)
-		}
-		i += n
-	}
-	if _, err := s.w.Write(out); err != nil {
+	if _, err := s.w.Write(appendEscaped(make([]byte, 0, len(b)), b, true)); err != nil {
 		return 0, err
 	}
 	return len(p), nil

@@ -173,13 +173,3 @@ func readAll(rr *results.RowReader, rows []results.Row) ([]results.Row, error) {
 		rows = append(rows, r)
 	}
 }
-
-// Digest makes the digest of a results directory's rows, with its
-// summaries' intervals, and keeps it beside them (CacheName), as the first
-// fleet command to read the directory would. umbench run can call it as
-// it ends, so that a fleet's analysis finds every GPU's summary made on
-// the node that measured it.
-func Digest(dir string) error {
-	_, _, _, err := digestDir(dir, nil, true)
-	return err
-}

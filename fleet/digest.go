@@ -167,6 +167,34 @@ func byHostGPU() func(*results.Row) (int, error) {
 	}
 }
 
+// digester gathers the rows of a file part by part, configuration by
+// configuration, before each configuration is described.
+type digester struct {
+	configs results.ConfigIndex
+	parts   []*partRows
+	modes   map[string]noteMode // ModeOf of each note seen: a regular expression per row is slow
+}
+
+type noteMode struct {
+	mode  string
+	peers int
+}
+
+// configAt is a configuration (its ConfigIndex) in one fleet mode.
+type configAt struct {
+	config int32
+	mode   string
+}
+
+// partRows is one part's digest while its rows are gathered.
+type partRows struct {
+	d     *digest
+	keys  map[[3]string]bool
+	unver map[int32]int // config index → its place in d.UnverifiedConfigs
+	at    map[configAt]int
+	rows  [][]int32 // of each configuration, indices into the file's rows
+}
+
 // digestParts makes the digests of a file's rows, split into parts by
 // split (nil: byHostGPU), which returns a part's index; intervals asks for
 // the summaries' bootstrap intervals.
@@ -174,98 +202,25 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 	if split == nil {
 		split = byHostGPU()
 	}
-	type modeOf struct {
-		config int32
-		mode   string
-	}
-	type part struct {
-		d     *digest
-		keys  map[[3]string]bool
-		unver map[int32]int // config index → its place in d.UnverifiedConfigs
-		at    map[modeOf]int
-		rows  [][]int32 // of each configuration, indices into rows
-	}
-	var configs results.ConfigIndex
-	var parts []*part
-	type mp struct {
-		mode  string
-		peers int
-	}
-	modes := map[string]mp{} // ModeOf of each note seen: a regular expression per row is slow
+	g := digester{modes: map[string]noteMode{}}
 	for i := range rows {
-		r := &rows[i]
-		pi, err := split(r)
+		pi, err := split(&rows[i])
 		if err != nil {
 			return nil, err
 		}
-		for len(parts) <= pi {
-			parts = append(parts, &part{d: &digest{}, keys: map[[3]string]bool{}, at: map[modeOf]int{}})
+		for len(g.parts) <= pi {
+			g.parts = append(g.parts, &partRows{d: &digest{Intervals: intervals}, keys: map[[3]string]bool{}, at: map[configAt]int{}})
 		}
-		p := parts[pi]
-		d := p.d
-		if d.Rows == 0 {
-			d.Host, d.UUID, d.RunID = intern(r.Host), intern(r.GPUUUID), strings.Clone(r.RunID)
-		}
-		d.Rows++
-		if k := [3]string{r.RunID, r.GPUUUID, r.Host}; !p.keys[k] {
-			p.keys[k] = true
-			d.Keys = append(d.Keys, rowKey(*r))
-		}
-		if !slices.Contains(d.Platforms, r.Platform) {
-			d.Platforms = append(d.Platforms, intern(r.Platform))
-		}
-		if r.Simulated {
-			d.Simulated++
-		}
-		if !r.Verified && !r.Waived && r.Source == "" {
-			d.Unverified++
-			ci, _ := configs.Of(r)
-			if p.unver == nil {
-				p.unver = map[int32]int{}
-			}
-			j, ok := p.unver[ci]
-			if !ok {
-				j = len(d.UnverifiedConfigs)
-				p.unver[ci] = j
-				c := *shared(r) // no part of the line it was read from
-				c.GPUUUID, c.Platform, c.Host, c.RunID = intern(r.GPUUUID), intern(r.Platform), intern(r.Host), strings.Clone(r.RunID)
-				d.UnverifiedConfigs = append(d.UnverifiedConfigs, results.UnverifiedConfig{Config: c})
-			}
-			d.UnverifiedConfigs[j].Unverified++
-			d.UnverifiedConfigs[j].Trials++
-			continue
-		}
-		m, ok := modes[r.Note]
-		if !ok {
-			m.mode, m.peers = ModeOf(r.Note)
-			m.mode = intern(m.mode)
-			modes[r.Note] = m
-		}
-		mode, peers := m.mode, m.peers
-		if d.Mode == "" && mode != "" {
-			d.Mode, d.Peers = mode, peers
-		}
-		ci, _ := configs.Of(r)
-		k := modeOf{ci, mode}
-		j, ok := p.at[k]
-		if !ok {
-			j = len(p.rows)
-			p.at[k] = j
-			p.rows = append(p.rows, nil)
-			d.Configs = append(d.Configs, configDigest{Mode: mode, Peers: peers, First: i})
-		}
-		p.rows[j] = append(p.rows[j], int32(i))
+		g.add(g.parts[pi], &rows[i], i)
 	}
-	out := make([]*digest, len(parts))
-	for _, p := range parts { // each unverified configuration's trials, verified ones too
-		for k, j := range p.at {
+	out := make([]*digest, len(g.parts))
+	var buf []results.Row
+	for i, p := range g.parts {
+		for k, j := range p.at { // each unverified configuration's trials, verified ones too
 			if u, ok := p.unver[k.config]; ok {
 				p.d.UnverifiedConfigs[u].Trials += len(p.rows[j])
 			}
 		}
-	}
-	var buf []results.Row
-	for i, p := range parts {
 		for j := range p.d.Configs {
 			buf = buf[:0]
 			for _, at := range p.rows[j] {
@@ -273,10 +228,70 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 			}
 			describeConfig(&p.d.Configs[j], buf, intervals)
 		}
-		p.d.Intervals = intervals
 		out[i] = p.d
 	}
 	return out, nil
+}
+
+// add counts row r, the file's i-th, in part p.
+func (g *digester) add(p *partRows, r *results.Row, i int) {
+	d := p.d
+	if d.Rows == 0 {
+		d.Host, d.UUID, d.RunID = intern(r.Host), intern(r.GPUUUID), strings.Clone(r.RunID)
+	}
+	d.Rows++
+	if k := [3]string{r.RunID, r.GPUUUID, r.Host}; !p.keys[k] {
+		p.keys[k] = true
+		d.Keys = append(d.Keys, rowKey(*r))
+	}
+	if !slices.Contains(d.Platforms, r.Platform) {
+		d.Platforms = append(d.Platforms, intern(r.Platform))
+	}
+	if r.Simulated {
+		d.Simulated++
+	}
+	ci, _ := g.configs.Of(r)
+	if !r.Verified && !r.Waived && r.Source == "" {
+		g.addUnverified(p, r, ci)
+		return
+	}
+	m, ok := g.modes[r.Note]
+	if !ok {
+		m.mode, m.peers = ModeOf(r.Note)
+		m.mode = intern(m.mode)
+		g.modes[r.Note] = m
+	}
+	if d.Mode == "" && m.mode != "" {
+		d.Mode, d.Peers = m.mode, m.peers
+	}
+	k := configAt{ci, m.mode}
+	j, ok := p.at[k]
+	if !ok {
+		j = len(p.rows)
+		p.at[k] = j
+		p.rows = append(p.rows, nil)
+		d.Configs = append(d.Configs, configDigest{Mode: m.mode, Peers: m.peers, First: i})
+	}
+	p.rows[j] = append(p.rows[j], int32(i))
+}
+
+// addUnverified counts an unverified trial of configuration ci.
+func (g *digester) addUnverified(p *partRows, r *results.Row, ci int32) {
+	d := p.d
+	d.Unverified++
+	if p.unver == nil {
+		p.unver = map[int32]int{}
+	}
+	j, ok := p.unver[ci]
+	if !ok {
+		j = len(d.UnverifiedConfigs)
+		p.unver[ci] = j
+		c := *shared(r) // no part of the line it was read from
+		c.GPUUUID, c.Platform, c.Host, c.RunID = intern(r.GPUUUID), intern(r.Platform), intern(r.Host), strings.Clone(r.RunID)
+		d.UnverifiedConfigs = append(d.UnverifiedConfigs, results.UnverifiedConfig{Config: c})
+	}
+	d.UnverifiedConfigs[j].Unverified++
+	d.UnverifiedConfigs[j].Trials++
 }
 
 // interned keeps one copy of each short string of the digests (groups,
@@ -351,12 +366,7 @@ func describeConfig(c *configDigest, rows []results.Row, intervals bool) {
 }
 
 func anyFinite(x []float64) bool {
-	for _, v := range x {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(x, func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) })
 }
 
 // describeMetric describes the values of one metric as Compare reads them.
@@ -370,11 +380,7 @@ func describeMetric(x []float64) metricStats {
 // bandwidth): the process-to-process variation that one run's interval
 // does not show.
 func runSpread(rows []results.Row, col string) (int, float64) {
-	one := true
-	for i := range rows {
-		one = one && rows[i].RunID == rows[0].RunID
-	}
-	if one {
+	if !slices.ContainsFunc(rows, func(r results.Row) bool { return r.RunID != rows[0].RunID }) {
 		return 1, math.NaN()
 	}
 	var runs []string
@@ -405,11 +411,4 @@ func runSpread(rows []results.Row, col string) (int, float64) {
 }
 
 // metricIndex is the index of a metric column in metricCols, -1 for none.
-func metricIndex(col string) int {
-	for i, c := range metricCols {
-		if c == col {
-			return i
-		}
-	}
-	return -1
-}
+func metricIndex(col string) int { return slices.Index(metricCols[:], col) }

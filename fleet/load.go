@@ -94,7 +94,7 @@ var gpuDirRE = regexp.MustCompile(`^gpu(\d+)$`)
 // plain results directory is split by host and GPU UUID (normally one
 // part), a merged directory into the parts its manifest lists. A part is
 // read as its digest (kept beside its results.csv, see CacheName): the
-// rows themselves stay on disk (Part.EachRow, Part.LoadRows). Every
+// rows themselves stay on disk (Part.EachRow). Every
 // results.csv must be readable by this umbench, or Load returns a
 // *SchemaError naming each file and its unknown or missing columns.
 // Duplicates (the same rows reached twice, e.g. a node directory and a

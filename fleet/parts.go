@@ -30,7 +30,7 @@ type Part struct {
 	// Columns is the header of the results.csv it was read from.
 	Columns []string
 	// Rows are the part's rows where they are in memory (FromRows, a part
-	// made by hand, LoadRows); Load leaves them out and reads the part's
+	// made by hand); Load leaves them out and reads the part's
 	// digest instead (see CacheName): EachRow streams them from the file.
 	Rows []results.Row
 
@@ -113,10 +113,6 @@ func (p *Part) digest() *digest {
 // NRows is the number of the part's rows.
 func (p *Part) NRows() int { return p.digest().Rows }
 
-// Unverified is the number of the part's trials left out of its
-// statistics because they were not verified (results.ScreenUnverified).
-func (p *Part) Unverified() int { return p.digest().Unverified }
-
 // UnverifiedTrials is what was left out of the part's statistics as
 // unverified, per configuration (results.ScreenUnverified's count).
 func (p *Part) UnverifiedTrials() results.Unverified {
@@ -170,19 +166,6 @@ func (p *Part) EachRow(f func(*results.Row) error) error {
 			}
 		}
 	}
-}
-
-// LoadRows reads the part's rows into Rows (a no-op where they are).
-func (p *Part) LoadRows() error {
-	if p.Rows != nil || p.csv == "" {
-		return nil
-	}
-	var rows []results.Row
-	if err := p.EachRow(func(r *results.Row) error { rows = append(rows, *r); return nil }); err != nil {
-		return err
-	}
-	p.Rows = rows
-	return nil
 }
 
 // KeepGroup leaves the part only its configurations of one benchmark

@@ -44,9 +44,6 @@ func WriteReport(path string, r Report) error {
 	return results.WriteFileAtomic(path, append(b, '\n'), 0o644)
 }
 
-// ReadReport reads a workers.json file.
-func ReadReport(path string) (Report, error) { return results.ReadJSON[Report](path) }
-
 // NodeOptions configure RunNode.
 type NodeOptions struct {
 	Executable string   // the umbench binary (os.Executable())

@@ -135,7 +135,53 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 		return rep, err
 	}
 	defer lock.Unlock()
-	reportPath := filepath.Join(nodeDir, ReportName)
+	workers, notes := nodeWorkers(o, mode)
+	l := reportLog{rep: &rep, path: filepath.Join(nodeDir, ReportName), annotErr: make([]string, len(workers))}
+	annotated := make([]bool, len(workers))
+	outs := Supervise(ctx, workers, SuperviseOptions{
+		Concurrent: o.Concurrent, Timeout: o.Timeout, Stall: o.Stall, Grace: o.Grace, Log: o.Log,
+		Update: func(outs []Outcome) {
+			for i, oc := range outs {
+				if !annotated[i] && oc.State != StatePending && oc.State != StateRunning && oc.State != StateNotStarted {
+					annotated[i] = true
+					if oc.Refused {
+						continue // it measured nothing: its directory is not this run's to label
+					}
+					if err := fleet.Annotate(workers[i].Out, notes[i]); err != nil {
+						l.annotErr[i] = err.Error()
+					}
+				}
+			}
+			l.save(outs)
+		},
+	})
+	rep.End = time.Now().UTC()
+	for _, oc := range outs {
+		if oc.OK() {
+			rep.Successful++
+		} else {
+			rep.Failed++
+		}
+	}
+	l.save(outs)
+	var failed []Outcome
+	for _, oc := range rep.Workers {
+		if !oc.OK() {
+			failed = append(failed, oc)
+		}
+	}
+	if l.err != nil {
+		return rep, fmt.Errorf("fleet: writing %s: %w", l.path, l.err)
+	}
+	if len(failed) > 0 {
+		return rep, &FailedError{Failed: failed, Total: len(outs), Report: l.path}
+	}
+	return rep, nil
+}
+
+// nodeWorkers makes one worker per GPU of o, with the annotation of its
+// results.
+func nodeWorkers(o NodeOptions, mode string) ([]Worker, []fleet.Annotation) {
 	var ords []string
 	for _, g := range o.GPUs {
 		ords = append(ords, strconv.Itoa(g.Ordinal))
@@ -150,61 +196,29 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 		workers[i] = Worker{GPU: g.Ordinal, UUID: g.UUID, Path: o.Executable, Args: args, Out: dir, CPUs: cpus[i], Env: a.Env()}
 		notes[i] = a
 	}
-	var mu sync.Mutex
-	var werr error
-	annotated := make([]bool, len(workers))
-	annotErr := make([]string, len(workers))
-	save := func(outs []Outcome) {
-		mu.Lock()
-		defer mu.Unlock()
-		outs = append([]Outcome(nil), outs...)
-		for i := range outs {
-			if annotErr[i] != "" {
-				outs[i].Error = strings.TrimPrefix(outs[i].Error+"; annotating its results: "+annotErr[i], "; ")
-			}
-		}
-		rep.Workers = outs
-		if err := WriteReport(reportPath, rep); err != nil && werr == nil {
-			werr = err
-		}
-	}
-	outs := Supervise(ctx, workers, SuperviseOptions{
-		Concurrent: o.Concurrent, Timeout: o.Timeout, Stall: o.Stall, Grace: o.Grace, Log: o.Log,
-		Update: func(outs []Outcome) {
-			for i, oc := range outs {
-				if !annotated[i] && oc.State != StatePending && oc.State != StateRunning && oc.State != StateNotStarted {
-					annotated[i] = true
-					if oc.Refused {
-						continue // it measured nothing: its directory is not this run's to label
-					}
-					if err := fleet.Annotate(workers[i].Out, notes[i]); err != nil {
-						annotErr[i] = err.Error()
-					}
-				}
-			}
-			save(outs)
-		},
-	})
-	rep.End = time.Now().UTC()
-	for _, oc := range outs {
-		if oc.OK() {
-			rep.Successful++
-		} else {
-			rep.Failed++
+	return workers, notes
+}
+
+// reportLog keeps workers.json current as workers start and end.
+type reportLog struct {
+	mu       sync.Mutex
+	rep      *Report
+	path     string
+	annotErr []string // of each worker, annotating its results
+	err      error    // the first error writing the report
+}
+
+func (l *reportLog) save(outs []Outcome) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	outs = append([]Outcome(nil), outs...)
+	for i := range outs {
+		if l.annotErr[i] != "" {
+			outs[i].Error = strings.TrimPrefix(outs[i].Error+"; annotating its results: "+l.annotErr[i], "; ")
 		}
 	}
-	save(outs)
-	var failed []Outcome
-	for _, oc := range rep.Workers {
-		if !oc.OK() {
-			failed = append(failed, oc)
-		}
+	l.rep.Workers = outs
+	if err := WriteReport(l.path, *l.rep); err != nil && l.err == nil {
+		l.err = err
 	}
-	if werr != nil {
-		return rep, fmt.Errorf("fleet: writing %s: %w", reportPath, werr)
-	}
-	if len(failed) > 0 {
-		return rep, &FailedError{Failed: failed, Total: len(outs), Report: reportPath}
-	}
-	return rep, nil
 }

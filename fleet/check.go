@@ -3,10 +3,11 @@ package fleet
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/umlab/umlab/results"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Check compares parts and reports every difference that matters for a
@@ -37,7 +38,11 @@ func Check(parts []Part) []Problem {
 		add(KindMode, "the GPUs were measured in different ways: %s; compare keeps them apart", describe(gs))
 	}
 	out = append(out, checkPlans(parts)...)
-	out = append(out, checkFlat(parts, KindUVM, "nvidia_uvm parameter", func(i int) map[string]string { return parts[i].Meta.UVMParams })...)
+	uvm := make([]map[string]string, len(parts))
+	for i := range parts {
+		uvm[i] = parts[i].Meta.UVMParams
+	}
+	out = append(out, checkFlat(labelsOf(parts), uvm, KindUVM, "nvidia_uvm parameter")...)
 	out = append(out, checkConfigs(parts)...)
 	byUUID := map[string][]string{}
 	var uuids []string
@@ -90,24 +95,24 @@ func orUnknown(s string) string {
 // checkPlans compares the run plans: first which groups each part ran,
 // then, among the parts that ran a group, its settings one by one.
 func checkPlans(parts []Part) []Problem {
-	plans := make([]map[string]string, len(parts))
-	groups := make([]map[string]bool, len(parts))
-	var names []string
+	plans := map[string][]map[string]string{} // plan group → each part's settings of it (nil: not run)
 	for i := range parts {
-		plans[i], groups[i] = flatten(parts[i].Meta.Config), map[string]bool{}
-		for k := range plans[i] {
+		for k, v := range flatten(parts[i].Meta.Config) {
 			g, _, _ := strings.Cut(k, ".")
-			if !groups[i][g] && !slices.Contains(names, g) {
-				names = append(names, g)
+			if plans[g] == nil {
+				plans[g] = make([]map[string]string, len(parts))
 			}
-			groups[i][g] = true
+			if plans[g][i] == nil {
+				plans[g][i] = map[string]string{}
+			}
+			plans[g][i][k] = v
 		}
 	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(plans))
 	var out []Problem
 	for _, g := range names {
 		gs := groupIdx(len(parts), func(i int) string {
-			if groups[i][g] {
+			if plans[g][i] != nil {
 				return "run"
 			}
 			return "not run"
@@ -116,57 +121,36 @@ func checkPlans(parts []Part) []Problem {
 			out = append(out, Problem{KindPlan, fmt.Sprintf("plan group %s: %s", g, describe(gs))})
 		}
 	}
-	var ran []int
 	for _, g := range names {
-		ran = ran[:0]
-		for i := range parts {
-			if groups[i][g] {
-				ran = append(ran, i)
+		var labels []string
+		var ran []map[string]string
+		for i, m := range plans[g] {
+			if m != nil {
+				labels, ran = append(labels, parts[i].Label), append(ran, m)
 			}
 		}
-		sub := make([]Part, len(ran))
-		subMaps := make([]map[string]string, len(ran))
-		for j, i := range ran {
-			sub[j], subMaps[j] = parts[i], plans[i]
-		}
-		for _, p := range checkFlat(sub, KindPlan, "plan setting", func(i int) map[string]string {
-			m := map[string]string{}
-			for k, v := range subMaps[i] {
-				if strings.HasPrefix(k, g+".") || k == g {
-					m[k] = v
-				}
-			}
-			return m
-		}) {
-			out = append(out, p)
-		}
+		out = append(out, checkFlat(labels, ran, KindPlan, "plan setting")...)
 	}
 	return out
 }
 
-// checkFlat compares a key → value map between parts, key by key.
-func checkFlat(parts []Part, kind, what string, f func(i int) map[string]string) []Problem {
-	maps := make([]map[string]string, len(parts))
+// checkFlat compares key → value maps (one per label), key by key.
+func checkFlat(labels []string, maps []map[string]string, kind, what string) []Problem {
 	var keys []string
-	seen := map[string]bool{}
-	for i := range parts {
-		maps[i] = f(i)
-		for k := range maps[i] {
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
+	for _, m := range maps {
+		for k := range m {
+			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	var out []Problem
-	for _, k := range keys {
-		gs := groupIdx(len(parts), func(i int) string {
+	for _, k := range slices.Compact(keys) {
+		gs := groupIdx(len(maps), func(i int) string {
 			if v, ok := maps[i][k]; ok {
 				return v
 			}
 			return "(not set)"
-		}, func(i int) string { return parts[i].Label })
+		}, func(i int) string { return labels[i] })
 		if len(gs) > 1 {
 			out = append(out, Problem{kind, fmt.Sprintf("%s %s differs: %s", what, k, describe(gs))})
 		}

@@ -30,8 +30,6 @@ type CompareOptions struct {
 	// Metric is the column compared: "" picks gbps where the configuration
 	// has bandwidth, total_ms otherwise (then kernel_ms, cpu_ms).
 	Metric string
-	// MinGPUs leaves out configurations measured on fewer GPUs (default 2).
-	MinGPUs int
 	// Spread, where set, is the variation of a configuration's median
 	// between healthy GPUs of the model in different processes and nodes,
 	// as the standard deviation of its log (check.Prior.NodeSpread): a
@@ -50,10 +48,12 @@ func (o CompareOptions) defaults() CompareOptions {
 	o.TolerancePct = cmp.Or(o.TolerancePct, 5)
 	o.MaxZ = cmp.Or(o.MaxZ, 3.5)
 	o.MADFloorPct = cmp.Or(o.MADFloorPct, 0.5)
-	o.MinGPUs = cmp.Or(o.MinGPUs, 2)
 	o.FDR = cmp.Or(o.FDR, 0.05)
 	return o
 }
+
+// minGPUs is the fewest GPUs a configuration is compared across.
+const minGPUs = 2
 
 // Outlier flags.
 const (
@@ -161,7 +161,7 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	}
 	var out []Comparison
 	for _, c := range configs {
-		if len(c.units) < o.MinGPUs {
+		if len(c.units) < minGPUs {
 			continue
 		}
 		metric := o.Metric
@@ -172,7 +172,7 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 			continue
 		}
 		meds := c.medians(metric)
-		if len(meds) < o.MinGPUs {
+		if len(meds) < minGPUs {
 			continue
 		}
 		out = append(out, compareConfig(parts, c, metric, meds, o)...)

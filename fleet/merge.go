@@ -303,12 +303,8 @@ func mergedMeta(parts []Part, problems []Problem, command string) results.Metada
 	}
 	m.Device = commonDevice(parts)
 	hosts := groupBy(parts, func(p *Part) string { return p.Host })
-	var labels []string
-	for _, p := range parts {
-		labels = append(labels, p.Label)
-	}
 	m.Notes = append(m.Notes, fmt.Sprintf("merged from %d parts on %d host(s): %s; %s lists where each came from, with its metadata",
-		len(parts), len(hosts), listLabels(labels), ManifestName))
+		len(parts), len(hosts), listLabels(labelsOf(parts)), ManifestName))
 	for _, p := range problems {
 		m.Notes = append(m.Notes, "difference: "+p.String())
 	}

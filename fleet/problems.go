@@ -134,6 +134,15 @@ func describe(gs []group) string {
 	return strings.Join(s, "; ")
 }
 
+// labelsOf lists the parts' labels.
+func labelsOf(parts []Part) []string {
+	l := make([]string, len(parts))
+	for i := range parts {
+		l[i] = parts[i].Label
+	}
+	return l
+}
+
 // listLabels lists part labels, abbreviating long lists.
 func listLabels(l []string) string {
 	if len(l) > 6 {

@@ -68,6 +68,12 @@ type Outcome struct {
 	Refused bool `json:"refused,omitempty"`
 }
 
+// outcome is the worker's outcome before it has run.
+func (w Worker) outcome() Outcome {
+	return Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
+		ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs)}
+}
+
 // OK reports whether the worker finished successfully.
 func (o Outcome) OK() bool { return o.State == StateOK }
 
@@ -75,6 +81,9 @@ func (o Outcome) OK() bool { return o.State == StateOK }
 // its results directory (in use, holding another run's results, a changed
 // setting on --resume) before it measures anything.
 const ExitRefused = 2
+
+// tailLines is how many last lines of stderr an outcome keeps.
+const tailLines = 20
 
 // SuperviseOptions tune Supervise. Zero values take the defaults.
 type SuperviseOptions struct {
@@ -90,8 +99,6 @@ type SuperviseOptions struct {
 	// Log receives the workers' standard error live, each line prefixed
 	// with "gpuN| " (nil: only the log files).
 	Log io.Writer
-	// TailLines is how many last lines of stderr an outcome keeps; default 20.
-	TailLines int
 	// Update is called when a worker starts and when it ends, with every
 	// outcome so far (to keep workers.json current).
 	Update func([]Outcome)
@@ -107,14 +114,11 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 	if o.Grace <= 0 {
 		o.Grace = 10 * time.Second
 	}
-	if o.TailLines <= 0 {
-		o.TailLines = 20
-	}
 	out := make([]Outcome, len(workers))
 	var mu sync.Mutex
 	for i, w := range workers {
-		out[i] = Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-			State: StatePending, ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs)}
+		out[i] = w.outcome()
+		out[i].State = StatePending
 	}
 	update := func(i int, oc Outcome) {
 		mu.Lock()
@@ -156,8 +160,8 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 	// this goroutine keeps that thread until the worker has exited.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	oc := Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-		ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs), Start: time.Now().UTC()}
+	oc := w.outcome()
+	oc.Start = time.Now().UTC()
 	fail := func(err error) {
 		oc.State, oc.Error, oc.End = StateFailed, err.Error(), time.Now().UTC()
 		report(oc)
@@ -209,7 +213,7 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 	if !exited {
 		waitErr = terminate(cmd.Process.Pid, done, o.Grace, &oc)
 	}
-	finish(&oc, cmd, waitErr, tail.lastLines(o.TailLines))
+	finish(&oc, cmd, waitErr, tail.lastLines(tailLines))
 	oc.Refused = oc.State == StateFailed && oc.ExitCode == ExitRefused
 	report(oc)
 }

@@ -13,17 +13,6 @@ import (
 // first: results.Bounds.
 var Resources = results.Bounds
 
-// The resources by name, as results declares them.
-const (
-	GPUMemory    = results.BoundGPUMemory
-	GPULaunch    = results.BoundGPULaunch
-	HostLink     = results.BoundHostLink
-	HostPageable = results.BoundHostPageable
-	Faults       = results.BoundFaults
-	HostCPU      = results.BoundHostCPU
-	Mixed        = results.BoundMixed
-)
-
 func resourceRank(resource string) int {
 	if i := slices.Index(Resources, resource); i >= 0 {
 		return i

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -160,13 +161,8 @@ func Annotate(dir string, a Annotation) error {
 	if err != nil {
 		return err
 	}
-	var notes []string
-	for _, n := range m.Notes {
-		if !strings.HasPrefix(n, metaPrefix) {
-			notes = append(notes, n)
-		}
-	}
-	m.Notes = append(notes, a.MetaNote())
+	m.Notes = slices.DeleteFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, metaPrefix) })
+	m.Notes = append(m.Notes, a.MetaNote())
 	return results.WriteMetadata(metaPath, m)
 }
 

@@ -538,12 +538,7 @@ const (
 // mad_pct, dev_pct, robust_z, resource, class, spread_pct, p, tol_pct,
 // outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
-	var cfg []string
-	for _, c := range results.ConfigColumns {
-		if c != results.ColGPUUUID {
-			cfg = append(cfg, c)
-		}
-	}
+	cfg := slices.DeleteFunc(slices.Clone(results.ConfigColumns), func(c string) bool { return c == results.ColGPUUUID })
 	type F = results.Field[Comparison]
 	str := func(name string, f func(c *Comparison) string) F {
 		return F{Name: name, Kind: results.String, Value: func(c *Comparison) any { return f(c) }}

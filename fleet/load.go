@@ -230,10 +230,8 @@ func splitMerged(dir string, head []string, intervals bool) ([]Part, error) {
 		for _, k := range pi.Keys {
 			keys[k] = true
 		}
-		parts[i] = Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
-			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
-			csv: filepath.Join(dir, results.CSVName), mine: func(r *results.Row) bool { return keys[rowKey(*r)] },
-			src: source{dir: dir, split: split, index: i}}
+		parts[i] = pi.part(dir, head, of, source{dir: dir, split: split, index: i})
+		parts[i].mine = func(r *results.Row) bool { return keys[rowKey(*r)] }
 		if i < len(ds) {
 			parts[i].dig = ds[i]
 		}
@@ -268,9 +266,7 @@ func loadShards(dir string, intervals bool) ([]Part, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		p := Part{Dir: sdir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
-			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
-			csv: filepath.Join(sdir, results.CSVName), src: source{dir: sdir, split: func() func(*results.Row) (int, error) { return onePart }}}
+		p := pi.part(sdir, head, of, source{dir: sdir, split: func() func(*results.Row) (int, error) { return onePart }})
 		if len(ds) > 0 {
 			p.dig = ds[0]
 		}
@@ -280,4 +276,11 @@ func loadShards(dir string, intervals bool) ([]Part, []string, error) {
 		parts = append(parts, p)
 	}
 	return parts, nil, nil
+}
+
+// part is the part the manifest lists, read from dir, before its digest.
+func (pi PartInfo) part(dir string, head []string, of stamp, src source) Part {
+	return Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID, Mode: pi.Mode,
+		Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
+		csv: filepath.Join(dir, results.CSVName), src: src}
 }

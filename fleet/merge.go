@@ -33,10 +33,7 @@ import (
 // folder and moved into place at the end, the manifest last, so that an
 // interrupted merge leaves nothing a reader takes for a fleet.
 func Merge(dir string, parts []Part, problems []Problem, command string) (Manifest, error) {
-	man := Manifest{Created: time.Now().UTC(), Command: command, Problems: problems}
-	for _, c := range results.Columns {
-		man.Schema = append(man.Schema, c.Name)
-	}
+	man := Manifest{Created: time.Now().UTC(), Command: command, Problems: problems, Schema: results.Names(results.Columns)}
 	if len(parts) == 0 {
 		return man, errors.New("fleet: nothing to merge")
 	}

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -182,13 +183,7 @@ func (p *Part) KeepGroup(group string) int {
 	}
 	p.dig = &d
 	if p.Rows != nil {
-		var keep []results.Row
-		for _, r := range p.Rows {
-			if r.Group == group {
-				keep = append(keep, r)
-			}
-		}
-		p.Rows = keep
+		p.Rows = slices.DeleteFunc(slices.Clone(p.Rows), func(r results.Row) bool { return r.Group != group })
 	}
 	mine := p.mine
 	p.mine = func(r *results.Row) bool { return r.Group == group && (mine == nil || mine(r)) }
@@ -321,16 +316,8 @@ func dedupe(parts []Part) ([]Part, []string) {
 
 func sortParts(parts []Part) {
 	slices.SortStableFunc(parts, func(a, b Part) int {
-		if c := strings.Compare(a.Host, b.Host); c != 0 {
-			return c
-		}
-		if a.Index != b.Index {
-			return a.Index - b.Index
-		}
-		if c := strings.Compare(a.UUID, b.UUID); c != 0 {
-			return c
-		}
-		return strings.Compare(a.RunID, b.RunID)
+		return cmp.Or(strings.Compare(a.Host, b.Host), cmp.Compare(a.Index, b.Index), strings.Compare(a.UUID, b.UUID),
+			strings.Compare(a.RunID, b.RunID))
 	})
 }
 

@@ -13,10 +13,7 @@ import (
 // for a results directory, each with its rows. name stands for the
 // directory in Part.Dir.
 func FromRows(name string, rows []results.Row, meta results.Metadata) []Part {
-	head := make([]string, len(results.Columns))
-	for i, c := range results.Columns {
-		head[i] = c.Name
-	}
+	head := results.Names(results.Columns)
 	split := byHostGPU()
 	ds, _ := digestParts(rows, split, true)
 	byPart := make([][]results.Row, len(ds))

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 
@@ -40,7 +41,7 @@ func Summarize(parts []Part) (modes []string, byMode map[string][]results.Summar
 			s, pooled[k] = *pooled[k], nil
 		}
 		if s.Config.Platform == "" {
-			s.Config.Platform = cmpOr(it.p.Meta.Platform, filepath.Base(it.p.Dir))
+			s.Config.Platform = cmp.Or(it.p.Meta.Platform, filepath.Base(it.p.Dir))
 		}
 		d := it.p.Meta.Device
 		results.SummaryOptions{PeakMemoryGBps: d.PeakMemoryGBps, PeakHostLinkGBps: d.PeakHostLinkGBps,
@@ -112,11 +113,4 @@ func poolSummaries(parts []Part, items []summaryItem, seen map[configMode]int) m
 		out[k] = &s
 	}
 	return out
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -75,7 +75,7 @@ func checkBlock() (string, error) {
 			continue
 		}
 		class := "host"
-		if r == check.GPUMemory || r == check.GPULaunch || r == check.HostLink {
+		if r == results.BoundGPUMemory || r == results.BoundGPULaunch || r == results.BoundHostLink {
 			class = "GPU"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %.3f | %.4f | %.4f |\n", r, class, s.Default.Within, s.Process.Within, s.Process.Between)

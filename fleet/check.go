@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -28,7 +29,7 @@ func Check(parts []Part) []Problem {
 	if gs := groupBy(parts, commitOf); len(gs) > 1 {
 		add(KindCommit, "umbench was built from different commits: %s", describe(gs))
 	}
-	if gs := groupBy(parts, func(p *Part) string { return orUnknown(p.Meta.Module) }); len(gs) > 1 {
+	if gs := groupBy(parts, func(p *Part) string { return cmp.Or(p.Meta.Module, "unknown") }); len(gs) > 1 {
 		add(KindModule, "different umbench module versions: %s", describe(gs))
 	}
 	if gs := groupBy(parts, driverOf); len(gs) > 1 {
@@ -63,14 +64,10 @@ func Check(parts []Part) []Problem {
 	return out
 }
 
-func platformOf(p *Part) string { return orUnknown(strings.Join(p.digest().Platforms, "+")) }
+func platformOf(p *Part) string { return cmp.Or(strings.Join(p.digest().Platforms, "+"), "unknown") }
 
 func commitOf(p *Part) string {
-	c := p.Meta.Commit
-	if len(c) > 12 {
-		c = c[:12]
-	}
-	c = orUnknown(c)
+	c := cmp.Or(p.Meta.Commit[:min(len(p.Meta.Commit), 12)], "unknown")
 	if slices.Contains(p.Meta.Notes, "built from a modified working tree") {
 		c += " (modified tree)"
 	}
@@ -82,14 +79,7 @@ func driverOf(p *Part) string {
 	if v := p.Meta.Device.CUDADriverVersion; v > 0 {
 		d = strings.TrimSpace(fmt.Sprintf("%s CUDA %d.%d", d, v/1000, v%1000/10))
 	}
-	return orUnknown(d)
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
+	return cmp.Or(d, "unknown")
 }
 
 // checkPlans compares the run plans: first which groups each part ran,

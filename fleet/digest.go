@@ -10,12 +10,10 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// A digest is what one part's rows come to: every figure Check, Compare
-// and Summarize read, per configuration and fleet mode, without the rows.
-// A GPU's digest is made once from its results.csv and kept beside it
-// (see cache.go), so that a fleet is analysed from a few hundred
-// configurations per GPU instead of tens of thousands of rows.
-// The fields are exported for encoding/gob only.
+// A digest is every figure Check, Compare and Summarize read of one
+// part's rows, per configuration and fleet mode, without the rows: a fleet
+// is analysed from a few hundred configurations per GPU instead of tens of
+// thousands of rows. The fields are exported for encoding/gob only.
 type digest struct {
 	Host, UUID, RunID string
 	Mode              string // the first fleet token of its rows (ModeOf)
@@ -24,50 +22,41 @@ type digest struct {
 	Rows              int
 	Platforms         []string // of its rows, in order
 	Simulated         int      // rows made up by the simulated GPU
-	// Unverified counts the trials left out of every statistic, as
-	// results.ScreenUnverified leaves them out: not verified, not waived,
-	// not published figures.
-	Unverified int
-	// UnverifiedConfigs are the configurations that had unverified trials,
-	// as results.ScreenUnverified counts them.
+	// Unverified and UnverifiedConfigs count the trials left out of every
+	// statistic, as results.ScreenUnverified does.
+	Unverified        int
 	UnverifiedConfigs []results.UnverifiedConfig
-	// Intervals: the summaries have their bootstrap intervals (a
-	// comparison of medians needs none, and skips the bootstrap).
-	Intervals bool
-	Configs   []configDigest
+	Intervals         bool // the summaries have bootstrap intervals (comparisons skip them)
+	Configs           []configDigest
 }
 
 // configDigest is one configuration of a part, in one fleet mode.
 type configDigest struct {
 	// Config is the configuration columns with GPU UUID and platform
-	// cleared, shared by every part that has the configuration (see
-	// shared); UUID and Platform are the part's.
+	// cleared, one copy for every part (shared); UUID and Platform are the
+	// part's.
 	Config         *results.Row
 	UUID, Platform string
-	// Sum is results.DescribeTrials of its rows, without the
-	// configuration (config and summary put them together).
-	Sum   trialStats
-	Mode  string // the rows' own fleet mode ("" outside fleet runs)
-	Peers int
-	// First is the place of its first row among the rows of the file it
-	// was read from: it orders configurations as the file does (a shard
-	// keeps the places its rows had in the file they came from).
+	Sum            trialStats
+	Mode           string // the rows' own fleet mode ("" outside fleet runs)
+	Peers          int
+	// First is the place of its first row in the file it was read from,
+	// to order configurations as the file does.
 	First   int
-	Bound   string // the resource it is bound by (results.BoundOf)
-	Trials  int    // rows not waived
-	Warmups int64  // the most of any row
-	// Metrics describes each of Metrics over the rows not waived, for
-	// Compare.
-	Metrics [len(metricCols)]metricStats
-	// Runs is the number of runs (run IDs) among its rows, RunSpreadPct
-	// the spread of their medians (max − min, % of the median of them) of
-	// its compared metric (gbps, else total_ms); NaN with one run.
+	Bound   string                       // results.BoundOf
+	Trials  int                          // rows not waived
+	Warmups int64                        // the most of any row
+	Metrics [len(metricCols)]metricStats // over the rows not waived, for Compare
+	// Runs is the number of run IDs among its rows, RunSpreadPct the
+	// spread of their medians of gbps (else total_ms): max − min, % of
+	// their median; NaN with one run.
 	Runs         int
 	RunSpreadPct float64
 }
 
-// trialStats is a results.SummaryRow without its configuration, peak
-// and flags: what DescribeTrials computes.
+// trialStats is what results.DescribeTrials computes, without the
+// configuration, peak and flags: a SummaryRow's would cost a Row per
+// configuration of every GPU.
 type trialStats struct {
 	N                                       int
 	GBps, TotalMs                           results.Stats
@@ -76,8 +65,7 @@ type trialStats struct {
 	GBpsCI, TotalMsCI                       stats.Interval
 }
 
-// config is the configuration's columns, the part's GPU and platform
-// included.
+// config is the configuration's columns with the part's GPU and platform.
 func (c *configDigest) config() results.Row {
 	r := *c.Config
 	r.GPUUUID, r.Platform = c.UUID, c.Platform
@@ -92,16 +80,14 @@ func (c *configDigest) summary() results.SummaryRow {
 		GBpsCI: s.GBpsCI, TotalMsCI: s.TotalMsCI, Waived: s.Waived, Published: s.Published}
 }
 
-// configs keeps one copy of each configuration (GPU and platform cleared)
-// for the digests of every part: a thousand GPUs measured the same
-// configurations.
+// configs keeps one copy of each configuration for the digests of every
+// part: a thousand GPUs measured the same configurations.
 var configs struct {
 	sync.Mutex
 	m map[results.ConfigID]*results.Row
 }
 
-// shared returns the one copy of r's configuration columns, its GPU
-// UUID and platform cleared.
+// shared returns the one copy of r's configuration, GPU and platform cleared.
 func shared(r *results.Row) *results.Row {
 	c := results.ConfigOf(*r)
 	c.GPUUUID, c.Platform = "", ""
@@ -167,8 +153,7 @@ func byHostGPU() func(*results.Row) (int, error) {
 	}
 }
 
-// digester gathers the rows of a file part by part, configuration by
-// configuration, before each configuration is described.
+// digester gathers a file's rows by part and configuration.
 type digester struct {
 	configs results.ConfigIndex
 	parts   []*partRows
@@ -294,9 +279,8 @@ func (g *digester) addUnverified(p *partRows, r *results.Row, ci int32) {
 	d.UnverifiedConfigs[j].Trials++
 }
 
-// interned keeps one copy of each short string of the digests (groups,
-// modes, platforms, GPU UUIDs): a digest then holds no part of the lines
-// its rows were read from, and a fleet's thousands of digests share them.
+// interned keeps one copy of each short string of the digests: a digest
+// then holds no part of the lines its rows were read from.
 var interned struct {
 	sync.Mutex
 	m map[string]string
@@ -316,9 +300,9 @@ func intern(s string) string {
 	return v
 }
 
-// describeConfig fills c from the rows of one configuration and mode:
-// results.DescribeTrialStats (and TrialIntervals where asked) and, from
-// the same descriptions where no trial was waived, Compare's metrics.
+// describeConfig fills c from the rows of one configuration and mode, as
+// results.DescribeTrialStats (and TrialIntervals) would, and Compare's
+// metrics from the same descriptions where no trial was waived.
 func describeConfig(c *configDigest, rows []results.Row, intervals bool) {
 	c.Config, c.UUID, c.Platform = shared(&rows[0]), intern(rows[0].GPUUUID), intern(rows[0].Platform)
 	c.Bound = intern(results.BoundOf(rows[0]))
@@ -375,10 +359,8 @@ func describeMetric(x []float64) metricStats {
 	return metricStats{N: s.N, Median: s.Median, CVPct: s.CVPct, Finite: anyFinite(x)}
 }
 
-// runSpread counts the runs among rows and, with two or more, the spread
-// of their medians of col (gbps, or total_ms where there is no
-// bandwidth): the process-to-process variation that one run's interval
-// does not show.
+// runSpread counts the runs among rows and the spread of their medians of
+// col: the variation between processes that one run's interval misses.
 func runSpread(rows []results.Row, col string) (int, float64) {
 	if !slices.ContainsFunc(rows, func(r results.Row) bool { return r.RunID != rows[0].RunID }) {
 		return 1, math.NaN()

@@ -31,8 +31,7 @@ type Part struct {
 	// Columns is the header of the results.csv it was read from.
 	Columns []string
 	// Rows are the part's rows where they are in memory (FromRows, a part
-	// made by hand); Load leaves them out and reads the part's
-	// digest instead (see CacheName): EachRow streams them from the file.
+	// made by hand); Load reads the digest instead, and EachRow streams them.
 	Rows []results.Row
 
 	dig   *digest                   // nil until needed when Rows are set
@@ -43,9 +42,8 @@ type Part struct {
 	mine  func(r *results.Row) bool // which rows of csv are the part's
 }
 
-// source is where a part's digest comes from: the directory of its
-// results.csv, how its rows are split into parts (nil: byHostGPU) and
-// which of them it is.
+// source is where a part's digest comes from: the directory, how its rows
+// are split into parts (nil: byHostGPU) and which of them it is.
 type source struct {
 	dir   string
 	split func() func(*results.Row) (int, error)
@@ -55,8 +53,7 @@ type source struct {
 // onePart splits nothing: every row is part 0.
 func onePart(*results.Row) (int, error) { return 0, nil }
 
-// withIntervals gives each part a digest with its summaries' bootstrap
-// intervals, reading again (and caching) those loaded without them.
+// withIntervals reads again, with intervals, the digests loaded without.
 func withIntervals(parts []Part) error {
 	type read struct {
 		ds []*digest
@@ -115,7 +112,7 @@ func (p *Part) digest() *digest {
 func (p *Part) NRows() int { return p.digest().Rows }
 
 // UnverifiedTrials is what was left out of the part's statistics as
-// unverified, per configuration (results.ScreenUnverified's count).
+// unverified (results.ScreenUnverified's count).
 func (p *Part) UnverifiedTrials() results.Unverified {
 	d := p.digest()
 	return results.Unverified{Configs: d.UnverifiedConfigs, Trials: d.Unverified}
@@ -134,8 +131,7 @@ func (p *Part) Simulated() string {
 }
 
 // EachRow calls f with each of the part's rows, in file order, streaming
-// them from its results.csv (or from Rows where they are in memory): raw
-// rows only where they are asked for. It stops at f's first error.
+// them from its results.csv (or Rows), until f's first error.
 func (p *Part) EachRow(f func(*results.Row) error) error {
 	if p.csv == "" {
 		for i := range p.Rows {
@@ -169,8 +165,8 @@ func (p *Part) EachRow(f func(*results.Row) error) error {
 	}
 }
 
-// KeepGroup leaves the part only its configurations of one benchmark
-// group and returns how many rows it has left.
+// KeepGroup leaves the part only one benchmark group's configurations and
+// returns how many rows it has left.
 func (p *Part) KeepGroup(group string) int {
 	p.group = group
 	d := *p.digest()
@@ -236,9 +232,9 @@ type PartInfo struct {
 }
 
 // SchemaError is returned by Load when results files have columns this
-// umbench does not know, or lack one every results file has: merging them
-// would misalign or invent columns. Columns an older umbench did not
-// write are read as their empty value, as every reader does.
+// umbench does not know, or lack a required one: merging them would
+// misalign or invent columns. Columns an older umbench did not write read
+// as empty, as every reader reads them.
 type SchemaError struct{ Problems []string }
 
 func (e *SchemaError) Error() string {
@@ -334,7 +330,7 @@ func labelParts(parts []Part) {
 			}
 		}
 		if p.Label == "" {
-			p.Label = orDash(p.Host) + "/" + p.GPU
+			p.Label = cmp.Or(p.Host, "-") + "/" + p.GPU
 		}
 	}
 	count := map[string]int{}
@@ -359,15 +355,5 @@ func shortUUID(u string) string {
 	if u == "" {
 		return "gpu?"
 	}
-	if len(u) > 12 {
-		return u[:12]
-	}
-	return u
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return u[:min(len(u), 12)]
 }

@@ -350,11 +350,8 @@ func variation(rs []Result, p *Prior, same bool) string {
 			multi++
 		}
 	}
-	var s string
-	switch {
-	case multi > 0:
-		s = fmt.Sprintf("measured from the runs (%d of %d configurations have several processes), with the calibration of %s as a prior", multi, len(rs), p.Source)
-	default:
+	s := fmt.Sprintf("measured from the runs (%d of %d configurations have several processes), with the calibration of %s as a prior", multi, len(rs), p.Source)
+	if multi == 0 {
 		s = fmt.Sprintf("one process on each side, so the run-to-run spread cannot be measured here: the intervals use the calibration of %s (conservative, per configuration where it has it, per resource otherwise); a baseline of several runs (a directory of runs, or umbench run --repeat N) measures it", p.Source)
 	}
 	if !same {
@@ -393,18 +390,14 @@ func notes(run, base Side, missing map[string]int, host Verdict) []string {
 // hostFacts names a run's host CPU and the CPUs it could use.
 func hostFacts(m results.Metadata) string {
 	cpu := cmp.Or(m.Device.CPU, "CPU model not recorded")
-	if n := cpuCount(m.Device.CPUAffinity); n > 0 {
+	// CPUAffinity is a list such as "[0 1 2 3]".
+	if n := len(strings.Fields(strings.Trim(m.Device.CPUAffinity, "[]"))); n > 0 {
 		cpu += fmt.Sprintf(", %d CPUs", n)
 	}
 	if m.Host != "" {
 		cpu = m.Host + ": " + cpu
 	}
 	return cpu
-}
-
-// cpuCount counts the CPUs of an affinity list such as "[0 1 2 3]".
-func cpuCount(aff string) int {
-	return len(strings.Fields(strings.Trim(aff, "[]")))
 }
 
 func summaryLine(r *Report) string {

@@ -471,27 +471,10 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 	return out
 }
 
-// Column names of the comparison frame beyond the configuration columns.
+// Columns of the comparison frame that callers select by name.
 const (
-	ColFleetMode   = "fleet_mode"
-	ColMetric      = "metric"
-	ColPart        = "part"
-	ColGPU         = "gpu"
-	ColGPUIndex    = "gpu_index"
-	ColMedian      = "median"
-	ColCVPct       = "cv_pct"
-	ColFleetMedian = "fleet_median"
-	ColFleetN      = "fleet_n"
-	ColMADPct      = "mad_pct"
-	ColDevPct      = "dev_pct"
-	ColRobustZ     = "robust_z"
-	ColResource    = "resource"
-	ColClass       = "class"
-	ColSpreadPct   = "spread_pct"
-	ColP           = "p"
-	ColTolPct      = "tol_pct"
-	ColOutlier     = "outlier"
-	ColFlags       = "flags"
+	ColPart    = "part"
+	ColOutlier = "outlier"
 )
 
 // Frame lays comparisons out as a gota DataFrame, one row per GPU and
@@ -502,41 +485,32 @@ const (
 // outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
 	cfg := slices.DeleteFunc(slices.Clone(results.ConfigColumns), func(c string) bool { return c == results.ColGPUUUID })
-	type F = results.Field[Comparison]
-	str := func(name string, f func(c *Comparison) string) F {
-		return F{Name: name, Kind: results.String, Value: func(c *Comparison) any { return f(c) }}
-	}
-	num := func(name string, f func(c *Comparison) float64) F {
-		return F{Name: name, Kind: results.Float, Value: func(c *Comparison) any { return f(c) }}
-	}
-	integer := func(name string, f func(c *Comparison) int) F {
-		return F{Name: name, Kind: results.Int, Value: func(c *Comparison) any { return f(c) }}
-	}
+	str, num, integer := results.StringField[Comparison], results.FloatField[Comparison], results.IntField[Comparison, int]
 	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, inSchemaOrder(cfg)...)
 	fields = append(fields,
-		str(ColFleetMode, func(c *Comparison) string { return c.Mode }),
-		str(ColMetric, func(c *Comparison) string { return c.Metric }),
+		str("fleet_mode", func(c *Comparison) string { return c.Mode }),
+		str("metric", func(c *Comparison) string { return c.Metric }),
 		str(ColPart, func(c *Comparison) string { return c.Part }),
 		str(results.ColHost, func(c *Comparison) string { return c.Host }),
-		str(ColGPU, func(c *Comparison) string { return c.GPU }),
-		integer(ColGPUIndex, func(c *Comparison) int { return c.Index }),
+		str("gpu", func(c *Comparison) string { return c.GPU }),
+		integer("gpu_index", func(c *Comparison) int { return c.Index }),
 		str(results.ColGPUUUID, func(c *Comparison) string { return c.UUID }),
 		str(results.ColRunID, func(c *Comparison) string { return c.RunID }),
 		integer(results.ColN, func(c *Comparison) int { return c.N }),
-		num(ColMedian, func(c *Comparison) float64 { return c.Median }),
-		num(ColCVPct, func(c *Comparison) float64 { return c.CVPct }),
-		num(ColFleetMedian, func(c *Comparison) float64 { return c.FleetMedian }),
-		integer(ColFleetN, func(c *Comparison) int { return c.FleetN }),
-		num(ColMADPct, func(c *Comparison) float64 { return c.MADPct }),
-		num(ColDevPct, func(c *Comparison) float64 { return c.DevPct }),
-		num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ }),
-		str(ColResource, func(c *Comparison) string { return c.Resource }),
-		str(ColClass, func(c *Comparison) string { return c.Class }),
-		num(ColSpreadPct, func(c *Comparison) float64 { return c.SpreadPct }),
-		num(ColP, func(c *Comparison) float64 { return c.P }),
-		num(ColTolPct, func(c *Comparison) float64 { return c.TolPct }),
-		F{Name: ColOutlier, Kind: results.Bool, Value: func(c *Comparison) any { return c.Outlier }},
-		str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
+		num("median", func(c *Comparison) float64 { return c.Median }),
+		num("cv_pct", func(c *Comparison) float64 { return c.CVPct }),
+		num("fleet_median", func(c *Comparison) float64 { return c.FleetMedian }),
+		integer("fleet_n", func(c *Comparison) int { return c.FleetN }),
+		num("mad_pct", func(c *Comparison) float64 { return c.MADPct }),
+		num("dev_pct", func(c *Comparison) float64 { return c.DevPct }),
+		num("robust_z", func(c *Comparison) float64 { return c.RobustZ }),
+		str("resource", func(c *Comparison) string { return c.Resource }),
+		str("class", func(c *Comparison) string { return c.Class }),
+		num("spread_pct", func(c *Comparison) float64 { return c.SpreadPct }),
+		num("p", func(c *Comparison) float64 { return c.P }),
+		num("tol_pct", func(c *Comparison) float64 { return c.TolPct }),
+		results.BoolField(ColOutlier, func(c *Comparison) bool { return c.Outlier }),
+		str("flags", func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
 	)
 	return results.Build(cmp, fields...)
 }

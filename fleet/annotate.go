@@ -128,14 +128,12 @@ func withToken(note, tok string) string {
 	return strings.Join(append(keep, tok), "; ")
 }
 
-// Annotate adds the annotation to a worker's results directory: the token
-// RowNote to the note column of every row of results.csv and MetaNote to
-// the notes of meta.json, replacing an earlier annotation. A directory
-// without results (the worker failed before measuring) is left alone. A
-// last line cut short by a killed worker is dropped, as --resume would.
-// It works under the directory's lock: a directory another process holds
-// (the run that refused this worker is still writing it) is left alone,
-// with an error wrapping results.ErrLocked.
+// Annotate adds RowNote to the note column of every row of a worker's
+// results.csv and MetaNote to the notes of its meta.json, replacing an
+// earlier annotation. A directory without results is left alone; a last
+// line cut short by a killed worker is dropped, as --resume would. It
+// works under the directory's lock: one another process holds is left
+// alone, with an error wrapping results.ErrLocked.
 func Annotate(dir string, a Annotation) error {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil

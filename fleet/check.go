@@ -191,20 +191,17 @@ func checkConfigs(parts []Part) []Problem {
 	keys, label, stats := configStats(parts)
 	var ps patterns
 	for _, k := range keys {
-		var missing, present []int
+		var missing []string
+		var present []int
 		for i := range parts {
 			if _, ok := stats[i][k]; ok {
 				present = append(present, i)
 			} else {
-				missing = append(missing, i)
+				missing = append(missing, parts[i].Label)
 			}
 		}
 		if len(missing) > 0 {
-			var l []string
-			for _, i := range missing {
-				l = append(l, parts[i].Label)
-			}
-			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(l), len(present)), label[k])
+			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(missing), len(present)), label[k])
 		}
 		if len(present) >= 2 {
 			checkCounts(&ps, parts, present, func(i int) cfgStat { return stats[i][k] }, label[k])

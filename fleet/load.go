@@ -90,22 +90,18 @@ func Find(paths []string, skip []string) (dirs []string, warnings []string, err 
 
 var gpuDirRE = regexp.MustCompile(`^gpu(\d+)$`)
 
-// Load reads the parts under the given paths (see Find): each worker or
-// plain results directory is split by host and GPU UUID (normally one
-// part), a merged directory into the parts its manifest lists. A part is
-// read as its digest (kept beside its results.csv, see CacheName): the
-// rows themselves stay on disk (Part.EachRow). Every
-// results.csv must be readable by this umbench, or Load returns a
-// *SchemaError naming each file and its unknown or missing columns.
-// Duplicates (the same rows reached twice, e.g. a node directory and a
-// merged copy of it) are dropped with a warning. Parts come sorted by
-// host, GPU index and label. The digests Load reads have no bootstrap
-// intervals (Compare, Check and Merge need none): LoadSummaries reads
-// them with.
+// Load reads the parts under the given paths (see Find): a plain results
+// directory is split by host and GPU UUID, a merged directory into the
+// parts its manifest lists. A part is read as its digest (CacheName),
+// without bootstrap intervals (LoadSummaries reads them); its rows stay on
+// disk (Part.EachRow). A results.csv this umbench cannot read makes a
+// *SchemaError naming each file and its columns. The same rows reached
+// twice (a node directory and a merged copy) are dropped with a warning.
+// Parts come sorted by host, GPU index and label.
 func Load(paths []string, skip []string) ([]Part, []string, error) { return load(paths, skip, false) }
 
-// LoadSummaries is Load for Summarize: the parts' digests come with the
-// bootstrap intervals of their summaries.
+// LoadSummaries is Load with the summaries' bootstrap intervals, for
+// Summarize.
 func LoadSummaries(paths []string, skip []string) ([]Part, []string, error) {
 	return load(paths, skip, true)
 }

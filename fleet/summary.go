@@ -8,18 +8,15 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Summarize is results.Summarize over every part, from their digests: the
-// summary of each GPU's configurations, split by fleet mode (isolated,
-// concurrent, "" outside fleet runs) as umbench summary splits rows,
-// modes in order of first appearance. Each part's configurations are
-// finished with its own device's peaks and throttle reasons; the parts of
-// one directory come in the order of its rows, as Summarize of its rows
-// gives them. Parts loaded without intervals (Load, not LoadSummaries)
-// are read again for them. A configuration that several parts measured on one GPU
-// (runs of one GPU merged) is described from their rows together, as
-// Summarize of the merged rows pools them. A platform left empty by an
-// old results file takes the metadata's (else the directory's name), as
-// datasets.LoadDir fills it.
+// Summarize is results.Summarize over every part, from their digests,
+// split by fleet mode (isolated, concurrent, "" outside fleet runs) as
+// umbench summary splits rows, modes in order of first appearance. Each
+// part's configurations are finished with its own device's peaks and
+// throttle reasons, in the order of its directory's rows. Parts loaded
+// without intervals are read again for them. A configuration several
+// parts measured on one GPU is described from their rows together, as
+// Summarize of the merged rows pools them. An empty platform takes the
+// metadata's (else the directory's name), as datasets.LoadDir fills it.
 func Summarize(parts []Part) (modes []string, byMode map[string][]results.SummaryRow, err error) {
 	if err := withIntervals(parts); err != nil {
 		return nil, nil, err

@@ -99,16 +99,14 @@ func (e *FailedError) Error() string {
 
 // RunNode measures every GPU of o.GPUs with one worker process each
 // (o.Executable o.Args --gpu N --out Root/<host>/gpuN), pinned to the CPUs
-// nearest its GPU (see AssignCPUs), one at a time or all at once. The
-// workers' environment says which (EnvMode and the others), and after each
-// worker ends its rows and metadata are annotated with the mode (see
-// Annotate), whether it succeeded or not, unless it was refused (see
-// Outcome.Refused). Root/<host> is locked for the whole run (a second
-// supervisor there is refused with results.ErrLocked before it starts a
-// worker), and every directory below it is made without following a
-// symbolic link. Root/<host>/workers.json is kept
-// current as workers start and end. The error is a *FailedError when any
-// worker failed, timed out, stalled or was interrupted; the others finish.
+// nearest its GPU (AssignCPUs), one at a time or all at once, as its
+// environment says (EnvMode and the others). Each worker's results are
+// annotated with the mode when it ends (Annotate), unless it was refused
+// (Outcome.Refused). Root/<host> is locked for the whole run (a second
+// supervisor is refused with results.ErrLocked), directories below it are
+// made without following a symbolic link, and Root/<host>/workers.json is
+// kept current. The error is a *FailedError when any worker failed, timed
+// out, stalled or was interrupted; the others finish.
 func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 	if o.Host == "" {
 		o.Host, _ = os.Hostname()

@@ -300,50 +300,37 @@ func intern(s string) string {
 	return v
 }
 
-// describeConfig fills c from the rows of one configuration and mode, as
-// results.DescribeTrialStats (and TrialIntervals) would, and Compare's
-// metrics from the same descriptions where no trial was waived.
+// describeConfig fills c from the rows of one configuration and mode:
+// results.DescribeTrialStats (and TrialIntervals where asked), and
+// Compare's metrics over the trials not waived.
 func describeConfig(c *configDigest, rows []results.Row, intervals bool) {
 	c.Config, c.UUID, c.Platform = shared(&rows[0]), intern(rows[0].GPUUUID), intern(rows[0].Platform)
 	c.Bound = intern(results.BoundOf(rows[0]))
-	s := trialStats{N: len(rows), AllVerified: true, Published: rows[0].Source != "", GBpsCI: stats.NaN(), TotalMsCI: stats.NaN()}
 	for i := range rows {
-		s.AllVerified = s.AllVerified && rows[i].Verified
-		s.Waived = s.Waived || rows[i].Waived
 		c.Warmups = max(c.Warmups, rows[i].Warmups)
 		if !rows[i].Waived {
 			c.Trials++
 		}
 	}
-	var all [len(metricCols)]results.Stats
 	x := make([]float64, 0, len(rows))
 	for m, col := range metricCols {
 		x = x[:0]
 		for i := range rows {
-			x = append(x, metricOf(&rows[i], col))
-		}
-		all[m] = results.Describe(x)
-		if s.Waived { // Compare leaves the waived trials out
-			x = x[:0]
-			for i := range rows {
-				if !rows[i].Waived {
-					x = append(x, metricOf(&rows[i], col))
-				}
+			if !rows[i].Waived { // Compare leaves the waived trials out
+				x = append(x, metricOf(&rows[i], col))
 			}
-			c.Metrics[m] = describeMetric(x)
-			continue
 		}
-		c.Metrics[m] = metricStats{N: all[m].N, Median: all[m].Median, CVPct: all[m].CVPct, Finite: anyFinite(x)}
+		c.Metrics[m] = describeMetric(x)
 	}
-	// metricCols: gbps, total_ms, kernel_ms, cpu_ms, prefetch_ms, transfer_ms.
-	s.GBps, s.TotalMs = all[0], all[1]
-	s.KernelMs, s.CPUMs, s.PrefetchMs, s.TransferMs = all[2].Median, all[3].Median, all[4].Median, all[5].Median
+	s := results.DescribeTrialStats(rows)
 	if intervals {
 		s.GBpsCI, s.TotalMsCI = results.TrialIntervals(rows)
 	}
-	c.Sum = s
+	c.Sum = trialStats{N: s.N, GBps: s.GBps, TotalMs: s.TotalMs, KernelMs: s.KernelMs, PrefetchMs: s.PrefetchMs,
+		TransferMs: s.TransferMs, CPUMs: s.CPUMs, AllVerified: s.AllVerified, Waived: s.Waived, Published: s.Published,
+		GBpsCI: s.GBpsCI, TotalMsCI: s.TotalMsCI}
 	col := results.ColGBps
-	if math.IsNaN(all[0].Median) {
+	if math.IsNaN(s.GBps.Median) {
 		col = results.ColTotalMs
 	}
 	c.Runs, c.RunSpreadPct = runSpread(rows, col)

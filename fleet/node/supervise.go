@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -384,13 +385,7 @@ func (t *tailBuffer) lastLines(n int) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := strings.TrimRight(strings.ReplaceAll(string(t.b), "\r", "\n"), "\n")
-	lines := strings.Split(s, "\n")
-	var keep []string
-	for _, l := range lines {
-		if strings.TrimSpace(l) != "" {
-			keep = append(keep, l)
-		}
-	}
+	keep := slices.DeleteFunc(strings.Split(s, "\n"), func(l string) bool { return strings.TrimSpace(l) == "" })
 	if len(keep) > n {
 		keep = keep[len(keep)-n:]
 	}

@@ -295,16 +295,17 @@ func pool(p *Part, mode string, units map[fleetID]*unit) error {
 
 // metric is the best-ranked metric any part has of the configuration.
 func (c *cmpConfig) metric() string {
-	metric := ""
+	best := -1
 	for _, u := range c.units {
-		for m, col := range metricCols[:4] {
-			if u.metrics[m].Finite && (metric == "" || rank(col) < rank(metric)) {
-				metric = col
-				break
-			}
+		m := slices.IndexFunc(u.metrics[:4], func(s metricStats) bool { return s.Finite })
+		if m >= 0 && (best < 0 || m < best) {
+			best = m
 		}
 	}
-	return metric
+	if best < 0 {
+		return ""
+	}
+	return metricCols[best]
 }
 
 // medians is the units with a value of metric.
@@ -405,13 +406,6 @@ func nz(v float64) float64 {
 		return 0
 	}
 	return v
-}
-
-func rank(m string) int {
-	if i := slices.Index(Metrics, m); i >= 0 {
-		return i
-	}
-	return len(Metrics)
 }
 
 // GPUSummary sums up one GPU over every configuration it was compared in.

@@ -222,12 +222,11 @@ func splitMerged(dir string, head []string, intervals bool) ([]Part, error) {
 	}
 	parts := make([]Part, len(m.Parts))
 	for i, pi := range m.Parts {
-		keys := map[string]bool{}
-		for _, k := range pi.Keys {
-			keys[k] = true
-		}
 		parts[i] = pi.part(dir, head, of, source{dir: dir, split: split, index: i})
-		parts[i].mine = func(r *results.Row) bool { return keys[rowKey(*r)] }
+		parts[i].mine = func(r *results.Row) bool {
+			j, ok := owner[rowKey(*r)]
+			return ok && j == i
+		}
 		if i < len(ds) {
 			parts[i].dig = ds[i]
 		}

@@ -63,7 +63,7 @@ func Merge(dir string, parts []Part, problems []Problem, command string) (Manife
 			return man, fmt.Errorf("fleet: merging %s: %w", p.Label, err)
 		}
 		man.Parts = append(man.Parts, PartInfo{Label: p.Label, Source: p.Dir, Host: p.Host, GPU: p.GPU, Index: p.Index,
-			UUID: p.UUID, RunID: p.RunID, Mode: p.Mode, Peers: p.Peers, Rows: p.NRows(), Keys: p.keys(), Meta: p.Meta, Shard: shard})
+			UUID: p.UUID, RunID: p.RunID, Mode: p.Mode, Peers: p.Peers, Rows: p.NRows(), Keys: p.digest().Keys, Meta: p.Meta, Shard: shard})
 	}
 	b, err := json.MarshalIndent(man, "", "  ")
 	if err != nil {
@@ -86,18 +86,12 @@ func Merge(dir string, parts []Part, problems []Problem, command string) (Manife
 // mergeable refuses simulated with measured rows, and parts whose run
 // still holds its directory.
 func mergeable(parts []Part) error {
-	var sim, real []string
 	for i := range parts {
-		switch p := &parts[i]; p.Simulated() {
-		case "all":
-			sim = append(sim, p.Label)
-		case "none":
-			real = append(real, p.Label)
-		default:
+		if p := &parts[i]; p.Simulated() == "some" {
 			return fmt.Errorf("fleet: %s: %w within one part (%s): keep simulated runs in their own directories", p.Label, results.ErrMixedSimulated, p.Dir)
 		}
 	}
-	if len(sim) > 0 && len(real) > 0 {
+	if sim, real := bySimulated(parts); len(sim) > 0 && len(real) > 0 {
 		return fmt.Errorf("fleet: %w: %s simulated, %s measured: merge simulated runs apart from measured ones",
 			results.ErrMixedSimulated, listLabels(sim), listLabels(real))
 	}

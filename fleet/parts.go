@@ -93,9 +93,6 @@ func withIntervals(parts []Part) error {
 // key identifies the rows of a part inside a merged results.csv.
 func rowKey(r results.Row) string { return r.RunID + "|" + r.GPUUUID + "|" + r.Host }
 
-// keys returns the distinct row keys of the part, in order.
-func (p *Part) keys() []string { return p.digest().Keys }
-
 // digest returns the part's digest, made from its rows if it has none.
 func (p *Part) digest() *digest {
 	if p.dig == nil {
@@ -298,7 +295,7 @@ func dedupe(parts []Part) ([]Part, []string) {
 	var warns []string
 	seen := map[string]int{}
 	for _, p := range parts {
-		sig := strings.Join(p.keys(), ",") + "#" + strconv.Itoa(p.NRows())
+		sig := strings.Join(p.digest().Keys, ",") + "#" + strconv.Itoa(p.NRows())
 		if j, ok := seen[sig]; ok {
 			warns = append(warns, fmt.Sprintf("the rows of GPU %s on %s (run %s) were found twice, in %s and %s; keeping the first",
 				p.UUID, p.Host, p.RunID, out[j].Dir, p.Dir))

@@ -144,9 +144,8 @@ func verdictText(v Verdict) string {
 // sorted puts failures first, then inconclusive results, passes and skips,
 // keeping the run's order within each.
 func (r *Report) sorted() []Result {
-	rank := map[Verdict]int{Fail: 0, Inconclusive: 1, Pass: 2, Skip: 3}
 	out := slices.Clone(r.Results)
-	slices.SortStableFunc(out, func(a, b Result) int { return cmp.Compare(rank[a.Verdict], rank[b.Verdict]) })
+	slices.SortStableFunc(out, func(a, b Result) int { return cmp.Compare(severity[b.Verdict], severity[a.Verdict]) })
 	return out
 }
 

@@ -142,8 +142,7 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 	if o.Concurrent {
 		var wg sync.WaitGroup
 		for i := range workers {
-			wg.Add(1)
-			go func() { defer wg.Done(); run(i) }()
+			wg.Go(func() { run(i) })
 		}
 		wg.Wait()
 	} else {

@@ -167,12 +167,8 @@ func (j *judge) estimate(s *sample) (estimate, bool) {
 	if len(e.logs) == 0 {
 		return e, false
 	}
-	for _, l := range e.logs {
-		e.mean += l
-	}
-	k := float64(len(e.logs))
-	e.mean /= k
-	e.within /= k
+	e.mean, _ = sumSquares(e.logs)
+	e.within /= float64(len(e.logs))
 	e.median = stats.Median(pooled)
 	return e, true
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -68,10 +69,8 @@ func readCache(dir string, of stamp, intervals bool) ([]string, []*digest, bool)
 	if c.Format != cacheFormat || c.Resamples != results.SummaryResamples || c.Level != stats.DefaultLevel || c.Of != of {
 		return nil, nil, false
 	}
-	for _, d := range c.Digests {
-		if intervals && !d.Intervals {
-			return nil, nil, false
-		}
+	if intervals && slices.ContainsFunc(c.Digests, func(d *digest) bool { return !d.Intervals }) {
+		return nil, nil, false
 	}
 	share(c.Digests)
 	return c.Head, c.Digests, true

@@ -112,10 +112,6 @@ func (a Annotation) MetaNote() string {
 	return b.String()
 }
 
-// ModeOf reads a row note's fleet token (results.FleetMode): the mode
-// ("" outside a fleet run) and, for concurrent rows, the GPUs at once.
-func ModeOf(note string) (mode string, peers int) { return results.FleetMode(note) }
-
 // withToken replaces any fleet token of a note by tok.
 func withToken(note, tok string) string {
 	var keep []string

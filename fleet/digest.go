@@ -16,7 +16,7 @@ import (
 // thousands of rows. The fields are exported for encoding/gob only.
 type digest struct {
 	Host, UUID, RunID string
-	Mode              string // the first fleet token of its rows (ModeOf)
+	Mode              string // the first fleet token of its rows (results.FleetMode)
 	Peers             int
 	Keys              []string // rowKey of its rows, in order
 	Rows              int
@@ -157,7 +157,7 @@ func byHostGPU() func(*results.Row) (int, error) {
 type digester struct {
 	configs results.ConfigIndex
 	parts   []*partRows
-	modes   map[string]noteMode // ModeOf of each note seen: a regular expression per row is slow
+	modes   map[string]noteMode // results.FleetMode of each note seen: a regular expression per row is slow
 }
 
 type noteMode struct {
@@ -242,7 +242,7 @@ func (g *digester) add(p *partRows, r *results.Row, i int) {
 	}
 	m, ok := g.modes[r.Note]
 	if !ok {
-		m.mode, m.peers = ModeOf(r.Note)
+		m.mode, m.peers = results.FleetMode(r.Note)
 		m.mode = intern(m.mode)
 		g.modes[r.Note] = m
 	}

@@ -16,8 +16,8 @@
 // interference) or all at once ([Concurrent]: figures that include
 // contention for host memory, PCIe and CPU cores). [Annotate] records it
 // in its results: a token such as "fleet=concurrent:4" in the note column
-// of every row, and a sentence in the metadata notes; [ModeOf] reads it
-// back.
+// of every row, and a sentence in the metadata notes; results.FleetMode
+// reads it back.
 //
 // # Two levels: each GPU's digest, then the fleet
 //

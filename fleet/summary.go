@@ -96,7 +96,7 @@ func poolSummaries(parts []Part, items []summaryItem, seen map[configMode]int) m
 		}
 		read[it.p] = true
 		it.p.EachRow(func(r *results.Row) error {
-			mode, _ := ModeOf(r.Note)
+			mode, _ := results.FleetMode(r.Note)
 			if k := (configMode{r.ConfigID(), mode}); seen[k] > 1 {
 				rows[k] = append(rows[k], *r)
 			}

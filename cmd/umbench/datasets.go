@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/results"
 )
 
@@ -58,7 +57,7 @@ func factsOf(rows []results.Row, m results.Metadata) datasetFacts {
 		if !slices.Contains(f.groups, r.Group) {
 			f.groups = append(f.groups, r.Group)
 		}
-		if fm, _ := fleet.ModeOf(r.Note); fm != "" {
+		if fm, _ := results.FleetMode(r.Note); fm != "" {
 			f.modes[fm] = true
 		}
 		k := results.ConfigKey(r)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
@@ -168,7 +167,7 @@ func splitFleetModes(rows []results.Row) ([]string, map[string][]results.Row) {
 	var modes []string
 	by := map[string][]results.Row{}
 	for _, r := range rows {
-		m, _ := fleet.ModeOf(r.Note)
+		m, _ := results.FleetMode(r.Note)
 		if _, ok := by[m]; !ok {
 			modes = append(modes, m)
 		}

@@ -8,16 +8,12 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Resources lists the resources a configuration can be bound by (the
-// row's bound column, declared by its benchmark definition), the GPU's
-// first: results.Bounds.
-var Resources = results.Bounds
-
+// resourceRank orders resources as results.Bounds does, the GPU's first.
 func resourceRank(resource string) int {
-	if i := slices.Index(Resources, resource); i >= 0 {
+	if i := slices.Index(results.Bounds, resource); i >= 0 {
 		return i
 	}
-	return len(Resources)
+	return len(results.Bounds)
 }
 
 // Prior is what a calibration measured of one GPU model's variation, as

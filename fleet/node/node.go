@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -154,20 +155,10 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 		},
 	})
 	rep.End = time.Now().UTC()
-	for _, oc := range outs {
-		if oc.OK() {
-			rep.Successful++
-		} else {
-			rep.Failed++
-		}
-	}
+	rep.Failed = len(slices.DeleteFunc(slices.Clone(outs), Outcome.OK))
+	rep.Successful = len(outs) - rep.Failed
 	l.save(outs)
-	var failed []Outcome
-	for _, oc := range rep.Workers {
-		if !oc.OK() {
-			failed = append(failed, oc)
-		}
-	}
+	failed := slices.DeleteFunc(slices.Clone(rep.Workers), Outcome.OK)
 	if l.err != nil {
 		return rep, fmt.Errorf("fleet: writing %s: %w", l.path, l.err)
 	}

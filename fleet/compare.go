@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -322,13 +321,11 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o Co
 	for i, u := range meds {
 		v[i] = u.metrics[mi].Median
 	}
-	sort.Float64s(v)
 	fm := stats.Median(v)
 	dev := make([]float64, len(v))
 	for i, x := range v {
 		dev[i] = math.Abs(x - fm)
 	}
-	sort.Float64s(dev)
 	mad := stats.Median(dev)
 	scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
 	cfg := identity(c.first)
@@ -444,13 +441,11 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 				s.HostOutliers++
 			}
 		}
-		for _, f := range c.Flags {
-			switch f {
-			case FlagSlow:
-				s.Slow++
-			case FlagFast:
-				s.Fast++
-			}
+		if slices.Contains(c.Flags, FlagSlow) {
+			s.Slow++
+		}
+		if slices.Contains(c.Flags, FlagFast) {
+			s.Fast++
 		}
 	}
 	med := results.Medians(cmp, func(c *Comparison) string { return c.Part }, func(c *Comparison) float64 {

@@ -201,7 +201,8 @@ func checkConfigs(parts []Part) []Problem {
 			}
 		}
 		if len(missing) > 0 {
-			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(missing), len(present)), label[k])
+			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(missing), len(present)),
+				label[k])
 		}
 		if len(present) >= 2 {
 			checkCounts(&ps, parts, present, func(i int) cfgStat { return stats[i][k] }, label[k])

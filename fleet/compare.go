@@ -473,8 +473,10 @@ const (
 // mad_pct, dev_pct, robust_z, resource, class, spread_pct, p, tol_pct,
 // outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
-	cfg := slices.DeleteFunc(slices.Clone(results.ConfigColumns), func(c string) bool { return c == results.ColGPUUUID })
-	str, num, integer := results.StringField[Comparison], results.FloatField[Comparison], results.IntField[Comparison, int]
+	cfg := slices.DeleteFunc(slices.Clone(results.ConfigColumns),
+		func(c string) bool { return c == results.ColGPUUUID })
+	str, num := results.StringField[Comparison], results.FloatField[Comparison]
+	integer := results.IntField[Comparison, int]
 	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, inSchemaOrder(cfg)...)
 	fields = append(fields,
 		str("fleet_mode", func(c *Comparison) string { return c.Mode }),

@@ -194,7 +194,8 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 			return nil, err
 		}
 		for len(g.parts) <= pi {
-			g.parts = append(g.parts, &partRows{d: &digest{Intervals: intervals}, keys: map[[3]string]bool{}, at: map[configAt]int{}})
+			g.parts = append(g.parts, &partRows{d: &digest{Intervals: intervals}, keys: map[[3]string]bool{},
+				at: map[configAt]int{}})
 		}
 		g.add(g.parts[pi], &rows[i], i)
 	}

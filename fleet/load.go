@@ -261,7 +261,8 @@ func loadShards(dir string, intervals bool) ([]Part, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		p := pi.part(sdir, head, of, source{dir: sdir, split: func() func(*results.Row) (int, error) { return onePart }})
+		one := func() func(*results.Row) (int, error) { return onePart }
+		p := pi.part(sdir, head, of, source{dir: sdir, split: one})
 		if len(ds) > 0 {
 			p.dig = ds[0]
 		}

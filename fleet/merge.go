@@ -33,7 +33,8 @@ import (
 // end, the manifest last, so that an interrupted merge leaves nothing a
 // reader takes for a fleet.
 func Merge(dir string, parts []Part, problems []Problem, command string) (Manifest, error) {
-	man := Manifest{Created: time.Now().UTC(), Command: command, Problems: problems, Schema: results.Names(results.Columns)}
+	man := Manifest{Created: time.Now().UTC(), Command: command, Problems: problems,
+		Schema: results.Names(results.Columns)}
 	if len(parts) == 0 {
 		return man, errors.New("fleet: nothing to merge")
 	}
@@ -63,7 +64,8 @@ func Merge(dir string, parts []Part, problems []Problem, command string) (Manife
 			return man, fmt.Errorf("fleet: merging %s: %w", p.Label, err)
 		}
 		man.Parts = append(man.Parts, PartInfo{Label: p.Label, Source: p.Dir, Host: p.Host, GPU: p.GPU, Index: p.Index,
-			UUID: p.UUID, RunID: p.RunID, Mode: p.Mode, Peers: p.Peers, Rows: p.NRows(), Keys: p.digest().Keys, Meta: p.Meta, Shard: shard})
+			UUID: p.UUID, RunID: p.RunID, Mode: p.Mode, Peers: p.Peers, Rows: p.NRows(), Keys: p.digest().Keys,
+			Meta: p.Meta, Shard: shard})
 	}
 	b, err := json.MarshalIndent(man, "", "  ")
 	if err != nil {

@@ -47,25 +47,22 @@ const (
 
 // Outcome is what happened to one worker.
 type Outcome struct {
-	GPU      int       `json:"gpu"`
-	UUID     string    `json:"gpu_uuid,omitempty"`
-	CPUs     string    `json:"cpus,omitempty"` // the CPUs it was pinned to, e.g. "0-15"
-	Out      string    `json:"out"`
-	Command  []string  `json:"command"`
-	State    string    `json:"state"`
-	ExitCode int       `json:"exit_code"` // -1 when it did not exit normally
-	Error    string    `json:"error,omitempty"`
-	Start    time.Time `json:"start,omitzero"`
-	End      time.Time `json:"end,omitzero"`
-	Seconds  float64   `json:"seconds"`
-	// StderrTail is the end of its standard error (the whole stream is in
-	// StderrLog).
-	StderrTail string `json:"stderr_tail,omitempty"`
-	StderrLog  string `json:"stderr_log,omitempty"`
-	StdoutLog  string `json:"stdout_log,omitempty"`
-	// Refused: the worker measured nothing and its directory is as it was:
-	// another process held it, so it was not started, or it exited with
-	// ExitRefused.
+	GPU        int       `json:"gpu"`
+	UUID       string    `json:"gpu_uuid,omitempty"`
+	CPUs       string    `json:"cpus,omitempty"` // the CPUs it was pinned to, e.g. "0-15"
+	Out        string    `json:"out"`
+	Command    []string  `json:"command"`
+	State      string    `json:"state"`
+	ExitCode   int       `json:"exit_code"` // -1 when it did not exit normally
+	Error      string    `json:"error,omitempty"`
+	Start      time.Time `json:"start,omitzero"`
+	End        time.Time `json:"end,omitzero"`
+	Seconds    float64   `json:"seconds"`
+	StderrTail string    `json:"stderr_tail,omitempty"` // the end of its stderr (all of it is in StderrLog)
+	StderrLog  string    `json:"stderr_log,omitempty"`
+	StdoutLog  string    `json:"stdout_log,omitempty"`
+	// Refused: it measured nothing and its directory is as it was (another
+	// process held it, or it exited with ExitRefused).
 	Refused bool `json:"refused,omitempty"`
 }
 
@@ -90,18 +87,12 @@ const tailLines = 20
 type SuperviseOptions struct {
 	Concurrent bool          // start every worker at once (default: one at a time)
 	Timeout    time.Duration // stop a worker that runs longer (0: no limit)
-	// Stall stops a worker that writes nothing on its standard error for
-	// this long (umbench run prints a line per finished configuration when
-	// its stderr is not a terminal); 0: no limit.
+	// Stall stops a worker silent on stderr this long (umbench run prints a
+	// line per configuration when stderr is not a terminal); 0: no limit.
 	Stall time.Duration
-	// Grace is the time between SIGTERM (a worker keeps what it finished)
-	// and SIGKILL; default 10 s.
-	Grace time.Duration
-	// Log receives the workers' standard error live, each line prefixed
-	// with "gpuN| " (nil: only the log files).
-	Log io.Writer
-	// Update is called when a worker starts and when it ends, with every
-	// outcome so far (to keep workers.json current).
+	Grace time.Duration // from SIGTERM (a worker keeps what it finished) to SIGKILL; default 10 s
+	Log   io.Writer     // the workers' stderr, live, each line prefixed "gpuN| " (nil: none)
+	// Update is called with every outcome so far when a worker starts or ends.
 	Update func([]Outcome)
 }
 

@@ -69,7 +69,8 @@ func Rows(g Spec) []results.Row {
 func WritePart(t testing.TB, root string, g Spec) string {
 	t.Helper()
 	g.UUID, g.Trials, g.Scale = cmp.Or(g.UUID, UUIDOf(g.Host, g.Index)), cmp.Or(g.Trials, 5), cmp.Or(g.Scale, 1)
-	g.Commit, g.Run = cmp.Or(g.Commit, "0123456789abcdef"), cmp.Or(g.Run, fmt.Sprintf("20261130T000000Z-%s%d", g.Host, g.Index))
+	g.Commit = cmp.Or(g.Commit, "0123456789abcdef")
+	g.Run = cmp.Or(g.Run, fmt.Sprintf("20261130T000000Z-%s%d", g.Host, g.Index))
 	dir := filepath.Join(root, g.Host, fmt.Sprintf("gpu%d", g.Index))
 	m := results.Metadata{RunID: g.Run, Platform: "H200", Kind: "measured", Host: g.Host, Commit: g.Commit,
 		Start: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Config: map[string]any{"hbm": map[string]any{"trials": g.Trials}}}

@@ -23,20 +23,20 @@ func Check(parts []Part) []Problem {
 	if len(parts) < 2 {
 		return nil
 	}
-	if gs := groupBy(parts, platformOf); len(gs) > 1 {
-		add(KindPlatform, "the parts measured different GPU models: %s", describe(gs))
-	}
-	if gs := groupBy(parts, commitOf); len(gs) > 1 {
-		add(KindCommit, "umbench was built from different commits: %s", describe(gs))
-	}
-	if gs := groupBy(parts, func(p *Part) string { return cmp.Or(p.Meta.Module, "unknown") }); len(gs) > 1 {
-		add(KindModule, "different umbench module versions: %s", describe(gs))
-	}
-	if gs := groupBy(parts, driverOf); len(gs) > 1 {
-		add(KindDriver, "different NVIDIA drivers: %s", describe(gs))
-	}
-	if gs := groupBy(parts, func(p *Part) string { return p.ModeLabel() }); len(gs) > 1 {
-		add(KindMode, "the GPUs were measured in different ways: %s; compare keeps them apart", describe(gs))
+	for _, c := range []struct {
+		kind, format string
+		of           func(*Part) string
+	}{
+		{KindPlatform, "the parts measured different GPU models: %s", platformOf},
+		{KindCommit, "umbench was built from different commits: %s", commitOf},
+		{KindModule, "different umbench module versions: %s",
+			func(p *Part) string { return cmp.Or(p.Meta.Module, "unknown") }},
+		{KindDriver, "different NVIDIA drivers: %s", driverOf},
+		{KindMode, "the GPUs were measured in different ways: %s; compare keeps them apart", (*Part).ModeLabel},
+	} {
+		if gs := groupBy(parts, c.of); len(gs) > 1 {
+			add(c.kind, c.format, describe(gs))
+		}
 	}
 	out = append(out, checkPlans(parts)...)
 	uvm := make([]map[string]string, len(parts))

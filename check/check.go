@@ -173,9 +173,11 @@ func settingKey(r results.Row) string {
 // Label is a short readable name for a row's configuration.
 func Label(r results.Row) string {
 	var f []string
-	add := func(s string) {
-		if s != "" {
-			f = append(f, s)
+	add := func(ss ...string) {
+		for _, s := range ss {
+			if s != "" {
+				f = append(f, s)
+			}
 		}
 	}
 	if (r.Benchmark != "stream" || r.Pattern == "") && r.Benchmark != r.Group {
@@ -184,10 +186,7 @@ func Label(r results.Row) string {
 	if r.Pattern != r.Benchmark {
 		add(r.Pattern)
 	}
-	add(r.Mode)
-	add(r.Policy)
-	add(r.Phase)
-	add(r.Direction)
+	add(r.Mode, r.Policy, r.Phase, r.Direction)
 	if r.SizeBytes > 0 {
 		add(results.FormatBytes(r.SizeBytes))
 	} else if r.FootprintBytes > 0 {

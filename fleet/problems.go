@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -62,10 +63,7 @@ func ConfigLabel(r results.Row) string {
 			continue
 		}
 		v, _ := r.Value(c)
-		name := shortNames[c]
-		if name == "" {
-			name = c
-		}
+		name := cmp.Or(shortNames[c], c)
 		switch x := v.(type) {
 		case string:
 			if x != "" && (len(f) == 0 || f[len(f)-1] != x) {

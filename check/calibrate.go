@@ -90,8 +90,7 @@ func logMedians(j *judge, runs [][]results.Row) (map[string][]float64, map[strin
 			if c.waived || len(c.runs) == 0 {
 				continue
 			}
-			e, ok := j.estimate(c)
-			if ok {
+			if e, ok := j.estimate(c); ok {
 				out[k] = append(out[k], e.mean)
 				noise[k] += e.within
 			}

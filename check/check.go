@@ -94,13 +94,11 @@ type Result struct {
 	Ratio         float64 `json:"ratio"` // run / baseline, geometric mean over processes
 	Lo            float64 `json:"ratio_lo"`
 	Hi            float64 `json:"ratio_hi"`
-	// SpreadPct is the process-to-process standard deviation (in %) the
-	// interval allows for: measured from the runs where there are several,
-	// otherwise the calibration's (Prior).
+	// SpreadPct is the sd between processes (%) the interval allows for:
+	// measured from the runs where there are several, else the Prior's.
 	SpreadPct float64 `json:"spread_pct"`
-	// TolerancePct is the slowdown the configuration is judged against:
-	// the larger of FailPct and the variation a healthy node shows
-	// (the interval's half-width).
+	// TolerancePct is the slowdown judged against: the larger of FailPct
+	// and the variation a healthy node shows (the interval's half-width).
 	TolerancePct float64 `json:"tolerance_pct"`
 	P            float64 `json:"p"` // one-sided p-value of "no slower than the baseline"
 	Verdict      Verdict `json:"verdict"`

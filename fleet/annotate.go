@@ -15,12 +15,8 @@ import (
 
 // Fleet modes: how the GPUs of one node were measured.
 const (
-	// Isolated: one worker at a time, so no GPU shares the host with
-	// another measurement.
-	Isolated = "isolated"
-	// Concurrent: every GPU of the node at once, so the figures include
-	// contention for host memory bandwidth, PCIe switches and CPU cores.
-	Concurrent = "concurrent"
+	Isolated   = "isolated"   // one worker at a time: no GPU shares the host with another measurement
+	Concurrent = "concurrent" // every GPU at once: figures include contention for host memory, PCIe, CPUs
 )
 
 // Environment variables through which a node-level run (or a Slurm task)

@@ -221,9 +221,8 @@ type PartInfo struct {
 	Peers  int      `json:"peers,omitempty"`
 	Rows   int      `json:"rows"`
 	Keys   []string `json:"row_keys"` // run_id|gpu_uuid|host of its rows
-	// Shard is the directory, relative to the merged one, that holds the
-	// part's results.csv and meta.json; "" in merges that kept every row
-	// in one results.csv.
+	// Shard is the directory, relative to the merged one, of the part's
+	// results.csv and meta.json ("" in merges of one results.csv).
 	Shard string           `json:"shard,omitempty"`
 	Meta  results.Metadata `json:"meta"`
 }

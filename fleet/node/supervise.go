@@ -162,13 +162,11 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 		fail(fmt.Errorf("not started: %w", err))
 		return
 	}
-	if err := results.MakeDir(filepath.Dir(w.Out)); err != nil {
-		fail(err)
-		return
-	}
-	if err := results.MakeDir(w.Out); err != nil {
-		fail(err)
-		return
+	for _, d := range []string{filepath.Dir(w.Out), w.Out} {
+		if err := results.MakeDir(d); err != nil {
+			fail(err)
+			return
+		}
 	}
 	oc.StdoutLog, oc.StderrLog = filepath.Join(w.Out, "stdout.log"), filepath.Join(w.Out, "stderr.log")
 	stdout, err := openLog(oc.StdoutLog, oc.Command)

@@ -94,13 +94,11 @@ type Result struct {
 	Ratio         float64 `json:"ratio"` // run / baseline, geometric mean over processes
 	Lo            float64 `json:"ratio_lo"`
 	Hi            float64 `json:"ratio_hi"`
-	// SpreadPct is the process-to-process standard deviation (in %) the
-	// interval allows for: measured from the runs where there are several,
-	// otherwise the calibration's (Prior).
+	// SpreadPct is the sd between processes (%) the interval allows for:
+	// measured from the runs where there are several, else the Prior's.
 	SpreadPct float64 `json:"spread_pct"`
-	// TolerancePct is the slowdown the configuration is judged against:
-	// the larger of FailPct and the variation a healthy node shows
-	// (the interval's half-width).
+	// TolerancePct is the slowdown judged against: the larger of FailPct
+	// and the variation a healthy node shows (the interval's half-width).
 	TolerancePct float64 `json:"tolerance_pct"`
 	P            float64 `json:"p"` // one-sided p-value of "no slower than the baseline"
 	Verdict      Verdict `json:"verdict"`
@@ -173,9 +171,11 @@ func settingKey(r results.Row) string {
 // Label is a short readable name for a row's configuration.
 func Label(r results.Row) string {
 	var f []string
-	add := func(s string) {
-		if s != "" {
-			f = append(f, s)
+	add := func(ss ...string) {
+		for _, s := range ss {
+			if s != "" {
+				f = append(f, s)
+			}
 		}
 	}
 	if (r.Benchmark != "stream" || r.Pattern == "") && r.Benchmark != r.Group {
@@ -184,10 +184,7 @@ func Label(r results.Row) string {
 	if r.Pattern != r.Benchmark {
 		add(r.Pattern)
 	}
-	add(r.Mode)
-	add(r.Policy)
-	add(r.Phase)
-	add(r.Direction)
+	add(r.Mode, r.Policy, r.Phase, r.Direction)
 	if r.SizeBytes > 0 {
 		add(results.FormatBytes(r.SizeBytes))
 	} else if r.FootprintBytes > 0 {
@@ -350,11 +347,8 @@ func variation(rs []Result, p *Prior, same bool) string {
 			multi++
 		}
 	}
-	var s string
-	switch {
-	case multi > 0:
-		s = fmt.Sprintf("measured from the runs (%d of %d configurations have several processes), with the calibration of %s as a prior", multi, len(rs), p.Source)
-	default:
+	s := fmt.Sprintf("measured from the runs (%d of %d configurations have several processes), with the calibration of %s as a prior", multi, len(rs), p.Source)
+	if multi == 0 {
 		s = fmt.Sprintf("one process on each side, so the run-to-run spread cannot be measured here: the intervals use the calibration of %s (conservative, per configuration where it has it, per resource otherwise); a baseline of several runs (a directory of runs, or umbench run --repeat N) measures it", p.Source)
 	}
 	if !same {
@@ -393,18 +387,14 @@ func notes(run, base Side, missing map[string]int, host Verdict) []string {
 // hostFacts names a run's host CPU and the CPUs it could use.
 func hostFacts(m results.Metadata) string {
 	cpu := cmp.Or(m.Device.CPU, "CPU model not recorded")
-	if n := cpuCount(m.Device.CPUAffinity); n > 0 {
+	// CPUAffinity is a list such as "[0 1 2 3]".
+	if n := len(strings.Fields(strings.Trim(m.Device.CPUAffinity, "[]"))); n > 0 {
 		cpu += fmt.Sprintf(", %d CPUs", n)
 	}
 	if m.Host != "" {
 		cpu = m.Host + ": " + cpu
 	}
 	return cpu
-}
-
-// cpuCount counts the CPUs of an affinity list such as "[0 1 2 3]".
-func cpuCount(aff string) int {
-	return len(strings.Fields(strings.Trim(aff, "[]")))
 }
 
 func summaryLine(r *Report) string {

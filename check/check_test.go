@@ -52,7 +52,7 @@ func synth(seed uint64, platform, uuid string, trials int, cv float64, scale map
 // resource's configurations.
 var testPrior = func() *Prior {
 	p := &Prior{GPU: "NVIDIA H200", Source: "the tests", PerResource: map[string]ResourceSpread{}}
-	for _, r := range Resources {
+	for _, r := range results.Bounds {
 		p.PerResource[r] = ResourceSpread{Default: Spread{0.01, 0.01}, Process: Spread{0.002, 0.005}}
 	}
 	return p

@@ -167,12 +167,8 @@ func (j *judge) estimate(s *sample) (estimate, bool) {
 	if len(e.logs) == 0 {
 		return e, false
 	}
-	for _, l := range e.logs {
-		e.mean += l
-	}
-	k := float64(len(e.logs))
-	e.mean /= k
-	e.within /= k
+	e.mean, _ = sumSquares(e.logs)
+	e.within /= float64(len(e.logs))
 	e.median = stats.Median(pooled)
 	return e, true
 }
@@ -209,15 +205,14 @@ func (j *judge) config(r, b *sample) Result {
 	switch {
 	case r.waived && b.waived:
 		res.Verdict, res.Reason = Skip, "waived in both"
-		return res
 	case r.waived:
 		res.Verdict, res.Reason = Fail, "waived in this run but measured in the baseline: "+r.waiveWhy
-		return res
 	case b.waived:
 		res.Verdict, res.Reason = Skip, "waived in the baseline"
-		return res
 	case r.unverified > 0 && b.unverified == 0:
 		res.Verdict, res.Reason = Fail, fmt.Sprintf("%d of %d trials failed verification (the baseline's all passed)", r.unverified, r.trials)
+	}
+	if res.Verdict != "" {
 		return res
 	}
 	x, okx := j.estimate(r)
@@ -229,16 +224,14 @@ func (j *judge) config(r, b *sample) Result {
 	}
 	res.RunGBps, res.BaselineGBps = x.median, y.median
 	res.logs = [2]map[string]float64{x.byID, y.byID}
-	same := sameGPU(r, b)
-	res.same = same
-	within, tau := j.prior.Spread(res.Key, res.Resource, same)
+	res.same = sameGPU(r, b)
+	within, tau := j.prior.Spread(res.Key, res.Resource, res.same)
 	tau2 := between(within*within, x, y)
 	res.SpreadPct = 100 * math.Sqrt(tau2)
 	kx, ky := float64(len(x.logs)), float64(len(y.logs))
 	res.trials = x.within/kx + y.within/ky
 	res.within = res.trials + tau2*(1/kx+1/ky) + tau*tau // all of it this configuration's own
-	v := res.within
-	res.delta, res.se = x.mean-y.mean, math.Sqrt(v)
+	res.delta, res.se = x.mean-y.mean, math.Sqrt(res.within)
 	res.weight = 1 / res.within
 	res.Ratio = math.Exp(res.delta)
 	res.Lo, res.Hi = math.Exp(res.delta-j.z*res.se), math.Exp(res.delta+j.z*res.se)

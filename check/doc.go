@@ -53,8 +53,8 @@
 // Unverified trials are no measurements: they are left out (the loaders
 // leave them out and count them in Metadata.Unverified; rows given with
 // them are counted here), and a run whose trials failed verification
-// where the baseline's passed fails that configuration; one waived in the run but measured in the baseline fails
-// too.
+// where the baseline's passed fails that configuration; one waived in the
+// run but measured in the baseline fails too.
 //
 // # Like with like
 //

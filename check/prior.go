@@ -8,27 +8,12 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Resources lists the resources a configuration can be bound by (the
-// row's bound column, declared by its benchmark definition), the GPU's
-// first: results.Bounds.
-var Resources = results.Bounds
-
-// The resources by name, as results declares them.
-const (
-	GPUMemory    = results.BoundGPUMemory
-	GPULaunch    = results.BoundGPULaunch
-	HostLink     = results.BoundHostLink
-	HostPageable = results.BoundHostPageable
-	Faults       = results.BoundFaults
-	HostCPU      = results.BoundHostCPU
-	Mixed        = results.BoundMixed
-)
-
+// resourceRank orders resources as results.Bounds does, the GPU's first.
 func resourceRank(resource string) int {
-	if i := slices.Index(Resources, resource); i >= 0 {
+	if i := slices.Index(results.Bounds, resource); i >= 0 {
 		return i
 	}
-	return len(Resources)
+	return len(results.Bounds)
 }
 
 // Prior is what a calibration measured of one GPU model's variation, as

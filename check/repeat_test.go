@@ -137,7 +137,7 @@ func slowed(s Side, resource string, f float64) Side {
 // repeats: the GPU verdict fails every time, on that resource.
 func TestPlantedGPUSlowdownCaught(t *testing.T) {
 	runs := repeats(t)
-	for _, res := range []string{GPUMemory, HostLink} {
+	for _, res := range []string{results.BoundGPUMemory, results.BoundHostLink} {
 		for i, b := range runs {
 			for k, r := range runs {
 				if i == k {
@@ -166,7 +166,7 @@ func TestPlantedHostSlowdownIsHost(t *testing.T) {
 	runs := repeats(t)
 	base := pool("five", runs[1:]...)
 	run := runs[0]
-	for _, res := range []string{HostPageable, Faults, HostCPU, Mixed} {
+	for _, res := range []string{results.BoundHostPageable, results.BoundFaults, results.BoundHostCPU, results.BoundMixed} {
 		run = slowed(run, res, 0.7)
 	}
 	rep, err := Compare(run, base, Options{})

@@ -127,10 +127,12 @@ func headline(res []ResourceResult, rs []Result) (gpu, host Verdict) {
 	return gpu, host
 }
 
-// worse returns the worse of two verdicts (Skip counts as nothing).
+// severity orders verdicts from Skip (nothing) to Fail.
+var severity = map[Verdict]int{Skip: 0, Pass: 1, Inconclusive: 2, Fail: 3}
+
+// worse returns the worse of two verdicts.
 func worse(a, b Verdict) Verdict {
-	rank := map[Verdict]int{Skip: 0, Pass: 1, Inconclusive: 2, Fail: 3}
-	if rank[b] > rank[a] {
+	if severity[b] > severity[a] {
 		return b
 	}
 	return a

@@ -38,13 +38,32 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 		"%g %% intervals Bonferroni-adjusted within the GPU and the host; configurations: a failure stands at a %g %% "+
 		"false-discovery rate. Variation: %s.", r.FailPct, r.FailPct, 100*r.Confidence, 100*r.FDR, r.Variation))
 	fmt.Fprintln(w)
+	if err := r.writeResources(w, wide); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	if err := r.writeResults(w, wide, all); err != nil {
+		return err
+	}
+	if len(r.Notes) > 0 {
+		fmt.Fprintln(w)
+		for _, n := range r.Notes {
+			say("note: " + n)
+		}
+	}
+	fmt.Fprintln(w)
+	_, err := fmt.Fprintln(w, r.SummaryLine)
+	return err
+}
+
+// writeResources writes the table of resources.
+func (r *Report) writeResources(w io.Writer, wide bool) error {
 	var b strings.Builder
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	multi := r.RunGPUs > 1
 	fmt.Fprintln(tw, "resource\tconfigs\tchg %\ttol %\tverdict\tslowest")
 	for _, res := range r.Resources {
 		name := res.Class + " " + res.Resource
-		if multi {
+		if r.RunGPUs > 1 {
 			name += " " + results.ShortGPU(res.GPU)
 		}
 		worst := strings.Join(res.Worst, "; ")
@@ -53,11 +72,15 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%s\t%s\n", name, res.Configurations, pct(res.Ratio), res.TolerancePct, verdictText(res.Verdict), worst)
 	}
-	if err := flushTable(w, tw, &b); err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	return flushTable(w, tw, &b)
+}
+
+// writeResults writes the table of configurations that failed or are
+// inconclusive (every one when all).
+func (r *Report) writeResults(w io.Writer, wide, all bool) error {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	multi := r.RunGPUs > 1
 	head := []string{"configuration"}
 	if multi {
 		head = append(head, "gpu")
@@ -96,15 +119,7 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 	if hidden > 0 {
 		fmt.Fprintf(w, "(%d configurations passed or were skipped; --all lists every one)\n", hidden)
 	}
-	if len(r.Notes) > 0 {
-		fmt.Fprintln(w)
-		for _, n := range r.Notes {
-			say("note: " + n)
-		}
-	}
-	fmt.Fprintln(w)
-	_, err := fmt.Fprintln(w, r.SummaryLine)
-	return err
+	return nil
 }
 
 // flushTable writes what tw holds in b to w without trailing blanks.
@@ -129,9 +144,8 @@ func verdictText(v Verdict) string {
 // sorted puts failures first, then inconclusive results, passes and skips,
 // keeping the run's order within each.
 func (r *Report) sorted() []Result {
-	rank := map[Verdict]int{Fail: 0, Inconclusive: 1, Pass: 2, Skip: 3}
 	out := slices.Clone(r.Results)
-	slices.SortStableFunc(out, func(a, b Result) int { return cmp.Compare(rank[a.Verdict], rank[b.Verdict]) })
+	slices.SortStableFunc(out, func(a, b Result) int { return cmp.Compare(severity[b.Verdict], severity[a.Verdict]) })
 	return out
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,12 +15,8 @@ import (
 
 // Fleet modes: how the GPUs of one node were measured.
 const (
-	// Isolated: one worker at a time, so no GPU shares the host with
-	// another measurement.
-	Isolated = "isolated"
-	// Concurrent: every GPU of the node at once, so the figures include
-	// contention for host memory bandwidth, PCIe switches and CPU cores.
-	Concurrent = "concurrent"
+	Isolated   = "isolated"   // one worker at a time: no GPU shares the host with another measurement
+	Concurrent = "concurrent" // every GPU at once: figures include contention for host memory, PCIe, CPUs
 )
 
 // Environment variables through which a node-level run (or a Slurm task)
@@ -111,10 +108,6 @@ func (a Annotation) MetaNote() string {
 	return b.String()
 }
 
-// ModeOf reads a row note's fleet token (results.FleetMode): the mode
-// ("" outside a fleet run) and, for concurrent rows, the GPUs at once.
-func ModeOf(note string) (mode string, peers int) { return results.FleetMode(note) }
-
 // withToken replaces any fleet token of a note by tok.
 func withToken(note, tok string) string {
 	var keep []string
@@ -127,14 +120,12 @@ func withToken(note, tok string) string {
 	return strings.Join(append(keep, tok), "; ")
 }
 
-// Annotate adds the annotation to a worker's results directory: the token
-// RowNote to the note column of every row of results.csv and MetaNote to
-// the notes of meta.json, replacing an earlier annotation. A directory
-// without results (the worker failed before measuring) is left alone. A
-// last line cut short by a killed worker is dropped, as --resume would.
-// It works under the directory's lock: a directory another process holds
-// (the run that refused this worker is still writing it) is left alone,
-// with an error wrapping results.ErrLocked.
+// Annotate adds RowNote to the note column of every row of a worker's
+// results.csv and MetaNote to the notes of its meta.json, replacing an
+// earlier annotation. A directory without results is left alone; a last
+// line cut short by a killed worker is dropped, as --resume would. It
+// works under the directory's lock: one another process holds is left
+// alone, with an error wrapping results.ErrLocked.
 func Annotate(dir string, a Annotation) error {
 	if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
 		return nil
@@ -160,13 +151,8 @@ func Annotate(dir string, a Annotation) error {
 	if err != nil {
 		return err
 	}
-	var notes []string
-	for _, n := range m.Notes {
-		if !strings.HasPrefix(n, metaPrefix) {
-			notes = append(notes, n)
-		}
-	}
-	m.Notes = append(notes, a.MetaNote())
+	m.Notes = slices.DeleteFunc(m.Notes, func(n string) bool { return strings.HasPrefix(n, metaPrefix) })
+	m.Notes = append(m.Notes, a.MetaNote())
 	return results.WriteMetadata(metaPath, m)
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"syscall"
 
@@ -17,16 +18,14 @@ import (
 
 // CacheName is the file beside a results.csv that keeps the digest of its
 // rows (per GPU and configuration: the summary statistics, the medians
-// Compare reads, the counts Check reads). It is umbench's own cache: made
-// when a fleet command first reads the directory, made again whenever
-// results.csv changes (its size, modification time or inode), and never
-// needed: deleting it costs one more reading of the rows. It is not
-// written where a run holds the directory's lock.
+// Compare reads, the counts Check reads): made when a fleet command first
+// reads the directory, made again whenever results.csv changes (size,
+// modification time or inode), never written where a run holds the
+// directory's lock, and never needed (deleting it costs one more reading).
 const CacheName = "results.summary.cache"
 
-// cacheFormat changes whenever a digest would hold other figures (its
-// fields, the bootstrap, a statistic's definition): an older cache is then
-// made again.
+// cacheFormat changes whenever a digest would hold other figures: an
+// older cache is then made again.
 const cacheFormat = "umlab fleet digest 5"
 
 // maxCacheBytes bounds what is read of a cache file.
@@ -56,8 +55,7 @@ type cacheFile struct {
 	Digests   []*digest
 }
 
-// readCache returns the digests kept for a results.csv of stamp of, and
-// false when there are none or they are for other content.
+// readCache returns the digests kept for a results.csv of stamp of.
 func readCache(dir string, of stamp, intervals bool) ([]string, []*digest, bool) {
 	f, err := results.OpenLimited(filepath.Join(dir, CacheName), maxCacheBytes)
 	if err != nil {
@@ -71,20 +69,17 @@ func readCache(dir string, of stamp, intervals bool) ([]string, []*digest, bool)
 	if c.Format != cacheFormat || c.Resamples != results.SummaryResamples || c.Level != stats.DefaultLevel || c.Of != of {
 		return nil, nil, false
 	}
-	for _, d := range c.Digests {
-		if intervals && !d.Intervals {
-			return nil, nil, false
-		}
+	if intervals && slices.ContainsFunc(c.Digests, func(d *digest) bool { return !d.Intervals }) {
+		return nil, nil, false
 	}
 	share(c.Digests)
 	return c.Head, c.Digests, true
 }
 
 // writeCache keeps digests of a results.csv of stamp of beside it, unless
-// a run holds the directory. A cache is a convenience: a directory that
-// cannot be written (another user's, read-only) is left alone, and the
-// temporary file is renamed into place without syncing (a torn cache is
-// refused on reading and made again).
+// a run holds the directory. A directory that cannot be written is left
+// alone, and the file is renamed into place without syncing: a torn cache
+// is refused on reading and made again.
 func writeCache(dir string, of stamp, head []string, ds []*digest) {
 	if _, held, err := results.Held(dir); held || err != nil {
 		return
@@ -115,8 +110,7 @@ func writeCache(dir string, of stamp, head []string, ds []*digest) {
 
 // digestDir returns the header and digests of dir's results.csv, from its
 // cache where that is current, else from its rows (then cached). split
-// assigns each row to a part (nil: one part per host and GPU UUID);
-// intervals asks for the bootstrap intervals of the summaries.
+// assigns each row to a part (nil: byHostGPU).
 func digestDir(dir string, split func(*results.Row) (int, error), intervals bool) ([]string, []*digest, stamp, error) {
 	path := filepath.Join(dir, results.CSVName)
 	fi, err := os.Stat(path)
@@ -136,8 +130,7 @@ func digestDir(dir string, split func(*results.Row) (int, error), intervals bool
 	if err != nil {
 		return nil, nil, of, err
 	}
-	expect := int(fi.Size() / 300) // a row of the full suite is about 320 bytes
-	rr.Expect(expect)
+	rr.Expect(int(fi.Size() / 300)) // a row of the full suite is about 320 bytes
 	buf := rowBuffers.Get().(*[]results.Row)
 	defer rowBuffers.Put(buf)
 	rows, err := readAll(rr, (*buf)[:0])
@@ -172,14 +165,4 @@ func readAll(rr *results.RowReader, rows []results.Row) ([]results.Row, error) {
 		}
 		rows = append(rows, r)
 	}
-}
-
-// Digest makes the digest of a results directory's rows, with its
-// summaries' intervals, and keeps it beside them (CacheName), as the first
-// fleet command to read the directory would. umbench run can call it as
-// it ends, so that a fleet's analysis finds every GPU's summary made on
-// the node that measured it.
-func Digest(dir string) error {
-	_, _, _, err := digestDir(dir, nil, true)
-	return err
 }

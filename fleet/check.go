@@ -1,12 +1,14 @@
 package fleet
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"github.com/umlab/umlab/results"
+	"maps"
 	"slices"
-	"sort"
 	"strings"
+
+	"github.com/umlab/umlab/results"
 )
 
 // Check compares parts and reports every difference that matters for a
@@ -21,23 +23,27 @@ func Check(parts []Part) []Problem {
 	if len(parts) < 2 {
 		return nil
 	}
-	if gs := groupBy(parts, platformOf); len(gs) > 1 {
-		add(KindPlatform, "the parts measured different GPU models: %s", describe(gs))
-	}
-	if gs := groupBy(parts, commitOf); len(gs) > 1 {
-		add(KindCommit, "umbench was built from different commits: %s", describe(gs))
-	}
-	if gs := groupBy(parts, func(p *Part) string { return orUnknown(p.Meta.Module) }); len(gs) > 1 {
-		add(KindModule, "different umbench module versions: %s", describe(gs))
-	}
-	if gs := groupBy(parts, driverOf); len(gs) > 1 {
-		add(KindDriver, "different NVIDIA drivers: %s", describe(gs))
-	}
-	if gs := groupBy(parts, func(p *Part) string { return p.ModeLabel() }); len(gs) > 1 {
-		add(KindMode, "the GPUs were measured in different ways: %s; compare keeps them apart", describe(gs))
+	for _, c := range []struct {
+		kind, format string
+		of           func(*Part) string
+	}{
+		{KindPlatform, "the parts measured different GPU models: %s", platformOf},
+		{KindCommit, "umbench was built from different commits: %s", commitOf},
+		{KindModule, "different umbench module versions: %s",
+			func(p *Part) string { return cmp.Or(p.Meta.Module, "unknown") }},
+		{KindDriver, "different NVIDIA drivers: %s", driverOf},
+		{KindMode, "the GPUs were measured in different ways: %s; compare keeps them apart", (*Part).ModeLabel},
+	} {
+		if gs := groupBy(parts, c.of); len(gs) > 1 {
+			add(c.kind, c.format, describe(gs))
+		}
 	}
 	out = append(out, checkPlans(parts)...)
-	out = append(out, checkFlat(parts, KindUVM, "nvidia_uvm parameter", func(i int) map[string]string { return parts[i].Meta.UVMParams })...)
+	uvm := make([]map[string]string, len(parts))
+	for i := range parts {
+		uvm[i] = parts[i].Meta.UVMParams
+	}
+	out = append(out, checkFlat(labelsOf(parts), uvm, KindUVM, "nvidia_uvm parameter")...)
 	out = append(out, checkConfigs(parts)...)
 	byUUID := map[string][]string{}
 	var uuids []string
@@ -58,14 +64,10 @@ func Check(parts []Part) []Problem {
 	return out
 }
 
-func platformOf(p *Part) string { return orUnknown(strings.Join(p.digest().Platforms, "+")) }
+func platformOf(p *Part) string { return cmp.Or(strings.Join(p.digest().Platforms, "+"), "unknown") }
 
 func commitOf(p *Part) string {
-	c := p.Meta.Commit
-	if len(c) > 12 {
-		c = c[:12]
-	}
-	c = orUnknown(c)
+	c := cmp.Or(p.Meta.Commit[:min(len(p.Meta.Commit), 12)], "unknown")
 	if slices.Contains(p.Meta.Notes, "built from a modified working tree") {
 		c += " (modified tree)"
 	}
@@ -77,37 +79,30 @@ func driverOf(p *Part) string {
 	if v := p.Meta.Device.CUDADriverVersion; v > 0 {
 		d = strings.TrimSpace(fmt.Sprintf("%s CUDA %d.%d", d, v/1000, v%1000/10))
 	}
-	return orUnknown(d)
-}
-
-func orUnknown(s string) string {
-	if s == "" {
-		return "unknown"
-	}
-	return s
+	return cmp.Or(d, "unknown")
 }
 
 // checkPlans compares the run plans: first which groups each part ran,
 // then, among the parts that ran a group, its settings one by one.
 func checkPlans(parts []Part) []Problem {
-	plans := make([]map[string]string, len(parts))
-	groups := make([]map[string]bool, len(parts))
-	var names []string
+	plans := map[string][]map[string]string{} // plan group → each part's settings of it (nil: not run)
 	for i := range parts {
-		plans[i], groups[i] = flatten(parts[i].Meta.Config), map[string]bool{}
-		for k := range plans[i] {
+		for k, v := range flatten(parts[i].Meta.Config) {
 			g, _, _ := strings.Cut(k, ".")
-			if !groups[i][g] && !slices.Contains(names, g) {
-				names = append(names, g)
+			if plans[g] == nil {
+				plans[g] = make([]map[string]string, len(parts))
 			}
-			groups[i][g] = true
+			if plans[g][i] == nil {
+				plans[g][i] = map[string]string{}
+			}
+			plans[g][i][k] = v
 		}
 	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(plans))
 	var out []Problem
 	for _, g := range names {
 		gs := groupIdx(len(parts), func(i int) string {
-			if groups[i][g] {
+			if plans[g][i] != nil {
 				return "run"
 			}
 			return "not run"
@@ -116,57 +111,36 @@ func checkPlans(parts []Part) []Problem {
 			out = append(out, Problem{KindPlan, fmt.Sprintf("plan group %s: %s", g, describe(gs))})
 		}
 	}
-	var ran []int
 	for _, g := range names {
-		ran = ran[:0]
-		for i := range parts {
-			if groups[i][g] {
-				ran = append(ran, i)
+		var labels []string
+		var ran []map[string]string
+		for i, m := range plans[g] {
+			if m != nil {
+				labels, ran = append(labels, parts[i].Label), append(ran, m)
 			}
 		}
-		sub := make([]Part, len(ran))
-		subMaps := make([]map[string]string, len(ran))
-		for j, i := range ran {
-			sub[j], subMaps[j] = parts[i], plans[i]
-		}
-		for _, p := range checkFlat(sub, KindPlan, "plan setting", func(i int) map[string]string {
-			m := map[string]string{}
-			for k, v := range subMaps[i] {
-				if strings.HasPrefix(k, g+".") || k == g {
-					m[k] = v
-				}
-			}
-			return m
-		}) {
-			out = append(out, p)
-		}
+		out = append(out, checkFlat(labels, ran, KindPlan, "plan setting")...)
 	}
 	return out
 }
 
-// checkFlat compares a key → value map between parts, key by key.
-func checkFlat(parts []Part, kind, what string, f func(i int) map[string]string) []Problem {
-	maps := make([]map[string]string, len(parts))
+// checkFlat compares key → value maps (one per label), key by key.
+func checkFlat(labels []string, maps []map[string]string, kind, what string) []Problem {
 	var keys []string
-	seen := map[string]bool{}
-	for i := range parts {
-		maps[i] = f(i)
-		for k := range maps[i] {
-			if !seen[k] {
-				seen[k] = true
-				keys = append(keys, k)
-			}
+	for _, m := range maps {
+		for k := range m {
+			keys = append(keys, k)
 		}
 	}
-	sort.Strings(keys)
+	slices.Sort(keys)
 	var out []Problem
-	for _, k := range keys {
-		gs := groupIdx(len(parts), func(i int) string {
+	for _, k := range slices.Compact(keys) {
+		gs := groupIdx(len(maps), func(i int) string {
 			if v, ok := maps[i][k]; ok {
 				return v
 			}
 			return "(not set)"
-		}, func(i int) string { return parts[i].Label })
+		}, func(i int) string { return labels[i] })
 		if len(gs) > 1 {
 			out = append(out, Problem{kind, fmt.Sprintf("%s %s differs: %s", what, k, describe(gs))})
 		}
@@ -217,20 +191,18 @@ func checkConfigs(parts []Part) []Problem {
 	keys, label, stats := configStats(parts)
 	var ps patterns
 	for _, k := range keys {
-		var missing, present []int
+		var missing []string
+		var present []int
 		for i := range parts {
 			if _, ok := stats[i][k]; ok {
 				present = append(present, i)
 			} else {
-				missing = append(missing, i)
+				missing = append(missing, parts[i].Label)
 			}
 		}
 		if len(missing) > 0 {
-			var l []string
-			for _, i := range missing {
-				l = append(l, parts[i].Label)
-			}
-			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(l), len(present)), label[k])
+			ps.add(KindConfiguration, fmt.Sprintf("missing on %s (present on the other %d)", listLabels(missing), len(present)),
+				label[k])
 		}
 		if len(present) >= 2 {
 			checkCounts(&ps, parts, present, func(i int) cfgStat { return stats[i][k] }, label[k])

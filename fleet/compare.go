@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -17,32 +16,22 @@ import (
 
 // CompareOptions tune Compare. Zero values take the defaults.
 type CompareOptions struct {
-	// TolerancePct flags a GPU whose median is more than this many percent
-	// from the fleet median (default 5; negative: off).
-	TolerancePct float64
-	// MaxZ flags a GPU whose robust z-score exceeds this in magnitude
-	// (default 3.5, Iglewicz and Hoaglin's cut-off; negative: off).
-	MaxZ float64
+	TolerancePct float64 // flag a GPU this many percent from the fleet median (default 5; negative: off)
+	MaxZ         float64 // flag a robust z-score beyond this (default 3.5, Iglewicz and Hoaglin's; negative: off)
 	// MADFloorPct is the smallest spread the robust z-score divides by, in
-	// percent of the fleet median (default 0.5). Without it, GPUs that
-	// agree to 0.1 % would make a 1 % difference look like an outlier.
+	// % of the fleet median (default 0.5): else GPUs that agree to 0.1 %
+	// make a 1 % difference an outlier.
 	MADFloorPct float64
 	// Metric is the column compared: "" picks gbps where the configuration
-	// has bandwidth, total_ms otherwise (then kernel_ms, cpu_ms).
+	// has bandwidth, else total_ms (then kernel_ms, cpu_ms).
 	Metric string
-	// MinGPUs leaves out configurations measured on fewer GPUs (default 2).
-	MinGPUs int
 	// Spread, where set, is the variation of a configuration's median
-	// between healthy GPUs of the model in different processes and nodes,
-	// as the standard deviation of its log (check.Prior.NodeSpread): a
-	// difference from the fleet median counts only beyond it (with each
-	// GPU's own trials' noise). Without it only the trials' noise counts.
+	// between healthy GPUs (the sd of its log, check.Prior.NodeSpread): a
+	// difference counts only beyond it and the GPU's trials' noise.
 	Spread func(config results.Row) float64
-	// FDR is the false-discovery rate at which differences are claimed,
-	// by the Benjamini–Hochberg procedure over all the comparisons of a
-	// class (the GPU's own resources, or the host's): with a thousand
-	// GPUs and a hundred configurations each, a per-comparison cut-off
-	// would flag healthy GPUs every time (default 0.05).
+	// FDR is the false-discovery rate of the Benjamini–Hochberg procedure
+	// over a class's comparisons (default 0.05): with a thousand GPUs, a
+	// per-comparison cut-off would flag healthy GPUs every time.
 	FDR float64
 }
 
@@ -50,10 +39,12 @@ func (o CompareOptions) defaults() CompareOptions {
 	o.TolerancePct = cmp.Or(o.TolerancePct, 5)
 	o.MaxZ = cmp.Or(o.MaxZ, 3.5)
 	o.MADFloorPct = cmp.Or(o.MADFloorPct, 0.5)
-	o.MinGPUs = cmp.Or(o.MinGPUs, 2)
 	o.FDR = cmp.Or(o.FDR, 0.05)
 	return o
 }
+
+// minGPUs is the fewest GPUs a configuration is compared across.
+const minGPUs = 2
 
 // Outlier flags.
 const (
@@ -72,18 +63,13 @@ const (
 // Comparison is one GPU's median of one configuration against the median
 // of every GPU that measured it (the fleet median).
 type Comparison struct {
-	// Config is the configuration columns (GPU UUID cleared), every other
-	// column empty; the comparisons of one configuration share it.
-	Config   *results.Row
-	Label    string // ConfigLabel of Config
-	Platform string
-	Mode     string // how the part was measured (Part.ModeLabel); modes are compared apart
-	Metric   string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
-	// HigherIsBetter is true for bandwidth, false for times.
-	HigherIsBetter bool
-	// Resource is what the configuration is bound by (results.BoundOf),
-	// Class ClassGPU or ClassHost.
-	Resource, Class string
+	Config          *results.Row // the configuration columns (GPU UUID cleared), shared by its comparisons
+	Label           string       // ConfigLabel of Config
+	Platform        string
+	Mode            string // how the part was measured (Part.ModeLabel); modes are compared apart
+	Metric          string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
+	HigherIsBetter  bool   // bandwidth, not a time
+	Resource, Class string // what the configuration is bound by (results.BoundOf); ClassGPU or ClassHost
 
 	Part  string // Part.Label
 	Host  string
@@ -92,27 +78,22 @@ type Comparison struct {
 	UUID  string
 	RunID string
 
-	N      int     // trials
-	Median float64 // the GPU's median of Metric
-	CVPct  float64 // its coefficient of variation across trials
-	// Runs is the number of runs among the GPU's trials; RunSpreadPct the
-	// spread of their medians (max − min, % of their median; NaN with
-	// one run): the GPU's own process-to-process variation.
-	Runs         int
-	RunSpreadPct float64
+	N            int     // trials
+	Median       float64 // the GPU's median of Metric
+	CVPct        float64 // its coefficient of variation across trials
+	Runs         int     // runs among the GPU's trials
+	RunSpreadPct float64 // the spread of their medians (max − min, % of their median; NaN with one run)
 
 	FleetMedian float64 // median of the GPUs' medians
 	FleetN      int     // GPUs that measured the configuration
 	MADPct      float64 // median absolute deviation of the GPUs' medians, % of FleetMedian
 	DevPct      float64 // 100·(Median − FleetMedian)/FleetMedian
 	RobustZ     float64 // 0.6745·(Median − FleetMedian)/max(MAD, floor)
-	// SpreadPct is the standard deviation of a healthy GPU's difference
-	// from the fleet median, in percent (the Spread option's and the
-	// GPU's trials' noise); P the two-sided probability of a difference
-	// this large from that variation alone; TolPct the smallest
-	// difference flagged (the larger of TolerancePct and what the
-	// false-discovery rate asks of this configuration's variation, as a
-	// slowdown: a log difference d is 100·(1 − e^−d) %).
+	// SpreadPct is the sd of a healthy GPU's difference from the fleet
+	// median in % (Spread and the trials' noise); P the two-sided
+	// probability of this difference from it alone; TolPct the smallest
+	// difference flagged: the larger of TolerancePct and what the FDR asks
+	// of this variation (a log difference d is 100·(1 − e^−d) % slower).
 	SpreadPct, P, TolPct float64
 	Flags                []string
 	Outlier              bool // any flag
@@ -141,15 +122,12 @@ func metricOf(r *results.Row, metric string) float64 {
 var Metrics = metricCols[:]
 
 // Compare sets each GPU's median of each configuration against the fleet
-// median: the median of the medians of every GPU that measured the
-// configuration (on the same platform, in the same mode). A GPU is flagged
-// slow or fast beyond ±TolerancePct, and robust_z when its robust z-score
-// (from the median absolute deviation of the GPUs' medians) exceeds MaxZ.
-// Waived rows are left out. With two GPUs, both are beyond the tolerance
-// when either is: the median cannot tell which one is off. It reads the
-// parts' digests; only where one part has two configurations that the
-// fleet counts as one (oversubscription at one percentage but two sizes)
-// are that part's rows read again, to pool them.
+// median, the median of the medians of every GPU that measured it (same
+// platform and mode). A GPU is flagged slow or fast beyond ±TolerancePct,
+// and robust_z beyond MaxZ. Waived rows are left out. With two GPUs, both
+// are beyond the tolerance when either is. It reads the parts' digests,
+// and a part's rows only where it has two configurations the fleet counts
+// as one (oversubscription at one percentage, two sizes), to pool them.
 func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	o = o.defaults()
 	if o.Metric != "" && !slices.Contains(Metrics, o.Metric) {
@@ -161,7 +139,7 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 	}
 	var out []Comparison
 	for _, c := range configs {
-		if len(c.units) < o.MinGPUs {
+		if len(c.units) < minGPUs {
 			continue
 		}
 		metric := o.Metric
@@ -172,7 +150,7 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 			continue
 		}
 		meds := c.medians(metric)
-		if len(meds) < o.MinGPUs {
+		if len(meds) < minGPUs {
 			continue
 		}
 		out = append(out, compareConfig(parts, c, metric, meds, o)...)
@@ -214,8 +192,7 @@ func flagAll(cs []Comparison, o CompareOptions) {
 	}
 }
 
-// unit is what one part has of one configuration: its statistics of each
-// metric over the trials not waived.
+// unit is one part's statistics of one configuration's trials not waived.
 type unit struct {
 	part    int
 	metrics [len(metricCols)]metricStats
@@ -223,8 +200,7 @@ type unit struct {
 	spread  float64
 }
 
-// cmpConfig is one configuration, on one platform in one mode, with what
-// every part that measured it has of it.
+// cmpConfig is one configuration, platform and mode, with each part's unit.
 type cmpConfig struct {
 	first results.Row
 	mode  string
@@ -232,16 +208,15 @@ type cmpConfig struct {
 	units []*unit
 }
 
-// fleetID identifies a configuration across GPUs: identity's configuration,
-// the platform and how the part was measured.
+// fleetID identifies a configuration across GPUs (identity), with the
+// platform and the part's mode.
 type fleetID struct {
 	id             results.ConfigID
 	platform, mode string
 }
 
-// gatherConfigs groups the parts' configurations by configuration,
-// platform and mode, in first-seen order, leaving out configurations
-// with no trial that was not waived.
+// gatherConfigs groups the parts' configurations by fleetID, in first-seen
+// order, leaving out those with every trial waived.
 func gatherConfigs(parts []Part) ([]*cmpConfig, error) {
 	var configs []*cmpConfig
 	idx := map[fleetID]*cmpConfig{}
@@ -319,52 +294,38 @@ func pool(p *Part, mode string, units map[fleetID]*unit) error {
 
 // metric is the best-ranked metric any part has of the configuration.
 func (c *cmpConfig) metric() string {
-	metric := ""
+	best := -1
 	for _, u := range c.units {
-		for m, col := range metricCols[:4] {
-			if u.metrics[m].Finite && (metric == "" || rank(col) < rank(metric)) {
-				metric = col
-				break
-			}
+		m := slices.IndexFunc(u.metrics[:4], func(s metricStats) bool { return s.Finite })
+		if m >= 0 && (best < 0 || m < best) {
+			best = m
 		}
 	}
-	return metric
+	if best < 0 {
+		return ""
+	}
+	return metricCols[best]
 }
 
-// partStats is one part's statistics of a metric.
-type partStats struct {
-	s    metricStats
-	part int
-	u    *unit
-}
-
-// medians is each part's statistics of metric; parts without any value
-// are left out.
-func (c *cmpConfig) medians(metric string) []partStats {
+// medians is the units with a value of metric.
+func (c *cmpConfig) medians(metric string) []*unit {
 	m := metricIndex(metric)
-	var meds []partStats
-	for _, u := range c.units {
-		if s := u.metrics[m]; s.N > 0 {
-			meds = append(meds, partStats{s, u.part, u})
-		}
-	}
-	return meds
+	return slices.DeleteFunc(slices.Clone(c.units), func(u *unit) bool { return u.metrics[m].N == 0 })
 }
 
 // compareConfig sets each part's median against the fleet median (the
 // median of meds), with the variation it is judged against.
-func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, o CompareOptions) []Comparison {
+func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o CompareOptions) []Comparison {
+	mi := metricIndex(metric)
 	v := make([]float64, len(meds))
-	for i, m := range meds {
-		v[i] = m.s.Median
+	for i, u := range meds {
+		v[i] = u.metrics[mi].Median
 	}
-	sort.Float64s(v)
 	fm := stats.Median(v)
 	dev := make([]float64, len(v))
 	for i, x := range v {
 		dev[i] = math.Abs(x - fm)
 	}
-	sort.Float64s(dev)
 	mad := stats.Median(dev)
 	scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
 	cfg := identity(c.first)
@@ -385,27 +346,27 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []partStats, 
 		class = ClassGPU
 	}
 	var out []Comparison
-	for _, m := range meds {
-		p := &parts[m.part]
+	for _, u := range meds {
+		p, s := &parts[u.part], u.metrics[mi]
 		cmp := Comparison{
 			Config: &cfg, Label: label, Platform: cfg.Platform, Mode: c.mode, Metric: metric, HigherIsBetter: higher,
 			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
-			N: m.s.N, Median: m.s.Median, CVPct: m.s.CVPct, FleetMedian: fm, FleetN: len(meds),
-			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: m.u.runs, RunSpreadPct: m.u.spread,
+			N: s.N, Median: s.Median, CVPct: s.CVPct, FleetMedian: fm, FleetN: len(meds),
+			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: u.runs, RunSpreadPct: u.spread,
 			Resource: resource, Class: class, P: 1,
 		}
 		// The median of N trials varies about 1.25·CV/√N (normal trials).
-		noise := 1.2533 * m.s.CVPct / 100 / math.Sqrt(float64(max(m.s.N, 1)))
+		noise := 1.2533 * s.CVPct / 100 / math.Sqrt(float64(max(s.N, 1)))
 		se := math.Hypot(spread, nz(noise))
 		cmp.SpreadPct = 100 * se
 		if fm != 0 {
 			cmp.MADPct = 100 * mad / math.Abs(fm)
-			cmp.DevPct = 100 * (m.s.Median - fm) / math.Abs(fm)
+			cmp.DevPct = 100 * (s.Median - fm) / math.Abs(fm)
 		}
 		if scale > 0 {
-			cmp.RobustZ = 0.6745 * (m.s.Median - fm) / scale
+			cmp.RobustZ = 0.6745 * (s.Median - fm) / scale
 		}
-		if d := math.Abs(math.Log(m.s.Median / fm)); d > 0 && !math.IsNaN(d) {
+		if d := math.Abs(math.Log(s.Median / fm)); d > 0 && !math.IsNaN(d) {
 			cmp.P = 0
 			if se > 0 {
 				cmp.P = 2 * distuv.UnitNormal.Survival(d/se)
@@ -444,13 +405,6 @@ func nz(v float64) float64 {
 	return v
 }
 
-func rank(m string) int {
-	if i := slices.Index(Metrics, m); i >= 0 {
-		return i
-	}
-	return len(Metrics)
-}
-
 // GPUSummary sums up one GPU over every configuration it was compared in.
 type GPUSummary struct {
 	Part, Host, GPU, UUID string
@@ -487,13 +441,11 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 				s.HostOutliers++
 			}
 		}
-		for _, f := range c.Flags {
-			switch f {
-			case FlagSlow:
-				s.Slow++
-			case FlagFast:
-				s.Fast++
-			}
+		if slices.Contains(c.Flags, FlagSlow) {
+			s.Slow++
+		}
+		if slices.Contains(c.Flags, FlagFast) {
+			s.Fast++
 		}
 	}
 	med := results.Medians(cmp, func(c *Comparison) string { return c.Part }, func(c *Comparison) float64 {
@@ -508,27 +460,10 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 	return out
 }
 
-// Column names of the comparison frame beyond the configuration columns.
+// Columns of the comparison frame that callers select by name.
 const (
-	ColFleetMode   = "fleet_mode"
-	ColMetric      = "metric"
-	ColPart        = "part"
-	ColGPU         = "gpu"
-	ColGPUIndex    = "gpu_index"
-	ColMedian      = "median"
-	ColCVPct       = "cv_pct"
-	ColFleetMedian = "fleet_median"
-	ColFleetN      = "fleet_n"
-	ColMADPct      = "mad_pct"
-	ColDevPct      = "dev_pct"
-	ColRobustZ     = "robust_z"
-	ColResource    = "resource"
-	ColClass       = "class"
-	ColSpreadPct   = "spread_pct"
-	ColP           = "p"
-	ColTolPct      = "tol_pct"
-	ColOutlier     = "outlier"
-	ColFlags       = "flags"
+	ColPart    = "part"
+	ColOutlier = "outlier"
 )
 
 // Frame lays comparisons out as a gota DataFrame, one row per GPU and
@@ -538,47 +473,35 @@ const (
 // mad_pct, dev_pct, robust_z, resource, class, spread_pct, p, tol_pct,
 // outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
-	var cfg []string
-	for _, c := range results.ConfigColumns {
-		if c != results.ColGPUUUID {
-			cfg = append(cfg, c)
-		}
-	}
-	type F = results.Field[Comparison]
-	str := func(name string, f func(c *Comparison) string) F {
-		return F{Name: name, Kind: results.String, Value: func(c *Comparison) any { return f(c) }}
-	}
-	num := func(name string, f func(c *Comparison) float64) F {
-		return F{Name: name, Kind: results.Float, Value: func(c *Comparison) any { return f(c) }}
-	}
-	integer := func(name string, f func(c *Comparison) int) F {
-		return F{Name: name, Kind: results.Int, Value: func(c *Comparison) any { return f(c) }}
-	}
+	cfg := slices.DeleteFunc(slices.Clone(results.ConfigColumns),
+		func(c string) bool { return c == results.ColGPUUUID })
+	str, num := results.StringField[Comparison], results.FloatField[Comparison]
+	integer := results.IntField[Comparison, int]
 	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, inSchemaOrder(cfg)...)
 	fields = append(fields,
-		str(ColFleetMode, func(c *Comparison) string { return c.Mode }),
-		str(ColMetric, func(c *Comparison) string { return c.Metric }),
+		str("fleet_mode", func(c *Comparison) string { return c.Mode }),
+		str("metric", func(c *Comparison) string { return c.Metric }),
 		str(ColPart, func(c *Comparison) string { return c.Part }),
 		str(results.ColHost, func(c *Comparison) string { return c.Host }),
-		str(ColGPU, func(c *Comparison) string { return c.GPU }),
-		integer(ColGPUIndex, func(c *Comparison) int { return c.Index }),
+		str("gpu", func(c *Comparison) string { return c.GPU }),
+		integer("gpu_index", func(c *Comparison) int { return c.Index }),
 		str(results.ColGPUUUID, func(c *Comparison) string { return c.UUID }),
 		str(results.ColRunID, func(c *Comparison) string { return c.RunID }),
 		integer(results.ColN, func(c *Comparison) int { return c.N }),
-		num(ColMedian, func(c *Comparison) float64 { return c.Median }),
-		num(ColCVPct, func(c *Comparison) float64 { return c.CVPct }),
-		num(ColFleetMedian, func(c *Comparison) float64 { return c.FleetMedian }),
-		integer(ColFleetN, func(c *Comparison) int { return c.FleetN }),
-		num(ColMADPct, func(c *Comparison) float64 { return c.MADPct }),
-		num(ColDevPct, func(c *Comparison) float64 { return c.DevPct }),
-		num(ColRobustZ, func(c *Comparison) float64 { return c.RobustZ }),
-		str(ColResource, func(c *Comparison) string { return c.Resource }),
-		str(ColClass, func(c *Comparison) string { return c.Class }),
-		num(ColSpreadPct, func(c *Comparison) float64 { return c.SpreadPct }),
-		num(ColP, func(c *Comparison) float64 { return c.P }),
-		num(ColTolPct, func(c *Comparison) float64 { return c.TolPct }),
-		F{Name: ColOutlier, Kind: results.Bool, Value: func(c *Comparison) any { return c.Outlier }},
-		str(ColFlags, func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
+		num("median", func(c *Comparison) float64 { return c.Median }),
+		num("cv_pct", func(c *Comparison) float64 { return c.CVPct }),
+		num("fleet_median", func(c *Comparison) float64 { return c.FleetMedian }),
+		integer("fleet_n", func(c *Comparison) int { return c.FleetN }),
+		num("mad_pct", func(c *Comparison) float64 { return c.MADPct }),
+		num("dev_pct", func(c *Comparison) float64 { return c.DevPct }),
+		num("robust_z", func(c *Comparison) float64 { return c.RobustZ }),
+		str("resource", func(c *Comparison) string { return c.Resource }),
+		str("class", func(c *Comparison) string { return c.Class }),
+		num("spread_pct", func(c *Comparison) float64 { return c.SpreadPct }),
+		num("p", func(c *Comparison) float64 { return c.P }),
+		num("tol_pct", func(c *Comparison) float64 { return c.TolPct }),
+		results.BoolField(ColOutlier, func(c *Comparison) bool { return c.Outlier }),
+		str("flags", func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
 	)
 	return results.Build(cmp, fields...)
 }

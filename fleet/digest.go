@@ -10,64 +10,53 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// A digest is what one part's rows come to: every figure Check, Compare
-// and Summarize read, per configuration and fleet mode, without the rows.
-// A GPU's digest is made once from its results.csv and kept beside it
-// (see cache.go), so that a fleet is analysed from a few hundred
-// configurations per GPU instead of tens of thousands of rows.
-// The fields are exported for encoding/gob only.
+// A digest is every figure Check, Compare and Summarize read of one
+// part's rows, per configuration and fleet mode, without the rows: a fleet
+// is analysed from a few hundred configurations per GPU instead of tens of
+// thousands of rows. The fields are exported for encoding/gob only.
 type digest struct {
 	Host, UUID, RunID string
-	Mode              string // the first fleet token of its rows (ModeOf)
+	Mode              string // the first fleet token of its rows (results.FleetMode)
 	Peers             int
 	Keys              []string // rowKey of its rows, in order
 	Rows              int
 	Platforms         []string // of its rows, in order
 	Simulated         int      // rows made up by the simulated GPU
-	// Unverified counts the trials left out of every statistic, as
-	// results.ScreenUnverified leaves them out: not verified, not waived,
-	// not published figures.
-	Unverified int
-	// UnverifiedConfigs are the configurations that had unverified trials,
-	// as results.ScreenUnverified counts them.
+	// Unverified and UnverifiedConfigs count the trials left out of every
+	// statistic, as results.ScreenUnverified does.
+	Unverified        int
 	UnverifiedConfigs []results.UnverifiedConfig
-	// Intervals: the summaries have their bootstrap intervals (a
-	// comparison of medians needs none, and skips the bootstrap).
-	Intervals bool
-	Configs   []configDigest
+	Intervals         bool // the summaries have bootstrap intervals (comparisons skip them)
+	Configs           []configDigest
 }
 
 // configDigest is one configuration of a part, in one fleet mode.
 type configDigest struct {
 	// Config is the configuration columns with GPU UUID and platform
-	// cleared, shared by every part that has the configuration (see
-	// shared); UUID and Platform are the part's.
+	// cleared, one copy for every part (shared); UUID and Platform are the
+	// part's.
 	Config         *results.Row
 	UUID, Platform string
-	// Sum is results.DescribeTrials of its rows, without the
-	// configuration (config and summary put them together).
-	Sum   trialStats
-	Mode  string // the rows' own fleet mode ("" outside fleet runs)
-	Peers int
-	// First is the place of its first row among the rows of the file it
-	// was read from: it orders configurations as the file does (a shard
-	// keeps the places its rows had in the file they came from).
+	Sum            trialStats
+	Mode           string // the rows' own fleet mode ("" outside fleet runs)
+	Peers          int
+	// First is the place of its first row in the file it was read from,
+	// to order configurations as the file does.
 	First   int
-	Bound   string // the resource it is bound by (results.BoundOf)
-	Trials  int    // rows not waived
-	Warmups int64  // the most of any row
-	// Metrics describes each of Metrics over the rows not waived, for
-	// Compare.
-	Metrics [len(metricCols)]metricStats
-	// Runs is the number of runs (run IDs) among its rows, RunSpreadPct
-	// the spread of their medians (max − min, % of the median of them) of
-	// its compared metric (gbps, else total_ms); NaN with one run.
+	Bound   string                       // results.BoundOf
+	Trials  int                          // rows not waived
+	Warmups int64                        // the most of any row
+	Metrics [len(metricCols)]metricStats // over the rows not waived, for Compare
+	// Runs is the number of run IDs among its rows, RunSpreadPct the
+	// spread of their medians of gbps (else total_ms): max − min, % of
+	// their median; NaN with one run.
 	Runs         int
 	RunSpreadPct float64
 }
 
-// trialStats is a results.SummaryRow without its configuration, peak
-// and flags: what DescribeTrials computes.
+// trialStats is what results.DescribeTrials computes, without the
+// configuration, peak and flags: a SummaryRow's would cost a Row per
+// configuration of every GPU.
 type trialStats struct {
 	N                                       int
 	GBps, TotalMs                           results.Stats
@@ -76,8 +65,7 @@ type trialStats struct {
 	GBpsCI, TotalMsCI                       stats.Interval
 }
 
-// config is the configuration's columns, the part's GPU and platform
-// included.
+// config is the configuration's columns with the part's GPU and platform.
 func (c *configDigest) config() results.Row {
 	r := *c.Config
 	r.GPUUUID, r.Platform = c.UUID, c.Platform
@@ -92,16 +80,14 @@ func (c *configDigest) summary() results.SummaryRow {
 		GBpsCI: s.GBpsCI, TotalMsCI: s.TotalMsCI, Waived: s.Waived, Published: s.Published}
 }
 
-// configs keeps one copy of each configuration (GPU and platform cleared)
-// for the digests of every part: a thousand GPUs measured the same
-// configurations.
+// configs keeps one copy of each configuration for the digests of every
+// part: a thousand GPUs measured the same configurations.
 var configs struct {
 	sync.Mutex
 	m map[results.ConfigID]*results.Row
 }
 
-// shared returns the one copy of r's configuration columns, its GPU
-// UUID and platform cleared.
+// shared returns the one copy of r's configuration, GPU and platform cleared.
 func shared(r *results.Row) *results.Row {
 	c := results.ConfigOf(*r)
 	c.GPUUUID, c.Platform = "", ""
@@ -167,6 +153,33 @@ func byHostGPU() func(*results.Row) (int, error) {
 	}
 }
 
+// digester gathers a file's rows by part and configuration.
+type digester struct {
+	configs results.ConfigIndex
+	parts   []*partRows
+	modes   map[string]noteMode // results.FleetMode of each note seen: a regular expression per row is slow
+}
+
+type noteMode struct {
+	mode  string
+	peers int
+}
+
+// configAt is a configuration (its ConfigIndex) in one fleet mode.
+type configAt struct {
+	config int32
+	mode   string
+}
+
+// partRows is one part's digest while its rows are gathered.
+type partRows struct {
+	d     *digest
+	keys  map[[3]string]bool
+	unver map[int32]int // config index → its place in d.UnverifiedConfigs
+	at    map[configAt]int
+	rows  [][]int32 // of each configuration, indices into the file's rows
+}
+
 // digestParts makes the digests of a file's rows, split into parts by
 // split (nil: byHostGPU), which returns a part's index; intervals asks for
 // the summaries' bootstrap intervals.
@@ -174,98 +187,26 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 	if split == nil {
 		split = byHostGPU()
 	}
-	type modeOf struct {
-		config int32
-		mode   string
-	}
-	type part struct {
-		d     *digest
-		keys  map[[3]string]bool
-		unver map[int32]int // config index → its place in d.UnverifiedConfigs
-		at    map[modeOf]int
-		rows  [][]int32 // of each configuration, indices into rows
-	}
-	var configs results.ConfigIndex
-	var parts []*part
-	type mp struct {
-		mode  string
-		peers int
-	}
-	modes := map[string]mp{} // ModeOf of each note seen: a regular expression per row is slow
+	g := digester{modes: map[string]noteMode{}}
 	for i := range rows {
-		r := &rows[i]
-		pi, err := split(r)
+		pi, err := split(&rows[i])
 		if err != nil {
 			return nil, err
 		}
-		for len(parts) <= pi {
-			parts = append(parts, &part{d: &digest{}, keys: map[[3]string]bool{}, at: map[modeOf]int{}})
+		for len(g.parts) <= pi {
+			g.parts = append(g.parts, &partRows{d: &digest{Intervals: intervals}, keys: map[[3]string]bool{},
+				at: map[configAt]int{}})
 		}
-		p := parts[pi]
-		d := p.d
-		if d.Rows == 0 {
-			d.Host, d.UUID, d.RunID = intern(r.Host), intern(r.GPUUUID), strings.Clone(r.RunID)
-		}
-		d.Rows++
-		if k := [3]string{r.RunID, r.GPUUUID, r.Host}; !p.keys[k] {
-			p.keys[k] = true
-			d.Keys = append(d.Keys, rowKey(*r))
-		}
-		if !slices.Contains(d.Platforms, r.Platform) {
-			d.Platforms = append(d.Platforms, intern(r.Platform))
-		}
-		if r.Simulated {
-			d.Simulated++
-		}
-		if !r.Verified && !r.Waived && r.Source == "" {
-			d.Unverified++
-			ci, _ := configs.Of(r)
-			if p.unver == nil {
-				p.unver = map[int32]int{}
-			}
-			j, ok := p.unver[ci]
-			if !ok {
-				j = len(d.UnverifiedConfigs)
-				p.unver[ci] = j
-				c := *shared(r) // no part of the line it was read from
-				c.GPUUUID, c.Platform, c.Host, c.RunID = intern(r.GPUUUID), intern(r.Platform), intern(r.Host), strings.Clone(r.RunID)
-				d.UnverifiedConfigs = append(d.UnverifiedConfigs, results.UnverifiedConfig{Config: c})
-			}
-			d.UnverifiedConfigs[j].Unverified++
-			d.UnverifiedConfigs[j].Trials++
-			continue
-		}
-		m, ok := modes[r.Note]
-		if !ok {
-			m.mode, m.peers = ModeOf(r.Note)
-			m.mode = intern(m.mode)
-			modes[r.Note] = m
-		}
-		mode, peers := m.mode, m.peers
-		if d.Mode == "" && mode != "" {
-			d.Mode, d.Peers = mode, peers
-		}
-		ci, _ := configs.Of(r)
-		k := modeOf{ci, mode}
-		j, ok := p.at[k]
-		if !ok {
-			j = len(p.rows)
-			p.at[k] = j
-			p.rows = append(p.rows, nil)
-			d.Configs = append(d.Configs, configDigest{Mode: mode, Peers: peers, First: i})
-		}
-		p.rows[j] = append(p.rows[j], int32(i))
+		g.add(g.parts[pi], &rows[i], i)
 	}
-	out := make([]*digest, len(parts))
-	for _, p := range parts { // each unverified configuration's trials, verified ones too
-		for k, j := range p.at {
+	out := make([]*digest, len(g.parts))
+	var buf []results.Row
+	for i, p := range g.parts {
+		for k, j := range p.at { // each unverified configuration's trials, verified ones too
 			if u, ok := p.unver[k.config]; ok {
 				p.d.UnverifiedConfigs[u].Trials += len(p.rows[j])
 			}
 		}
-	}
-	var buf []results.Row
-	for i, p := range parts {
 		for j := range p.d.Configs {
 			buf = buf[:0]
 			for _, at := range p.rows[j] {
@@ -273,15 +214,74 @@ func digestParts(rows []results.Row, split func(*results.Row) (int, error), inte
 			}
 			describeConfig(&p.d.Configs[j], buf, intervals)
 		}
-		p.d.Intervals = intervals
 		out[i] = p.d
 	}
 	return out, nil
 }
 
-// interned keeps one copy of each short string of the digests (groups,
-// modes, platforms, GPU UUIDs): a digest then holds no part of the lines
-// its rows were read from, and a fleet's thousands of digests share them.
+// add counts row r, the file's i-th, in part p.
+func (g *digester) add(p *partRows, r *results.Row, i int) {
+	d := p.d
+	if d.Rows == 0 {
+		d.Host, d.UUID, d.RunID = intern(r.Host), intern(r.GPUUUID), strings.Clone(r.RunID)
+	}
+	d.Rows++
+	if k := [3]string{r.RunID, r.GPUUUID, r.Host}; !p.keys[k] {
+		p.keys[k] = true
+		d.Keys = append(d.Keys, rowKey(*r))
+	}
+	if !slices.Contains(d.Platforms, r.Platform) {
+		d.Platforms = append(d.Platforms, intern(r.Platform))
+	}
+	if r.Simulated {
+		d.Simulated++
+	}
+	ci, _ := g.configs.Of(r)
+	if !r.Verified && !r.Waived && r.Source == "" {
+		g.addUnverified(p, r, ci)
+		return
+	}
+	m, ok := g.modes[r.Note]
+	if !ok {
+		m.mode, m.peers = results.FleetMode(r.Note)
+		m.mode = intern(m.mode)
+		g.modes[r.Note] = m
+	}
+	if d.Mode == "" && m.mode != "" {
+		d.Mode, d.Peers = m.mode, m.peers
+	}
+	k := configAt{ci, m.mode}
+	j, ok := p.at[k]
+	if !ok {
+		j = len(p.rows)
+		p.at[k] = j
+		p.rows = append(p.rows, nil)
+		d.Configs = append(d.Configs, configDigest{Mode: m.mode, Peers: m.peers, First: i})
+	}
+	p.rows[j] = append(p.rows[j], int32(i))
+}
+
+// addUnverified counts an unverified trial of configuration ci.
+func (g *digester) addUnverified(p *partRows, r *results.Row, ci int32) {
+	d := p.d
+	d.Unverified++
+	if p.unver == nil {
+		p.unver = map[int32]int{}
+	}
+	j, ok := p.unver[ci]
+	if !ok {
+		j = len(d.UnverifiedConfigs)
+		p.unver[ci] = j
+		c := *shared(r) // no part of the line it was read from
+		c.GPUUUID, c.Platform, c.Host, c.RunID = intern(r.GPUUUID), intern(r.Platform), intern(r.Host), strings.Clone(r.RunID)
+		d.UnverifiedConfigs = append(d.UnverifiedConfigs, results.UnverifiedConfig{Config: c})
+	}
+	d.UnverifiedConfigs[j].Unverified++
+	d.UnverifiedConfigs[j].Trials++
+}
+
+// interned keeps one copy of each short string of the digests: a digest
+// then holds no part of the lines its rows were read from.
 var interned struct {
 	sync.Mutex
 	m map[string]string
@@ -302,61 +302,43 @@ func intern(s string) string {
 }
 
 // describeConfig fills c from the rows of one configuration and mode:
-// results.DescribeTrialStats (and TrialIntervals where asked) and, from
-// the same descriptions where no trial was waived, Compare's metrics.
+// results.DescribeTrialStats (and TrialIntervals where asked), and
+// Compare's metrics over the trials not waived.
 func describeConfig(c *configDigest, rows []results.Row, intervals bool) {
 	c.Config, c.UUID, c.Platform = shared(&rows[0]), intern(rows[0].GPUUUID), intern(rows[0].Platform)
 	c.Bound = intern(results.BoundOf(rows[0]))
-	s := trialStats{N: len(rows), AllVerified: true, Published: rows[0].Source != "", GBpsCI: stats.NaN(), TotalMsCI: stats.NaN()}
 	for i := range rows {
-		s.AllVerified = s.AllVerified && rows[i].Verified
-		s.Waived = s.Waived || rows[i].Waived
 		c.Warmups = max(c.Warmups, rows[i].Warmups)
 		if !rows[i].Waived {
 			c.Trials++
 		}
 	}
-	var all [len(metricCols)]results.Stats
 	x := make([]float64, 0, len(rows))
 	for m, col := range metricCols {
 		x = x[:0]
 		for i := range rows {
-			x = append(x, metricOf(&rows[i], col))
-		}
-		all[m] = results.Describe(x)
-		if s.Waived { // Compare leaves the waived trials out
-			x = x[:0]
-			for i := range rows {
-				if !rows[i].Waived {
-					x = append(x, metricOf(&rows[i], col))
-				}
+			if !rows[i].Waived { // Compare leaves the waived trials out
+				x = append(x, metricOf(&rows[i], col))
 			}
-			c.Metrics[m] = describeMetric(x)
-			continue
 		}
-		c.Metrics[m] = metricStats{N: all[m].N, Median: all[m].Median, CVPct: all[m].CVPct, Finite: anyFinite(x)}
+		c.Metrics[m] = describeMetric(x)
 	}
-	// metricCols: gbps, total_ms, kernel_ms, cpu_ms, prefetch_ms, transfer_ms.
-	s.GBps, s.TotalMs = all[0], all[1]
-	s.KernelMs, s.CPUMs, s.PrefetchMs, s.TransferMs = all[2].Median, all[3].Median, all[4].Median, all[5].Median
+	s := results.DescribeTrialStats(rows)
 	if intervals {
 		s.GBpsCI, s.TotalMsCI = results.TrialIntervals(rows)
 	}
-	c.Sum = s
+	c.Sum = trialStats{N: s.N, GBps: s.GBps, TotalMs: s.TotalMs, KernelMs: s.KernelMs, PrefetchMs: s.PrefetchMs,
+		TransferMs: s.TransferMs, CPUMs: s.CPUMs, AllVerified: s.AllVerified, Waived: s.Waived, Published: s.Published,
+		GBpsCI: s.GBpsCI, TotalMsCI: s.TotalMsCI}
 	col := results.ColGBps
-	if math.IsNaN(all[0].Median) {
+	if math.IsNaN(s.GBps.Median) {
 		col = results.ColTotalMs
 	}
 	c.Runs, c.RunSpreadPct = runSpread(rows, col)
 }
 
 func anyFinite(x []float64) bool {
-	for _, v := range x {
-		if !math.IsNaN(v) && !math.IsInf(v, 0) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(x, func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) })
 }
 
 // describeMetric describes the values of one metric as Compare reads them.
@@ -365,16 +347,10 @@ func describeMetric(x []float64) metricStats {
 	return metricStats{N: s.N, Median: s.Median, CVPct: s.CVPct, Finite: anyFinite(x)}
 }
 
-// runSpread counts the runs among rows and, with two or more, the spread
-// of their medians of col (gbps, or total_ms where there is no
-// bandwidth): the process-to-process variation that one run's interval
-// does not show.
+// runSpread counts the runs among rows and the spread of their medians of
+// col: the variation between processes that one run's interval misses.
 func runSpread(rows []results.Row, col string) (int, float64) {
-	one := true
-	for i := range rows {
-		one = one && rows[i].RunID == rows[0].RunID
-	}
-	if one {
+	if !slices.ContainsFunc(rows, func(r results.Row) bool { return r.RunID != rows[0].RunID }) {
 		return 1, math.NaN()
 	}
 	var runs []string
@@ -405,11 +381,4 @@ func runSpread(rows []results.Row, col string) (int, float64) {
 }
 
 // metricIndex is the index of a metric column in metricCols, -1 for none.
-func metricIndex(col string) int {
-	for i, c := range metricCols {
-		if c == col {
-			return i
-		}
-	}
-	return -1
-}
+func metricIndex(col string) int { return slices.Index(metricCols[:], col) }

@@ -16,8 +16,8 @@
 // interference) or all at once ([Concurrent]: figures that include
 // contention for host memory, PCIe and CPU cores). [Annotate] records it
 // in its results: a token such as "fleet=concurrent:4" in the note column
-// of every row, and a sentence in the metadata notes; [ModeOf] reads it
-// back.
+// of every row, and a sentence in the metadata notes; results.FleetMode
+// reads it back.
 //
 // # Two levels: each GPU's digest, then the fleet
 //
@@ -28,11 +28,10 @@
 // configuration, the summary statistics, the medians and spread Compare
 // reads, the counts Check reads and the run-to-run spread of the medians.
 // A digest is made once from a results.csv and kept beside it
-// ([CacheName]), made again when the file changes; [Digest] makes it ahead
-// (umbench run can, as it ends). Load leaves out the summaries' bootstrap
-// intervals, which comparisons do not need; [LoadSummaries] reads them
-// for [Summarize]. Rows stay on disk: [Part.EachRow] streams them where
-// they are asked for. Results of older schemas read as every reader reads
+// ([CacheName]), made again when the file changes. Load leaves out the
+// summaries' bootstrap intervals, which comparisons do not need;
+// [LoadSummaries] reads them for [Summarize]. Rows stay on disk:
+// [Part.EachRow] streams them where they are asked for. Results of older schemas read as every reader reads
 // them; a file with a column this umbench does not know is a
 // [SchemaError] that names it. Every directory passed over is named in a
 // warning with the reason (symbolic links are not followed).

@@ -90,22 +90,18 @@ func Find(paths []string, skip []string) (dirs []string, warnings []string, err 
 
 var gpuDirRE = regexp.MustCompile(`^gpu(\d+)$`)
 
-// Load reads the parts under the given paths (see Find): each worker or
-// plain results directory is split by host and GPU UUID (normally one
-// part), a merged directory into the parts its manifest lists. A part is
-// read as its digest (kept beside its results.csv, see CacheName): the
-// rows themselves stay on disk (Part.EachRow, Part.LoadRows). Every
-// results.csv must be readable by this umbench, or Load returns a
-// *SchemaError naming each file and its unknown or missing columns.
-// Duplicates (the same rows reached twice, e.g. a node directory and a
-// merged copy of it) are dropped with a warning. Parts come sorted by
-// host, GPU index and label. The digests Load reads have no bootstrap
-// intervals (Compare, Check and Merge need none): LoadSummaries reads
-// them with.
+// Load reads the parts under the given paths (see Find): a plain results
+// directory is split by host and GPU UUID, a merged directory into the
+// parts its manifest lists. A part is read as its digest (CacheName),
+// without bootstrap intervals (LoadSummaries reads them); its rows stay on
+// disk (Part.EachRow). A results.csv this umbench cannot read makes a
+// *SchemaError naming each file and its columns. The same rows reached
+// twice (a node directory and a merged copy) are dropped with a warning.
+// Parts come sorted by host, GPU index and label.
 func Load(paths []string, skip []string) ([]Part, []string, error) { return load(paths, skip, false) }
 
-// LoadSummaries is Load for Summarize: the parts' digests come with the
-// bootstrap intervals of their summaries.
+// LoadSummaries is Load with the summaries' bootstrap intervals, for
+// Summarize.
 func LoadSummaries(paths []string, skip []string) ([]Part, []string, error) {
 	return load(paths, skip, true)
 }
@@ -226,14 +222,11 @@ func splitMerged(dir string, head []string, intervals bool) ([]Part, error) {
 	}
 	parts := make([]Part, len(m.Parts))
 	for i, pi := range m.Parts {
-		keys := map[string]bool{}
-		for _, k := range pi.Keys {
-			keys[k] = true
+		parts[i] = pi.part(dir, head, of, source{dir: dir, split: split, index: i})
+		parts[i].mine = func(r *results.Row) bool {
+			j, ok := owner[rowKey(*r)]
+			return ok && j == i
 		}
-		parts[i] = Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
-			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
-			csv: filepath.Join(dir, results.CSVName), mine: func(r *results.Row) bool { return keys[rowKey(*r)] },
-			src: source{dir: dir, split: split, index: i}}
 		if i < len(ds) {
 			parts[i].dig = ds[i]
 		}
@@ -268,9 +261,8 @@ func loadShards(dir string, intervals bool) ([]Part, []string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		p := Part{Dir: sdir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID,
-			Mode: pi.Mode, Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
-			csv: filepath.Join(sdir, results.CSVName), src: source{dir: sdir, split: func() func(*results.Row) (int, error) { return onePart }}}
+		one := func() func(*results.Row) (int, error) { return onePart }
+		p := pi.part(sdir, head, of, source{dir: sdir, split: one})
 		if len(ds) > 0 {
 			p.dig = ds[0]
 		}
@@ -280,4 +272,11 @@ func loadShards(dir string, intervals bool) ([]Part, []string, error) {
 		parts = append(parts, p)
 	}
 	return parts, nil, nil
+}
+
+// part is the part the manifest lists, read from dir, before its digest.
+func (pi PartInfo) part(dir string, head []string, of stamp, src source) Part {
+	return Part{Dir: dir, Host: pi.Host, GPU: pi.GPU, Index: pi.Index, UUID: pi.UUID, RunID: pi.RunID, Mode: pi.Mode,
+		Peers: pi.Peers, Meta: pi.Meta, Columns: head, Label: pi.Label, dig: &digest{}, stamp: of,
+		csv: filepath.Join(dir, results.CSVName), src: src}
 }

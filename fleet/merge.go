@@ -3,6 +3,7 @@ package fleet
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -17,26 +18,23 @@ import (
 )
 
 // Merge writes parts into one merged directory: each part's rows in a
-// results directory of its own (a shard, parts/NNNN-label/, with the
-// part's meta.json, its counters.csv where it has one and its digest),
-// meta.json with what the parts share (device facts that differ are left
-// out; notes list the parts and the problems), and fleet.json, the
-// manifest with each part's origin, shard and full metadata. Rows are
-// streamed part by part (copied as they are where a part is a whole
-// results.csv of this schema), never held together, and no file passes
-// the limits of the readers, however large the fleet.
+// results directory of its own (a shard, parts/NNNN-label/, with its
+// meta.json, counters.csv and digest), meta.json with what the parts
+// share (notes list the parts and the problems), and fleet.json, the
+// manifest with each part's origin, shard and metadata. Rows are streamed
+// part by part (copied where a part is a whole results.csv of this
+// schema), so that no file passes the readers' limits however large the
+// fleet.
 //
 // Merge refuses, before it writes anything: simulated parts with measured
 // ones, a part whose run still holds its directory's lock, a dir that is
-// not empty (ErrResultsExist), and a dir another merge holds (ErrLocked:
-// Merge locks dir while it writes). The shards are written in a hidden
-// folder and moved into place at the end, the manifest last, so that an
-// interrupted merge leaves nothing a reader takes for a fleet.
+// not empty (ErrResultsExist), and a dir another merge holds (ErrLocked).
+// The shards are written in a hidden folder and moved into place at the
+// end, the manifest last, so that an interrupted merge leaves nothing a
+// reader takes for a fleet.
 func Merge(dir string, parts []Part, problems []Problem, command string) (Manifest, error) {
-	man := Manifest{Created: time.Now().UTC(), Command: command, Problems: problems}
-	for _, c := range results.Columns {
-		man.Schema = append(man.Schema, c.Name)
-	}
+	man := Manifest{Created: time.Now().UTC(), Command: command, Problems: problems,
+		Schema: results.Names(results.Columns)}
 	if len(parts) == 0 {
 		return man, errors.New("fleet: nothing to merge")
 	}
@@ -66,7 +64,8 @@ func Merge(dir string, parts []Part, problems []Problem, command string) (Manife
 			return man, fmt.Errorf("fleet: merging %s: %w", p.Label, err)
 		}
 		man.Parts = append(man.Parts, PartInfo{Label: p.Label, Source: p.Dir, Host: p.Host, GPU: p.GPU, Index: p.Index,
-			UUID: p.UUID, RunID: p.RunID, Mode: p.Mode, Peers: p.Peers, Rows: p.NRows(), Keys: p.keys(), Meta: p.Meta, Shard: shard})
+			UUID: p.UUID, RunID: p.RunID, Mode: p.Mode, Peers: p.Peers, Rows: p.NRows(), Keys: p.digest().Keys,
+			Meta: p.Meta, Shard: shard})
 	}
 	b, err := json.MarshalIndent(man, "", "  ")
 	if err != nil {
@@ -86,21 +85,15 @@ func Merge(dir string, parts []Part, problems []Problem, command string) (Manife
 	return man, nil
 }
 
-// mergeable refuses parts that must not be merged: simulated with
-// measured rows, and parts whose run still holds its directory.
+// mergeable refuses simulated with measured rows, and parts whose run
+// still holds its directory.
 func mergeable(parts []Part) error {
-	var sim, real []string
 	for i := range parts {
-		switch p := &parts[i]; p.Simulated() {
-		case "all":
-			sim = append(sim, p.Label)
-		case "none":
-			real = append(real, p.Label)
-		default:
+		if p := &parts[i]; p.Simulated() == "some" {
 			return fmt.Errorf("fleet: %s: %w within one part (%s): keep simulated runs in their own directories", p.Label, results.ErrMixedSimulated, p.Dir)
 		}
 	}
-	if len(sim) > 0 && len(real) > 0 {
+	if sim, real := bySimulated(parts); len(sim) > 0 && len(real) > 0 {
 		return fmt.Errorf("fleet: %w: %s simulated, %s measured: merge simulated runs apart from measured ones",
 			results.ErrMixedSimulated, listLabels(sim), listLabels(real))
 	}
@@ -164,9 +157,8 @@ func safeName(s string) string {
 	return strings.Trim(string(b), ".")
 }
 
-// writeShard writes one part's results directory: its rows (the file
-// copied as it is where the part is all of it and has this schema), its
-// metadata, its counter passes and its digest.
+// writeShard writes one part's results directory: rows, metadata,
+// counter passes and digest.
 func writeShard(dir string, p *Part) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -205,8 +197,7 @@ func writeShard(dir string, p *Part) error {
 	return nil
 }
 
-// copyFile copies a part's results.csv, which must still be what Load
-// read (of).
+// copyFile copies a results.csv that must still be what Load read (of).
 func copyFile(w io.Writer, path string, of stamp) error {
 	f, err := results.OpenLimited(path, results.MaxCSVBytes)
 	if err != nil {
@@ -236,8 +227,7 @@ func writeRows(w io.Writer, p *Part) error {
 	return rw.Flush()
 }
 
-// writeCounters copies the counter passes of the part's GPU, if its
-// directory has them.
+// writeCounters copies the counter passes of the part's GPU, if any.
 func writeCounters(dir string, p *Part) error {
 	src := filepath.Join(filepath.Dir(p.csv), results.CountersName)
 	if p.csv == "" {
@@ -286,11 +276,10 @@ func mergedMeta(parts []Part, problems []Problem, command string) results.Metada
 		Commit:   common(func(p *Part) string { return p.Meta.Commit }),
 		Host:     common(func(p *Part) string { return p.Host }),
 	}
-	if m.Platform == "" {
-		m.Platform = "mixed"
-	}
-	for i, p := range parts {
-		if i == 0 || (!p.Meta.Start.IsZero() && p.Meta.Start.Before(m.Start)) {
+	m.Platform = cmp.Or(m.Platform, "mixed")
+	m.Start = parts[0].Meta.Start
+	for _, p := range parts {
+		if !p.Meta.Start.IsZero() && p.Meta.Start.Before(m.Start) {
 			m.Start = p.Meta.Start
 		}
 		if p.Meta.End.After(m.End) {
@@ -303,12 +292,8 @@ func mergedMeta(parts []Part, problems []Problem, command string) results.Metada
 	}
 	m.Device = commonDevice(parts)
 	hosts := groupBy(parts, func(p *Part) string { return p.Host })
-	var labels []string
-	for _, p := range parts {
-		labels = append(labels, p.Label)
-	}
 	m.Notes = append(m.Notes, fmt.Sprintf("merged from %d parts on %d host(s): %s; %s lists where each came from, with its metadata",
-		len(parts), len(hosts), listLabels(labels), ManifestName))
+		len(parts), len(hosts), listLabels(labelsOf(parts)), ManifestName))
 	for _, p := range problems {
 		m.Notes = append(m.Notes, "difference: "+p.String())
 	}
@@ -316,10 +301,7 @@ func mergedMeta(parts []Part, problems []Problem, command string) results.Metada
 	// at once, so summary shows them part by part.
 	for _, p := range parts {
 		for _, g := range p.Meta.GroupTimes {
-			g.Part = p.Label
-			if g.Segment == "" {
-				g.Segment = p.RunID
-			}
+			g.Part, g.Segment = p.Label, cmp.Or(g.Segment, p.RunID)
 			m.GroupTimes = append(m.GroupTimes, g)
 		}
 	}
@@ -342,14 +324,7 @@ func commonDevice(parts []Part) results.Device {
 	}
 	keep := map[string]json.RawMessage{}
 	for k, v := range maps[0] {
-		same := true
-		for _, m := range maps[1:] {
-			if !bytes.Equal(m[k], v) {
-				same = false
-				break
-			}
-		}
-		if same {
+		if !slices.ContainsFunc(maps[1:], func(m map[string]json.RawMessage) bool { return !bytes.Equal(m[k], v) }) {
 			keep[k] = v
 		}
 	}

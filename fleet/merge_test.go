@@ -210,8 +210,8 @@ func TestAnnotate(t *testing.T) {
 	if rows[0].Note != "capacity 1 GiB; fleet=concurrent:4" {
 		t.Errorf("note %q", rows[0].Note)
 	}
-	if m, n := fleet.ModeOf(rows[0].Note); m != fleet.Concurrent || n != 4 {
-		t.Errorf("ModeOf: %s %d", m, n)
+	if m, n := results.FleetMode(rows[0].Note); m != fleet.Concurrent || n != 4 {
+		t.Errorf("FleetMode: %s %d", m, n)
 	}
 	if len(meta.Notes) != 1 || !strings.Contains(meta.Notes[0], "worker pinned to CPUs 0-15") {
 		t.Errorf("notes %q", meta.Notes)

@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -30,8 +31,7 @@ type Part struct {
 	// Columns is the header of the results.csv it was read from.
 	Columns []string
 	// Rows are the part's rows where they are in memory (FromRows, a part
-	// made by hand, LoadRows); Load leaves them out and reads the part's
-	// digest instead (see CacheName): EachRow streams them from the file.
+	// made by hand); Load reads the digest instead, and EachRow streams them.
 	Rows []results.Row
 
 	dig   *digest                   // nil until needed when Rows are set
@@ -42,9 +42,8 @@ type Part struct {
 	mine  func(r *results.Row) bool // which rows of csv are the part's
 }
 
-// source is where a part's digest comes from: the directory of its
-// results.csv, how its rows are split into parts (nil: byHostGPU) and
-// which of them it is.
+// source is where a part's digest comes from: the directory, how its rows
+// are split into parts (nil: byHostGPU) and which of them it is.
 type source struct {
 	dir   string
 	split func() func(*results.Row) (int, error)
@@ -54,8 +53,7 @@ type source struct {
 // onePart splits nothing: every row is part 0.
 func onePart(*results.Row) (int, error) { return 0, nil }
 
-// withIntervals gives each part a digest with its summaries' bootstrap
-// intervals, reading again (and caching) those loaded without them.
+// withIntervals reads again, with intervals, the digests loaded without.
 func withIntervals(parts []Part) error {
 	type read struct {
 		ds []*digest
@@ -95,9 +93,6 @@ func withIntervals(parts []Part) error {
 // key identifies the rows of a part inside a merged results.csv.
 func rowKey(r results.Row) string { return r.RunID + "|" + r.GPUUUID + "|" + r.Host }
 
-// keys returns the distinct row keys of the part, in order.
-func (p *Part) keys() []string { return p.digest().Keys }
-
 // digest returns the part's digest, made from its rows if it has none.
 func (p *Part) digest() *digest {
 	if p.dig == nil {
@@ -113,12 +108,8 @@ func (p *Part) digest() *digest {
 // NRows is the number of the part's rows.
 func (p *Part) NRows() int { return p.digest().Rows }
 
-// Unverified is the number of the part's trials left out of its
-// statistics because they were not verified (results.ScreenUnverified).
-func (p *Part) Unverified() int { return p.digest().Unverified }
-
 // UnverifiedTrials is what was left out of the part's statistics as
-// unverified, per configuration (results.ScreenUnverified's count).
+// unverified (results.ScreenUnverified's count).
 func (p *Part) UnverifiedTrials() results.Unverified {
 	d := p.digest()
 	return results.Unverified{Configs: d.UnverifiedConfigs, Trials: d.Unverified}
@@ -137,8 +128,7 @@ func (p *Part) Simulated() string {
 }
 
 // EachRow calls f with each of the part's rows, in file order, streaming
-// them from its results.csv (or from Rows where they are in memory): raw
-// rows only where they are asked for. It stops at f's first error.
+// them from its results.csv (or Rows), until f's first error.
 func (p *Part) EachRow(f func(*results.Row) error) error {
 	if p.csv == "" {
 		for i := range p.Rows {
@@ -172,21 +162,8 @@ func (p *Part) EachRow(f func(*results.Row) error) error {
 	}
 }
 
-// LoadRows reads the part's rows into Rows (a no-op where they are).
-func (p *Part) LoadRows() error {
-	if p.Rows != nil || p.csv == "" {
-		return nil
-	}
-	var rows []results.Row
-	if err := p.EachRow(func(r *results.Row) error { rows = append(rows, *r); return nil }); err != nil {
-		return err
-	}
-	p.Rows = rows
-	return nil
-}
-
-// KeepGroup leaves the part only its configurations of one benchmark
-// group and returns how many rows it has left.
+// KeepGroup leaves the part only one benchmark group's configurations and
+// returns how many rows it has left.
 func (p *Part) KeepGroup(group string) int {
 	p.group = group
 	d := *p.digest()
@@ -199,13 +176,7 @@ func (p *Part) KeepGroup(group string) int {
 	}
 	p.dig = &d
 	if p.Rows != nil {
-		var keep []results.Row
-		for _, r := range p.Rows {
-			if r.Group == group {
-				keep = append(keep, r)
-			}
-		}
-		p.Rows = keep
+		p.Rows = slices.DeleteFunc(slices.Clone(p.Rows), func(r results.Row) bool { return r.Group != group })
 	}
 	mine := p.mine
 	p.mine = func(r *results.Row) bool { return r.Group == group && (mine == nil || mine(r)) }
@@ -250,17 +221,16 @@ type PartInfo struct {
 	Peers  int      `json:"peers,omitempty"`
 	Rows   int      `json:"rows"`
 	Keys   []string `json:"row_keys"` // run_id|gpu_uuid|host of its rows
-	// Shard is the directory, relative to the merged one, that holds the
-	// part's results.csv and meta.json; "" in merges that kept every row
-	// in one results.csv.
+	// Shard is the directory, relative to the merged one, of the part's
+	// results.csv and meta.json ("" in merges of one results.csv).
 	Shard string           `json:"shard,omitempty"`
 	Meta  results.Metadata `json:"meta"`
 }
 
 // SchemaError is returned by Load when results files have columns this
-// umbench does not know, or lack one every results file has: merging them
-// would misalign or invent columns. Columns an older umbench did not
-// write are read as their empty value, as every reader does.
+// umbench does not know, or lack a required one: merging them would
+// misalign or invent columns. Columns an older umbench did not write read
+// as empty, as every reader reads them.
 type SchemaError struct{ Problems []string }
 
 func (e *SchemaError) Error() string {
@@ -324,7 +294,7 @@ func dedupe(parts []Part) ([]Part, []string) {
 	var warns []string
 	seen := map[string]int{}
 	for _, p := range parts {
-		sig := strings.Join(p.keys(), ",") + "#" + strconv.Itoa(p.NRows())
+		sig := strings.Join(p.digest().Keys, ",") + "#" + strconv.Itoa(p.NRows())
 		if j, ok := seen[sig]; ok {
 			warns = append(warns, fmt.Sprintf("the rows of GPU %s on %s (run %s) were found twice, in %s and %s; keeping the first",
 				p.UUID, p.Host, p.RunID, out[j].Dir, p.Dir))
@@ -338,16 +308,8 @@ func dedupe(parts []Part) ([]Part, []string) {
 
 func sortParts(parts []Part) {
 	slices.SortStableFunc(parts, func(a, b Part) int {
-		if c := strings.Compare(a.Host, b.Host); c != 0 {
-			return c
-		}
-		if a.Index != b.Index {
-			return a.Index - b.Index
-		}
-		if c := strings.Compare(a.UUID, b.UUID); c != 0 {
-			return c
-		}
-		return strings.Compare(a.RunID, b.RunID)
+		return cmp.Or(strings.Compare(a.Host, b.Host), cmp.Compare(a.Index, b.Index), strings.Compare(a.UUID, b.UUID),
+			strings.Compare(a.RunID, b.RunID))
 	})
 }
 
@@ -364,7 +326,7 @@ func labelParts(parts []Part) {
 			}
 		}
 		if p.Label == "" {
-			p.Label = orDash(p.Host) + "/" + p.GPU
+			p.Label = cmp.Or(p.Host, "-") + "/" + p.GPU
 		}
 	}
 	count := map[string]int{}
@@ -389,15 +351,5 @@ func shortUUID(u string) string {
 	if u == "" {
 		return "gpu?"
 	}
-	if len(u) > 12 {
-		return u[:12]
-	}
-	return u
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
+	return u[:min(len(u), 12)]
 }

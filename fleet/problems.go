@@ -1,6 +1,7 @@
 package fleet
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"sort"
@@ -62,10 +63,7 @@ func ConfigLabel(r results.Row) string {
 			continue
 		}
 		v, _ := r.Value(c)
-		name := shortNames[c]
-		if name == "" {
-			name = c
-		}
+		name := cmp.Or(shortNames[c], c)
 		switch x := v.(type) {
 		case string:
 			if x != "" && (len(f) == 0 || f[len(f)-1] != x) {
@@ -132,6 +130,15 @@ func describe(gs []group) string {
 		s = append(s, g.value+" on "+listLabels(g.labels))
 	}
 	return strings.Join(s, "; ")
+}
+
+// labelsOf lists the parts' labels.
+func labelsOf(parts []Part) []string {
+	l := make([]string, len(parts))
+	for i := range parts {
+		l[i] = parts[i].Label
+	}
+	return l
 }
 
 // listLabels lists part labels, abbreviating long lists.

@@ -13,10 +13,7 @@ import (
 // for a results directory, each with its rows. name stands for the
 // directory in Part.Dir.
 func FromRows(name string, rows []results.Row, meta results.Metadata) []Part {
-	head := make([]string, len(results.Columns))
-	for i, c := range results.Columns {
-		head[i] = c.Name
-	}
+	head := results.Names(results.Columns)
 	split := byHostGPU()
 	ds, _ := digestParts(rows, split, true)
 	byPart := make([][]results.Row, len(ds))
@@ -48,21 +45,26 @@ func NotMixed(parts []Part, name string) error {
 	case rows == 0:
 		return fmt.Errorf("%s hold no rows: nothing to show", name)
 	case sim > 0 && sim < rows:
-		var s, m []string
-		for i := range parts {
-			switch parts[i].Simulated() {
-			case "all":
-				s = append(s, parts[i].Label)
-			case "none":
-				m = append(m, parts[i].Label)
-			default:
-				s, m = append(s, parts[i].Label), append(m, parts[i].Label)
-			}
-		}
+		s, m := bySimulated(parts)
 		return fmt.Errorf("%s: %w (simulated: %s; measured: %s): keep simulated runs in their own directories",
 			name, results.ErrMixedSimulated, listLabels(s), listLabels(m))
 	}
 	return nil
+}
+
+// bySimulated lists the labels of the parts with simulated rows and of
+// those with measured rows (a part that mixes them is in both).
+func bySimulated(parts []Part) (sim, measured []string) {
+	for i := range parts {
+		s := parts[i].Simulated()
+		if s != "none" {
+			sim = append(sim, parts[i].Label)
+		}
+		if s != "all" {
+			measured = append(measured, parts[i].Label)
+		}
+	}
+	return sim, measured
 }
 
 // Simulated reports whether any part's rows were made up by the simulated

@@ -1,24 +1,22 @@
 package fleet
 
 import (
+	"cmp"
 	"path/filepath"
 	"slices"
 
 	"github.com/umlab/umlab/results"
 )
 
-// Summarize is results.Summarize over every part, from their digests: the
-// summary of each GPU's configurations, split by fleet mode (isolated,
-// concurrent, "" outside fleet runs) as umbench summary splits rows,
-// modes in order of first appearance. Each part's configurations are
-// finished with its own device's peaks and throttle reasons; the parts of
-// one directory come in the order of its rows, as Summarize of its rows
-// gives them. Parts loaded without intervals (Load, not LoadSummaries)
-// are read again for them. A configuration that several parts measured on one GPU
-// (runs of one GPU merged) is described from their rows together, as
-// Summarize of the merged rows pools them. A platform left empty by an
-// old results file takes the metadata's (else the directory's name), as
-// datasets.LoadDir fills it.
+// Summarize is results.Summarize over every part, from their digests,
+// split by fleet mode (isolated, concurrent, "" outside fleet runs) as
+// umbench summary splits rows, modes in order of first appearance. Each
+// part's configurations are finished with its own device's peaks and
+// throttle reasons, in the order of its directory's rows. Parts loaded
+// without intervals are read again for them. A configuration several
+// parts measured on one GPU is described from their rows together, as
+// Summarize of the merged rows pools them. An empty platform takes the
+// metadata's (else the directory's name), as datasets.LoadDir fills it.
 func Summarize(parts []Part) (modes []string, byMode map[string][]results.SummaryRow, err error) {
 	if err := withIntervals(parts); err != nil {
 		return nil, nil, err
@@ -40,7 +38,7 @@ func Summarize(parts []Part) (modes []string, byMode map[string][]results.Summar
 			s, pooled[k] = *pooled[k], nil
 		}
 		if s.Config.Platform == "" {
-			s.Config.Platform = cmpOr(it.p.Meta.Platform, filepath.Base(it.p.Dir))
+			s.Config.Platform = cmp.Or(it.p.Meta.Platform, filepath.Base(it.p.Dir))
 		}
 		d := it.p.Meta.Device
 		results.SummaryOptions{PeakMemoryGBps: d.PeakMemoryGBps, PeakHostLinkGBps: d.PeakHostLinkGBps,
@@ -98,7 +96,7 @@ func poolSummaries(parts []Part, items []summaryItem, seen map[configMode]int) m
 		}
 		read[it.p] = true
 		it.p.EachRow(func(r *results.Row) error {
-			mode, _ := ModeOf(r.Note)
+			mode, _ := results.FleetMode(r.Note)
 			if k := (configMode{r.ConfigID(), mode}); seen[k] > 1 {
 				rows[k] = append(rows[k], *r)
 			}
@@ -112,11 +110,4 @@ func poolSummaries(parts []Part, items []summaryItem, seen map[configMode]int) m
 		out[k] = &s
 	}
 	return out
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }

@@ -40,13 +40,13 @@ func TestSummarizeFromDigests(t *testing.T) {
 	dir, rows := twoGPUDir(t)
 	want := map[string][]results.SummaryRow{}
 	for _, r := range rows {
-		mode, _ := fleet.ModeOf(r.Note)
+		mode, _ := results.FleetMode(r.Note)
 		want[mode] = nil
 	}
 	for mode := range want {
 		var rs []results.Row
 		for _, r := range rows {
-			if m, _ := fleet.ModeOf(r.Note); m == mode {
+			if m, _ := results.FleetMode(r.Note); m == mode {
 				rs = append(rs, r)
 			}
 		}
@@ -276,7 +276,7 @@ func TestDigestLeavesOutUnverified(t *testing.T) {
 	kept, _ := results.ScreenUnverified(rows)
 	var plain []results.Row
 	for _, r := range kept {
-		if mode, _ := fleet.ModeOf(r.Note); mode == "" {
+		if mode, _ := results.FleetMode(r.Note); mode == "" {
 			plain = append(plain, r)
 		}
 	}

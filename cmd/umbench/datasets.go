@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/results"
 )
 
@@ -53,7 +52,7 @@ func describeDataset(d datasets.Info, rows []results.Row, m results.Metadata) []
 		if !slices.Contains(groups, r.Group) {
 			groups = append(groups, r.Group)
 		}
-		if fm, _ := fleet.ModeOf(r.Note); fm != "" {
+		if fm, _ := results.FleetMode(r.Note); fm != "" {
 			modes[fm] = true
 		}
 		k := results.ConfigKey(r)

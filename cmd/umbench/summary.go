@@ -10,7 +10,6 @@ import (
 
 	"github.com/umlab/umlab/check"
 	"github.com/umlab/umlab/datasets"
-	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/model"
 	"github.com/umlab/umlab/results"
@@ -152,14 +151,14 @@ func writeRunHeader(w io.Writer, meta results.Metadata, parts bool) {
 	printGroupTimes(w, meta.GroupTimes, parts)
 }
 
-// splitFleetModes splits rows by their fleet mode (fleet.ModeOf; "" outside
+// splitFleetModes splits rows by their fleet mode (results.FleetMode; "" outside
 // fleet runs), in order of first appearance, so that isolated and
 // concurrent measurements are never summarised together.
 func splitFleetModes(rows []results.Row) ([]string, map[string][]results.Row) {
 	var modes []string
 	by := map[string][]results.Row{}
 	for _, r := range rows {
-		m, _ := fleet.ModeOf(r.Note)
+		m, _ := results.FleetMode(r.Note)
 		if _, ok := by[m]; !ok {
 			modes = append(modes, m)
 		}

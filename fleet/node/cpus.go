@@ -40,13 +40,11 @@ func setOf(cpus []int) unix.CPUSet {
 }
 
 // AssignCPUs returns the CPUs each worker is pinned to, one list per GPU
-// (nil where the nearest CPUs are unknown). Isolated workers (one at a
-// time) get all the CPUs nearest their GPU. Concurrent workers whose GPUs
-// share their nearest CPUs (GPUs on one NUMA node) split them into
-// disjoint blocks, in GPU order, so that their CPU work (array
-// initialisation, the handoff update) does not compete for one core: umkit
-// pins its measuring thread to the last CPU of the worker's set. When a set
-// has fewer CPUs than GPUs, they share it.
+// (nil where unknown). Isolated workers get all the CPUs nearest their
+// GPU. Concurrent workers whose GPUs share their nearest CPUs split them
+// into disjoint blocks, in GPU order, so that their CPU work does not
+// compete for one core (umkit pins its measuring thread to the last CPU of
+// the set); with fewer CPUs than GPUs, they share the set.
 func AssignCPUs(gpus []GPU, concurrent bool) [][]int {
 	out := make([][]int, len(gpus))
 	if !concurrent {

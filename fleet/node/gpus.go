@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/umlab/umlab/fleet"
-
-	"github.com/umlab/umlab/cuda/nvml"
-
 	"github.com/umlab/umlab/cuda"
+	"github.com/umlab/umlab/cuda/nvml"
+	"github.com/umlab/umlab/fleet"
 	"github.com/umlab/umlab/internal/nvmlguard"
 )
 

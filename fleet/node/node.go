@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,9 +44,6 @@ func WriteReport(path string, r Report) error {
 	}
 	return results.WriteFileAtomic(path, append(b, '\n'), 0o644)
 }
-
-// ReadReport reads a workers.json file.
-func ReadReport(path string) (Report, error) { return results.ReadJSON[Report](path) }
 
 // NodeOptions configure RunNode.
 type NodeOptions struct {
@@ -102,16 +100,14 @@ func (e *FailedError) Error() string {
 
 // RunNode measures every GPU of o.GPUs with one worker process each
 // (o.Executable o.Args --gpu N --out Root/<host>/gpuN), pinned to the CPUs
-// nearest its GPU (see AssignCPUs), one at a time or all at once. The
-// workers' environment says which (EnvMode and the others), and after each
-// worker ends its rows and metadata are annotated with the mode (see
-// Annotate), whether it succeeded or not, unless it was refused (see
-// Outcome.Refused). Root/<host> is locked for the whole run (a second
-// supervisor there is refused with results.ErrLocked before it starts a
-// worker), and every directory below it is made without following a
-// symbolic link. Root/<host>/workers.json is kept
-// current as workers start and end. The error is a *FailedError when any
-// worker failed, timed out, stalled or was interrupted; the others finish.
+// nearest its GPU (AssignCPUs), one at a time or all at once, as its
+// environment says (EnvMode and the others). Each worker's results are
+// annotated with the mode when it ends (Annotate), unless it was refused
+// (Outcome.Refused). Root/<host> is locked for the whole run (a second
+// supervisor is refused with results.ErrLocked), directories below it are
+// made without following a symbolic link, and Root/<host>/workers.json is
+// kept current. The error is a *FailedError when any worker failed, timed
+// out, stalled or was interrupted; the others finish.
 func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 	if o.Host == "" {
 		o.Host, _ = os.Hostname()
@@ -138,7 +134,43 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 		return rep, err
 	}
 	defer lock.Unlock()
-	reportPath := filepath.Join(nodeDir, ReportName)
+	workers, notes := nodeWorkers(o, mode)
+	l := reportLog{rep: &rep, path: filepath.Join(nodeDir, ReportName), annotErr: make([]string, len(workers))}
+	annotated := make([]bool, len(workers))
+	outs := Supervise(ctx, workers, SuperviseOptions{
+		Concurrent: o.Concurrent, Timeout: o.Timeout, Stall: o.Stall, Grace: o.Grace, Log: o.Log,
+		Update: func(outs []Outcome) {
+			for i, oc := range outs {
+				if !annotated[i] && oc.State != StatePending && oc.State != StateRunning && oc.State != StateNotStarted {
+					annotated[i] = true
+					if oc.Refused {
+						continue // it measured nothing: its directory is not this run's to label
+					}
+					if err := fleet.Annotate(workers[i].Out, notes[i]); err != nil {
+						l.annotErr[i] = err.Error()
+					}
+				}
+			}
+			l.save(outs)
+		},
+	})
+	rep.End = time.Now().UTC()
+	rep.Failed = len(slices.DeleteFunc(slices.Clone(outs), Outcome.OK))
+	rep.Successful = len(outs) - rep.Failed
+	l.save(outs)
+	failed := slices.DeleteFunc(slices.Clone(rep.Workers), Outcome.OK)
+	if l.err != nil {
+		return rep, fmt.Errorf("fleet: writing %s: %w", l.path, l.err)
+	}
+	if len(failed) > 0 {
+		return rep, &FailedError{Failed: failed, Total: len(outs), Report: l.path}
+	}
+	return rep, nil
+}
+
+// nodeWorkers makes one worker per GPU of o, with the annotation of its
+// results.
+func nodeWorkers(o NodeOptions, mode string) ([]Worker, []fleet.Annotation) {
 	var ords []string
 	for _, g := range o.GPUs {
 		ords = append(ords, strconv.Itoa(g.Ordinal))
@@ -153,61 +185,29 @@ func RunNode(ctx context.Context, o NodeOptions) (Report, error) {
 		workers[i] = Worker{GPU: g.Ordinal, UUID: g.UUID, Path: o.Executable, Args: args, Out: dir, CPUs: cpus[i], Env: a.Env()}
 		notes[i] = a
 	}
-	var mu sync.Mutex
-	var werr error
-	annotated := make([]bool, len(workers))
-	annotErr := make([]string, len(workers))
-	save := func(outs []Outcome) {
-		mu.Lock()
-		defer mu.Unlock()
-		outs = append([]Outcome(nil), outs...)
-		for i := range outs {
-			if annotErr[i] != "" {
-				outs[i].Error = strings.TrimPrefix(outs[i].Error+"; annotating its results: "+annotErr[i], "; ")
-			}
-		}
-		rep.Workers = outs
-		if err := WriteReport(reportPath, rep); err != nil && werr == nil {
-			werr = err
-		}
-	}
-	outs := Supervise(ctx, workers, SuperviseOptions{
-		Concurrent: o.Concurrent, Timeout: o.Timeout, Stall: o.Stall, Grace: o.Grace, Log: o.Log,
-		Update: func(outs []Outcome) {
-			for i, oc := range outs {
-				if !annotated[i] && oc.State != StatePending && oc.State != StateRunning && oc.State != StateNotStarted {
-					annotated[i] = true
-					if oc.Refused {
-						continue // it measured nothing: its directory is not this run's to label
-					}
-					if err := fleet.Annotate(workers[i].Out, notes[i]); err != nil {
-						annotErr[i] = err.Error()
-					}
-				}
-			}
-			save(outs)
-		},
-	})
-	rep.End = time.Now().UTC()
-	for _, oc := range outs {
-		if oc.OK() {
-			rep.Successful++
-		} else {
-			rep.Failed++
+	return workers, notes
+}
+
+// reportLog keeps workers.json current as workers start and end.
+type reportLog struct {
+	mu       sync.Mutex
+	rep      *Report
+	path     string
+	annotErr []string // of each worker, annotating its results
+	err      error    // the first error writing the report
+}
+
+func (l *reportLog) save(outs []Outcome) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	outs = append([]Outcome(nil), outs...)
+	for i := range outs {
+		if l.annotErr[i] != "" {
+			outs[i].Error = strings.TrimPrefix(outs[i].Error+"; annotating its results: "+l.annotErr[i], "; ")
 		}
 	}
-	save(outs)
-	var failed []Outcome
-	for _, oc := range rep.Workers {
-		if !oc.OK() {
-			failed = append(failed, oc)
-		}
+	l.rep.Workers = outs
+	if err := WriteReport(l.path, *l.rep); err != nil && l.err == nil {
+		l.err = err
 	}
-	if werr != nil {
-		return rep, fmt.Errorf("fleet: writing %s: %w", reportPath, werr)
-	}
-	if len(failed) > 0 {
-		return rep, &FailedError{Failed: failed, Total: len(outs), Report: reportPath}
-	}
-	return rep, nil
 }

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -46,26 +47,29 @@ const (
 
 // Outcome is what happened to one worker.
 type Outcome struct {
-	GPU      int       `json:"gpu"`
-	UUID     string    `json:"gpu_uuid,omitempty"`
-	CPUs     string    `json:"cpus,omitempty"` // the CPUs it was pinned to, e.g. "0-15"
-	Out      string    `json:"out"`
-	Command  []string  `json:"command"`
-	State    string    `json:"state"`
-	ExitCode int       `json:"exit_code"` // -1 when it did not exit normally
-	Error    string    `json:"error,omitempty"`
-	Start    time.Time `json:"start,omitzero"`
-	End      time.Time `json:"end,omitzero"`
-	Seconds  float64   `json:"seconds"`
-	// StderrTail is the end of its standard error (the whole stream is in
-	// StderrLog).
-	StderrTail string `json:"stderr_tail,omitempty"`
-	StderrLog  string `json:"stderr_log,omitempty"`
-	StdoutLog  string `json:"stdout_log,omitempty"`
-	// Refused: the worker measured nothing and its directory is as it was:
-	// another process held it, so it was not started, or it exited with
-	// ExitRefused.
+	GPU        int       `json:"gpu"`
+	UUID       string    `json:"gpu_uuid,omitempty"`
+	CPUs       string    `json:"cpus,omitempty"` // the CPUs it was pinned to, e.g. "0-15"
+	Out        string    `json:"out"`
+	Command    []string  `json:"command"`
+	State      string    `json:"state"`
+	ExitCode   int       `json:"exit_code"` // -1 when it did not exit normally
+	Error      string    `json:"error,omitempty"`
+	Start      time.Time `json:"start,omitzero"`
+	End        time.Time `json:"end,omitzero"`
+	Seconds    float64   `json:"seconds"`
+	StderrTail string    `json:"stderr_tail,omitempty"` // the end of its stderr (all of it is in StderrLog)
+	StderrLog  string    `json:"stderr_log,omitempty"`
+	StdoutLog  string    `json:"stdout_log,omitempty"`
+	// Refused: it measured nothing and its directory is as it was (another
+	// process held it, or it exited with ExitRefused).
 	Refused bool `json:"refused,omitempty"`
+}
+
+// outcome is the worker's outcome before it has run.
+func (w Worker) outcome() Outcome {
+	return Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
+		ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs)}
 }
 
 // OK reports whether the worker finished successfully.
@@ -76,24 +80,19 @@ func (o Outcome) OK() bool { return o.State == StateOK }
 // setting on --resume) before it measures anything.
 const ExitRefused = 2
 
+// tailLines is how many last lines of stderr an outcome keeps.
+const tailLines = 20
+
 // SuperviseOptions tune Supervise. Zero values take the defaults.
 type SuperviseOptions struct {
 	Concurrent bool          // start every worker at once (default: one at a time)
 	Timeout    time.Duration // stop a worker that runs longer (0: no limit)
-	// Stall stops a worker that writes nothing on its standard error for
-	// this long (umbench run prints a line per finished configuration when
-	// its stderr is not a terminal); 0: no limit.
+	// Stall stops a worker silent on stderr this long (umbench run prints a
+	// line per configuration when stderr is not a terminal); 0: no limit.
 	Stall time.Duration
-	// Grace is the time between SIGTERM (a worker keeps what it finished)
-	// and SIGKILL; default 10 s.
-	Grace time.Duration
-	// Log receives the workers' standard error live, each line prefixed
-	// with "gpuN| " (nil: only the log files).
-	Log io.Writer
-	// TailLines is how many last lines of stderr an outcome keeps; default 20.
-	TailLines int
-	// Update is called when a worker starts and when it ends, with every
-	// outcome so far (to keep workers.json current).
+	Grace time.Duration // from SIGTERM (a worker keeps what it finished) to SIGKILL; default 10 s
+	Log   io.Writer     // the workers' stderr, live, each line prefixed "gpuN| " (nil: none)
+	// Update is called with every outcome so far when a worker starts or ends.
 	Update func([]Outcome)
 }
 
@@ -107,14 +106,11 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 	if o.Grace <= 0 {
 		o.Grace = 10 * time.Second
 	}
-	if o.TailLines <= 0 {
-		o.TailLines = 20
-	}
 	out := make([]Outcome, len(workers))
 	var mu sync.Mutex
 	for i, w := range workers {
-		out[i] = Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-			State: StatePending, ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs)}
+		out[i] = w.outcome()
+		out[i].State = StatePending
 	}
 	update := func(i int, oc Outcome) {
 		mu.Lock()
@@ -137,8 +133,7 @@ func Supervise(ctx context.Context, workers []Worker, o SuperviseOptions) []Outc
 	if o.Concurrent {
 		var wg sync.WaitGroup
 		for i := range workers {
-			wg.Add(1)
-			go func() { defer wg.Done(); run(i) }()
+			wg.Go(func() { run(i) })
 		}
 		wg.Wait()
 	} else {
@@ -156,8 +151,8 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 	// this goroutine keeps that thread until the worker has exited.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	oc := Outcome{GPU: w.GPU, UUID: w.UUID, Out: w.Out, Command: append([]string{w.Path}, w.Args...),
-		ExitCode: -1, CPUs: fleet.FormatCPUs(w.CPUs), Start: time.Now().UTC()}
+	oc := w.outcome()
+	oc.Start = time.Now().UTC()
 	fail := func(err error) {
 		oc.State, oc.Error, oc.End = StateFailed, err.Error(), time.Now().UTC()
 		report(oc)
@@ -167,13 +162,11 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 		fail(fmt.Errorf("not started: %w", err))
 		return
 	}
-	if err := results.MakeDir(filepath.Dir(w.Out)); err != nil {
-		fail(err)
-		return
-	}
-	if err := results.MakeDir(w.Out); err != nil {
-		fail(err)
-		return
+	for _, d := range []string{filepath.Dir(w.Out), w.Out} {
+		if err := results.MakeDir(d); err != nil {
+			fail(err)
+			return
+		}
 	}
 	oc.StdoutLog, oc.StderrLog = filepath.Join(w.Out, "stdout.log"), filepath.Join(w.Out, "stderr.log")
 	stdout, err := openLog(oc.StdoutLog, oc.Command)
@@ -209,7 +202,7 @@ func runWorker(ctx context.Context, w Worker, o SuperviseOptions, logMu *sync.Mu
 	if !exited {
 		waitErr = terminate(cmd.Process.Pid, done, o.Grace, &oc)
 	}
-	finish(&oc, cmd, waitErr, tail.lastLines(o.TailLines))
+	finish(&oc, cmd, waitErr, tail.lastLines(tailLines))
 	oc.Refused = oc.State == StateFailed && oc.ExitCode == ExitRefused
 	report(oc)
 }
@@ -380,13 +373,7 @@ func (t *tailBuffer) lastLines(n int) string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := strings.TrimRight(strings.ReplaceAll(string(t.b), "\r", "\n"), "\n")
-	lines := strings.Split(s, "\n")
-	var keep []string
-	for _, l := range lines {
-		if strings.TrimSpace(l) != "" {
-			keep = append(keep, l)
-		}
-	}
+	keep := slices.DeleteFunc(strings.Split(s, "\n"), func(l string) bool { return strings.TrimSpace(l) == "" })
 	if len(keep) > n {
 		keep = keep[len(keep)-n:]
 	}

@@ -68,13 +68,13 @@ func checkBlock() (string, error) {
 	}
 	p := check.PriorFor(runs[0].Meta.Device.Name)
 	fmt.Fprintf(&b, "\nThe calibration (`check/prior_h200.go`), as standard deviations of a median's logarithm (0.010 ≈ 1 %%): a configuration's spread between processes of one node (the 90th percentile over the resource's configurations: the default for one the calibration lacks), and the spread common to all of a resource's configurations between processes and between nodes.\n\n| resource | class | per configuration (p90) | common, one node | common, between nodes |\n| --- | --- | --- | --- | --- |\n")
-	for _, r := range check.Resources {
+	for _, r := range results.Bounds {
 		s, ok := p.PerResource[r]
 		if !ok {
 			continue
 		}
 		class := "host"
-		if r == check.GPUMemory || r == check.GPULaunch || r == check.HostLink {
+		if r == results.BoundGPUMemory || r == results.BoundGPULaunch || r == results.BoundHostLink {
 			class = "GPU"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %.3f | %.4f | %.4f |\n", r, class, s.Default.Within, s.Process.Within, s.Process.Between)

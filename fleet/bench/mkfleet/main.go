@@ -58,12 +58,11 @@ func run(from string, n int, out string) error {
 	errs := make([]error, n)
 	sem := make(chan struct{}, 2)
 	for i := range n {
-		wg.Add(1)
 		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
+		wg.Go(func() {
 			errs[i] = writeGPU(out, i, scale[i], rows, meta)
-		}()
+			<-sem
+		})
 	}
 	wg.Wait()
 	for _, err := range errs {

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/umlab/umlab/datasets"
 	"github.com/umlab/umlab/nb"
@@ -37,10 +38,8 @@ func data(way string, groups []string) ([]results.Row, error) {
 	var out []results.Row
 	keep := func(rows []results.Row, want []string) {
 		for _, r := range rows {
-			for _, g := range want {
-				if r.Group == g {
-					out = append(out, r)
-				}
+			if slices.Contains(want, r.Group) {
+				out = append(out, r)
 			}
 		}
 	}

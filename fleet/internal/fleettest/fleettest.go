@@ -1,6 +1,7 @@
 package fleettest
 
 import (
+	"cmp"
 	"fmt"
 	"hash/crc32"
 	"math"
@@ -67,21 +68,9 @@ func Rows(g Spec) []results.Row {
 // WritePart writes a synthetic part to root/<host>/gpu<index>.
 func WritePart(t testing.TB, root string, g Spec) string {
 	t.Helper()
-	if g.UUID == "" {
-		g.UUID = UUIDOf(g.Host, g.Index)
-	}
-	if g.Trials == 0 {
-		g.Trials = 5
-	}
-	if g.Commit == "" {
-		g.Commit = "0123456789abcdef"
-	}
-	if g.Run == "" {
-		g.Run = fmt.Sprintf("20261130T000000Z-%s%d", g.Host, g.Index)
-	}
-	if g.Scale == 0 {
-		g.Scale = 1
-	}
+	g.UUID, g.Trials, g.Scale = cmp.Or(g.UUID, UUIDOf(g.Host, g.Index)), cmp.Or(g.Trials, 5), cmp.Or(g.Scale, 1)
+	g.Commit = cmp.Or(g.Commit, "0123456789abcdef")
+	g.Run = cmp.Or(g.Run, fmt.Sprintf("20261130T000000Z-%s%d", g.Host, g.Index))
 	dir := filepath.Join(root, g.Host, fmt.Sprintf("gpu%d", g.Index))
 	m := results.Metadata{RunID: g.Run, Platform: "H200", Kind: "measured", Host: g.Host, Commit: g.Commit,
 		Start: time.Date(2026, 11, 30, 0, 0, 0, 0, time.UTC), Config: map[string]any{"hbm": map[string]any{"trials": g.Trials}}}

@@ -26,8 +26,7 @@ const minTrialsForCI = 5
 // fastest-policy check is decisive, the crossovers' verdicts and the check
 // that F does not depend on R.
 func (h *handoff) noise(m *Model, rep *Report, o Options) {
-	B := o.Resamples
-	B = cmp.Or(B, stats.DefaultResamples)
+	B := cmp.Or(o.Resamples, stats.DefaultResamples)
 	fewest := math.MaxInt
 	for _, v := range h.vals {
 		fewest = min(fewest, len(v))
@@ -42,8 +41,6 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	paired := h.pairedSweeps()
 	med := h.replicates(B, cmp.Or(o.Seed, 1), paired)
 	rep.PairedSweeps = len(paired)
-	ci := replicateCI
-	// param returns replicate b's F and G of a policy at a size.
 	param := func(p string, s int64, b int) (float64, float64) {
 		if m.fitted {
 			g, t1 := med[hkey{p, phaseGPU, s, 0}], med[hkey{p, phaseAlt, s, 1}]
@@ -57,13 +54,33 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		}
 		return e.F, e.G
 	}
-	// Each point's error, replicate by replicate, signed: (predicted −
-	// measured)/measured. Its APE interval is the signed interval's image
-	// under |·| (from 0 when the signed interval holds 0). Resampling the
-	// absolute error itself would not do: noise only adds to an absolute
-	// value, so where the model's miss is as small as the noise every
-	// replicate's APE lies above the measured one, and the interval would
-	// exclude both it and a true error of 0.
+	errs := rep.pointCIs(med, param, B)
+	// The aggregate and per-calibration median APE are bootstrapped
+	// whole: each replicate's median over its points' absolute errors.
+	rep.MedianAPECI = medianAPECI(rep.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes })
+	for i := range rep.Calibration {
+		c := &rep.Calibration[i]
+		if c.Points > 0 {
+			c.MedianAPECI = medianAPECI(c.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes })
+		}
+	}
+	h.decisive(rep, med)
+	rep.Spread = h.spread(med)
+	rep.judgeCrossovers(param, B)
+	h.checkFConstant(rep, med, B, o.Counted, paired)
+}
+
+// replicateParam returns bootstrap replicate b's F and G of a policy at a size.
+type replicateParam func(p string, s int64, b int) (f, g float64)
+
+// pointCIs sets every point's intervals and returns its signed errors,
+// (predicted − measured)/measured, replicate by replicate. A point's APE
+// interval is the signed interval's image under |·| (from 0 when the
+// signed interval holds 0): noise only adds to an absolute value, so where
+// the model's miss is as small as the noise every replicate's APE lies
+// above the measured one, and an interval resampled from the absolute
+// error would exclude both it and a true error of 0.
+func (rep *Report) pointCIs(med map[hkey][]float64, param replicateParam, B int) [][]float64 {
 	errs := make([][]float64, len(rep.Points))
 	for i := range rep.Points {
 		pt := &rep.Points[i]
@@ -74,20 +91,15 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 			e[b] = 100 * (f + float64(pt.R)*g - meas[b]) / meas[b]
 		}
 		lo, hi := stats.Percentiles(e, stats.DefaultLevel)
-		pt.MeasuredCI, pt.APECI = ci(pt.MeasuredMs, meas), absInterval(pt.APE, lo, hi)
+		pt.MeasuredCI, pt.APECI = replicateCI(pt.MeasuredMs, meas), absInterval(pt.APE, lo, hi)
 		errs[i] = e
 	}
-	// The aggregate and per-calibration median APE are bootstrapped
-	// whole: each replicate's median over its points' absolute errors.
-	rep.MedianAPECI = medianAPECI(rep.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes })
-	for i := range rep.Calibration {
-		c := &rep.Calibration[i]
-		if c.Points > 0 {
-			c.MedianAPECI = medianAPECI(c.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes })
-		}
-	}
-	// Fastest-policy checks: decisive when the two best measured policies'
-	// intervals are apart.
+	return errs
+}
+
+// decisive marks the fastest-policy checks whose two best measured
+// policies' intervals are apart, and counts them.
+func (h *handoff) decisive(rep *Report, med map[hkey][]float64) {
 	for i := range rep.Fastest {
 		c := &rep.Fastest[i]
 		type pm struct {
@@ -98,7 +110,7 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		for _, p := range h.policies {
 			k := hkey{p, phaseAlt, c.SizeBytes, c.R}
 			if v, ok := h.med[k]; ok && med[k] != nil {
-				ps = append(ps, pm{p, ci(v, med[k])})
+				ps = append(ps, pm{p, replicateCI(v, med[k])})
 			}
 		}
 		if len(ps) < 2 {
@@ -109,9 +121,6 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		c.Decisive = ps[0].ci.Hi < ps[1].ci.Lo
 	}
 	rep.countDecisive()
-	rep.Spread = h.spread(med)
-	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
-	h.checkFConstant(rep, med, B, o.Counted, paired)
 }
 
 // replicates returns B bootstrap replicates of every configuration's
@@ -292,12 +301,11 @@ func (r *Report) countDecisive() {
 // judgeCrossovers sets every crossover's Verdict from the measured R range
 // and, when param gives bootstrap replicates of F and G (B of them), the
 // noise of the predicted difference at both ends of the range.
-func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, float64), B int) {
+func (r *Report) judgeCrossovers(param replicateParam, B int) {
 	if r.RMax == 0 {
 		return
 	}
 	lo, hi := float64(r.RMin), float64(r.RMax)
-	rng := fmt.Sprintf("R = %d…%d", r.RMin, r.RMax)
 	for i := range r.Crossovers {
 		c := &r.Crossovers[i]
 		ea, errA := r.Model.At(c.A, c.SizeBytes)
@@ -305,7 +313,6 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 		if errA != nil || errB != nil {
 			continue
 		}
-		diff := func(f1, g1, f2, g2, R float64) float64 { return f1 + R*g1 - (f2 + R*g2) }
 		dLo := stats.Interval{Est: diff(ea.F, ea.G, eb.F, eb.G, lo)}
 		dHi := stats.Interval{Est: diff(ea.F, ea.G, eb.F, eb.G, hi)}
 		dLo.Lo, dLo.Hi, dHi.Lo, dHi.Hi = dLo.Est, dLo.Est, dHi.Est, dHi.Est
@@ -322,49 +329,60 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 			c.RCI = stats.Interval{Est: c.R}
 			c.RCI.Lo, c.RCI.Hi = stats.Percentiles(rr, stats.DefaultLevel)
 		}
-		sign := func(d stats.Interval) int {
-			switch {
-			case d.Lo > 0:
-				return 1
-			case d.Hi < 0:
-				return -1
-			}
-			return 0
-		}
-		faster := func(s int) string {
-			if s > 0 {
-				return c.B
-			}
-			return c.A
-		}
-		sLo, sHi := sign(dLo), sign(dHi)
-		inRange := c.Kind == Crosses && c.R >= lo && c.R <= hi
+		c.judge(dLo, dHi, r.RMin, r.RMax)
+	}
+}
+
+// diff is the predicted time of (f1, g1) less that of (f2, g2) at R.
+func diff(f1, g1, f2, g2, R float64) float64 { return f1 + R*g1 - (f2 + R*g2) }
+
+// judge sets the crossover's verdict from the predicted differences at
+// both ends of the measured R range, rMin and rMax.
+func (c *Crossover) judge(dLo, dHi stats.Interval, rMin, rMax int64) {
+	lo, hi := float64(rMin), float64(rMax)
+	rng := fmt.Sprintf("R = %d…%d", rMin, rMax)
+	sign := func(d stats.Interval) int {
 		switch {
-		case inRange && sLo != 0 && sHi != 0 && sLo != sHi:
-			ci := ""
-			if !math.IsNaN(c.RCI.Lo) {
-				ci = fmt.Sprintf(" (95 %% CI %s to %s)", fmtR(c.RCI.Lo), fmtR(c.RCI.Hi))
-			}
-			c.Verdict = fmt.Sprintf("%s faster below R* = %s%s, %s above", faster(sLo), fmtR(c.R), ci, faster(sHi))
-			c.Stated = true
-		case sLo != 0 && sLo == sHi:
-			why := "parallel lines"
-			if !c.Parallel {
-				why = fmt.Sprintf("the lines meet at R* = %s, outside the measured range", fmtR(c.R))
-				if inRange {
-					why = fmt.Sprintf("R* = %s is inside, but the order never changes beyond noise", fmtR(c.R))
-				}
-			}
-			c.Verdict = fmt.Sprintf("no crossover within %s: %s faster throughout (%s)", rng, faster(sLo), why)
-			c.Throughout = faster(sLo)
-		default:
-			at, d := lo, dLo
-			if sLo != 0 {
-				at, d = hi, dHi
-			}
-			c.Verdict = fmt.Sprintf("no crossover within %s: at R = %.0f the predicted difference %s − %s is within noise (%.3g ms, 95 %% CI %.3g to %.3g)",
-				rng, at, c.A, c.B, d.Est, d.Lo, d.Hi)
+		case d.Lo > 0:
+			return 1
+		case d.Hi < 0:
+			return -1
 		}
+		return 0
+	}
+	faster := func(s int) string {
+		if s > 0 {
+			return c.B
+		}
+		return c.A
+	}
+	sLo, sHi := sign(dLo), sign(dHi)
+	inRange := c.Kind == Crosses && c.R >= lo && c.R <= hi
+	switch {
+	case inRange && sLo != 0 && sHi != 0 && sLo != sHi:
+		ci := ""
+		if !math.IsNaN(c.RCI.Lo) {
+			ci = fmt.Sprintf(" (95 %% CI %s to %s)", fmtR(c.RCI.Lo), fmtR(c.RCI.Hi))
+		}
+		c.Verdict = fmt.Sprintf("%s faster below R* = %s%s, %s above", faster(sLo), fmtR(c.R), ci, faster(sHi))
+		c.Stated = true
+	case sLo != 0 && sLo == sHi:
+		why := "parallel lines"
+		if !c.Parallel {
+			why = fmt.Sprintf("the lines meet at R* = %s, outside the measured range", fmtR(c.R))
+			if inRange {
+				why = fmt.Sprintf("R* = %s is inside, but the order never changes beyond noise", fmtR(c.R))
+			}
+		}
+		c.Verdict = fmt.Sprintf("no crossover within %s: %s faster throughout (%s)", rng, faster(sLo), why)
+		c.Throughout = faster(sLo)
+	default:
+		at, d := lo, dLo
+		if sLo != 0 {
+			at, d = hi, dHi
+		}
+		c.Verdict = fmt.Sprintf("no crossover within %s: at R = %.0f the predicted difference %s − %s is within noise (%.3g ms, 95 %% CI %.3g to %.3g)",
+			rng, at, c.A, c.B, d.Est, d.Lo, d.Hi)
 	}
 }
 

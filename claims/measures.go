@@ -21,20 +21,13 @@ func minRatio(at func(mode string) sel) func(a, _ *Run) (Quantity, error) {
 }
 
 func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
-	e, err := get(a, at(results.ModeExplicit))
+	f, err := gets(a, at(results.ModeExplicit), at(results.ModeManagedPrefetch), at(results.ModeManagedReuse))
 	if err != nil {
 		return Quantity{}, err
 	}
-	p, err := get(a, at(results.ModeManagedPrefetch))
-	if err != nil {
-		return Quantity{}, err
-	}
-	r, err := get(a, at(results.ModeManagedReuse))
-	if err != nil {
-		return Quantity{}, err
-	}
+	e, p, r := f[0], f[1], f[2]
 	lo := p
-	if r.v < lo.v {
+	if r.v < p.v {
 		lo = r
 	}
 	q := ratioOf(lo, e, "%")

@@ -358,14 +358,12 @@ var streamTraffic = Mechanism{Name: "the kernels' traffic", Factor: 1.1, Predict
 	if x.Run.Meta.Kind == "published" {
 		return Prediction{}, false
 	}
-	c, err1 := get(x.Run, hbmCopy(256*mib))
-	t, err2 := get(x.Run, triad(gib))
-	ps, err3 := get(x.Ref, stream(results.ModeExplicit, 256*mib))
-	pc, err4 := get(x.Ref, hbmCopy(gib))
-	pt, err5 := get(x.Ref, triad(gib))
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil || ps.v <= pc.v || ps.v <= pt.v {
+	f, err1 := gets(x.Run, hbmCopy(256*mib), triad(gib))
+	pf, err2 := gets(x.Ref, stream(results.ModeExplicit, 256*mib), hbmCopy(gib), triad(gib))
+	if err1 != nil || err2 != nil || pf[0].v <= pf[1].v || pf[0].v <= pf[2].v {
 		return Prediction{}, false
 	}
+	c, t, ps, pc, pt := f[0], f[1], pf[0], pf[1], pf[2]
 	v := c.v / t.v
 	return Prediction{v, v, fmt.Sprintf("umlab's streaming kernel reads and writes one array in place, the copy kernel's traffic, so it runs at this run's copy figure (%s at 256 MiB; triad %s); the paper's streaming figure (%s) exceeds its own copy (%s) and triad (%s), which no kernel moving that traffic can, so its kernel counts differently",
 		c, t, ps, pc, pt)}, true

@@ -169,17 +169,6 @@ func groupConfig(m results.Metadata, group string) any {
 	return cfg[group]
 }
 
-// key of a configuration, for the medians.
-func key(group, bench, mode, pattern, policy, phase, dir string, size, stride, interval int64, pct float64, r int64) string {
-	p := ""
-	if !math.IsNaN(pct) {
-		p = strconv.FormatFloat(pct, 'g', -1, 64)
-	}
-	return strings.Join([]string{group, bench, mode, pattern, policy, phase, dir,
-		strconv.FormatInt(size, 10), strconv.FormatInt(stride, 10), strconv.FormatInt(interval, 10), p,
-		strconv.FormatInt(r, 10)}, "|")
-}
-
 // norm makes a row's configuration comparable across the paper's and our
 // rows: stride 1 is the paper's "no stride" (0), handoff CPU-only and
 // GPU-only phases have no R, and a pattern equal to the benchmark adds
@@ -205,17 +194,23 @@ func norm(r results.Row) results.Row {
 	return r
 }
 
+// rowKey is the key of a row's configuration, for the medians.
 func rowKey(r results.Row) string {
 	r = norm(r)
-	return key(r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.Direction, r.SizeBytes,
-		r.StrideElements, r.PageIntervalBytes, r.OversubPct, r.ReusePasses)
+	pct := ""
+	if !math.IsNaN(r.OversubPct) {
+		pct = strconv.FormatFloat(r.OversubPct, 'g', -1, 64)
+	}
+	return strings.Join([]string{r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.Direction,
+		strconv.FormatInt(r.SizeBytes, 10), strconv.FormatInt(r.StrideElements, 10), strconv.FormatInt(r.PageIntervalBytes, 10), pct,
+		strconv.FormatInt(r.ReusePasses, 10)}, "|")
 }
 
 // sel selects one configuration of a run.
 type sel struct {
 	group, bench, mode, pattern, policy, phase, dir string
 	size, stride, interval                          int64
-	pct                                             float64 // NaN: not an oversubscription row
+	pct                                             float64 // oversubscription rows only
 	r                                               int64
 	// also lists further sizes the claim accepts, in order of preference,
 	// where size was not measured (the figure then names the size used).
@@ -224,17 +219,8 @@ type sel struct {
 }
 
 func (s sel) key(size int64) string {
-	pct := s.pct
-	if s.group != results.GroupOversub {
-		pct = math.NaN()
-	} else {
-		size = 0
-	}
-	pattern := s.pattern
-	if pattern == s.bench || s.group != results.GroupPattern && s.group != results.GroupOversub {
-		pattern = ""
-	}
-	return key(s.group, s.bench, s.mode, pattern, s.policy, s.phase, s.dir, size, s.stride, s.interval, pct, s.r)
+	return rowKey(results.Row{Group: s.group, Benchmark: s.bench, Mode: s.mode, Pattern: s.pattern, Policy: s.policy, Phase: s.phase,
+		Direction: s.dir, SizeBytes: size, StrideElements: s.stride, PageIntervalBytes: s.interval, OversubPct: s.pct, ReusePasses: s.r})
 }
 
 // find returns the summary of a configuration and the size it was found

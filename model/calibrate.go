@@ -39,12 +39,10 @@ type handoff struct {
 	platform   string
 }
 
-// collect reads the handoff rows (group "handoff"; other groups are ignored)
-// and takes the median total_ms of each configuration over all its trials
-// and repetitions (results.GroupStats, which also keeps each configuration's
-// values for the bootstrap in noise.go). Waived rows and rows without a total_ms are skipped;
-// negative or infinite times, rows from several platforms, and rows without
-// a policy or with an unknown phase are errors.
+// collect takes the median total_ms of each handoff configuration over its
+// trials, keeping the values for the bootstrap. Waived rows and rows without
+// a total_ms are skipped; bad times, several platforms, a missing policy or
+// an unknown phase are errors.
 func collect(rows []results.Row) (*handoff, error) {
 	var trials []trial
 	h := &handoff{med: map[hkey]float64{}, vals: map[hkey][]float64{}, rounds: map[hkey][]round{}}
@@ -144,10 +142,8 @@ func onePlatform(rows []results.Row, keep func(results.Row) bool, what, verb str
 	return "", nil
 }
 
-// round identifies a round of an alternating sweep: the trials of every R
-// of one policy and size with the same run, repetition and trial index
-// were measured one after another (umkit's interleaved order). The zero
-// round is no round (a trial measured in a block of one R).
+// round identifies a round of an alternating sweep, every R of one policy
+// and size measured one after another; the zero round is none.
 type round struct {
 	run        string
 	rep, trial int64
@@ -159,12 +155,10 @@ func (h *handoff) get(policy, phase string, size, r int64) (float64, bool) {
 	return v, ok
 }
 
-// Calibrate fits the reuse-amortized model T̂_p(B, R) = F_p(B) + R·G_p(B)
-// (Section VIII-B) to handoff rows: G_p(B) is the median total_ms of the
-// gpu_only rows and F_p(B) = T_p(B, 1) − G_p(B), where T_p(B, 1) is the
-// median of the alternating rows with reuse_passes = 1. Rows at other R are
-// not used (they are for validation). Every policy and size present in the
-// rows needs both measurements; the error lists all that are missing.
+// Calibrate fits T̂_p(B, R) = F_p(B) + R·G_p(B) (Section VIII-B) to handoff
+// rows: G is the median gpu_only total_ms, F = T(B, 1) − G from the
+// alternating rows at R = 1. Every policy and size needs both; the error
+// lists all that are missing.
 func Calibrate(rows []results.Row) (*Model, error) {
 	h, err := collect(rows)
 	if err != nil {

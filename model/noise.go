@@ -17,14 +17,8 @@ import (
 const minTrialsForCI = 5
 
 // noise adds 95 % bootstrap intervals to a validated report. Each of B
-// replicates resamples every configuration's trials with replacement and
-// takes the medians; a fitted model is recalibrated on each replicate, so
-// the intervals carry the calibration's noise as well as the validation
-// point's. From the replicates: every point's measured median and signed
-// error, whose interval gives the APE's (absInterval), and from those the
-// aggregate and each calibration's median APE; whether each
-// fastest-policy check is decisive, the crossovers' verdicts and the check
-// that F does not depend on R.
+// replicates resamples every configuration's trials; a fitted model is
+// recalibrated on each, so the intervals carry the calibration's noise.
 func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	B := cmp.Or(o.Resamples, stats.DefaultResamples)
 	fewest := math.MaxInt
@@ -160,13 +154,9 @@ func (h *handoff) replicates(B int, seed uint64, paired map[hkey]sweep) map[hkey
 }
 
 // medianAPECI is the bootstrap interval of a median APE over the points
-// keep selects: replicate b's statistic is the median over those points of
-// |errs[i][b]|, every point's signed error in that replicate. Noise only
-// adds to an absolute value, so where the model's misses are as small as
-// the noise the replicates lie above the estimate; the interval is then the
-// union of the percentile interval [q_lo, q_hi] and the basic (reflected)
-// one [2·est − q_hi, 2·est − q_lo], which corrects that bias, cut at 0. The
-// union always holds the estimate.
+// keep selects, from each replicate's median of |errs[i][b]|. Noise only
+// adds to an absolute value, biasing the replicates upward, so the interval
+// joins the percentile and the basic (reflected) one, cut at 0.
 func medianAPECI(est float64, pts []Point, errs [][]float64, B int, keep func(Point) bool) stats.Interval {
 	reps := make([]float64, B)
 	var abs []float64
@@ -219,10 +209,8 @@ type sweep struct {
 	rounds int
 }
 
-// pairedSweeps finds the policies and sizes whose alternating trials were
-// all measured in sweeps, every R in the same rounds (the interleaved
-// order), keyed by policy and size (phase alternating, r 0). Rows measured
-// otherwise, or sweeps that lack a round at some R, are resampled
+// pairedSweeps finds the policies and sizes (r 0) whose alternating trials
+// were all measured in the same rounds at every R; others are resampled
 // configuration by configuration.
 func (h *handoff) pairedSweeps() map[hkey]sweep {
 	groups := map[hkey][]hkey{}
@@ -386,11 +374,9 @@ func (c *Crossover) judge(dLo, dHi stats.Interval, rMin, rMax int64) {
 	}
 }
 
-// checkFConstant tests the model's assumption that F, the handoff cost,
-// does not depend on R: for each policy and size it compares the implied
-// F(R) = T(R) − R·G at R = RMin and RMax and adds a note where their 95 %
-// intervals are apart and F moves by more than 2 %, at sizes counted in
-// the aggregate.
+// checkFConstant tests the assumption that F does not depend on R: it
+// notes where F(R) = T(R) − R·G at RMin and RMax differ beyond noise and by
+// more than 2 %, at sizes counted in the aggregate.
 func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, counted []Counted, paired map[hkey]sweep) {
 	counts := countedAlt(counted)
 	evidence := func(p string, s int64) string {

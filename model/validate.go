@@ -27,16 +27,12 @@ type Options struct {
 	Resamples int
 	// Seed seeds the bootstrap; 0 means 1.
 	Seed uint64
-	// Counted are counter passes of the same run (umbench run --counters)
-	// or of another run on the same machine (Counted.Source names it):
-	// where the model's constant F fails, and where a policy's median APE
-	// at a size exceeds MissAPE, the notes quote the migrated bytes and
-	// faults of one alternating iteration at each end of the R range.
+	// Counted are counter passes of this run or another on the same machine:
+	// the notes on a failing constant F or a median APE above MissAPE quote
+	// them at each end of the R range.
 	Counted []Counted
 	// Require lists policies that Fit and Validate need at every measured
-	// size, for example all four handoff policies; a policy or size without
-	// them is an error that names what is missing. Empty requires nothing
-	// beyond two policies.
+	// size; empty requires nothing beyond two policies.
 	Require []string
 }
 
@@ -52,9 +48,8 @@ type Point struct {
 	PredictedMs float64 // F + R·G
 	APE         float64 // absolute percentage error, 100·|predicted − measured|/measured
 	Trials      int
-	// MeasuredCI and APECI are 95 % bootstrap intervals (resampling each
-	// configuration's trials; for a fitted model the calibration's too);
-	// NaN when the report has no trials to resample.
+	// MeasuredCI and APECI are 95 % bootstrap intervals; NaN without trials
+	// to resample.
 	MeasuredCI, APECI stats.Interval
 }
 
@@ -92,34 +87,29 @@ type Report struct {
 	MinSizeBytes int64  // the cut applied to MedianAPE and the matches
 	Calibration  []Calibration
 	Points       []Point
-	// MedianAPE is the median APE over the points with SizeBytes ≥
-	// MinSizeBytes, pooled over policies, sizes and R; NaN when there are none.
+	// MedianAPE is the median APE over the points of sizes ≥ MinSizeBytes;
+	// NaN when there are none.
 	MedianAPE   float64
 	MedianAPECI stats.Interval // 95 % bootstrap interval of MedianAPE
 	// PairedSweeps counts the policies and sizes whose alternating trials
-	// the bootstrap resampled round by round (measured in sweeps, every R
-	// of a round together) rather than R by R.
+	// the bootstrap resampled round by round rather than R by R.
 	PairedSweeps int
 	Fastest      []FastestCheck
-	// Matches of Compared fastest-policy checks with SizeBytes ≥ MinSizeBytes
-	// predicted the measured fastest policy. At the same points a constant
-	// predictor that always names BestConstant, the policy measured fastest
-	// most often, scores BestConstantMatches: the model discriminates only
-	// where it scores more (Discriminates).
+	// Matches of Compared fastest-policy checks (sizes ≥ MinSizeBytes)
+	// named the measured fastest; always naming BestConstant, the policy
+	// measured fastest most often, scores BestConstantMatches.
 	Matches, Compared   int
 	BestConstant        string
 	BestConstantMatches int
-	// DecisiveMatches of Decisive checks (sizes ≥ MinSizeBytes, measured
-	// winner beyond noise) predicted the measured fastest policy; a constant
-	// predictor that always names ConstantPolicy scores ConstantMatches.
+	// DecisiveMatches of Decisive checks did; ConstantPolicy scores
+	// ConstantMatches there.
 	DecisiveMatches, Decisive int
 	ConstantPolicy            string
 	ConstantMatches           int
 	// RMin and RMax are the measured R range (0 without measurements).
 	RMin, RMax int64
-	// Spread describes, at the largest calibrated size, each policy's
-	// R = 1 alternating trials, the calibration F rests on: why the
-	// intervals are as wide as they are (nil without intervals).
+	// Spread describes each policy's R = 1 trials at the largest size, on
+	// which F rests (nil without intervals).
 	Spread     []Spread
 	Crossovers []Crossover
 	Notes      []string
@@ -161,9 +151,7 @@ func Fit(rows []results.Row, o Options) (*Report, error) {
 }
 
 // Validate checks a model, for example published parameters, against
-// measured handoff rows: every alternating configuration with R ≠ 1 at a size
-// where the model is calibrated for that policy is a validation point.
-// Configurations at other sizes are skipped with a note.
+// measured handoff rows at the sizes it is calibrated for.
 func Validate(m *Model, rows []results.Row, o Options) (*Report, error) {
 	h, err := collect(rows)
 	if err != nil {

@@ -215,19 +215,6 @@ func (m *Model) At(policy string, sizeBytes int64) (Estimate, error) {
 	return e, nil
 }
 
-// Predict returns the predicted time of one iteration (ms) of a policy at a
-// size with r GPU passes per CPU update, with the estimate it came from.
-func (m *Model) Predict(policy string, sizeBytes int64, r float64) (float64, Estimate, error) {
-	if !(r >= 0) || math.IsInf(r, 0) {
-		return math.NaN(), Estimate{}, badInput("reuse %g is not a finite, non-negative number of passes", r)
-	}
-	e, err := m.At(policy, sizeBytes)
-	if err != nil {
-		return math.NaN(), e, err
-	}
-	return e.Time(r), e, nil
-}
-
 func lerp(x, x0, x1 int64, y0, y1 float64) float64 {
 	t := float64(x-x0) / float64(x1-x0)
 	return y0 + t*(y1-y0)

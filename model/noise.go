@@ -114,7 +114,8 @@ func (h *handoff) decisive(rep *Report, med map[hkey][]float64) {
 		c.Second = ps[1].policy
 		c.Decisive = ps[0].ci.Hi < ps[1].ci.Lo
 	}
-	rep.countDecisive()
+	decisive := func(c FastestCheck) bool { return c.Included && c.Decisive }
+	rep.Decisive, rep.DecisiveMatches, rep.ConstantPolicy, rep.ConstantMatches = rep.score(decisive)
 }
 
 // replicates returns B bootstrap replicates of every configuration's
@@ -266,24 +267,6 @@ func absInterval(est, lo, hi float64) stats.Interval {
 		return stats.Interval{Est: est, Lo: -hi, Hi: -lo}
 	}
 	return stats.Interval{Est: est, Lo: 0, Hi: max(-lo, hi)}
-}
-
-// countDecisive counts the decisive fastest-policy checks and scores the
-// best constant predictor on them.
-func (r *Report) countDecisive() {
-	r.Decisive, r.DecisiveMatches, r.ConstantMatches, r.ConstantPolicy = 0, 0, 0, ""
-	wins := map[string]int{}
-	for _, c := range r.Fastest {
-		if !c.Included || !c.Decisive {
-			continue
-		}
-		r.Decisive++
-		if c.Match {
-			r.DecisiveMatches++
-		}
-		wins[c.Measured]++
-	}
-	r.ConstantPolicy, r.ConstantMatches = bestConstant(r.Model.Policies(), wins)
 }
 
 // judgeCrossovers sets every crossover's Verdict from the measured R range

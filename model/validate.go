@@ -293,30 +293,30 @@ func (r *Report) finish() {
 		}
 	}
 	r.MedianAPE = results.Describe(all).Median
-	r.Matches, r.Compared = 0, 0
+	included := func(c FastestCheck) bool { return c.Included }
+	r.Compared, r.Matches, r.BestConstant, r.BestConstantMatches = r.score(included)
+}
+
+// score counts the fastest-policy checks keep selects and those that
+// matched, and scores always naming the policy measured fastest most often
+// (the first in Table III's order on a tie) at the same checks.
+func (r *Report) score(keep func(FastestCheck) bool) (n, matches int, constant string, constantMatches int) {
 	wins := map[string]int{}
 	for _, c := range r.Fastest {
-		if c.Included {
-			r.Compared++
+		if keep(c) {
+			n++
 			wins[c.Measured]++
 			if c.Match {
-				r.Matches++
+				matches++
 			}
 		}
 	}
-	r.BestConstant, r.BestConstantMatches = bestConstant(r.Model.Policies(), wins)
-}
-
-// bestConstant is the policy with the most wins (the first in policies on
-// a tie) and its count: the score of always naming it.
-func bestConstant(policies []string, wins map[string]int) (string, int) {
-	best, n := "", 0
-	for _, p := range policies {
-		if wins[p] > n {
-			best, n = p, wins[p]
+	for _, p := range r.Model.Policies() {
+		if wins[p] > constantMatches {
+			constant, constantMatches = p, wins[p]
 		}
 	}
-	return best, n
+	return n, matches, constant, constantMatches
 }
 
 // Discriminates reports whether the model names the measured fastest

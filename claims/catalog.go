@@ -2,6 +2,7 @@ package claims
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,23 +37,15 @@ const (
 	statedFastest                      = 20         // validation size–reuse combinations (VIII-C)
 )
 
-var catalog struct {
-	once sync.Once
-	all  []*Claim
-}
+var catalog = sync.OnceValue(build)
 
 // All returns the catalogue, in the paper's order.
-func All() []*Claim {
-	catalog.once.Do(func() { catalog.all = build() })
-	return catalog.all
-}
+func All() []*Claim { return catalog() }
 
 // ByID returns the claim with the given id, or nil.
 func ByID(id string) *Claim {
-	for _, c := range All() {
-		if c.ID == id {
-			return c
-		}
+	if i := slices.IndexFunc(All(), func(c *Claim) bool { return c.ID == id }); i >= 0 {
+		return All()[i]
 	}
 	return nil
 }
@@ -82,11 +75,8 @@ func CheckIDs(run *Run, ids ...string) ([]Check, error) {
 func Sections(prefixes ...string) []*Claim {
 	var out []*Claim
 	for _, c := range All() {
-		for _, p := range prefixes {
-			if strings.HasPrefix(c.Section, p) {
-				out = append(out, c)
-				break
-			}
+		if slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(c.Section, p) }) {
+			out = append(out, c)
 		}
 	}
 	return out

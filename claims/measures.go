@@ -10,9 +10,8 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// The measures below compute the claims' figures from a run's rows; each
-// reads its configurations through get (or the fitted model with readFit),
-// so that a check knows which rows its figure rests on.
+// The measures read their configurations through get (or readFit), so that
+// a check knows which rows its figure rests on.
 
 // minRatio is a Measure of min(prefetch, reuse)/explicit, in %, of the
 // configurations at(mode) selects.

@@ -35,9 +35,8 @@ type Ranked struct {
 type Advice struct {
 	Workload Workload
 	Ranking  []Ranked
-	// BreakEven compares the fastest policy (A) with the runner-up (B); its
-	// R is the reuse at which their order changes. Zero when only one
-	// policy is calibrated.
+	// BreakEven compares the fastest policy (A) with the runner-up (B);
+	// zero when only one policy is calibrated.
 	BreakEven Crossover
 	Why       string   // one sentence
 	Notes     []string // how the parameters were obtained (interpolation)

@@ -47,14 +47,11 @@ type Decomposition struct {
 	FaultMs, MigrationMs, EvictionMs, SyncMs float64
 	ResidualMs                               float64
 
-	// What a counter pass counted for this configuration (DecomposeCounted);
-	// NaN without one.
+	// What a counter pass counted (DecomposeCounted); NaN without one.
 	CountedHtoDBytes, CountedGPUFaultGroups float64
 	Dominant                                string // the largest term, by name (TermCompute, ...)
-	// Measured names the terms taken directly from a measured time (a
-	// prefetch or copy, the handoff's measured parts); every other term is
-	// inferred: from reference bandwidths, or as a difference between
-	// memory states or phases.
+	// Measured names the terms taken from a measured time; the others are
+	// inferred from reference bandwidths or differences of states or phases.
 	Measured []string
 	Notes    []string
 }
@@ -154,9 +151,7 @@ type conf struct {
 // note.
 func Decompose(rows []results.Row) ([]Decomposition, error) { return DecomposeCounted(rows, nil) }
 
-// Counted is what the counter pass of one configuration measured
-// (`umbench run --counters`, results.CounterRow): Config holds its
-// configuration columns.
+// Counted is what the counter pass of one configuration (Config) measured.
 type Counted struct {
 	Config         results.Row
 	HtoDBytes      float64 // Unified Memory bytes migrated host to device
@@ -171,13 +166,10 @@ func CountedOf(c results.CounterRow) Counted {
 	return Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, DtoHBytes: c.DtoHBytes, CPUPageFaults: c.CPUPageFaults, GPUFaultGroups: c.GPUFaultGroups}
 }
 
-// DecomposeCounted is Decompose with counter passes. Where a cold (or
-// advised) managed or oversubscribed configuration has one, its migration
-// term is the counted host-to-device bytes at the rate the same
-// allocation's prefetch moved them, and the fault term the rest of the
-// excess, instead of assuming the whole allocation moved: a strided or
-// page-touch kernel migrates only the pages it touches. Counts that are
-// NaN or absent leave the estimate of Decompose.
+// DecomposeCounted is Decompose with counter passes: a cold (or advised)
+// configuration's migration term is its counted host-to-device bytes at
+// the prefetch's rate, not the whole allocation (a strided or page-touch
+// kernel migrates only the pages it touches).
 func DecomposeCounted(rows []results.Row, counted []Counted) ([]Decomposition, error) {
 	confs, err := aggregate(rows)
 	if err != nil {

@@ -79,17 +79,11 @@ func collectParts(rows []results.Row) map[hkey]parts {
 	return out
 }
 
-// explainMisses adds a note for every calibrated policy and size (a row of
-// Table III; sizes counted in the aggregate) whose median APE exceeds
-// MissAPE. The model takes F from the R = 1 configuration, so a
-// validation point's miss is how far the other configuration's trial moved
-// away from it: T(R) − F − R·G equals the sum over the parts of part(R) −
-// part(1), with R·G − G taken from the passes. The note gives the median
-// APE's interval (and says when it reaches below MissAPE: misses within
-// the noise of the medians), each part's share of those deviations
-// (relative to T(R), over the validation R values), the range of the
-// leading part next to the CPU-only update, and what the counter passes
-// saw at both ends of the R range.
+// explainMisses notes every calibrated policy and size (counted in the
+// aggregate) whose median APE exceeds MissAPE. F comes from R = 1, so a
+// miss T(R) − F − R·G is the sum over the parts of part(R) − part(1) (less
+// (R − 1)·G from the passes): the note gives each part's share of those
+// deviations, the leading part's range and what the counter passes saw.
 func (h *handoff) explainMisses(rep *Report, counted []Counted) {
 	if h.parts == nil || !rep.Model.fitted { // published parameters: F is not the R = 1 configuration's
 		return
@@ -133,9 +127,7 @@ func (h *handoff) explainMisses(rep *Report, counted []Counted) {
 }
 
 // missShares returns each part's share (percent) of the absolute
-// deviations from the R = 1 configuration, each divided by T(R), over the
-// given sizes and the validation R values; false when the parts are not
-// recorded.
+// deviations from R = 1, each relative to T(R); false without parts.
 func (h *handoff) missShares(rep *Report, p string, sizes []int64, names []int) (map[int]float64, bool) {
 	sum := map[int]float64{}
 	total := 0.0

@@ -15,18 +15,12 @@ import (
 // interval.
 const DefaultResamples = 200
 
-// A claim's interval comes from replicates of the whole run: each replicate
-// resamples, with replacement, the runs (where several runs of one machine
-// were combined), then within each run the trials of every configuration,
-// and the claim's figure is computed on each. The handoff's alternating
-// trials measured in rounds (every R of a policy and size one after another)
-// are resampled round by round, as measured. The handoff's CPU update does
-// the same work in every configuration, yet its median differs from one
-// configuration to the next by more than its trials' noise (the CPU-only
-// update of each policy, measured in the same run); each replicate draws
-// such an effect, from those this run measured, for every configuration
-// that updates on the CPU, so that a figure comparing configurations
-// carries it.
+// A replicate resamples the runs, then each run's trials (handoff sweeps
+// round by round, as measured). The handoff's CPU update does the same work
+// in every configuration, yet its median differs between configurations by
+// more than its trials' noise, so each replicate also draws such an effect,
+// from those the run measured, for every configuration that updates on the
+// CPU.
 
 // bootstrap is the resampling structure of a run, shared by its replicates.
 type bootstrap struct {
@@ -39,8 +33,8 @@ type bootstrap struct {
 	reps    map[int]*Run
 }
 
-// stratum is a set of configurations resampled together: one
-// configuration, or one handoff sweep (every R of a policy and size).
+// stratum is a set of configurations resampled together: one, or a
+// handoff sweep (every R of a policy and size).
 type stratum struct {
 	id     string
 	keys   []string
@@ -156,11 +150,10 @@ func medians(rows []results.Row, keys []string, idx []int) map[string]summary {
 	return out
 }
 
-// cpuEffects are, at each handoff size, the relative differences between
-// the CPU-update medians of configurations doing the same work there: the
-// CPU-only update of every policy and the update inside alternating
-// execution at R = 1 of explicit copy and host-mapped, which migrate
-// nothing; each against their median.
+// cpuEffects are, at each handoff size, the CPU-update medians of
+// configurations doing the same work (every policy's CPU-only update, and
+// explicit copy's and host-mapped's at R = 1, which migrate nothing),
+// relative to their median.
 func cpuEffects(run *Run) map[int64][]float64 {
 	bySize := map[int64][]float64{}
 	for k, c := range run.cfg {
@@ -275,8 +268,7 @@ func seedOf(id string, b int) uint64 {
 	return h.Sum64() ^ (uint64(b)+1)*0x9e3779b97f4a7c15
 }
 
-// fit calibrates and validates the reuse model on a run's handoff rows
-// (G from GPU-only, F from R = 1, validated on R > 1), once per run. A
+// fit fits the reuse model on a run's handoff rows, once per run; a
 // replicate fits its own medians, one row per configuration.
 func (run *Run) fit() (*model.Report, error) {
 	run.fitOnce.Do(func() {

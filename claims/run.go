@@ -19,17 +19,15 @@ import (
 )
 
 // Run is the data a claim is checked against: the rows of one platform
-// (one run, or several runs of the same machine), its metadata, the device
-// facts derived from it and, when the run was made with --counters, its
-// counter passes.
+// (one or several runs of the same machine), its metadata, device facts
+// and counter passes.
 type Run struct {
 	Name     string // dataset names or directories, joined with " + "
 	Rows     []results.Row
 	Meta     results.Metadata
 	Facts    Facts
 	Counters []results.CounterRow
-	// Sources names the dataset or directory each run id among the rows
-	// was loaded from (the run id itself where it was not loaded).
+	// Sources names the dataset or directory each run id was loaded from.
 	Sources map[string]string
 
 	cfg  map[string]results.Row // the normalised configuration of each key
@@ -74,16 +72,12 @@ func NewRun(name string, rows []results.Row, m results.Metadata) (*Run, error) {
 	return r, nil
 }
 
-// Load opens one or more embedded datasets or results directories (each
-// resolved by datasets.Resolve: a name, a directory, or newest[:GROUP]) as
-// one run. Several sources combine group by group: a group comes from the
-// first source that measured it (a suite run plus the handoff group of
-// another run on the same machine, say), and a later source that measured
-// it on the same device with the same settings (meta.json's config of the
-// group) adds its rows as another run of it, so that the group's intervals
-// resample runs as well as trials. The metadata and device facts are the
-// first source's; counter passes (counters.csv) are read from every source
-// that has them.
+// Load opens one or more embedded datasets or results directories (as
+// datasets.Resolve names them) as one run. A group comes from the first
+// source that measured it; a later source that measured it on the same
+// device with the same settings adds its rows as another run of it, so
+// that its intervals resample runs as well as trials. The metadata and
+// facts are the first source's; counter passes are read from every source.
 func Load(namesOrDirs ...string) (*Run, error) {
 	if len(namesOrDirs) == 0 {
 		return nil, errors.New("claims: name a dataset or a results directory")
@@ -147,8 +141,7 @@ func Load(namesOrDirs ...string) (*Run, error) {
 }
 
 // sameSettings reports whether two runs measured a group on the same
-// device with the same settings, so that their rows are runs of one
-// measurement.
+// device with the same settings.
 func sameSettings(a, b results.Metadata, group string) bool {
 	if a.Device.Name != b.Device.Name || a.Platform != b.Platform || a.Kind != b.Kind {
 		return false
@@ -170,9 +163,8 @@ func groupConfig(m results.Metadata, group string) any {
 }
 
 // norm makes a row's configuration comparable across the paper's and our
-// rows: stride 1 is the paper's "no stride" (0), handoff CPU-only and
-// GPU-only phases have no R, and a pattern equal to the benchmark adds
-// nothing.
+// rows: stride 1 is the paper's "no stride", handoff phases other than
+// alternating have no R, a pattern equal to the benchmark adds nothing.
 func norm(r results.Row) results.Row {
 	if r.StrideElements == 1 && r.Benchmark != results.BenchStrided {
 		r.StrideElements = 0
@@ -212,9 +204,8 @@ type sel struct {
 	size, stride, interval                          int64
 	pct                                             float64 // oversubscription rows only
 	r                                               int64
-	// also lists further sizes the claim accepts, in order of preference,
-	// where size was not measured (the figure then names the size used).
-	// No other size stands in.
+	// also lists further sizes the claim accepts, in order of preference;
+	// no other size stands in.
 	also []int64
 }
 

@@ -5,14 +5,11 @@ import (
 	"math/rand/v2"
 )
 
-// A run's own intervals resample its trials; they cannot show how far a
-// figure moves from one run to the next on the same machine. Where several
-// runs of one machine and suite exist that is measured: for each claim the
-// standard deviation of its figure over the runs (of its logarithm where
-// every figure is positive and within a factor of 10 of the others). A single measured run's interval carries it:
-// each bootstrap replicate of the figure takes a draw of that deviation.
-// runTolerance (tolerance_table.go) holds the deviations over the five
-// full H200 runs of 2026-12-01 and 02, written by TestStability.
+// A run's own intervals cannot show how far a figure moves from one run to
+// the next, so a single measured run's replicates each take a draw of the
+// claim's run-to-run deviation (of its logarithm where the figures are
+// positive and within 10× of each other), measured by TestStability over
+// five full H200 runs into runTolerance (tolerance_table.go).
 
 // tolerance is one claim's run-to-run deviation.
 type tolerance struct {

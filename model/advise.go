@@ -43,10 +43,9 @@ type Advice struct {
 	Warnings  []string // extrapolation, reuse outside the validated range, uncovered patterns
 }
 
-// Advise ranks the model's policies for a workload by the predicted time of
-// one iteration, F + R·G, at the workload's size (interpolated or
-// extrapolated as Model.At describes), gives the break-even reuse against
-// the runner-up and says in one sentence why the first is fastest.
+// Advise ranks the model's policies for a workload by F + R·G at its size
+// (Model.At), gives the break-even reuse against the runner-up and says in
+// one sentence why the first is fastest.
 func Advise(m *Model, w Workload) (*Advice, error) {
 	if m == nil || len(m.policies) == 0 {
 		return nil, badInput("no calibrated model")
@@ -123,9 +122,8 @@ func appendOnce(s []string, v string) []string {
 	return append(s, v)
 }
 
-// WriteText writes the advice as a ranked plain-text table followed by the
-// break-even reuse, the reason, how the parameters were obtained and any
-// warnings.
+// WriteText writes the advice as a ranked plain-text table, then the
+// break-even reuse, the reason, the parameters' notes and any warnings.
 func (a *Advice) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("Workload: %s, R = %g GPU passes per CPU update, %s access\n\n", formatSize(a.Workload.SizeBytes), a.Workload.Reuse, cmp.Or(a.Workload.Pattern, "streaming"))

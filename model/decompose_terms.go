@@ -326,12 +326,9 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 		d.note("compute includes the CPU update; sync includes fault, migration and eviction (no measured parts in these rows)")
 		return d
 	}
-	// The alternating trial's measured parts: the update (cpu_ms), the
-	// movement (prefetch_ms, transfer_ms), the R passes (kernel_ms) and the
-	// remainder (sync_ms). What the update and the passes take beyond the
-	// CPU-only and GPU-only phases is fault servicing and the migration it
-	// triggers (managed memory); the counters, where present, say how much
-	// moved.
+	// From the trial's measured parts: what the update and the passes take
+	// beyond the CPU-only and GPU-only phases is fault servicing and the
+	// migration it triggers (managed memory).
 	d.SyncMs = c.sync
 	d.Measured = append(d.Measured, TermSync)
 	cpuExtra, gpuExtra := c.cpu-cpu, c.kernel-r*g

@@ -9,9 +9,8 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// MissAPE is the median APE (percent, over a calibration's validation
-// points) above which a policy's misses at a size are explained in a
-// note: where in the trial they sit and what the counter passes saw.
+// MissAPE is the median APE (%) above which a policy's misses at a size
+// are explained in a note.
 const MissAPE = 2.0
 
 // Parts of an alternating trial, as the handoff group writes them.

@@ -36,20 +36,15 @@ func rankIn(order []string, v string) int {
 	return len(order)
 }
 
-// Param holds the two parameters of the reuse-amortized model for one policy
-// and working-set size: F, the fixed cost of one CPU update and handoff (ms),
-// and G, the marginal cost of one GPU pass (ms per pass). Table III of the
-// paper lists them for GB200 at 1 GiB. It is umlab's one model-parameter
-// type: calibration makes it (inside a [Calibration], with its validation
-// errors), datasets reads published ones into it (from a dataset's
-// model.csv), and plots draws and tabulates it.
+// Param holds the reuse-amortized model's parameters for one policy and
+// working-set size: F, the fixed cost of one CPU update and handoff (ms),
+// and G, the cost of one GPU pass (ms), as Table III lists them. It is
+// umlab's one model-parameter type (calibrated, published or drawn).
 type Param struct {
 	Policy    string
 	SizeBytes int64
 	F, G      float64
 
-	// Where the parameters come from; the model itself uses only the
-	// fields above.
 	Platform string // the platform calibrated on, e.g. GB200 ("" if not stated)
 	Source   string // a published figure's source, e.g. Table III
 }
@@ -131,9 +126,7 @@ func (m *Model) Params() []Param {
 	return out
 }
 
-// MaxReuse is the largest R of the alternating rows the model was calibrated
-// with (the end of the range that could be validated); 0 when unknown, as
-// for published parameters.
+// MaxReuse is the largest R the model was calibrated with; 0 when unknown.
 func (m *Model) MaxReuse() int64 { return m.maxR }
 
 // How says how an Estimate's parameters were obtained.
@@ -167,14 +160,11 @@ type Estimate struct {
 	Note   string // one sentence on the method, for the reader
 }
 
-// At returns a policy's parameters at a size. Between calibrated sizes F and
-// G are interpolated linearly in size (exact when cost is a fixed part plus a
-// per-byte part). Above the largest calibrated size they are extrapolated
-// along the line through the two largest sizes, never below the largest
-// size's values (or scaled in proportion to size when only one size is
-// calibrated). Below the smallest size the smallest size's values are kept:
-// launch and handoff overheads do not vanish with size, so this is an upper
-// bound. Extrapolated estimates say so in Note.
+// At returns a policy's parameters at a size: between calibrated sizes
+// interpolated linearly in size (exact for a fixed plus a per-byte cost);
+// above them extrapolated along the two largest sizes, never below the
+// largest's (in proportion to size from a single size); below them the
+// smallest size's, an upper bound, as overheads do not vanish with size.
 func (m *Model) At(policy string, sizeBytes int64) (Estimate, error) {
 	ps, ok := m.by[policy]
 	if !ok {

@@ -12,8 +12,7 @@ import (
 )
 
 // minTrialsForCI is the fewest trials per configuration the bootstrap
-// intervals are computed from; with fewer, noise is unknown and no
-// difference counts as beyond it.
+// intervals are computed from.
 const minTrialsForCI = 5
 
 // noise adds 95 % bootstrap intervals to a validated report. Each of B
@@ -68,12 +67,9 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 type replicateParam func(p string, s int64, b int) (f, g float64)
 
 // pointCIs sets every point's intervals and returns its signed errors,
-// (predicted − measured)/measured, replicate by replicate. A point's APE
-// interval is the signed interval's image under |·| (from 0 when the
-// signed interval holds 0): noise only adds to an absolute value, so where
-// the model's miss is as small as the noise every replicate's APE lies
-// above the measured one, and an interval resampled from the absolute
-// error would exclude both it and a true error of 0.
+// replicate by replicate. An APE's interval is the signed one's image
+// under |·|: noise only adds to an absolute value, so an interval of the
+// resampled APE would exclude a true error of 0 when the miss is small.
 func (rep *Report) pointCIs(med map[hkey][]float64, param replicateParam, B int) [][]float64 {
 	errs := make([][]float64, len(rep.Points))
 	for i := range rep.Points {
@@ -119,8 +115,7 @@ func (h *handoff) decisive(rep *Report, med map[hkey][]float64) {
 }
 
 // replicates returns B bootstrap replicates of every configuration's
-// median, in a fixed order of the configurations so that a seed gives the
-// same replicates.
+// median, in a fixed order so that a seed gives the same replicates.
 func (h *handoff) replicates(B int, seed uint64, paired map[hkey]sweep) map[hkey][]float64 {
 	keys := slices.SortedFunc(maps.Keys(h.vals), func(a, b hkey) int {
 		return cmp.Or(cmp.Compare(a.policy, b.policy), cmp.Compare(a.phase, b.phase), cmp.Compare(a.size, b.size), cmp.Compare(a.r, b.r))

@@ -189,13 +189,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return ew.err
 }
 
-// Headline is the report's result in one phrase: the aggregate median APE
-// over the counted sizes with its interval (when the rows carry trials to
-// resample) and the fastest-policy count, with the count beyond noise and
-// the best constant predictor's at the same points, e.g. "median APE
-// 1.00 % (95 % CI 0.51–1.49 %) over sizes ≥ 16 MiB; fastest policy named
-// at 20 of 20 points (17 of 17 beyond noise); always naming explicit_copy
-// scores 16 of 20, so the model discriminates".
+// Headline is the report's result in one phrase, e.g. "median APE 1.00 %
+// (95 % CI 0.51–1.49 %) over sizes ≥ 16 MiB; fastest policy named at 20 of
+// 20 points (17 of 17 beyond noise); always naming explicit_copy scores 16
+// of 20, so the model discriminates".
 func (r *Report) Headline() string {
 	s := fmt.Sprintf("median APE %s %%", pct(r.MedianAPE))
 	if !math.IsNaN(r.MedianAPECI.Lo) {
@@ -230,10 +227,9 @@ func (r *Report) intervalMethod() string {
 	return s
 }
 
-// spreadLine says how widely the calibration's R = 1 trials spread at the
-// largest size and how far their medians' intervals reach, the range over
-// policies: the noise every prediction at that size inherits. "" without
-// a spread.
+// spreadLine says how widely the R = 1 trials spread at the largest size
+// and how far their medians' intervals reach: the noise every prediction
+// there inherits. "" without a spread.
 func (r *Report) spreadLine() string {
 	if len(r.Spread) == 0 {
 		return ""

@@ -11,10 +11,9 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// DefaultMinSizeBytes is the smallest working set counted in the aggregate
-// error and the fastest-policy check: the paper excludes 64 KiB and 2 MiB,
-// where launch and timing overheads are comparable to memory access, and
-// reports 16 MiB to 1 GiB (Section VIII-C).
+// DefaultMinSizeBytes is the smallest size counted in the aggregate error
+// and the fastest-policy check: the paper leaves out 64 KiB and 2 MiB, where
+// overheads are comparable to memory access (Section VIII-C).
 const DefaultMinSizeBytes = 16 << 20
 
 // Options tunes validation. The zero value takes the defaults.
@@ -53,9 +52,8 @@ type Point struct {
 	MeasuredCI, APECI stats.Interval
 }
 
-// Calibration is one row of the calibration table: a policy's parameters at
-// a size with the median and maximum APE over its validation points (NaN
-// when it has none).
+// Calibration is a policy's parameters at a size with the median and
+// maximum APE over its validation points (NaN without any).
 type Calibration struct {
 	Param
 	Points            int
@@ -64,23 +62,19 @@ type Calibration struct {
 }
 
 // FastestCheck compares, at one validation size and R, the policy the model
-// predicts fastest with the one measured fastest, among the policies
-// measured there.
+// predicts fastest with the one measured fastest.
 type FastestCheck struct {
 	SizeBytes, R        int64
 	Predicted, Measured string
-	Policies            int  // policies compared
-	Match               bool // Predicted == Measured
-	Included            bool // SizeBytes ≥ the report's MinSizeBytes
-	// Decisive: the measured fastest and second-fastest policies' 95 %
-	// intervals do not overlap, so the measured winner is not noise.
-	Decisive bool
-	Second   string // the measured second-fastest policy
+	Policies            int    // policies compared
+	Match               bool   // Predicted == Measured
+	Included            bool   // SizeBytes ≥ the report's MinSizeBytes
+	Decisive            bool   // the two fastest measured policies' 95 % intervals are apart
+	Second              string // the measured second-fastest policy
 }
 
-// Report is a calibrated model with its validation: the calibration table,
-// every validation point, the aggregate error, the fastest-policy check and
-// the crossovers between every pair of policies at every calibrated size.
+// Report is a calibrated model with its validation, fastest-policy checks
+// and the crossovers of every pair of policies at every calibrated size.
 type Report struct {
 	Model        *Model
 	Platform     string // from the rows, when they name one
@@ -106,8 +100,7 @@ type Report struct {
 	DecisiveMatches, Decisive int
 	ConstantPolicy            string
 	ConstantMatches           int
-	// RMin and RMax are the measured R range (0 without measurements).
-	RMin, RMax int64
+	RMin, RMax                int64 // the measured R range (0 without measurements)
 	// Spread describes each policy's R = 1 trials at the largest size, on
 	// which F rests (nil without intervals).
 	Spread     []Spread
@@ -115,8 +108,8 @@ type Report struct {
 	Notes      []string
 }
 
-// Spread is one policy's R = 1 alternating configuration at a size: how
-// far its trials spread and how well their median is known.
+// Spread is how far one policy's R = 1 trials at a size spread and how
+// well their median is known.
 type Spread struct {
 	Policy    string
 	SizeBytes int64
@@ -136,8 +129,7 @@ func (s Spread) BelowPct() float64 { return 100 * (s.MedianCI.Est - s.MedianCI.L
 func (s Spread) AbovePct() float64 { return 100 * (s.MedianCI.Hi - s.MedianCI.Est) / s.MedianCI.Est }
 
 // Fit calibrates the model on handoff rows (see Calibrate) and validates it
-// on the alternating rows with R ≠ 1. It needs at least two policies and at
-// least one R besides 1.
+// on the alternating rows with R ≠ 1 (two policies and an R ≠ 1 needed).
 func Fit(rows []results.Row, o Options) (*Report, error) {
 	h, err := collect(rows)
 	if err != nil {

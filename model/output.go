@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -175,11 +176,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "size\ta\tb\tresult")
 		for _, c := range r.Crossovers {
-			v := c.Verdict
-			if v == "" {
-				v = c.String()
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, v)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, cmp.Or(c.Verdict, c.String()))
 		}
 		tw.Flush()
 	}

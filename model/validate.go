@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -166,16 +167,13 @@ func FromParams(params []Param, o Options) (*Report, error) {
 
 func newReport(m *Model, o Options) *Report {
 	r := &Report{Model: m, MinSizeBytes: o.minSize(), MedianAPE: math.NaN(), MedianAPECI: stats.NaN()}
+	bySize := map[int64][]Param{} // in Table III's order of policies
 	for _, p := range m.Params() {
 		r.Calibration = append(r.Calibration, Calibration{Param: p, MedianAPE: math.NaN(), MaxAPE: math.NaN(), MedianAPECI: stats.NaN()})
+		bySize[p.SizeBytes] = append(bySize[p.SizeBytes], p)
 	}
-	for _, s := range m.allSizes() {
-		var at []Param
-		for _, p := range m.policies {
-			if e, err := m.At(p, s); err == nil && e.How == Calibrated {
-				at = append(at, e.Param)
-			}
-		}
+	for _, s := range slices.Sorted(maps.Keys(bySize)) {
+		at := bySize[s]
 		for i := range at {
 			for j := i + 1; j < len(at); j++ {
 				r.Crossovers = append(r.Crossovers, CrossoverOf(at[i], at[j]))
@@ -185,26 +183,11 @@ func newReport(m *Model, o Options) *Report {
 	return r
 }
 
-// allSizes returns every calibrated size, ascending.
-func (m *Model) allSizes() []int64 {
-	var s []int64
-	for _, p := range m.Params() {
-		s = append(s, p.SizeBytes)
-	}
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
 func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 	if len(m.policies) < 2 {
 		return nil, badInput("only one policy (%s): comparing policies needs at least two", m.policies[0])
 	}
-	var vr []int64
-	for _, r := range h.rs {
-		if r != 1 {
-			vr = append(vr, r)
-		}
-	}
+	vr := slices.DeleteFunc(slices.Clone(h.rs), func(r int64) bool { return r == 1 })
 	if len(vr) == 0 {
 		return nil, badInput("alternating rows only at R = 1: validation needs other R values (the paper uses 2, 4, 8, 16, 32)")
 	}
@@ -221,7 +204,6 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 	}
 	rep := newReport(m, o)
 	rep.Platform = h.platform
-	skipped := map[string]bool{}
 	for _, s := range h.sizes {
 		for _, r := range vr {
 			var pred, meas []float64
@@ -233,11 +215,7 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 				}
 				e, err := m.At(p, s)
 				if err != nil || e.How != Calibrated {
-					note := fmt.Sprintf("%s %s: not calibrated at this size, its R ≠ 1 rows are not validated", p, formatSize(s))
-					if !skipped[note] {
-						skipped[note] = true
-						rep.Notes = append(rep.Notes, note)
-					}
+					rep.Notes = appendOnce(rep.Notes, fmt.Sprintf("%s %s: not calibrated at this size, its R ≠ 1 rows are not validated", p, formatSize(s)))
 					continue
 				}
 				pt := Point{Policy: p, SizeBytes: s, R: r, MeasuredMs: t, PredictedMs: e.Time(float64(r)), Trials: len(h.vals[hkey{p, phaseAlt, s, r}]),

@@ -2,7 +2,9 @@ package claims
 
 import (
 	"hash/fnv"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -49,17 +51,15 @@ type stratum struct {
 func (run *Run) index() {
 	b := &bootstrap{keys: make([]string, len(run.Rows)), strata: map[string]*stratum{}, byKey: map[string]*stratum{}, reps: map[int]*Run{}}
 	run.cfg, run.boot = map[string]results.Row{}, b
-	runIdx := map[string]int{}
 	for i, r := range run.Rows {
 		if r.Waived {
 			continue
 		}
 		k := rowKey(r)
 		b.keys[i] = k
-		ri, ok := runIdx[r.RunID]
-		if !ok {
+		ri := slices.Index(b.runIDs, r.RunID)
+		if ri < 0 {
 			ri = len(b.runIDs)
-			runIdx[r.RunID] = ri
 			b.runIDs = append(b.runIDs, r.RunID)
 		}
 		id, unit := k, ""
@@ -88,9 +88,7 @@ func (run *Run) index() {
 				all = append(all, u...)
 			}
 		}
-		for k, v := range medians(run.Rows, b.keys, all) {
-			run.sum[k] = v
-		}
+		maps.Copy(run.sum, medians(run.Rows, b.keys, all))
 	}
 	b.effects = cpuEffects(run)
 	b.trivial = len(b.runIDs) < 2 && len(b.effects) == 0

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -89,18 +90,13 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	sources := map[string]string{}         // run id → the source that gave it
 	taken := map[string]results.Metadata{} // group → the metadata of its first source
 	for i, n := range namesOrDirs {
-		known := make(map[string]bool, len(sources)) // runs of earlier sources: naming one twice adds nothing
-		for id := range sources {
-			known[id] = true
-		}
+		known := maps.Clone(sources) // runs of earlier sources: naming one twice adds nothing
 		rows, m, resolved, err := datasets.Resolve(n)
 		if err != nil {
 			return nil, err
 		}
-		if resolved != "" {
-			namesOrDirs[i] = resolved
-			n = resolved
-		}
+		n = cmp.Or(resolved, n)
+		namesOrDirs[i] = n
 		if i == 0 {
 			meta = m
 		} else if m.Platform != "" && meta.Platform != "" && m.Platform != meta.Platform {
@@ -112,7 +108,7 @@ func Load(namesOrDirs ...string) (*Run, error) {
 			if seen && !sameSettings(first, m, r.Group) {
 				continue
 			}
-			if known[r.RunID] {
+			if _, dup := known[r.RunID]; dup {
 				continue
 			}
 			fresh[r.Group] = true

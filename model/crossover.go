@@ -18,16 +18,11 @@ const (
 	Same                         // the lines coincide: equal at every R
 )
 
+var kindNames = [...]string{Crosses: "crosses", AAlways: "a_always", ANever: "never", Same: "same"}
+
 func (k CrossoverKind) String() string {
-	switch k {
-	case Crosses:
-		return "crosses"
-	case AAlways:
-		return "a_always"
-	case ANever:
-		return "never"
-	case Same:
-		return "same"
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("CrossoverKind(%d)", int(k))
 }

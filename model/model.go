@@ -139,14 +139,11 @@ const (
 	Extrapolated            // outside the calibrated sizes: see the Estimate's Note
 )
 
+var howNames = [...]string{Calibrated: "calibrated", Interpolated: "interpolated", Extrapolated: "extrapolated"}
+
 func (h How) String() string {
-	switch h {
-	case Calibrated:
-		return "calibrated"
-	case Interpolated:
-		return "interpolated"
-	case Extrapolated:
-		return "extrapolated"
+	if h >= 0 && int(h) < len(howNames) {
+		return howNames[h]
 	}
 	return fmt.Sprintf("How(%d)", int(h))
 }

@@ -379,11 +379,11 @@ func judge(x *Check) {
 	case relSide != 0 && inDir && c.Direction != nil:
 		x.Verdict = Qualitative
 		x.Reason = fmt.Sprintf("same direction (%s, %s) beyond noise, %s", c.DirectionText, c.Direction, here)
-		if why, _ := explain(x); why != "" {
+		if why, _ := explain(x, rel, relSide, dirSide); why != "" {
 			x.Reason += "; " + why
 		}
 	case dirSide != 0 || relSide != 0 && c.Direction == nil:
-		why, tried := explain(x)
+		why, tried := explain(x, rel, relSide, dirSide)
 		if why != "" {
 			x.Verdict, x.Reason = KnownReason, why
 			return
@@ -405,22 +405,17 @@ func judge(x *Check) {
 			line = fmt.Sprintf("the claim's direction (%s, %s)", c.DirectionText, c.Direction)
 		}
 		x.Reason = fmt.Sprintf("%s; the 95 %% interval straddles %s, so noise decides", here, line)
-		if _, said := explain(x); said != "" {
+		if _, said := explain(x, rel, relSide, dirSide); said != "" {
 			x.Reason += " (" + said + ")"
 		}
 	}
 }
 
 // explain returns the first mechanism that predicts the difference, in
-// words, and what every mechanism that exists on the run predicted.
-func explain(x *Check) (why, predictions string) {
+// words, and what every mechanism that exists on the run predicted; the
+// measured interval lies on relSide of rel and dirSide of the direction.
+func explain(x *Check, rel Band, relSide, dirSide int) (why, predictions string) {
 	c, m := x.Claim, x.Measured
-	rel := c.Relation.Band(x.Paper.Value)
-	relSide := rel.side(m.CI.Lo, m.CI.Hi)
-	dirSide := 0
-	if c.Direction != nil {
-		dirSide = c.Direction.side(m.CI.Lo, m.CI.Hi)
-	}
 	var said []string
 	for _, mech := range c.Reasons {
 		p, ok := mech.Predict(x)

@@ -126,9 +126,6 @@ func (m *Model) Params() []Param {
 	return out
 }
 
-// MaxReuse is the largest R the model was calibrated with; 0 when unknown.
-func (m *Model) MaxReuse() int64 { return m.maxR }
-
 // How says how an Estimate's parameters were obtained.
 type How int
 

@@ -137,10 +137,7 @@ type fig struct {
 }
 
 func (f fig) String() string {
-	t := formatValue(f.v, f.unit)
-	if !math.IsNaN(f.ci.Lo) && num(f.ci.Hi) != num(f.ci.Lo) {
-		t += " [" + num(f.ci.Lo) + "–" + num(f.ci.Hi) + "]"
-	}
+	t := Quantity{Value: f.v, Unit: f.unit, CI: f.ci}.WithCI()
 	if f.at != 0 {
 		t += " (at " + bytesText(f.at) + ")"
 	}

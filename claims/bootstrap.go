@@ -40,9 +40,9 @@ type bootstrap struct {
 type stratum struct {
 	id     string
 	keys   []string
-	units  map[int][][]int        // run index → units, each the row indices of one trial or round
-	round  map[int]map[string]int // run index → round → its unit
-	effect bool                   // its configurations update on the CPU
+	units  map[int][][]int  // run index → units, each the row indices of one trial or round
+	round  map[runRound]int // a round's unit in units[run]
+	effect bool             // its configurations update on the CPU
 	size   int64
 }
 
@@ -69,7 +69,7 @@ func (run *Run) index() {
 		}
 		s := b.strata[id]
 		if s == nil {
-			s = &stratum{id: id, units: map[int][][]int{}, size: r.SizeBytes,
+			s = &stratum{id: id, units: map[int][][]int{}, round: map[runRound]int{}, size: r.SizeBytes,
 				effect: r.Group == results.GroupHandoff && (r.Phase == results.PhaseCPUOnly || r.Phase == results.PhaseAlternating)}
 			b.strata[id] = s
 		}
@@ -99,22 +99,20 @@ func (run *Run) index() {
 	}
 }
 
+type runRound struct {
+	run   int
+	round string
+}
+
 // add puts a row in its unit: the trials of one round ("": a trial alone).
 func (s *stratum) add(run int, round string, row int) {
 	if round != "" {
-		if s.round == nil {
-			s.round = map[int]map[string]int{}
-		}
-		m := s.round[run]
-		if m == nil {
-			m = map[string]int{}
-			s.round[run] = m
-		}
-		if j, ok := m[round]; ok {
+		k := runRound{run, round}
+		if j, ok := s.round[k]; ok {
 			s.units[run][j] = append(s.units[run][j], row)
 			return
 		}
-		m[round] = len(s.units[run])
+		s.round[k] = len(s.units[run])
 	}
 	s.units[run] = append(s.units[run], []int{row})
 }

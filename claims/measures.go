@@ -16,22 +16,20 @@ import (
 // minRatio is a Measure of min(prefetch, reuse)/explicit, in %, of the
 // configurations at(mode) selects.
 func minRatio(at func(mode string) sel) func(a, _ *Run) (Quantity, error) {
-	return func(a, _ *Run) (Quantity, error) { return minRatioOf(a, at) }
-}
-
-func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
-	f, err := gets(a, at(results.ModeExplicit), at(results.ModeManagedPrefetch), at(results.ModeManagedReuse))
-	if err != nil {
-		return Quantity{}, err
+	return func(a, _ *Run) (Quantity, error) {
+		f, err := gets(a, at(results.ModeExplicit), at(results.ModeManagedPrefetch), at(results.ModeManagedReuse))
+		if err != nil {
+			return Quantity{}, err
+		}
+		e, p, r := f[0], f[1], f[2]
+		lo := p
+		if r.v < p.v {
+			lo = r
+		}
+		q := ratioOf(lo, e, "%")
+		q.Text = fmt.Sprintf("min(prefetch %s, reuse %s) / explicit %s", p, r, e)
+		return q, nil
 	}
-	e, p, r := f[0], f[1], f[2]
-	lo := p
-	if r.v < p.v {
-		lo = r
-	}
-	q := ratioOf(lo, e, "%")
-	q.Text = fmt.Sprintf("min(prefetch %s, reuse %s) / explicit %s", p, r, e)
-	return q, nil
 }
 
 // slowestState is the slowest managed state of the 256 MiB streaming

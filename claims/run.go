@@ -261,8 +261,7 @@ func (run *Run) restsOn(keys map[string]bool) []string {
 		if !ids[id] {
 			continue
 		}
-		name := run.Sources[id]
-		name = cmp.Or(name, id)
+		name := cmp.Or(run.Sources[id], id)
 		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
@@ -273,8 +272,7 @@ func (run *Run) restsOn(keys map[string]bool) []string {
 // Describe says which machine a run is, for sentences: the device and its link.
 func (run *Run) Describe() string {
 	f := run.Facts
-	d := f.Device
-	d = cmp.Or(d, run.Meta.Platform)
+	d := cmp.Or(f.Device, run.Meta.Platform)
 	if f.Link != LinkUnknown {
 		return d + ", " + f.LinkText
 	}

@@ -36,8 +36,6 @@ type Options struct {
 	Require []string
 }
 
-func (o Options) minSize() int64 { return cmp.Or(o.MinSizeBytes, DefaultMinSizeBytes) }
-
 // Point is one validation point: a measured alternating configuration with
 // R ≠ 1 against the model's prediction.
 type Point struct {
@@ -166,7 +164,7 @@ func FromParams(params []Param, o Options) (*Report, error) {
 }
 
 func newReport(m *Model, o Options) *Report {
-	r := &Report{Model: m, MinSizeBytes: o.minSize(), MedianAPE: math.NaN(), MedianAPECI: stats.NaN()}
+	r := &Report{Model: m, MinSizeBytes: cmp.Or(o.MinSizeBytes, DefaultMinSizeBytes), MedianAPE: math.NaN(), MedianAPECI: stats.NaN()}
 	bySize := map[int64][]Param{} // in Table III's order of policies
 	for _, p := range m.Params() {
 		r.Calibration = append(r.Calibration, Calibration{Param: p, MedianAPE: math.NaN(), MaxAPE: math.NaN(), MedianAPECI: stats.NaN()})

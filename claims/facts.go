@@ -2,6 +2,7 @@ package claims
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -69,26 +70,19 @@ func FactsOf(m results.Metadata) Facts {
 		f.PageableMemoryAccess = d.PageableMemoryAccess
 		f.DirectManagedFromHost = d.DirectManagedAccessFromHost
 	}
-	if cfg, ok := m.Config.(map[string]any); ok {
-		if h, ok := cfg[results.GroupHandoff].(map[string]any); ok {
-			if t, ok := h["CPUThreads"].(float64); ok {
-				f.CPUThreads = int(t)
-			}
+	if _, ok := m.Config.(map[string]any); ok { // as meta.json holds it
+		var cfg map[string]struct {
+			CPUThreads, CapacityBytes float64
+			AllowOversubscription     bool
+			Percents                  []float64
 		}
-		if o, ok := cfg[results.GroupOversub].(map[string]any); ok {
-			if c, ok := o["CapacityBytes"].(float64); ok {
-				f.OversubCapacityBytes = int64(c)
-			}
-			if a, ok := o["AllowOversubscription"].(bool); ok {
-				f.OversubAllowed = a
-			}
-			if ps, ok := o["Percents"].([]any); ok {
-				for _, p := range ps {
-					if v, ok := p.(float64); ok && v > f.OversubMaxPct {
-						f.OversubMaxPct = v
-					}
-				}
-			}
+		b, _ := json.Marshal(m.Config)
+		_ = json.Unmarshal(b, &cfg) // a field of another type stays unset
+		h, o := cfg[results.GroupHandoff], cfg[results.GroupOversub]
+		f.CPUThreads, f.OversubCapacityBytes = int(h.CPUThreads), int64(o.CapacityBytes)
+		f.OversubAllowed = o.AllowOversubscription
+		for _, p := range o.Percents {
+			f.OversubMaxPct = max(f.OversubMaxPct, p)
 		}
 	}
 	return f

@@ -17,19 +17,15 @@ type tolerance struct {
 	SD  float64
 }
 
-// apply moves a figure by z deviations.
-func (t tolerance) apply(v, z float64) float64 {
-	if t.Log {
-		return v * math.Exp(t.SD*z)
-	}
-	return v + t.SD*z
-}
-
 // withTolerance adds a draw of the claim's run-to-run deviation to each
 // replicate of its figure, where it applies: a single measured run.
 func withTolerance(vals []float64, id string, t tolerance) {
 	rng := rand.New(rand.NewPCG(seedOf(id, 0), 2))
 	for i, v := range vals {
-		vals[i] = t.apply(v, rng.NormFloat64())
+		if z := rng.NormFloat64(); t.Log {
+			vals[i] = v * math.Exp(t.SD*z)
+		} else {
+			vals[i] = v + t.SD*z
+		}
 	}
 }

@@ -63,10 +63,9 @@ func Advise(m *Model, w Workload) (*Advice, error) {
 			return nil, err
 		}
 		a.Ranking = append(a.Ranking, Ranked{Estimate: e, PredictedMs: e.Time(w.Reuse)})
-		switch {
-		case e.How == Extrapolated:
+		if e.How == Extrapolated {
 			a.Warnings = appendOnce(a.Warnings, fmt.Sprintf("%s: %s", p, e.Note))
-		default:
+		} else {
 			a.Notes = appendOnce(a.Notes, e.Note)
 		}
 	}
@@ -81,9 +80,7 @@ func Advise(m *Model, w Workload) (*Advice, error) {
 	case w.Reuse > maxR:
 		a.Warnings = append(a.Warnings, fmt.Sprintf("R = %g is beyond R = %g, the largest reuse validated in %s", w.Reuse, maxR, src))
 	}
-	switch w.Pattern {
-	case "", "streaming":
-	default:
+	if w.Pattern != "" && w.Pattern != "streaming" {
 		a.Warnings = append(a.Warnings, fmt.Sprintf("the model is calibrated with a streaming GPU pass; %s access is not modelled, and useful bandwidth falls for strided, random and page-touch access, most for cold managed memory (Sections VI-B, VI-C), so G is underestimated", w.Pattern))
 	}
 	best := a.Ranking[0]

@@ -288,28 +288,19 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 	d := newDecomposition(c)
 	d.TotalMs = c.total
 	x.refs(&d, c.size)
-	get := func(phase string, r int64) *conf {
+	// phase returns the total and useful bytes of another phase of c.
+	phase := func(phase string, r int64, missing string) (float64, int64) {
 		k := c.ckey
 		k.phase, k.r = phase, r
-		return x.index[k]
+		if s := x.index[k]; s != nil {
+			return s.total, s.useful
+		}
+		d.note("%s", missing)
+		return math.NaN(), 0
 	}
-	g, t1, cpu := math.NaN(), math.NaN(), math.NaN()
-	var u int64
-	if s := get(phaseGPU, 0); s != nil {
-		g, u = s.total, s.useful
-	} else {
-		d.note("no gpu_only rows: G unknown")
-	}
-	if s := get(phaseAlt, 1); s != nil {
-		t1 = s.total
-	} else {
-		d.note("no alternating R = 1 rows: F unknown")
-	}
-	if s := get(phaseCPU, 0); s != nil {
-		cpu = s.total
-	} else {
-		d.note("no cpu_only rows: CPU update and sync unknown")
-	}
+	g, u := phase(phaseGPU, 0, "no gpu_only rows: G unknown")
+	t1, _ := phase(phaseAlt, 1, "no alternating R = 1 rows: F unknown")
+	cpu, _ := phase(phaseCPU, 0, "no cpu_only rows: CPU update and sync unknown")
 	r := float64(c.r)
 	d.serve(u, c.policy == HostMapped)
 	pass := d.AccessHBMMs + d.AccessCPUMs

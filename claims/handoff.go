@@ -21,15 +21,11 @@ func baseline(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseBaseline, 1)); err == nil {
 		return f, nil
 	}
-	c, err := get(run, handoff(policy, results.PhaseCPUOnly, 0))
+	f, err := gets(run, handoff(policy, results.PhaseCPUOnly, 0), handoff(policy, results.PhaseGPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
-	g, err := get(run, handoff(policy, results.PhaseGPUOnly, 0))
-	if err != nil {
-		return fig{}, err
-	}
-	return fig{v: c.v + g.v, unit: "ms", at: c.at}, nil
+	return fig{v: f[0].v + f[1].v, unit: "ms", at: f[0].at}, nil
 }
 
 // extra returns the extra cost of alternating execution (R = 1) over the

@@ -1,12 +1,10 @@
 package model
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 
@@ -42,19 +40,12 @@ func FitEach(rows []results.Row, o Options) []PlatformFit {
 		by[r.Platform] = append(by[r.Platform], r)
 	}
 	var fits []PlatformFit
-	for _, p := range paperOrder(by) {
+	paperFirst := inOrder("GB200", "GH200", "GB10")
+	for _, p := range slices.SortedFunc(maps.Keys(by), paperFirst) {
 		rep, err := Fits.Fit(by[p], o)
 		fits = append(fits, PlatformFit{Platform: p, Report: rep, Err: err})
 	}
 	return fits
-}
-
-// paperOrder returns the keys of by: GB200, GH200, GB10, then the rest by name.
-func paperOrder(by map[string][]results.Row) []string {
-	paper := []string{"GB200", "GH200", "GB10"}
-	return slices.SortedFunc(maps.Keys(by), func(a, b string) int {
-		return cmp.Or(cmp.Compare(rankIn(paper, a), rankIn(paper, b)), strings.Compare(a, b))
-	})
 }
 
 // AllModels returns the models of every fit that succeeded.

@@ -20,20 +20,19 @@ const (
 	ManagedPrefetch = results.PolicyManagedPrefetch
 )
 
-// policyOrder is the order of Table III; other policies sort after it by name.
-var policyOrder = []string{ExplicitCopy, HostMapped, Managed, ManagedPrefetch}
+// comparePolicies orders policies as Table III does, others after by name.
+var comparePolicies = inOrder(ExplicitCopy, HostMapped, Managed, ManagedPrefetch)
 
-// comparePolicies orders policies as Table III does.
-func comparePolicies(a, b string) int {
-	return cmp.Or(cmp.Compare(rankIn(policyOrder, a), rankIn(policyOrder, b)), strings.Compare(a, b))
-}
-
-// rankIn is v's place in order, or len(order) for a value not in it.
-func rankIn(order []string, v string) int {
-	if i := slices.Index(order, v); i >= 0 {
-		return i
+// inOrder compares names by their place in order, those not in it after
+// them by name.
+func inOrder(order ...string) func(a, b string) int {
+	rank := func(v string) int {
+		if i := slices.Index(order, v); i >= 0 {
+			return i
+		}
+		return len(order)
 	}
-	return len(order)
+	return func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) }
 }
 
 // Param holds the reuse-amortized model's parameters for one policy and

@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"fmt"
-	"math"
 
 	"github.com/umlab/umlab/results"
 )
@@ -96,12 +95,10 @@ func (d *Decomposition) note(format string, a ...any) {
 func (d *Decomposition) finish() {
 	d.ResidualMs = d.TotalMs
 	for _, t := range d.terms() {
-		if !math.IsNaN(t) {
-			d.ResidualMs -= t
-		}
+		d.ResidualMs -= nz(t) // an unknown term explains nothing
 	}
 	best := 0.0
-	for i, t := range append(d.terms(), d.ResidualMs) {
+	for i, t := range d.Terms() {
 		if t > best {
 			best, d.Dominant = t, TermNames[i]
 		}

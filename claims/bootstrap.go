@@ -2,7 +2,9 @@ package claims
 
 import (
 	"hash/fnv"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -15,18 +17,12 @@ import (
 // interval.
 const DefaultResamples = 200
 
-// A claim's interval comes from replicates of the whole run: each replicate
-// resamples, with replacement, the runs (where several runs of one machine
-// were combined), then within each run the trials of every configuration,
-// and the claim's figure is computed on each. The handoff's alternating
-// trials measured in rounds (every R of a policy and size one after another)
-// are resampled round by round, as measured. The handoff's CPU update does
-// the same work in every configuration, yet its median differs from one
-// configuration to the next by more than its trials' noise (the CPU-only
-// update of each policy, measured in the same run); each replicate draws
-// such an effect, from those this run measured, for every configuration
-// that updates on the CPU, so that a figure comparing configurations
-// carries it.
+// A replicate resamples the runs, then each run's trials (handoff sweeps
+// round by round, as measured). The handoff's CPU update does the same work
+// in every configuration, yet its median differs between configurations by
+// more than its trials' noise, so each replicate also draws such an effect,
+// from those the run measured, for every configuration that updates on the
+// CPU.
 
 // bootstrap is the resampling structure of a run, shared by its replicates.
 type bootstrap struct {
@@ -39,14 +35,14 @@ type bootstrap struct {
 	reps    map[int]*Run
 }
 
-// stratum is a set of configurations resampled together: one
-// configuration, or one handoff sweep (every R of a policy and size).
+// stratum is a set of configurations resampled together: one, or a
+// handoff sweep (every R of a policy and size).
 type stratum struct {
 	id     string
 	keys   []string
-	units  map[int][][]int        // run index → units, each the row indices of one trial or round
-	round  map[int]map[string]int // run index → round → its unit
-	effect bool                   // its configurations update on the CPU
+	units  map[int][][]int  // run index → units, each the row indices of one trial or round
+	round  map[runRound]int // a round's unit in units[run]
+	effect bool             // its configurations update on the CPU
 	size   int64
 }
 
@@ -55,17 +51,15 @@ type stratum struct {
 func (run *Run) index() {
 	b := &bootstrap{keys: make([]string, len(run.Rows)), strata: map[string]*stratum{}, byKey: map[string]*stratum{}, reps: map[int]*Run{}}
 	run.cfg, run.boot = map[string]results.Row{}, b
-	runIdx := map[string]int{}
 	for i, r := range run.Rows {
 		if r.Waived {
 			continue
 		}
 		k := rowKey(r)
 		b.keys[i] = k
-		ri, ok := runIdx[r.RunID]
-		if !ok {
+		ri := slices.Index(b.runIDs, r.RunID)
+		if ri < 0 {
 			ri = len(b.runIDs)
-			runIdx[r.RunID] = ri
 			b.runIDs = append(b.runIDs, r.RunID)
 		}
 		id, unit := k, ""
@@ -75,7 +69,7 @@ func (run *Run) index() {
 		}
 		s := b.strata[id]
 		if s == nil {
-			s = &stratum{id: id, units: map[int][][]int{}, size: r.SizeBytes,
+			s = &stratum{id: id, units: map[int][][]int{}, round: map[runRound]int{}, size: r.SizeBytes,
 				effect: r.Group == results.GroupHandoff && (r.Phase == results.PhaseCPUOnly || r.Phase == results.PhaseAlternating)}
 			b.strata[id] = s
 		}
@@ -94,9 +88,7 @@ func (run *Run) index() {
 				all = append(all, u...)
 			}
 		}
-		for k, v := range medians(run.Rows, b.keys, all) {
-			run.sum[k] = v
-		}
+		maps.Copy(run.sum, medians(run.Rows, b.keys, all))
 	}
 	b.effects = cpuEffects(run)
 	b.trivial = len(b.runIDs) < 2 && len(b.effects) == 0
@@ -107,22 +99,20 @@ func (run *Run) index() {
 	}
 }
 
+type runRound struct {
+	run   int
+	round string
+}
+
 // add puts a row in its unit: the trials of one round ("": a trial alone).
 func (s *stratum) add(run int, round string, row int) {
 	if round != "" {
-		if s.round == nil {
-			s.round = map[int]map[string]int{}
-		}
-		m := s.round[run]
-		if m == nil {
-			m = map[string]int{}
-			s.round[run] = m
-		}
-		if j, ok := m[round]; ok {
+		k := runRound{run, round}
+		if j, ok := s.round[k]; ok {
 			s.units[run][j] = append(s.units[run][j], row)
 			return
 		}
-		m[round] = len(s.units[run])
+		s.round[k] = len(s.units[run])
 	}
 	s.units[run] = append(s.units[run], []int{row})
 }
@@ -156,11 +146,10 @@ func medians(rows []results.Row, keys []string, idx []int) map[string]summary {
 	return out
 }
 
-// cpuEffects are, at each handoff size, the relative differences between
-// the CPU-update medians of configurations doing the same work there: the
-// CPU-only update of every policy and the update inside alternating
-// execution at R = 1 of explicit copy and host-mapped, which migrate
-// nothing; each against their median.
+// cpuEffects are, at each handoff size, the CPU-update medians of
+// configurations doing the same work (every policy's CPU-only update, and
+// explicit copy's and host-mapped's at R = 1, which migrate nothing),
+// relative to their median.
 func cpuEffects(run *Run) map[int64][]float64 {
 	bySize := map[int64][]float64{}
 	for k, c := range run.cfg {
@@ -275,8 +264,7 @@ func seedOf(id string, b int) uint64 {
 	return h.Sum64() ^ (uint64(b)+1)*0x9e3779b97f4a7c15
 }
 
-// fit calibrates and validates the reuse model on a run's handoff rows
-// (G from GPU-only, F from R = 1, validated on R > 1), once per run. A
+// fit fits the reuse model on a run's handoff rows, once per run; a
 // replicate fits its own medians, one row per configuration.
 func (run *Run) fit() (*model.Report, error) {
 	run.fitOnce.Do(func() {

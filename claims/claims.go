@@ -1,6 +1,7 @@
 package claims
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -15,23 +16,12 @@ type Verdict int
 
 // Verdicts, from agreement to no data.
 const (
-	// Reproduces: the whole 95 % interval of the run's figure satisfies the
-	// claim's relation with the paper's figure (and its direction).
-	Reproduces Verdict = iota
-	// Qualitative: the claimed direction holds beyond noise, the magnitude
-	// lies outside the paper's tolerance beyond noise.
-	Qualitative
-	// KnownReason: the run differs beyond noise, and a mechanism computed
-	// from its device facts and its own data predicts the difference.
-	KnownReason
-	// Unexplained: the run differs beyond noise and no mechanism predicts it.
-	Unexplained
-	// Inconclusive: the interval straddles the claim's tolerance or
-	// direction, so noise decides.
-	Inconclusive
-	// NotMeasured: the run lacks the data the claim names, or its data are
-	// not measurements (simulated).
-	NotMeasured
+	Reproduces   Verdict = iota // the whole 95 % interval satisfies the relation (and direction)
+	Qualitative                 // the direction holds, the magnitude misses, both beyond noise
+	KnownReason                 // differs beyond noise, and a mechanism predicts the difference
+	Unexplained                 // differs beyond noise, and no mechanism predicts it
+	Inconclusive                // the interval straddles the tolerance or direction
+	NotMeasured                 // the data are absent, or simulated
 )
 
 var verdictNames = []string{"reproduces", "reproduces qualitatively", "differs for a known reason", "differs, unexplained", "inconclusive", "not measured"}
@@ -154,28 +144,23 @@ type Claim struct {
 	ID        string // stable, e.g. "V-C.cold-fraction"
 	Section   string // the paper's section or table: "V-C", "Table III"
 	Statement string // what the paper says; its figures are read from the paper's datasets
-	// Reference is the published dataset the paper's figure is computed
-	// from (paper-gb200, paper-gh200, paper-gb10); Against, when set, is a
-	// second platform the claim compares with (cross-platform claims).
+	// Reference is the published dataset of the paper's figure; Against,
+	// when set, a second platform the claim compares with.
 	Reference, Against string
 	Relation           Relation
-	// Direction, when set, is the claim's qualitative content: a run whose
-	// figure misses the relation but lies in Direction, beyond noise,
-	// reproduces it qualitatively.
+	// Direction, when set, is the claim's qualitative content: a figure
+	// that misses the relation but lies in it reproduces qualitatively.
 	Direction     *Band
 	DirectionText string
-	// OwnDevice: the claim states an absolute figure of the reference's
-	// device, which a run of another platform does not measure.
+	// OwnDevice: an absolute figure of the reference's device.
 	OwnDevice bool
 	// Ambiguity names what the claim rests on that the paper leaves open.
 	Ambiguity string
-	// Measure computes the quantity from a run (and from the comparison run
-	// for cross-platform claims; b is nil otherwise). An error wrapping
-	// ErrNotMeasured says what is missing.
+	// Measure computes the quantity from a run (b: the comparison run, or
+	// nil); an error wrapping ErrNotMeasured says what is missing.
 	Measure func(a, b *Run) (Quantity, error)
 	// Paper, when set, gives the paper's figure where the published rows
-	// cannot (Table III's errors, a figure the text states); otherwise the
-	// paper's figure is Measure on the reference dataset.
+	// cannot; otherwise it is Measure on the reference dataset.
 	Paper func(ref, against *Run) (Quantity, error)
 	// Reasons are the mechanisms that may explain a difference.
 	Reasons []Mechanism
@@ -184,19 +169,16 @@ type Claim struct {
 }
 
 // Mechanism is a reason a run may differ from the paper, as a test: from
-// the run's device facts and its own data it predicts the claim's figure.
-// It explains a difference only where the prediction lies on the same side
-// of the paper's tolerance (and of the claim's direction) as the measured
-// figure, and the measured figure lies within Factor of it.
+// the run's device facts and data it predicts the claim's figure, and
+// explains a difference only where the prediction lies on the measured
+// side of the tolerance and direction, within Factor of the figure.
 type Mechanism struct {
 	Name string // what it rests on, in a few words: "the PCIe link"
-	// Factor is how far, as a ratio, the measured figure may lie from the
-	// predicted range (1.25: within 25 %); 0 for a mechanism that predicts
-	// the direction only (a bound, far from the figure).
+	// Factor is how far, as a ratio, the figure may lie from the predicted
+	// range (1.25: within 25 %); 0 predicts the direction only.
 	Factor float64
-	// Predict returns the predicted range (a point, or a bound with an
-	// infinite end) and how it was computed; false where the mechanism does
-	// not exist on this device or the run lacks its data.
+	// Predict returns the predicted range and how it was computed; false
+	// where the mechanism does not exist on the device or lacks its data.
 	Predict func(x *Check) (Prediction, bool)
 }
 
@@ -215,58 +197,34 @@ func notMeasured(format string, a ...any) error {
 
 // Check is a claim checked on a run.
 type Check struct {
-	Claim    *Claim
-	Run      *Run
-	Ref      *Run // the reference dataset
-	Against  *Run // the comparison run of a cross-platform claim, if any
-	Paper    Quantity
-	Measured Quantity
-	Verdict  Verdict
-	// Reason explains the verdict: why the claim is not measured, how the
-	// magnitude differs, what straddles, or why the run differs.
-	Reason string
-	// RestsOn names the runs (datasets or directories) whose rows the
-	// measured figure was computed from.
-	RestsOn []string
-	// Simulated: the run's rows come from the simulated GPU.
-	Simulated bool
+	Claim     *Claim
+	Run       *Run
+	Ref       *Run // the reference dataset
+	Against   *Run // the comparison run of a cross-platform claim, if any
+	Paper     Quantity
+	Measured  Quantity
+	Verdict   Verdict
+	Reason    string   // why the verdict: what is missing, differs or straddles
+	RestsOn   []string // the runs (datasets or directories) the figure rests on
+	Simulated bool     // the rows come from the simulated GPU
 }
 
 // Options tune Evaluate.
 type Options struct {
-	// Against is the run cross-platform claims compare Run with (the
-	// paper's GB200 claims against GH200 want a GH200 run). Nil leaves
-	// those claims not measured unless Run is the paper's GB200 dataset,
-	// which is then compared with the paper's GH200 dataset.
-	Against *Run
-	// Resamples is the number of bootstrap replicates behind each interval
-	// (DefaultResamples when 0).
-	Resamples int
+	// Against is the run cross-platform claims compare with; nil leaves
+	// them not measured, except on the paper's own dataset.
+	Against   *Run
+	Resamples int // bootstrap replicates behind each interval (0: DefaultResamples)
 	// tolerances replaces runTolerance (TestStability's leave-one-out).
 	tolerances map[string]tolerance
 }
 
-var refs struct {
-	sync.Mutex
-	m map[string]*Run
-}
+var refs sync.Map // dataset name → func() (*Run, error)
 
 // reference loads (once) a published dataset.
 func reference(name string) (*Run, error) {
-	refs.Lock()
-	defer refs.Unlock()
-	if refs.m == nil {
-		refs.m = map[string]*Run{}
-	}
-	if r, ok := refs.m[name]; ok {
-		return r, nil
-	}
-	r, err := Load(name)
-	if err != nil {
-		return nil, err
-	}
-	refs.m[name] = r
-	return r, nil
+	f, _ := refs.LoadOrStore(name, sync.OnceValues(func() (*Run, error) { return Load(name) }))
+	return f.(func() (*Run, error))()
 }
 
 // Evaluate checks every claim of the catalogue on a run, in catalogue order.
@@ -316,7 +274,8 @@ func evaluate(c *Claim, run *Run, o Options) (Check, error) {
 	x.Paper.CI = stats.Interval{Est: x.Paper.Value, Lo: x.Paper.Value, Hi: x.Paper.Value}
 	if c.Against != "" && against == nil {
 		x.Verdict = NotMeasured
-		x.Reason = fmt.Sprintf("compares two platforms (%s with %s); this run holds one (%s)", ref.Meta.Platform, refAgainst.Meta.Platform, orDash(run.Meta.Platform))
+		x.Reason = fmt.Sprintf("compares two platforms (%s with %s); this run holds one (%s)",
+			ref.Meta.Platform, refAgainst.Meta.Platform, cmp.Or(run.Meta.Platform, "—"))
 		return x, nil
 	}
 	q, keys, err := measureTracked(c, run, against)
@@ -370,10 +329,8 @@ func measureTracked(c *Claim, run, against *Run) (Quantity, map[string]bool, err
 }
 
 // interval is the 95 % percentile interval of the claim's figure over the
-// bootstrap replicates of the run (and of the comparison run), each with a
-// draw of the run-to-run tolerance, widened to hold the estimate. A figure
-// that cannot be computed in more than 5 % of the replicates has no bound
-// at all.
+// run's bootstrap replicates, each with a draw of the run-to-run tolerance,
+// widened to hold the estimate; unbounded where more than 5 % fail.
 func interval(c *Claim, run, against *Run, est float64, b int, tol tolerance) stats.Interval {
 	trivial := run.boot.trivial && (against == nil || against.boot.trivial)
 	if trivial && tol.SD == 0 {
@@ -403,11 +360,9 @@ func interval(c *Claim, run, against *Run, est float64, b int, tol tolerance) st
 	return stats.Interval{Est: est, Lo: math.Min(lo, est), Hi: math.Max(hi, est)}
 }
 
-// judge sets the verdict from the measured interval: the whole of it must
-// satisfy the relation (and direction) to reproduce, lie outside the
-// relation and inside the direction to reproduce qualitatively, and lie
-// outside (the direction, or the relation where there is none) to differ;
-// anything else straddles a line and is inconclusive.
+// judge sets the verdict from where the whole measured interval lies
+// against the relation and the direction; straddling a line is
+// inconclusive.
 func judge(x *Check) {
 	c, m := x.Claim, x.Measured
 	lo, hi := m.CI.Lo, m.CI.Hi
@@ -424,11 +379,11 @@ func judge(x *Check) {
 	case relSide != 0 && inDir && c.Direction != nil:
 		x.Verdict = Qualitative
 		x.Reason = fmt.Sprintf("same direction (%s, %s) beyond noise, %s", c.DirectionText, c.Direction, here)
-		if why, _ := explain(x); why != "" {
+		if why, _ := explain(x, rel, relSide, dirSide); why != "" {
 			x.Reason += "; " + why
 		}
 	case dirSide != 0 || relSide != 0 && c.Direction == nil:
-		why, tried := explain(x)
+		why, tried := explain(x, rel, relSide, dirSide)
 		if why != "" {
 			x.Verdict, x.Reason = KnownReason, why
 			return
@@ -450,22 +405,17 @@ func judge(x *Check) {
 			line = fmt.Sprintf("the claim's direction (%s, %s)", c.DirectionText, c.Direction)
 		}
 		x.Reason = fmt.Sprintf("%s; the 95 %% interval straddles %s, so noise decides", here, line)
-		if _, said := explain(x); said != "" {
+		if _, said := explain(x, rel, relSide, dirSide); said != "" {
 			x.Reason += " (" + said + ")"
 		}
 	}
 }
 
 // explain returns the first mechanism that predicts the difference, in
-// words, and what every mechanism that exists on the run predicted.
-func explain(x *Check) (why, predictions string) {
+// words, and what every mechanism that exists on the run predicted; the
+// measured interval lies on relSide of rel and dirSide of the direction.
+func explain(x *Check, rel Band, relSide, dirSide int) (why, predictions string) {
 	c, m := x.Claim, x.Measured
-	rel := c.Relation.Band(x.Paper.Value)
-	relSide := rel.side(m.CI.Lo, m.CI.Hi)
-	dirSide := 0
-	if c.Direction != nil {
-		dirSide = c.Direction.side(m.CI.Lo, m.CI.Hi)
-	}
 	var said []string
 	for _, mech := range c.Reasons {
 		p, ok := mech.Predict(x)
@@ -521,13 +471,6 @@ func ratioDistance(v, lo, hi float64) float64 {
 		return lo / v
 	}
 	return math.Inf(1)
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }
 
 // formatValue prints a figure to a precision that keeps three or four

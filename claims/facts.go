@@ -1,6 +1,8 @@
 package claims
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -27,8 +29,6 @@ type Facts struct {
 	// HostLinkGBps is the host link's raw peak per direction (PCIe), 0 when
 	// unknown.
 	HostLinkGBps float64
-	// PeakMemoryGBps is the device memory's theoretical peak, 0 when unknown.
-	PeakMemoryGBps float64
 	// Capabilities reported by the driver. Known is false for published
 	// runs, whose papers do not report them: the fields are then unset.
 	Known                   bool
@@ -42,8 +42,6 @@ type Facts struct {
 	OversubCapacityBytes int64
 	OversubMaxPct        float64
 	OversubAllowed       bool
-	MemoryBytes          uint64
-	Published            bool
 	// CPUThreads is the number of host threads of the handoff's CPU
 	// update (meta.json's config), 0 when the run does not say.
 	CPUThreads int
@@ -54,8 +52,7 @@ type Facts struct {
 func FactsOf(m results.Metadata) Facts {
 	d := m.Device
 	f := Facts{Platform: m.Platform, Device: d.Name, Link: LinkUnknown, LinkText: "unknown link",
-		HostLinkGBps: d.PeakHostLinkGBps, PeakMemoryGBps: d.PeakMemoryGBps,
-		Published: m.Kind == "published", MemoryBytes: d.MemoryBytes}
+		HostLinkGBps: d.PeakHostLinkGBps}
 	org := strings.ToLower(d.MemoryOrganization)
 	switch {
 	case strings.Contains(org, "c2c"):
@@ -65,7 +62,7 @@ func FactsOf(m results.Metadata) Facts {
 	case d.PCIeGeneration > 0:
 		f.Link, f.LinkText = LinkPCIe, fmt.Sprintf("PCIe Gen%d x%d", d.PCIeGeneration, d.PCIeWidth)
 	}
-	if f.Published {
+	if m.Kind == "published" {
 		f.LinkText += " (paper, Table I)"
 	} else {
 		f.Known = true
@@ -73,26 +70,19 @@ func FactsOf(m results.Metadata) Facts {
 		f.PageableMemoryAccess = d.PageableMemoryAccess
 		f.DirectManagedFromHost = d.DirectManagedAccessFromHost
 	}
-	if cfg, ok := m.Config.(map[string]any); ok {
-		if h, ok := cfg[results.GroupHandoff].(map[string]any); ok {
-			if t, ok := h["CPUThreads"].(float64); ok {
-				f.CPUThreads = int(t)
-			}
+	if _, ok := m.Config.(map[string]any); ok { // as meta.json holds it
+		var cfg map[string]struct {
+			CPUThreads, CapacityBytes float64
+			AllowOversubscription     bool
+			Percents                  []float64
 		}
-		if o, ok := cfg[results.GroupOversub].(map[string]any); ok {
-			if c, ok := o["CapacityBytes"].(float64); ok {
-				f.OversubCapacityBytes = int64(c)
-			}
-			if a, ok := o["AllowOversubscription"].(bool); ok {
-				f.OversubAllowed = a
-			}
-			if ps, ok := o["Percents"].([]any); ok {
-				for _, p := range ps {
-					if v, ok := p.(float64); ok && v > f.OversubMaxPct {
-						f.OversubMaxPct = v
-					}
-				}
-			}
+		b, _ := json.Marshal(m.Config)
+		_ = json.Unmarshal(b, &cfg) // a field of another type stays unset
+		h, o := cfg[results.GroupHandoff], cfg[results.GroupOversub]
+		f.CPUThreads, f.OversubCapacityBytes = int(h.CPUThreads), int64(o.CapacityBytes)
+		f.OversubAllowed = o.AllowOversubscription
+		for _, p := range o.Percents {
+			f.OversubMaxPct = max(f.OversubMaxPct, p)
 		}
 	}
 	return f
@@ -101,11 +91,7 @@ func FactsOf(m results.Metadata) Facts {
 // Describe says the facts in one line, for reports.
 func (f Facts) Describe() string {
 	var b strings.Builder
-	b.WriteString(f.Device)
-	if f.Device == "" {
-		b.WriteString(f.Platform)
-	}
-	b.WriteString(", " + f.LinkText)
+	b.WriteString(cmp.Or(f.Device, f.Platform) + ", " + f.LinkText)
 	if f.Known {
 		fmt.Fprintf(&b, "; concurrent managed access %s, pageable memory access (ATS/HMM) %s, direct managed access from host %s",
 			yesNo(f.ConcurrentManagedAccess), yesNo(f.PageableMemoryAccess), yesNo(f.DirectManagedFromHost))

@@ -27,14 +27,7 @@ func (x Check) Cells() []string {
 	if x.Measured.Text != "" {
 		meas += " (" + x.Measured.Text + ")"
 	}
-	reason := x.Reason
-	if len(x.RestsOn) > 0 {
-		reason = strings.TrimSuffix(reason, ".")
-		if reason != "" {
-			reason += ". "
-		}
-		reason += "Rests on " + strings.Join(x.RestsOn, ", ")
-	}
+	reason := x.reasonAndRuns()
 	if x.Claim.Ambiguity != "" && x.Verdict != NotMeasured {
 		if reason != "" {
 			reason += ". "
@@ -42,6 +35,18 @@ func (x Check) Cells() []string {
 		reason += "Ambiguity: " + x.Claim.Ambiguity
 	}
 	return []string{x.Claim.ID, x.Claim.Section, x.Claim.Statement, paper, meas, x.Verdict.String(), reason}
+}
+
+// reasonAndRuns is the reason followed by the runs the figure rests on.
+func (x Check) reasonAndRuns() string {
+	if len(x.RestsOn) == 0 {
+		return x.Reason
+	}
+	reason := strings.TrimSuffix(x.Reason, ".")
+	if reason != "" {
+		reason += ". "
+	}
+	return reason + "Rests on " + strings.Join(x.RestsOn, ", ")
 }
 
 // Counts returns how many checks have each verdict.
@@ -135,11 +140,7 @@ func Write(w io.Writer, xs []Check, format string) error {
 			}
 			b.WriteString("\n")
 			if i > 0 && xs[i-1].Reason != "" {
-				reason := xs[i-1].Reason
-				if len(xs[i-1].RestsOn) > 0 {
-					reason = strings.TrimSuffix(reason, ".") + ". Rests on " + strings.Join(xs[i-1].RestsOn, ", ")
-				}
-				for _, l := range results.Wrap(reason, 110) {
+				for _, l := range results.Wrap(xs[i-1].reasonAndRuns(), 110) {
 					b.WriteString("    " + l + "\n")
 				}
 			}

@@ -1,10 +1,10 @@
 package claims
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/umlab/umlab/datasets"
@@ -21,15 +21,11 @@ func baseline(run *Run, policy string) (fig, error) {
 	if f, err := get(run, handoff(policy, datasets.PhaseBaseline, 1)); err == nil {
 		return f, nil
 	}
-	c, err := get(run, handoff(policy, results.PhaseCPUOnly, 0))
+	f, err := gets(run, handoff(policy, results.PhaseCPUOnly, 0), handoff(policy, results.PhaseGPUOnly, 0))
 	if err != nil {
 		return fig{}, err
 	}
-	g, err := get(run, handoff(policy, results.PhaseGPUOnly, 0))
-	if err != nil {
-		return fig{}, err
-	}
-	return fig{v: c.v + g.v, unit: "ms", at: c.at}, nil
+	return fig{v: f[0].v + f[1].v, unit: "ms", at: f[0].at}, nil
 }
 
 // extra returns the extra cost of alternating execution (R = 1) over the
@@ -161,32 +157,24 @@ func tableMaxAPE(ps ...string) func(ref, _ *Run) (Quantity, error) {
 func crossHostExplicit(fe, fh, ge, gh float64) float64 { return (fe - fh) / (gh - ge) }
 
 // order returns the handoff policies at R sorted by median time.
-func order(run *Run, r int64) ([]string, []float64, error) {
-	type pt struct {
-		p string
-		v float64
-	}
-	var pts []pt
+func order(run *Run, r int64) ([]string, map[string]float64, error) {
+	vs := map[string]float64{}
 	for _, p := range policies {
 		f, err := get(run, handoff(p, results.PhaseAlternating, r))
 		if err != nil {
 			return nil, nil, err
 		}
-		pts = append(pts, pt{p, f.v})
+		vs[p] = f.v
 	}
-	sort.SliceStable(pts, func(i, j int) bool { return pts[i].v < pts[j].v })
-	var ps []string
-	var vs []float64
-	for _, x := range pts {
-		ps, vs = append(ps, x.p), append(vs, x.v)
-	}
+	ps := slices.Clone(policies)
+	slices.SortStableFunc(ps, func(a, b string) int { return cmp.Compare(vs[a], vs[b]) })
 	return ps, vs, nil
 }
 
-func orderText(ps []string, vs []float64) string {
+func orderText(ps []string, vs map[string]float64) string {
 	var parts []string
-	for i := range ps {
-		parts = append(parts, fmt.Sprintf("%s %s ms", ps[i], num(vs[i])))
+	for _, p := range ps {
+		parts = append(parts, fmt.Sprintf("%s %s ms", p, num(vs[p])))
 	}
 	return strings.Join(parts, " < ")
 }

@@ -16,28 +16,26 @@ const (
 	gib = int64(1) << 30
 )
 
-var noPct = math.NaN()
-
 // Selectors of the configurations the claims read. Each names one size;
 // no other size stands in for it.
 
 func triad(size int64) sel {
-	return sel{group: results.GroupHBM, bench: results.BenchTriad, mode: results.ModeExplicit, size: size, pct: noPct}
+	return sel{group: results.GroupHBM, bench: results.BenchTriad, mode: results.ModeExplicit, size: size}
 }
 func hbmCopy(size int64) sel {
-	return sel{group: results.GroupHBM, bench: results.BenchCopy, mode: results.ModeExplicit, size: size, pct: noPct}
+	return sel{group: results.GroupHBM, bench: results.BenchCopy, mode: results.ModeExplicit, size: size}
 }
 func hostTriad(size int64) sel {
-	return sel{group: results.GroupHost, bench: results.BenchTriad, mode: results.ModeHostMapped, size: size, pct: noPct}
+	return sel{group: results.GroupHost, bench: results.BenchTriad, mode: results.ModeHostMapped, size: size}
 }
 func copyDir(dir string) sel {
-	return sel{group: results.GroupTransfer, bench: results.BenchCopy, mode: results.ModePinned, dir: dir, size: gib, pct: noPct}
+	return sel{group: results.GroupTransfer, bench: results.BenchCopy, mode: results.ModePinned, dir: dir, size: gib}
 }
 func prefetchDir(dir string) sel {
-	return sel{group: results.GroupTransfer, bench: results.BenchPrefetch, mode: results.ModeManaged, dir: dir, size: gib, pct: noPct}
+	return sel{group: results.GroupTransfer, bench: results.BenchPrefetch, mode: results.ModeManaged, dir: dir, size: gib}
 }
 func stream(mode string, size int64) sel {
-	return sel{group: results.GroupManaged, bench: results.BenchStream, mode: mode, size: size, pct: noPct}
+	return sel{group: results.GroupManaged, bench: results.BenchStream, mode: mode, size: size}
 }
 
 // adviseRef is the prefetch or reuse reference of the paper's separate
@@ -48,16 +46,16 @@ func adviseRef(mode string) []sel {
 	return []sel{a, stream(mode, 256*mib)}
 }
 func strided(mode string, stride int64) sel {
-	return sel{group: results.GroupPattern, bench: results.BenchStrided, mode: mode, pattern: results.PatternStrided, size: 256 * mib, stride: stride, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchStrided, mode: mode, pattern: results.PatternStrided, size: 256 * mib, stride: stride}
 }
 func random(mode string) sel {
-	return sel{group: results.GroupPattern, bench: results.BenchRandom, mode: mode, pattern: results.PatternRandom, size: 256 * mib, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchRandom, mode: mode, pattern: results.PatternRandom, size: 256 * mib}
 }
 
 // sparseRandom selects pattern.sparse_random at density 1/k (its
 // stride_elements is k).
 func sparseRandom(mode string, k int64) sel {
-	return sel{group: results.GroupPattern, bench: results.BenchSparse, mode: mode, pattern: results.PatternSparse, size: 256 * mib, stride: k, pct: noPct}
+	return sel{group: results.GroupPattern, bench: results.BenchSparse, mode: mode, pattern: results.PatternSparse, size: 256 * mib, stride: k}
 }
 
 // randomRatio divides two random-access figures of the same benchmark:
@@ -89,7 +87,7 @@ func randomRatio(numMode, denMode, unit string) func(a, b *Run) (Quantity, error
 // pageTouch selects the page-touch benchmark; the paper's rows have mode
 // "managed" (it does not name the state), ours name it.
 func pageTouch(mode string, interval int64) []sel {
-	s := sel{group: results.GroupPattern, bench: results.BenchPageTouch, mode: mode, pattern: results.PatternPageTouch, size: 256 * mib, interval: interval, pct: noPct}
+	s := sel{group: results.GroupPattern, bench: results.BenchPageTouch, mode: mode, pattern: results.PatternPageTouch, size: 256 * mib, interval: interval}
 	p := s
 	p.mode = results.ModeManaged
 	return []sel{s, p}
@@ -98,7 +96,7 @@ func oversub(mode string, pct float64) sel {
 	return sel{group: results.GroupOversub, bench: results.BenchStream, mode: mode, pattern: results.PatternStreaming, pct: pct}
 }
 func handoff(policy, phase string, r int64) sel {
-	return sel{group: results.GroupHandoff, bench: results.BenchHandoff, policy: policy, phase: phase, size: gib, r: r, pct: noPct}
+	return sel{group: results.GroupHandoff, bench: results.BenchHandoff, policy: policy, phase: phase, size: gib, r: r}
 }
 
 // describe names a configuration for "not measured" reasons.
@@ -139,10 +137,7 @@ type fig struct {
 }
 
 func (f fig) String() string {
-	t := formatValue(f.v, f.unit)
-	if !math.IsNaN(f.ci.Lo) && num(f.ci.Hi) != num(f.ci.Lo) {
-		t += " [" + num(f.ci.Lo) + "–" + num(f.ci.Hi) + "]"
-	}
+	t := Quantity{Value: f.v, Unit: f.unit, CI: f.ci}.WithCI()
 	if f.at != 0 {
 		t += " (at " + bytesText(f.at) + ")"
 	}
@@ -174,6 +169,20 @@ func get(run *Run, ss ...sel) (fig, error) {
 		return f, nil
 	}
 	return fig{}, notMeasured("no %s in this run", ss[0].describe())
+}
+
+// gets reads one figure of each selector, stopping at the first the run
+// did not measure.
+func gets(run *Run, ss ...sel) ([]fig, error) {
+	out := make([]fig, len(ss))
+	for i, s := range ss {
+		f, err := get(run, s)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = f
+	}
+	return out, nil
 }
 
 // medianCI is the 95 % interval of one configuration's median over the

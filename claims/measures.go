@@ -10,36 +10,26 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// The measures below compute the claims' figures from a run's rows; each
-// reads its configurations through get (or the fitted model with readFit),
-// so that a check knows which rows its figure rests on.
+// The measures read their configurations through get (or readFit), so that
+// a check knows which rows its figure rests on.
 
 // minRatio is a Measure of min(prefetch, reuse)/explicit, in %, of the
 // configurations at(mode) selects.
 func minRatio(at func(mode string) sel) func(a, _ *Run) (Quantity, error) {
-	return func(a, _ *Run) (Quantity, error) { return minRatioOf(a, at) }
-}
-
-func minRatioOf(a *Run, at func(mode string) sel) (Quantity, error) {
-	e, err := get(a, at(results.ModeExplicit))
-	if err != nil {
-		return Quantity{}, err
+	return func(a, _ *Run) (Quantity, error) {
+		f, err := gets(a, at(results.ModeExplicit), at(results.ModeManagedPrefetch), at(results.ModeManagedReuse))
+		if err != nil {
+			return Quantity{}, err
+		}
+		e, p, r := f[0], f[1], f[2]
+		lo := p
+		if r.v < p.v {
+			lo = r
+		}
+		q := ratioOf(lo, e, "%")
+		q.Text = fmt.Sprintf("min(prefetch %s, reuse %s) / explicit %s", p, r, e)
+		return q, nil
 	}
-	p, err := get(a, at(results.ModeManagedPrefetch))
-	if err != nil {
-		return Quantity{}, err
-	}
-	r, err := get(a, at(results.ModeManagedReuse))
-	if err != nil {
-		return Quantity{}, err
-	}
-	lo := p
-	if r.v < lo.v {
-		lo = r
-	}
-	q := ratioOf(lo, e, "%")
-	q.Text = fmt.Sprintf("min(prefetch %s, reuse %s) / explicit %s", p, r, e)
-	return q, nil
 }
 
 // slowestState is the slowest managed state of the 256 MiB streaming

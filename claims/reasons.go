@@ -9,13 +9,9 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// The mechanisms below explain differences from the paper. Each predicts
-// the claim's figure from the run's device facts (meta.json: the link and
-// its bandwidth, the shared pool, concurrent and direct managed access,
-// the handoff's CPU threads) and its own data, and returns false where its
-// mechanism does not exist on the run's device or the run lacks the data;
-// explain (claims.go) applies one only where its prediction lies on the
-// measured side of the paper's tolerance and direction, within its factor.
+// The mechanisms below explain differences from the paper, each from the
+// run's device facts (meta.json) and its own data; explain (claims.go)
+// decides where one applies.
 
 // pcieLink returns the run's PCIe link bandwidth per direction and how it
 // is known.
@@ -88,9 +84,8 @@ func linkBoth(a, b sel) Mechanism {
 	}}
 }
 
-// remoteMapping says whether the GPU can reach managed pages that stay in
-// CPU memory without migrating them (concurrent managed access, or
-// pageable memory access through ATS/HMM) over a PCIe link.
+// remoteMapping says whether the GPU can reach managed pages in CPU memory
+// without migrating them (concurrent managed access, or ATS/HMM) over PCIe.
 func remoteMapping(run *Run) (float64, string, bool) {
 	l, how, ok := pcieLink(run)
 	f := run.Facts
@@ -168,9 +163,8 @@ const (
 	copiesR2               // explicit over host-mapped at R = 2
 )
 
-// copiesOverLink: explicit copy moves the array to the GPU and back in
-// every iteration, the two copies over the link, which host-mapped does
-// not pay; the rest of the handoff costs the same under both.
+// copiesOverLink: explicit copy moves the array over the link both ways
+// every iteration, which host-mapped does not pay; the rest costs the same.
 func copiesOverLink(shape int) Mechanism {
 	return Mechanism{Name: "the copies over PCIe", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
 		ms, how, ok := loopCopies(x.Run)
@@ -200,9 +194,8 @@ func copiesOverLink(shape int) Mechanism {
 	}}
 }
 
-// loopCopies is the time of explicit copy's two copies at 1 GiB: the
-// loop's own (transfer_ms at R = 1) where recorded, else the run's pinned
-// copy rates; only over PCIe.
+// loopCopies is the time of explicit copy's two copies at 1 GiB over PCIe:
+// the loop's transfer_ms at R = 1, else at the run's pinned copy rates.
 func loopCopies(run *Run) (float64, string, bool) {
 	_, how, ok := pcieLink(run)
 	if !ok {
@@ -220,10 +213,9 @@ func loopCopies(run *Run) (float64, string, bool) {
 	return ms, fmt.Sprintf("the two copies take %s ms at this run's pinned copy rates over %s (%s to the GPU, %s back)", num(ms), how, h2d, d2h), true
 }
 
-// migrationBothWays: where the host cannot access GPU-resident managed
-// memory directly, prefetching moves the array both ways in every
-// iteration; at the run's own prefetch rates that bounds how much of
-// demand paging's extra cost it can remove.
+// migrationBothWays: without direct host access to GPU-resident managed
+// memory, prefetching moves the array both ways every iteration, which
+// bounds how much of demand paging's extra cost it can remove.
 var migrationBothWays = Mechanism{Name: "the prefetches both ways", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
 	run := x.Run
 	h2d, err1 := get(run, prefetchDir(results.DirectionH2D))
@@ -279,9 +271,8 @@ var slowerF = Mechanism{Name: "a slower CPU update", Factor: 1.25, Predict: func
 		cpuThreads(x.Run), num(ps[0].F), num(t[0].F), num(t[1].F-t[0].F), num(v))}, true
 }}
 
-// cpuVariation: the CPU update takes different times in configurations
-// that do the same work; with each trial's measured CPU time taken out the
-// figure agrees with the paper's, so the difference is the CPU update's.
+// cpuVariation: with each trial's measured CPU time taken out the figure
+// agrees with the paper's, so the difference is the CPU update's variation.
 var cpuVariation = Mechanism{Name: "the CPU update's variation", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
 	x.Run.altOnce.Do(func() { x.Run.alt = x.Run.withoutCPU() })
 	alt := x.Run.alt
@@ -297,8 +288,8 @@ var cpuVariation = Mechanism{Name: "the CPU update's variation", Factor: 1.25, P
 		cpuThreads(x.Run), q, q.Text, formatValue(x.Measured.Value-q.Value, q.Unit))}, true
 }}
 
-// withoutCPU is the run with each alternating trial's CPU update taken out
-// (model.WithoutCPU), its fit without intervals; nil without handoff rows.
+// withoutCPU is the run without the alternating trials' CPU update
+// (model.WithoutCPU), fitted without intervals; nil without handoff rows.
 func (run *Run) withoutCPU() *Run {
 	rows := model.HandoffPhases(run.Rows)
 	if len(rows) == 0 {
@@ -337,9 +328,8 @@ func integratedPool(shape int) Mechanism {
 	}}
 }
 
-// separatePool: where the GPU has its own memory, CPU-initialised pages
-// must migrate, so first touch runs at most at the bulk prefetch rate, a
-// few per cent of explicit: the direction only.
+// separatePool: where the GPU has its own memory, first touch runs at most
+// at the bulk prefetch rate: the direction only.
 var separatePool = Mechanism{Name: "migration to the GPU's own memory", Predict: func(x *Check) (Prediction, bool) {
 	f := x.Run.Facts
 	p, err1 := get(x.Run, prefetchDir(results.DirectionH2D))
@@ -350,30 +340,26 @@ var separatePool = Mechanism{Name: "migration to the GPU's own memory", Predict:
 	return Prediction{inf(-1), 100 * p.v / e.v, fmt.Sprintf("this GPU has its own memory, reached from CPU memory over %s, so CPU-initialised pages must migrate, at most at the bulk prefetch rate (%s) against explicit's %s", f.LinkText, p, e)}, true
 }}
 
-// streamTraffic: umlab's streaming kernel moves the copy kernel's traffic
-// (each byte read and written once), so it runs at the copy figure; the
-// paper's streaming figure exceeds both its own copy and triad, which no
-// kernel moving that traffic can.
+// streamTraffic: umlab's streaming kernel moves the copy kernel's traffic,
+// so it runs at the copy figure; the paper's exceeds its own copy and
+// triad, which no kernel moving that traffic can.
 var streamTraffic = Mechanism{Name: "the kernels' traffic", Factor: 1.1, Predict: func(x *Check) (Prediction, bool) {
 	if x.Run.Meta.Kind == "published" {
 		return Prediction{}, false
 	}
-	c, err1 := get(x.Run, hbmCopy(256*mib))
-	t, err2 := get(x.Run, triad(gib))
-	ps, err3 := get(x.Ref, stream(results.ModeExplicit, 256*mib))
-	pc, err4 := get(x.Ref, hbmCopy(gib))
-	pt, err5 := get(x.Ref, triad(gib))
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil || err5 != nil || ps.v <= pc.v || ps.v <= pt.v {
+	f, err1 := gets(x.Run, hbmCopy(256*mib), triad(gib))
+	pf, err2 := gets(x.Ref, stream(results.ModeExplicit, 256*mib), hbmCopy(gib), triad(gib))
+	if err1 != nil || err2 != nil || pf[0].v <= pf[1].v || pf[0].v <= pf[2].v {
 		return Prediction{}, false
 	}
+	c, t, ps, pc, pt := f[0], f[1], pf[0], pf[1], pf[2]
 	v := c.v / t.v
 	return Prediction{v, v, fmt.Sprintf("umlab's streaming kernel reads and writes one array in place, the copy kernel's traffic, so it runs at this run's copy figure (%s at 256 MiB; triad %s); the paper's streaming figure (%s) exceeds its own copy (%s) and triad (%s), which no kernel moving that traffic can, so its kernel counts differently",
 		c, t, ps, pc, pt)}, true
 }}
 
-// launchFloor: a kernel that touches a few elements takes the run's
-// shortest kernel time, a fixed per-launch cost, so its useful bandwidth
-// stops falling with sparser touches.
+// launchFloor: a kernel touching a few elements takes the run's shortest
+// kernel time, so its useful bandwidth stops falling with sparser touches.
 var launchFloor = Mechanism{Name: "the launch floor", Factor: 1.25, Predict: func(x *Check) (Prediction, bool) {
 	run := x.Run
 	var k2 string
@@ -400,9 +386,8 @@ var launchFloor = Mechanism{Name: "the launch floor", Factor: 1.25, Predict: fun
 		bytesText(int64(useful)), num(1000*run.sum[k2].kernel), num(1000*floor), c.Group, strings.Trim(c.Benchmark+" "+c.Mode, " "), bytesText(c.SizeBytes), dense, num(v))}, true
 }}
 
-// denseRandom: umlab's random benchmark, where the run has no sparse one,
-// touches every element, so each migrated page is fully used and the ratio
-// of two states is the streaming kernel's.
+// denseRandom: umlab's dense random benchmark uses every migrated page
+// fully, so the ratio of two states is the streaming kernel's.
 func denseRandom(numMode, denMode string) Mechanism {
 	return Mechanism{Name: "a dense random benchmark", Factor: 2, Predict: func(x *Check) (Prediction, bool) {
 		c, ok := x.Run.cfg[random(results.ModeExplicit).key(256*mib)]

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -19,17 +20,15 @@ import (
 )
 
 // Run is the data a claim is checked against: the rows of one platform
-// (one run, or several runs of the same machine), its metadata, the device
-// facts derived from it and, when the run was made with --counters, its
-// counter passes.
+// (one or several runs of the same machine), its metadata, device facts
+// and counter passes.
 type Run struct {
 	Name     string // dataset names or directories, joined with " + "
 	Rows     []results.Row
 	Meta     results.Metadata
 	Facts    Facts
 	Counters []results.CounterRow
-	// Sources names the dataset or directory each run id among the rows
-	// was loaded from (the run id itself where it was not loaded).
+	// Sources names the dataset or directory each run id was loaded from.
 	Sources map[string]string
 
 	cfg  map[string]results.Row // the normalised configuration of each key
@@ -74,16 +73,12 @@ func NewRun(name string, rows []results.Row, m results.Metadata) (*Run, error) {
 	return r, nil
 }
 
-// Load opens one or more embedded datasets or results directories (each
-// resolved by datasets.Resolve: a name, a directory, or newest[:GROUP]) as
-// one run. Several sources combine group by group: a group comes from the
-// first source that measured it (a suite run plus the handoff group of
-// another run on the same machine, say), and a later source that measured
-// it on the same device with the same settings (meta.json's config of the
-// group) adds its rows as another run of it, so that the group's intervals
-// resample runs as well as trials. The metadata and device facts are the
-// first source's; counter passes (counters.csv) are read from every source
-// that has them.
+// Load opens one or more embedded datasets or results directories (as
+// datasets.Resolve names them) as one run. A group comes from the first
+// source that measured it; a later source that measured it on the same
+// device with the same settings adds its rows as another run of it, so
+// that its intervals resample runs as well as trials. The metadata and
+// facts are the first source's; counter passes are read from every source.
 func Load(namesOrDirs ...string) (*Run, error) {
 	if len(namesOrDirs) == 0 {
 		return nil, errors.New("claims: name a dataset or a results directory")
@@ -95,18 +90,13 @@ func Load(namesOrDirs ...string) (*Run, error) {
 	sources := map[string]string{}         // run id → the source that gave it
 	taken := map[string]results.Metadata{} // group → the metadata of its first source
 	for i, n := range namesOrDirs {
-		known := make(map[string]bool, len(sources)) // runs of earlier sources: naming one twice adds nothing
-		for id := range sources {
-			known[id] = true
-		}
+		known := maps.Clone(sources) // runs of earlier sources: naming one twice adds nothing
 		rows, m, resolved, err := datasets.Resolve(n)
 		if err != nil {
 			return nil, err
 		}
-		if resolved != "" {
-			namesOrDirs[i] = resolved
-			n = resolved
-		}
+		n = cmp.Or(resolved, n)
+		namesOrDirs[i] = n
 		if i == 0 {
 			meta = m
 		} else if m.Platform != "" && meta.Platform != "" && m.Platform != meta.Platform {
@@ -118,7 +108,7 @@ func Load(namesOrDirs ...string) (*Run, error) {
 			if seen && !sameSettings(first, m, r.Group) {
 				continue
 			}
-			if known[r.RunID] {
+			if _, dup := known[r.RunID]; dup {
 				continue
 			}
 			fresh[r.Group] = true
@@ -147,8 +137,7 @@ func Load(namesOrDirs ...string) (*Run, error) {
 }
 
 // sameSettings reports whether two runs measured a group on the same
-// device with the same settings, so that their rows are runs of one
-// measurement.
+// device with the same settings.
 func sameSettings(a, b results.Metadata, group string) bool {
 	if a.Device.Name != b.Device.Name || a.Platform != b.Platform || a.Kind != b.Kind {
 		return false
@@ -169,21 +158,9 @@ func groupConfig(m results.Metadata, group string) any {
 	return cfg[group]
 }
 
-// key of a configuration, for the medians.
-func key(group, bench, mode, pattern, policy, phase, dir string, size, stride, interval int64, pct float64, r int64) string {
-	p := ""
-	if !math.IsNaN(pct) {
-		p = strconv.FormatFloat(pct, 'g', -1, 64)
-	}
-	return strings.Join([]string{group, bench, mode, pattern, policy, phase, dir,
-		strconv.FormatInt(size, 10), strconv.FormatInt(stride, 10), strconv.FormatInt(interval, 10), p,
-		strconv.FormatInt(r, 10)}, "|")
-}
-
 // norm makes a row's configuration comparable across the paper's and our
-// rows: stride 1 is the paper's "no stride" (0), handoff CPU-only and
-// GPU-only phases have no R, and a pattern equal to the benchmark adds
-// nothing.
+// rows: stride 1 is the paper's "no stride", handoff phases other than
+// alternating have no R, a pattern equal to the benchmark adds nothing.
 func norm(r results.Row) results.Row {
 	if r.StrideElements == 1 && r.Benchmark != results.BenchStrided {
 		r.StrideElements = 0
@@ -205,36 +182,32 @@ func norm(r results.Row) results.Row {
 	return r
 }
 
+// rowKey is the key of a row's configuration, for the medians.
 func rowKey(r results.Row) string {
 	r = norm(r)
-	return key(r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.Direction, r.SizeBytes,
-		r.StrideElements, r.PageIntervalBytes, r.OversubPct, r.ReusePasses)
+	pct := ""
+	if !math.IsNaN(r.OversubPct) {
+		pct = strconv.FormatFloat(r.OversubPct, 'g', -1, 64)
+	}
+	return strings.Join([]string{r.Group, r.Benchmark, r.Mode, r.Pattern, r.Policy, r.Phase, r.Direction,
+		strconv.FormatInt(r.SizeBytes, 10), strconv.FormatInt(r.StrideElements, 10), strconv.FormatInt(r.PageIntervalBytes, 10), pct,
+		strconv.FormatInt(r.ReusePasses, 10)}, "|")
 }
 
 // sel selects one configuration of a run.
 type sel struct {
 	group, bench, mode, pattern, policy, phase, dir string
 	size, stride, interval                          int64
-	pct                                             float64 // NaN: not an oversubscription row
+	pct                                             float64 // oversubscription rows only
 	r                                               int64
-	// also lists further sizes the claim accepts, in order of preference,
-	// where size was not measured (the figure then names the size used).
-	// No other size stands in.
+	// also lists further sizes the claim accepts, in order of preference;
+	// no other size stands in.
 	also []int64
 }
 
 func (s sel) key(size int64) string {
-	pct := s.pct
-	if s.group != results.GroupOversub {
-		pct = math.NaN()
-	} else {
-		size = 0
-	}
-	pattern := s.pattern
-	if pattern == s.bench || s.group != results.GroupPattern && s.group != results.GroupOversub {
-		pattern = ""
-	}
-	return key(s.group, s.bench, s.mode, pattern, s.policy, s.phase, s.dir, size, s.stride, s.interval, pct, s.r)
+	return rowKey(results.Row{Group: s.group, Benchmark: s.bench, Mode: s.mode, Pattern: s.pattern, Policy: s.policy, Phase: s.phase,
+		Direction: s.dir, SizeBytes: size, StrideElements: s.stride, PageIntervalBytes: s.interval, OversubPct: s.pct, ReusePasses: s.r})
 }
 
 // find returns the summary of a configuration and the size it was found
@@ -288,8 +261,7 @@ func (run *Run) restsOn(keys map[string]bool) []string {
 		if !ids[id] {
 			continue
 		}
-		name := run.Sources[id]
-		name = cmp.Or(name, id)
+		name := cmp.Or(run.Sources[id], id)
 		if !slices.Contains(out, name) {
 			out = append(out, name)
 		}
@@ -300,8 +272,7 @@ func (run *Run) restsOn(keys map[string]bool) []string {
 // Describe says which machine a run is, for sentences: the device and its link.
 func (run *Run) Describe() string {
 	f := run.Facts
-	d := f.Device
-	d = cmp.Or(d, run.Meta.Platform)
+	d := cmp.Or(f.Device, run.Meta.Platform)
 	if f.Link != LinkUnknown {
 		return d + ", " + f.LinkText
 	}

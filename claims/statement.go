@@ -6,11 +6,9 @@ import (
 	"github.com/umlab/umlab/model"
 )
 
-// Statements cite the paper's figures as they are read from its datasets
-// (paper-gb200, paper-gh200, paper-gb10 and Table III's parameters), never
-// retyped: a said is one such figure, formatted as a number, with the
-// configurations it was read from (TestStatementsCiteTheDatasets checks
-// that a claim measures what its statement cites).
+// A said is one figure a statement cites, read from the paper's datasets
+// (never retyped), with the configurations it was read from
+// (TestStatementsCiteTheDatasets checks a claim measures what it cites).
 type said func() (string, map[string]bool, error)
 
 // says fills a statement's %s with its figures; a figure that cannot be

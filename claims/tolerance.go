@@ -5,14 +5,11 @@ import (
 	"math/rand/v2"
 )
 
-// A run's own intervals resample its trials; they cannot show how far a
-// figure moves from one run to the next on the same machine. Where several
-// runs of one machine and suite exist that is measured: for each claim the
-// standard deviation of its figure over the runs (of its logarithm where
-// every figure is positive and within a factor of 10 of the others). A single measured run's interval carries it:
-// each bootstrap replicate of the figure takes a draw of that deviation.
-// runTolerance (tolerance_table.go) holds the deviations over the five
-// full H200 runs of 2026-12-01 and 02, written by TestStability.
+// A run's own intervals cannot show how far a figure moves from one run to
+// the next, so a single measured run's replicates each take a draw of the
+// claim's run-to-run deviation (of its logarithm where the figures are
+// positive and within 10× of each other), measured by TestStability over
+// five full H200 runs into runTolerance (tolerance_table.go).
 
 // tolerance is one claim's run-to-run deviation.
 type tolerance struct {
@@ -20,19 +17,15 @@ type tolerance struct {
 	SD  float64
 }
 
-// apply moves a figure by z deviations.
-func (t tolerance) apply(v, z float64) float64 {
-	if t.Log {
-		return v * math.Exp(t.SD*z)
-	}
-	return v + t.SD*z
-}
-
 // withTolerance adds a draw of the claim's run-to-run deviation to each
 // replicate of its figure, where it applies: a single measured run.
 func withTolerance(vals []float64, id string, t tolerance) {
 	rng := rand.New(rand.NewPCG(seedOf(id, 0), 2))
 	for i, v := range vals {
-		vals[i] = t.apply(v, rng.NormFloat64())
+		if z := rng.NormFloat64(); t.Log {
+			vals[i] = v * math.Exp(t.SD*z)
+		} else {
+			vals[i] = v + t.SD*z
+		}
 	}
 }

@@ -35,19 +35,17 @@ type Ranked struct {
 type Advice struct {
 	Workload Workload
 	Ranking  []Ranked
-	// BreakEven compares the fastest policy (A) with the runner-up (B); its
-	// R is the reuse at which their order changes. Zero when only one
-	// policy is calibrated.
+	// BreakEven compares the fastest policy (A) with the runner-up (B);
+	// zero when only one policy is calibrated.
 	BreakEven Crossover
 	Why       string   // one sentence
 	Notes     []string // how the parameters were obtained (interpolation)
 	Warnings  []string // extrapolation, reuse outside the validated range, uncovered patterns
 }
 
-// Advise ranks the model's policies for a workload by the predicted time of
-// one iteration, F + R·G, at the workload's size (interpolated or
-// extrapolated as Model.At describes), gives the break-even reuse against
-// the runner-up and says in one sentence why the first is fastest.
+// Advise ranks the model's policies for a workload by F + R·G at its size
+// (Model.At), gives the break-even reuse against the runner-up and says in
+// one sentence why the first is fastest.
 func Advise(m *Model, w Workload) (*Advice, error) {
 	if m == nil || len(m.policies) == 0 {
 		return nil, badInput("no calibrated model")
@@ -65,10 +63,9 @@ func Advise(m *Model, w Workload) (*Advice, error) {
 			return nil, err
 		}
 		a.Ranking = append(a.Ranking, Ranked{Estimate: e, PredictedMs: e.Time(w.Reuse)})
-		switch {
-		case e.How == Extrapolated:
+		if e.How == Extrapolated {
 			a.Warnings = appendOnce(a.Warnings, fmt.Sprintf("%s: %s", p, e.Note))
-		default:
+		} else {
 			a.Notes = appendOnce(a.Notes, e.Note)
 		}
 	}
@@ -83,9 +80,7 @@ func Advise(m *Model, w Workload) (*Advice, error) {
 	case w.Reuse > maxR:
 		a.Warnings = append(a.Warnings, fmt.Sprintf("R = %g is beyond R = %g, the largest reuse validated in %s", w.Reuse, maxR, src))
 	}
-	switch w.Pattern {
-	case "", "streaming":
-	default:
+	if w.Pattern != "" && w.Pattern != "streaming" {
 		a.Warnings = append(a.Warnings, fmt.Sprintf("the model is calibrated with a streaming GPU pass; %s access is not modelled, and useful bandwidth falls for strided, random and page-touch access, most for cold managed memory (Sections VI-B, VI-C), so G is underestimated", w.Pattern))
 	}
 	best := a.Ranking[0]
@@ -124,9 +119,8 @@ func appendOnce(s []string, v string) []string {
 	return append(s, v)
 }
 
-// WriteText writes the advice as a ranked plain-text table followed by the
-// break-even reuse, the reason, how the parameters were obtained and any
-// warnings.
+// WriteText writes the advice as a ranked plain-text table, then the
+// break-even reuse, the reason, the parameters' notes and any warnings.
 func (a *Advice) WriteText(w io.Writer) error {
 	ew := &errWriter{w: w}
 	ew.printf("Workload: %s, R = %g GPU passes per CPU update, %s access\n\n", formatSize(a.Workload.SizeBytes), a.Workload.Reuse, cmp.Or(a.Workload.Pattern, "streaming"))

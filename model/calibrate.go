@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/umlab/umlab/results"
@@ -40,51 +39,21 @@ type handoff struct {
 	platform   string
 }
 
-// collect reads the handoff rows (group "handoff"; other groups are ignored)
-// and takes the median total_ms of each configuration over all its trials
-// and repetitions (results.GroupStats, which also keeps each configuration's
-// values for the bootstrap in noise.go). Waived rows and rows without a total_ms are skipped;
-// negative or infinite times, rows from several platforms, and rows without
-// a policy or with an unknown phase are errors.
+// collect takes the median total_ms of each handoff configuration over its
+// trials, keeping the values for the bootstrap. Waived rows and rows without
+// a total_ms are skipped; bad times, several platforms, a missing policy or
+// an unknown phase are errors.
 func collect(rows []results.Row) (*handoff, error) {
-	type trial struct {
-		k  hkey
-		ms float64
-		rd round
-	}
 	var trials []trial
 	h := &handoff{med: map[hkey]float64{}, vals: map[hkey][]float64{}, rounds: map[hkey][]round{}}
-	var platforms []string
+	keep := func(r results.Row) bool { return r.Group == groupHandoff && !r.Waived && !math.IsNaN(r.TotalMs) }
 	for _, r := range rows {
-		if r.Group != groupHandoff || r.Waived || math.IsNaN(r.TotalMs) {
+		if !keep(r) {
 			continue
 		}
-		k := hkey{policy: r.Policy, phase: r.Phase, size: r.SizeBytes}
-		where := fmt.Sprintf("handoff row (policy %q, phase %q, size %d, reuse_passes %d, trial %d)", r.Policy, r.Phase, r.SizeBytes, r.ReusePasses, r.Trial)
-		switch {
-		case r.Policy == "":
-			return nil, badInput("%s has no policy", where)
-		case r.SizeBytes <= 0:
-			return nil, badInput("%s has no positive size_bytes", where)
-		case r.TotalMs < 0 || math.IsInf(r.TotalMs, 0):
-			return nil, badInput("%s: total_ms = %g is not a valid time", where, r.TotalMs)
-		}
-		switch r.Phase {
-		case phaseCPU, phaseGPU:
-		case phaseAlt:
-			if r.ReusePasses < 1 {
-				return nil, badInput("%s: alternating rows need reuse_passes ≥ 1", where)
-			}
-			k.r = r.ReusePasses
-		default:
-			return nil, badInput("%s: phase must be %s, %s or %s", where, phaseCPU, phaseGPU, phaseAlt)
-		}
-		if r.Platform != "" && !slices.Contains(platforms, r.Platform) {
-			platforms = append(platforms, r.Platform)
-		}
-		t := trial{k: k, ms: r.TotalMs}
-		if r.Phase == phaseAlt && r.RoundPosition > 0 {
-			t.rd = round{run: r.RunID, rep: r.Repetition, trial: r.Trial}
+		t, err := trialOf(r)
+		if err != nil {
+			return nil, err
 		}
 		trials = append(trials, t)
 		h.sequential = h.sequential || r.Order != "interleaved"
@@ -92,12 +61,9 @@ func collect(rows []results.Row) (*handoff, error) {
 	if len(trials) == 0 {
 		return nil, badInput("no handoff rows with a total_ms (group %q)", groupHandoff)
 	}
-	if len(platforms) > 1 {
-		sort.Strings(platforms)
-		return nil, badInput("handoff rows come from several platforms (%s): calibrate one at a time", strings.Join(platforms, ", "))
-	}
-	if len(platforms) == 1 {
-		h.platform = platforms[0]
+	var err error
+	if h.platform, err = onePlatform(rows, keep, "handoff rows", "calibrate"); err != nil {
+		return nil, err
 	}
 	for _, t := range trials {
 		h.rounds[t.k] = append(h.rounds[t.k], t.rd) // in the order GroupStats keeps the values
@@ -122,10 +88,62 @@ func collect(rows []results.Row) (*handoff, error) {
 	return h, nil
 }
 
-// round identifies a round of an alternating sweep: the trials of every R
-// of one policy and size with the same run, repetition and trial index
-// were measured one after another (umkit's interleaved order). The zero
-// round is no round (a trial measured in a block of one R).
+// trial is one handoff row's configuration, time and round.
+type trial struct {
+	k  hkey
+	ms float64
+	rd round
+}
+
+// trialOf checks a handoff row and returns its trial.
+func trialOf(r results.Row) (trial, error) {
+	t := trial{k: hkey{policy: r.Policy, phase: r.Phase, size: r.SizeBytes}, ms: r.TotalMs}
+	where := fmt.Sprintf("handoff row (policy %q, phase %q, size %d, reuse_passes %d, trial %d)", r.Policy, r.Phase, r.SizeBytes, r.ReusePasses, r.Trial)
+	switch {
+	case r.Policy == "":
+		return t, badInput("%s has no policy", where)
+	case r.SizeBytes <= 0:
+		return t, badInput("%s has no positive size_bytes", where)
+	case r.TotalMs < 0 || math.IsInf(r.TotalMs, 0):
+		return t, badInput("%s: total_ms = %g is not a valid time", where, r.TotalMs)
+	}
+	switch r.Phase {
+	case phaseCPU, phaseGPU:
+	case phaseAlt:
+		if r.ReusePasses < 1 {
+			return t, badInput("%s: alternating rows need reuse_passes ≥ 1", where)
+		}
+		t.k.r = r.ReusePasses
+		if r.RoundPosition > 0 {
+			t.rd = round{run: r.RunID, rep: r.Repetition, trial: r.Trial}
+		}
+	default:
+		return t, badInput("%s: phase must be %s, %s or %s", where, phaseCPU, phaseGPU, phaseAlt)
+	}
+	return t, nil
+}
+
+// onePlatform returns the platform the kept rows name ("" when none); rows
+// of several platforms are an error.
+func onePlatform(rows []results.Row, keep func(results.Row) bool, what, verb string) (string, error) {
+	var ps []string
+	for _, r := range rows {
+		if keep(r) && r.Platform != "" && !slices.Contains(ps, r.Platform) {
+			ps = append(ps, r.Platform)
+		}
+	}
+	if len(ps) > 1 {
+		slices.Sort(ps)
+		return "", badInput("%s come from several platforms (%s): %s one at a time", what, strings.Join(ps, ", "), verb)
+	}
+	if len(ps) == 1 {
+		return ps[0], nil
+	}
+	return "", nil
+}
+
+// round identifies a round of an alternating sweep, every R of one policy
+// and size measured one after another; the zero round is none.
 type round struct {
 	run        string
 	rep, trial int64
@@ -137,12 +155,10 @@ func (h *handoff) get(policy, phase string, size, r int64) (float64, bool) {
 	return v, ok
 }
 
-// Calibrate fits the reuse-amortized model T̂_p(B, R) = F_p(B) + R·G_p(B)
-// (Section VIII-B) to handoff rows: G_p(B) is the median total_ms of the
-// gpu_only rows and F_p(B) = T_p(B, 1) − G_p(B), where T_p(B, 1) is the
-// median of the alternating rows with reuse_passes = 1. Rows at other R are
-// not used (they are for validation). Every policy and size present in the
-// rows needs both measurements; the error lists all that are missing.
+// Calibrate fits T̂_p(B, R) = F_p(B) + R·G_p(B) (Section VIII-B) to handoff
+// rows: G is the median gpu_only total_ms, F = T(B, 1) − G from the
+// alternating rows at R = 1. Every policy and size needs both; the error
+// lists all that are missing.
 func Calibrate(rows []results.Row) (*Model, error) {
 	h, err := collect(rows)
 	if err != nil {

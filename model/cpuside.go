@@ -7,8 +7,8 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// baselineKey is one repetition's CPU-only baseline: the cpu_only rows of a
-// policy, size and CPU thread count in one repetition.
+// baselineKey is one repetition's CPU-only baseline of a policy, size and
+// CPU thread count.
 type baselineKey struct {
 	policy        string
 	size, rep, th int64
@@ -18,24 +18,15 @@ func baselineOf(r results.Row) baselineKey {
 	return baselineKey{r.Policy, r.SizeBytes, r.Repetition, max(r.CPUThreads, 1)}
 }
 
-// WithoutCPU is a diagnostic, not a different model. It returns handoff
-// rows whose alternating total_ms has the CPU update's compute time taken
-// out: the median CPU-only time (the cpu_only phase: the update alone, data
-// already on the CPU) of the same policy, size and repetition. What stays
-// is the handoff (for managed memory including the CPU-side page faults
-// and migrations that the alternating update pays and the CPU-only baseline
-// does not) and the GPU passes. When the totals miss the reuse model but
-// these rows fit it, the misses come from the CPU update's own speed
-// drifting between configurations (tens of percent on a shared or
-// virtualised host), not from the handoff or the per-pass cost. Interleaved
-// runs (umbench run --order interleaved) measure each repetition's baseline
-// among the alternating runs it is subtracted from.
+// WithoutCPU is a diagnostic, not a different model: the handoff rows with
+// each alternating total_ms less the median cpu_only time of the same
+// policy, size and repetition. When the totals miss the reuse model but
+// these rows fit it, the misses come from the CPU update's speed drifting
+// between configurations, not from the handoff or the per-pass cost.
 //
-// No more is taken out than the trial's own measured update (cpu_ms): where
-// the update inside the loop is faster than alone (at tens of MiB a copy
-// back to pinned memory can leave the data in the CPU's last-level cache),
-// only cpu_ms goes. Alternating rows without a CPU-only baseline in their
-// repetition are dropped; other groups and phases pass through unchanged.
+// No more is taken out than the trial's own cpu_ms (a copy back to pinned
+// memory can leave the data in the CPU's cache). Alternating rows without
+// a baseline are dropped; other rows pass through unchanged.
 func WithoutCPU(rows []results.Row) []results.Row {
 	vals := map[baselineKey][]float64{}
 	for _, r := range rows {

@@ -18,16 +18,11 @@ const (
 	Same                         // the lines coincide: equal at every R
 )
 
+var kindNames = [...]string{Crosses: "crosses", AAlways: "a_always", ANever: "never", Same: "same"}
+
 func (k CrossoverKind) String() string {
-	switch k {
-	case Crosses:
-		return "crosses"
-	case AAlways:
-		return "a_always"
-	case ANever:
-		return "never"
-	case Same:
-		return "same"
+	if k >= 0 && int(k) < len(kindNames) {
+		return kindNames[k]
 	}
 	return fmt.Sprintf("CrossoverKind(%d)", int(k))
 }
@@ -38,31 +33,19 @@ type Crossover struct {
 	A, B      string
 	SizeBytes int64
 	Kind      CrossoverKind
-	// Parallel is true when G_A = G_B: the lines never cross and the policy
-	// with the smaller F is faster at every R.
-	Parallel bool
-	// R is R*, where the lines meet; NaN for parallel lines. It is set for
-	// every other kind, also when R* ≤ 0 and the order never changes for
-	// R > 0.
-	R float64
+	Parallel  bool    // G_A = G_B: the smaller F is faster at every R
+	R         float64 // R*, where the lines meet (also ≤ 0); NaN for parallel lines
 	// Below and Above are the faster policy for 0 < R < R* and for R > R*
-	// (the same policy unless Kind is Crosses; empty when Kind is Same).
+	// (empty when Kind is Same).
 	Below, Above string
-	// Verdict judges the crossover against measurements, when a report has
-	// them: a crossover is stated only where R* lies inside the measured R
-	// range and the two policies' order at both ends of the range is beyond
-	// noise (95 % bootstrap intervals of the predicted difference exclude 0);
-	// otherwise it says "no crossover within R = …" and why. Empty for
-	// published parameters without measurements.
-	Verdict string
-	// Stated is true where Verdict states the crossover: R* inside the
-	// measured R range and the order at both ends beyond noise.
-	Stated bool
-	// Throughout is the policy faster at both ends of the measured R range,
-	// beyond noise, where the order does not change; empty otherwise.
-	Throughout string
-	// RCI is R* with its 95 % bootstrap interval (NaN when not judged).
-	RCI stats.Interval
+	// Verdict judges the crossover against measurements: it is stated only
+	// where R* lies inside the measured R range and the order at both ends
+	// is beyond noise; otherwise it says "no crossover within R = …" and
+	// why. Empty without measurements.
+	Verdict    string
+	Stated     bool           // Verdict states the crossover
+	Throughout string         // the policy faster beyond noise across the measured range, if any
+	RCI        stats.Interval // R* with its 95 % bootstrap interval (NaN when not judged)
 }
 
 // CrossoverOf compares a and b, which should be the same size.

@@ -3,7 +3,6 @@ package model
 import (
 	"cmp"
 	"fmt"
-	"math"
 
 	"github.com/umlab/umlab/results"
 )
@@ -47,14 +46,11 @@ type Decomposition struct {
 	FaultMs, MigrationMs, EvictionMs, SyncMs float64
 	ResidualMs                               float64
 
-	// What a counter pass counted for this configuration (DecomposeCounted);
-	// NaN without one.
+	// What a counter pass counted (DecomposeCounted); NaN without one.
 	CountedHtoDBytes, CountedGPUFaultGroups float64
 	Dominant                                string // the largest term, by name (TermCompute, ...)
-	// Measured names the terms taken directly from a measured time (a
-	// prefetch or copy, the handoff's measured parts); every other term is
-	// inferred: from reference bandwidths, or as a difference between
-	// memory states or phases.
+	// Measured names the terms taken from a measured time; the others are
+	// inferred from reference bandwidths or differences of states or phases.
 	Measured []string
 	Notes    []string
 }
@@ -99,12 +95,10 @@ func (d *Decomposition) note(format string, a ...any) {
 func (d *Decomposition) finish() {
 	d.ResidualMs = d.TotalMs
 	for _, t := range d.terms() {
-		if !math.IsNaN(t) {
-			d.ResidualMs -= t
-		}
+		d.ResidualMs -= nz(t) // an unknown term explains nothing
 	}
 	best := 0.0
-	for i, t := range append(d.terms(), d.ResidualMs) {
+	for i, t := range d.Terms() {
 		if t > best {
 			best, d.Dominant = t, TermNames[i]
 		}
@@ -154,9 +148,7 @@ type conf struct {
 // note.
 func Decompose(rows []results.Row) ([]Decomposition, error) { return DecomposeCounted(rows, nil) }
 
-// Counted is what the counter pass of one configuration measured
-// (`umbench run --counters`, results.CounterRow): Config holds its
-// configuration columns.
+// Counted is what the counter pass of one configuration (Config) measured.
 type Counted struct {
 	Config         results.Row
 	HtoDBytes      float64 // Unified Memory bytes migrated host to device
@@ -171,13 +163,10 @@ func CountedOf(c results.CounterRow) Counted {
 	return Counted{Config: c.Config, HtoDBytes: c.HtoDBytes, DtoHBytes: c.DtoHBytes, CPUPageFaults: c.CPUPageFaults, GPUFaultGroups: c.GPUFaultGroups}
 }
 
-// DecomposeCounted is Decompose with counter passes. Where a cold (or
-// advised) managed or oversubscribed configuration has one, its migration
-// term is the counted host-to-device bytes at the rate the same
-// allocation's prefetch moved them, and the fault term the rest of the
-// excess, instead of assuming the whole allocation moved: a strided or
-// page-touch kernel migrates only the pages it touches. Counts that are
-// NaN or absent leave the estimate of Decompose.
+// DecomposeCounted is Decompose with counter passes: a cold (or advised)
+// configuration's migration term is its counted host-to-device bytes at
+// the prefetch's rate, not the whole allocation (a strided or page-touch
+// kernel migrates only the pages it touches).
 func DecomposeCounted(rows []results.Row, counted []Counted) ([]Decomposition, error) {
 	confs, err := aggregate(rows)
 	if err != nil {

@@ -2,8 +2,6 @@ package model
 
 import (
 	"math"
-	"slices"
-	"strings"
 
 	"github.com/umlab/umlab/results"
 )
@@ -15,7 +13,6 @@ func aggregate(rows []results.Row) ([]conf, error) {
 	}
 	accs := map[ckey]*acc{}
 	var order []ckey
-	var platforms []string
 	for _, r := range rows {
 		if r.Waived {
 			continue
@@ -29,9 +26,6 @@ func aggregate(rows []results.Row) ([]conf, error) {
 				return nil, badInput("%s row (benchmark %q, mode %q, policy %q, size %d, trial %d): %s = %g is not valid",
 					r.Group, r.Benchmark, r.Mode, r.Policy, r.SizeBytes, r.Trial, v.name, v.x)
 			}
-		}
-		if r.Platform != "" && !slices.Contains(platforms, r.Platform) {
-			platforms = append(platforms, r.Platform)
 		}
 		k := keyOf(r)
 		a, ok := accs[k]
@@ -47,9 +41,8 @@ func aggregate(rows []results.Row) ([]conf, error) {
 			a.useful = r.UsefulBytes
 		}
 	}
-	if len(platforms) > 1 {
-		slices.Sort(platforms)
-		return nil, badInput("rows come from several platforms (%s): decompose one at a time", strings.Join(platforms, ", "))
+	if _, err := onePlatform(rows, func(r results.Row) bool { return !r.Waived }, "rows", "decompose"); err != nil {
+		return nil, err
 	}
 	med := func(x []float64) float64 { return results.Describe(x).Median }
 	out := make([]conf, len(order))

@@ -15,10 +15,12 @@ import (
 // DecompositionFrame returns decompositions as a DataFrame: the
 // configuration columns of the results schema (group, benchmark, mode,
 // pattern, policy, size_bytes, stride_elements, page_interval_bytes,
-// oversub_pct, reuse_passes, useful_bytes, total_ms), then hbm_gbps,
-// cpu_gbps, compute_ms, access_hbm_ms, access_cpu_ms, access_ms, fault_ms,
-// migration_ms, eviction_ms, sync_ms, residual_ms, counted_htod_bytes,
-// counted_gpu_fault_groups, dominant, note and measured_terms.
+// oversub_pct, reuse_passes, useful_bytes, total_ms), then the reference
+// bandwidths used (hbm_gbps, cpu_gbps), compute_ms, access_hbm_ms,
+// access_cpu_ms, access_ms, fault_ms, migration_ms, eviction_ms, sync_ms,
+// residual_ms, what a counter pass counted (counted_htod_bytes,
+// counted_gpu_fault_groups), dominant, note and measured_terms (the terms
+// taken from a measured time; the others are inferred).
 func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
 	type D = Decomposition
 	str := func(name string, f func(*D) string) results.Field[D] { return results.StringField(name, f) }
@@ -37,44 +39,24 @@ func DecompositionFrame(ds []Decomposition) dataframe.DataFrame {
 		integer(results.ColReusePasses, func(d *D) int64 { return d.ReusePasses }),
 		integer(results.ColUsefulBytes, func(d *D) int64 { return d.UsefulBytes }),
 		float(results.ColTotalMs, func(d *D) float64 { return d.TotalMs }),
-		float(ColHBMGBps, func(d *D) float64 { return d.HBMGBps }),
-		float(ColCPUGBps, func(d *D) float64 { return d.CPUGBps }),
-		float(ColComputeMs, func(d *D) float64 { return d.ComputeMs }),
-		float(ColAccessHBMMs, func(d *D) float64 { return d.AccessHBMMs }),
-		float(ColAccessCPUMs, func(d *D) float64 { return d.AccessCPUMs }),
-		float(ColAccessMs, func(d *D) float64 { return d.AccessMs() }),
-		float(ColFaultMs, func(d *D) float64 { return d.FaultMs }),
-		float(ColMigrationMs, func(d *D) float64 { return d.MigrationMs }),
-		float(ColEvictionMs, func(d *D) float64 { return d.EvictionMs }),
-		float(ColSyncMs, func(d *D) float64 { return d.SyncMs }),
-		float(ColResidualMs, func(d *D) float64 { return d.ResidualMs }),
-		float(ColCountedHtoDBytes, func(d *D) float64 { return d.CountedHtoDBytes }),
-		float(ColCountedFaultGroups, func(d *D) float64 { return d.CountedGPUFaultGroups }),
-		str(ColDominant, func(d *D) string { return d.Dominant }),
+		float("hbm_gbps", func(d *D) float64 { return d.HBMGBps }),
+		float("cpu_gbps", func(d *D) float64 { return d.CPUGBps }),
+		float("compute_ms", func(d *D) float64 { return d.ComputeMs }),
+		float("access_hbm_ms", func(d *D) float64 { return d.AccessHBMMs }),
+		float("access_cpu_ms", func(d *D) float64 { return d.AccessCPUMs }),
+		float("access_ms", func(d *D) float64 { return d.AccessMs() }),
+		float("fault_ms", func(d *D) float64 { return d.FaultMs }),
+		float("migration_ms", func(d *D) float64 { return d.MigrationMs }),
+		float("eviction_ms", func(d *D) float64 { return d.EvictionMs }),
+		float("sync_ms", func(d *D) float64 { return d.SyncMs }),
+		float("residual_ms", func(d *D) float64 { return d.ResidualMs }),
+		float("counted_htod_bytes", func(d *D) float64 { return d.CountedHtoDBytes }),
+		float("counted_gpu_fault_groups", func(d *D) float64 { return d.CountedGPUFaultGroups }),
+		str("dominant", func(d *D) string { return d.Dominant }),
 		str(results.ColNote, func(d *D) string { return strings.Join(d.Notes, "; ") }),
-		str(ColMeasuredTerms, func(d *D) string { return strings.Join(d.Measured, ";") }),
+		str("measured_terms", func(d *D) string { return strings.Join(d.Measured, ";") }),
 	)
 }
-
-// Column names of the decomposition table.
-const (
-	ColHBMGBps       = "hbm_gbps" // reference HBM bandwidth used
-	ColCPUGBps       = "cpu_gbps" // reference CPU-memory bandwidth used
-	ColComputeMs     = "compute_ms"
-	ColAccessHBMMs   = "access_hbm_ms"
-	ColAccessCPUMs   = "access_cpu_ms"
-	ColAccessMs      = "access_ms"
-	ColFaultMs       = "fault_ms"
-	ColMigrationMs   = "migration_ms"
-	ColEvictionMs    = "eviction_ms"
-	ColSyncMs        = "sync_ms"
-	ColResidualMs    = "residual_ms"
-	ColDominant      = "dominant"
-	ColMeasuredTerms = "measured_terms" // terms taken from a measured time; the others are inferred
-
-	ColCountedHtoDBytes   = "counted_htod_bytes"       // counter pass: bytes migrated host to device
-	ColCountedFaultGroups = "counted_gpu_fault_groups" // counter pass: GPU page fault groups
-)
 
 // WriteDecomposition writes decompositions as a plain-text table, one
 // configuration a line, times in ms ("-" for NaN).

@@ -100,11 +100,23 @@ func (d *Decomposition) serve(bytes int64, cpu bool) {
 	d.AccessHBMMs, d.AccessCPUMs = access(bytes, d.HBMGBps), 0
 }
 
-// split divides an excess time into migration and fault servicing (the
-// rest). p is the prefetch time of the whole allocation of size bytes; the
-// migration is at most p, or, with a count of the bytes migrated (htod not
-// NaN), those bytes at the prefetch's rate.
-func (d *Decomposition) split(excess, p float64, size int64, htod float64) {
+// sib is c's configuration in another mode.
+func (x *decomposer) sib(c *conf, mode string) *conf {
+	k := c.ckey
+	k.mode = mode
+	return x.index[k]
+}
+
+// split divides a first-touch excess time into migration and fault
+// servicing (the rest). The migration is at most the prefetch time of the
+// same allocation, or, with a count of the bytes migrated (htod not NaN),
+// those bytes at the prefetch's rate.
+func (x *decomposer) split(d *Decomposition, c *conf, excess, htod float64) {
+	d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
+	p := math.NaN()
+	if s := x.sib(c, "managed_prefetch"); s != nil {
+		p = s.prefetch
+	}
 	switch {
 	case math.IsNaN(excess):
 		return
@@ -114,44 +126,37 @@ func (d *Decomposition) split(excess, p float64, size int64, htod float64) {
 		return
 	}
 	moved := p
-	if !math.IsNaN(htod) && size > 0 {
-		moved = htod * p / float64(size)
+	if !math.IsNaN(htod) && c.size > 0 {
+		moved = htod * p / float64(c.size)
 		d.note("migration: %s counted host to device, at the prefetch rate", formatSize(int64(math.Round(htod))))
 	}
 	d.MigrationMs = math.Min(moved, math.Max(excess, 0))
 	d.FaultMs = excess - d.MigrationMs
 }
 
+// moved sets the migration term to a measured prefetch or copy time.
+func (d *Decomposition) moved(ms float64) {
+	d.MigrationMs = nz(ms)
+	d.Measured = append(d.Measured, TermMigration)
+}
+
+// unmodelled marks fault and migration unknown for a mode.
+func (d *Decomposition) unmodelled(mode string) {
+	d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
+	d.note("mode %q: fault and migration not modelled", mode)
+}
+
 func (x *decomposer) managed(c *conf) Decomposition {
 	d := newDecomposition(c)
 	d.TotalMs = c.kernel + nz(c.prefetch) + nz(c.transfer)
 	x.refs(&d, c.size)
-	sib := func(mode string) *conf {
-		k := c.ckey
-		k.mode = mode
-		return x.index[k]
-	}
-	ref := math.NaN()
-	for _, m := range []string{"explicit", "managed_prefetch", "managed_reuse"} {
-		if s := sib(m); s != nil && finite(s.kernel) {
-			ref = s.kernel
-			if m != "explicit" {
-				d.note("resident reference: %s kernel (no explicit rows)", m)
-			}
-			break
-		}
-	}
-	if math.IsNaN(ref) {
-		d.note("no explicit, prefetched or reused rows of this benchmark and size: compute and fault unknown")
-	}
+	ref := x.resident(c, &d)
 	htod := x.count(c, &d)
 	remote := c.mode == "host_mapped"
 	if remoteAdvice(c.mode) {
 		// Accessed-by and preferred-CPU map the pages for the GPU where they
-		// are: the GPU reads and writes CPU memory over the link, nothing
-		// migrates (the H200 counter passes, of data brought home, count 0
-		// bytes host to device). A counter pass that saw a migration
-		// overrules that.
+		// are: nothing migrates (the H200 counter passes, of data brought
+		// home, count 0 bytes host to device), unless a counter pass saw it.
 		if !math.IsNaN(htod) && htod > 0.01*float64(c.size) {
 			d.note("%s: the counter pass saw %s migrate host to device: treated as first touch", c.mode, formatSize(int64(htod)))
 		} else {
@@ -162,62 +167,68 @@ func (x *decomposer) managed(c *conf) Decomposition {
 	if c.useful > 0 {
 		d.ComputeMs = ref - access(c.useful, d.HBMGBps)
 	}
-	// A remote-access kernel that takes longer than twice its access spends
-	// the rest mapping pages: a fresh allocation's CPU pages are mapped for
-	// the GPU through faults at its first touch (the H200 with
-	// --rewrite reallocate: preferred CPU at 2.9 GB/s, host triad 74).
-	mapping := 0.0
-	if remote && remoteAdvice(c.mode) {
-		what := "no counter pass: no migration assumed"
-		if !math.IsNaN(htod) {
-			what = fmt.Sprintf("counter pass: %s migrated", formatSize(int64(htod)))
-			if g := d.CountedGPUFaultGroups; g > 0 {
-				// The counted evidence of the mapping faults.
-				what += fmt.Sprintf(", %.0f GPU fault groups", g)
-			}
-		}
-		faulted := !(d.CountedGPUFaultGroups == 0) // NaN without a pass: not ruled out
-		excess := c.kernel - d.ComputeMs - d.AccessCPUMs
-		switch {
-		case math.IsNaN(excess):
-			mapping = math.NaN()
-			d.note("%s is remote access (%s); without CPU-memory bandwidth or a reference kernel, fault is not separated from access", c.mode, what)
-		case excess > d.AccessCPUMs && faulted:
-			mapping = excess
-			d.note("%s is remote access but took %.3g× as long as CPU memory's bandwidth allows: fault inferred as the rest, "+
-				"the GPU mapping CPU pages at its first touch (%s); access_cpu inferred from the host triad bandwidth",
-				c.mode, c.kernel/d.AccessCPUMs, what)
-		default:
-			d.note("%s is remote access: the GPU reads CPU memory in place, no fault or migration (%s); access_cpu inferred from the host triad bandwidth", c.mode, what)
-		}
-	}
 	d.FaultMs, d.MigrationMs, d.EvictionMs, d.SyncMs = 0, 0, 0, 0
 	switch {
 	case c.mode == "explicit":
-		d.MigrationMs = nz(c.transfer)
-		d.Measured = append(d.Measured, TermMigration)
+		d.moved(c.transfer)
 	case c.mode == "managed_prefetch":
-		d.MigrationMs = nz(c.prefetch)
-		d.Measured = append(d.Measured, TermMigration)
+		d.moved(c.prefetch)
+	case remote && remoteAdvice(c.mode):
+		d.FaultMs = x.mapping(c, &d, htod)
 	case c.mode == "managed_reuse" || remote:
-		if remote && remoteAdvice(c.mode) {
-			d.FaultMs = mapping
-		}
 	case c.mode == "managed_cold" || strings.HasPrefix(c.mode, "advise_"):
 		if c.mode != "managed_cold" {
 			d.note("advice mode treated like first touch")
 		}
-		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
-		p := math.NaN()
-		if s := sib("managed_prefetch"); s != nil {
-			p = s.prefetch
-		}
-		d.split(c.kernel-ref, p, c.size, htod)
+		x.split(&d, c, c.kernel-ref, htod)
 	default:
-		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
-		d.note("mode %q: fault and migration not modelled", c.mode)
+		d.unmodelled(c.mode)
 	}
 	return d
+}
+
+// resident returns the resident reference kernel time of c's benchmark and
+// size: explicit, else prefetched, else reused.
+func (x *decomposer) resident(c *conf, d *Decomposition) float64 {
+	for _, m := range []string{"explicit", "managed_prefetch", "managed_reuse"} {
+		if s := x.sib(c, m); s != nil && finite(s.kernel) {
+			if m != "explicit" {
+				d.note("resident reference: %s kernel (no explicit rows)", m)
+			}
+			return s.kernel
+		}
+	}
+	d.note("no explicit, prefetched or reused rows of this benchmark and size: compute and fault unknown")
+	return math.NaN()
+}
+
+// mapping is the fault term of a remote-access advice mode: a kernel that
+// takes longer than twice its access spends the rest mapping pages, as a
+// fresh allocation's CPU pages are mapped for the GPU through faults at
+// its first touch (the H200 with --rewrite reallocate: preferred CPU at
+// 2.9 GB/s, host triad 74).
+func (x *decomposer) mapping(c *conf, d *Decomposition, htod float64) float64 {
+	what := "no counter pass: no migration assumed"
+	if !math.IsNaN(htod) {
+		what = fmt.Sprintf("counter pass: %s migrated", formatSize(int64(htod)))
+		if g := d.CountedGPUFaultGroups; g > 0 {
+			what += fmt.Sprintf(", %.0f GPU fault groups", g) // the mapping faults, counted
+		}
+	}
+	faulted := !(d.CountedGPUFaultGroups == 0) // NaN without a pass: not ruled out
+	excess := c.kernel - d.ComputeMs - d.AccessCPUMs
+	switch {
+	case math.IsNaN(excess):
+		d.note("%s is remote access (%s); without CPU-memory bandwidth or a reference kernel, fault is not separated from access", c.mode, what)
+		return math.NaN()
+	case excess > d.AccessCPUMs && faulted:
+		d.note("%s is remote access but took %.3g× as long as CPU memory's bandwidth allows: fault inferred as the rest, "+
+			"the GPU mapping CPU pages at its first touch (%s); access_cpu inferred from the host triad bandwidth",
+			c.mode, c.kernel/d.AccessCPUMs, what)
+		return excess
+	}
+	d.note("%s is remote access: the GPU reads CPU memory in place, no fault or migration (%s); access_cpu inferred from the host triad bandwidth", c.mode, what)
+	return 0
 }
 
 // remoteAdvice reports whether an advice mode leaves the data in CPU memory
@@ -263,21 +274,12 @@ func (x *decomposer) oversub(c *conf) Decomposition {
 	}
 	switch c.mode {
 	case "managed_prefetch":
-		d.MigrationMs = nz(c.prefetch)
-		d.Measured = append(d.Measured, TermMigration)
+		d.moved(c.prefetch)
 	case "managed_reuse":
 	case "managed_cold":
-		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
-		p := math.NaN()
-		k := c.ckey
-		k.mode = "managed_prefetch"
-		if s := x.index[k]; s != nil {
-			p = s.prefetch
-		}
-		d.split(access(u, own)-access(u, res), p, c.size, x.count(c, &d))
+		x.split(&d, c, access(u, own)-access(u, res), x.count(c, &d))
 	default:
-		d.FaultMs, d.MigrationMs = math.NaN(), math.NaN()
-		d.note("mode %q: fault and migration not modelled", c.mode)
+		d.unmodelled(c.mode)
 	}
 	return d
 }
@@ -286,28 +288,19 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 	d := newDecomposition(c)
 	d.TotalMs = c.total
 	x.refs(&d, c.size)
-	get := func(phase string, r int64) *conf {
+	// phase returns the total and useful bytes of another phase of c.
+	phase := func(phase string, r int64, missing string) (float64, int64) {
 		k := c.ckey
 		k.phase, k.r = phase, r
-		return x.index[k]
+		if s := x.index[k]; s != nil {
+			return s.total, s.useful
+		}
+		d.note("%s", missing)
+		return math.NaN(), 0
 	}
-	g, t1, cpu := math.NaN(), math.NaN(), math.NaN()
-	var u int64
-	if s := get(phaseGPU, 0); s != nil {
-		g, u = s.total, s.useful
-	} else {
-		d.note("no gpu_only rows: G unknown")
-	}
-	if s := get(phaseAlt, 1); s != nil {
-		t1 = s.total
-	} else {
-		d.note("no alternating R = 1 rows: F unknown")
-	}
-	if s := get(phaseCPU, 0); s != nil {
-		cpu = s.total
-	} else {
-		d.note("no cpu_only rows: CPU update and sync unknown")
-	}
+	g, u := phase(phaseGPU, 0, "no gpu_only rows: G unknown")
+	t1, _ := phase(phaseAlt, 1, "no alternating R = 1 rows: F unknown")
+	cpu, _ := phase(phaseCPU, 0, "no cpu_only rows: CPU update and sync unknown")
 	r := float64(c.r)
 	d.serve(u, c.policy == HostMapped)
 	pass := d.AccessHBMMs + d.AccessCPUMs
@@ -324,12 +317,9 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 		d.note("compute includes the CPU update; sync includes fault, migration and eviction (no measured parts in these rows)")
 		return d
 	}
-	// The alternating trial's measured parts: the update (cpu_ms), the
-	// movement (prefetch_ms, transfer_ms), the R passes (kernel_ms) and the
-	// remainder (sync_ms). What the update and the passes take beyond the
-	// CPU-only and GPU-only phases is fault servicing and the migration it
-	// triggers (managed memory); the counters, where present, say how much
-	// moved.
+	// From the trial's measured parts: what the update and the passes take
+	// beyond the CPU-only and GPU-only phases is fault servicing and the
+	// migration it triggers (managed memory).
 	d.SyncMs = c.sync
 	d.Measured = append(d.Measured, TermSync)
 	cpuExtra, gpuExtra := c.cpu-cpu, c.kernel-r*g
@@ -339,12 +329,10 @@ func (x *decomposer) handoff(c *conf) Decomposition {
 		d.FaultMs = cpuExtra + gpuExtra
 		d.note("fault (inferred: update and passes less the CPU-only and GPU-only phases) includes the migration the faults trigger")
 	case ManagedPrefetch:
-		d.MigrationMs = nz(c.prefetch)
+		d.moved(c.prefetch)
 		d.FaultMs = cpuExtra + gpuExtra
-		d.Measured = append(d.Measured, TermMigration)
 	case ExplicitCopy:
-		d.MigrationMs = nz(c.transfer)
-		d.Measured = append(d.Measured, TermMigration)
+		d.moved(c.transfer)
 		d.ComputeMs += cpuExtra + gpuExtra // no faults: differences from the phases are the update's and passes' own variation
 	case HostMapped:
 		d.ComputeMs += cpuExtra + gpuExtra // remote access, in the passes

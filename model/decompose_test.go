@@ -142,7 +142,7 @@ func TestDecomposeGB200(t *testing.T) {
 	}
 
 	df := model.DecompositionFrame(ds)
-	if df.Err != nil || df.Nrow() != len(ds) || df.Col(model.ColDominant).Elem(1).String() != cold.Dominant {
+	if df.Err != nil || df.Nrow() != len(ds) || df.Col("dominant").Elem(1).String() != cold.Dominant {
 		t.Errorf("frame: %v, %d rows", df.Err, df.Nrow())
 	}
 	var buf bytes.Buffer
@@ -241,7 +241,7 @@ func TestDecomposeCounted(t *testing.T) {
 		t.Errorf("counts of stride 128 used for stride 64: migration %g", c.MigrationMs)
 	}
 	f := model.DecompositionFrame(ds)
-	if f.Err != nil || !slices.Contains(f.Names(), model.ColCountedHtoDBytes) {
+	if f.Err != nil || !slices.Contains(f.Names(), "counted_htod_bytes") {
 		t.Errorf("frame: %v %v", f.Err, f.Names())
 	}
 }

@@ -1,12 +1,10 @@
 package model
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 
@@ -33,31 +31,21 @@ func (f PlatformFit) Models() []Calibration {
 	return out
 }
 
-// FitEach fits the reuse model (Fit: G from the gpu_only rows,
-// F = T(R=1) − G, validated at the other R) separately for each platform of
-// the handoff rows, the paper's platforms first (GB200, GH200, GB10), then
-// the others by name. Phases other than cpu_only, gpu_only and alternating
-// (the paper datasets' baseline and extra) are left out. A platform that
-// cannot be fitted (too few policies or reuse counts) has Err set.
+// FitEach fits the reuse model (Fit) separately for each platform of the
+// handoff phases (HandoffPhases), the paper's platforms first, then the
+// others by name; a platform that cannot be fitted has Err set.
 func FitEach(rows []results.Row, o Options) []PlatformFit {
 	by := map[string][]results.Row{}
 	for _, r := range HandoffPhases(rows) {
 		by[r.Platform] = append(by[r.Platform], r)
 	}
 	var fits []PlatformFit
-	for _, p := range paperOrder(by) {
+	paperFirst := inOrder("GB200", "GH200", "GB10")
+	for _, p := range slices.SortedFunc(maps.Keys(by), paperFirst) {
 		rep, err := Fits.Fit(by[p], o)
 		fits = append(fits, PlatformFit{Platform: p, Report: rep, Err: err})
 	}
 	return fits
-}
-
-// paperOrder returns the keys of by: GB200, GH200, GB10, then the rest by name.
-func paperOrder(by map[string][]results.Row) []string {
-	paper := []string{"GB200", "GH200", "GB10"}
-	return slices.SortedFunc(maps.Keys(by), func(a, b string) int {
-		return cmp.Or(cmp.Compare(rankIn(paper, a), rankIn(paper, b)), strings.Compare(a, b))
-	})
 }
 
 // AllModels returns the models of every fit that succeeded.
@@ -70,9 +58,8 @@ func AllModels(fits []PlatformFit) []Calibration {
 }
 
 // CompareFrame sets published parameters beside fitted ones, matched by
-// platform, policy and size: F, G and the errors of each, and the
-// difference of F in percent. Published parameters without a fitted match
-// (and the reverse) keep NaN in the other's columns.
+// platform, policy and size (NaN where one has no match): F, G and the
+// errors of each, and the difference of F in percent.
 func CompareFrame(published, fitted []Calibration) dataframe.DataFrame {
 	type k struct {
 		platform, policy string
@@ -124,10 +111,9 @@ func CompareFrame(published, fitted []Calibration) dataframe.DataFrame {
 	)
 }
 
-// AdviceFrame asks the advisor (Advise) which policy is fastest for each
-// workload under each fit's model: platform, size, R, the fastest policy
-// and its predicted time, the runner-up, the break-even reuse R* between
-// them, and how the parameters were obtained at that size.
+// AdviceFrame asks Advise which policy is fastest for each workload under
+// each fit's model: platform, size, R, the fastest and runner-up with
+// their times, the break-even R* and how the parameters were obtained.
 func AdviceFrame(fits []PlatformFit, workloads []Workload) dataframe.DataFrame {
 	type advice struct {
 		platform           string

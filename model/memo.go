@@ -10,13 +10,9 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// FitMemo fits the reuse model once per distinct input: Fit of the same
-// rows (by content, however the slice was made) with the same options
-// returns the report of the first call. A report, a reproduction or a set
-// of claims that fits one run's handoff rows for several figures and
-// claims fits them once. It keeps at most its capacity of reports (the
-// oldest go first). Safe for concurrent use; the reports it returns are
-// shared: read them, do not modify them.
+// FitMemo fits the reuse model once per distinct input (rows by content,
+// and options), keeping at most its capacity of reports, oldest out first.
+// Safe for concurrent use; the reports are shared: do not modify them.
 type FitMemo struct {
 	mu    sync.Mutex
 	cap   int

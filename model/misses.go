@@ -9,57 +9,43 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// MissAPE is the median APE (percent, over a calibration's validation
-// points) above which a policy's misses at a size are explained in a
-// note: where in the trial they sit and what the counter passes saw.
+// MissAPE is the median APE (%) above which a policy's misses at a size
+// are explained in a note.
 const MissAPE = 2.0
 
 // Parts of an alternating trial, as the handoff group writes them.
 const (
-	partCPU    = "the CPU update (cpu_ms)"
-	partMove   = "the movement"
-	partKernel = "the GPU passes beyond R·G (kernel_ms)"
-	partSync   = "the rest (sync_ms)"
+	partCPU = iota
+	partMove
+	partKernel
+	partSync
 )
 
-// partNamesOf lists the parts a policy's trials have, with the movement
-// named after the column that holds it (managed and host-mapped memory
+// parts are the medians of one alternating configuration's trial parts,
+// indexed by part; NaN where the rows do not carry one.
+type parts [4]float64
+
+// partNamesOf lists the parts a policy's trials have, and labels them, the
+// movement after the column that holds it (managed and host-mapped memory
 // move inside the update and the passes).
-func partNamesOf(policy string) ([]string, map[string]string) {
-	label := map[string]string{partCPU: partCPU, partKernel: partKernel, partSync: partSync}
+func partNamesOf(policy string) ([]int, [4]string) {
+	label := [4]string{"the CPU update (cpu_ms)", "the movement", "the GPU passes beyond R·G (kernel_ms)", "the rest (sync_ms)"}
 	switch policy {
 	case ManagedPrefetch:
 		label[partMove] = "the prefetches (prefetch_ms)"
 	case ExplicitCopy:
 		label[partMove] = "the copies (transfer_ms)"
 	default:
-		return []string{partCPU, partKernel, partSync}, label
+		return []int{partCPU, partKernel, partSync}, label
 	}
-	return []string{partCPU, partMove, partKernel, partSync}, label
-}
-
-// parts are the medians of one alternating configuration's trial parts;
-// NaN where the rows do not carry one.
-type parts struct{ cpu, move, kernel, sync float64 }
-
-func (p parts) of(name string) float64 {
-	switch name {
-	case partCPU:
-		return p.cpu
-	case partMove:
-		return p.move
-	case partKernel:
-		return p.kernel
-	}
-	return p.sync
+	return []int{partCPU, partMove, partKernel, partSync}, label
 }
 
 // collectParts takes, per alternating configuration, the median of each
 // part over its trials. Movement is prefetch_ms or transfer_ms, whichever
 // the policy writes; a policy that moves nothing explicitly counts 0.
 func collectParts(rows []results.Row) map[hkey]parts {
-	type acc struct{ cpu, move, kernel, sync []float64 }
-	accs := map[hkey]*acc{}
+	accs := map[hkey]*[4][]float64{}
 	for _, r := range rows {
 		if r.Group != groupHandoff || r.Phase != phaseAlt || r.Waived || math.IsNaN(r.TotalMs) {
 			continue
@@ -67,7 +53,7 @@ func collectParts(rows []results.Row) map[hkey]parts {
 		k := hkey{r.Policy, phaseAlt, r.SizeBytes, r.ReusePasses}
 		a := accs[k]
 		if a == nil {
-			a = &acc{}
+			a = new([4][]float64)
 			accs[k] = a
 		}
 		move := 0.0
@@ -77,27 +63,26 @@ func collectParts(rows []results.Row) map[hkey]parts {
 		case !math.IsNaN(r.TransferMs):
 			move = r.TransferMs
 		}
-		a.cpu, a.move = append(a.cpu, r.CPUMs), append(a.move, move)
-		a.kernel, a.sync = append(a.kernel, r.KernelMs), append(a.sync, r.SyncMs)
+		for i, v := range [4]float64{r.CPUMs, move, r.KernelMs, r.SyncMs} {
+			a[i] = append(a[i], v)
+		}
 	}
 	out := make(map[hkey]parts, len(accs))
 	for k, a := range accs {
-		out[k] = parts{stats.Median(a.cpu), stats.Median(a.move), stats.Median(a.kernel), stats.Median(a.sync)}
+		var p parts
+		for i := range a {
+			p[i] = stats.Median(a[i])
+		}
+		out[k] = p
 	}
 	return out
 }
 
-// explainMisses adds a note for every calibrated policy and size (a row of
-// Table III; sizes counted in the aggregate) whose median APE exceeds
-// MissAPE. The model takes F from the R = 1 configuration, so a
-// validation point's miss is how far the other configuration's trial moved
-// away from it: T(R) − F − R·G equals the sum over the parts of part(R) −
-// part(1), with R·G − G taken from the passes. The note gives the median
-// APE's interval (and says when it reaches below MissAPE: misses within
-// the noise of the medians), each part's share of those deviations
-// (relative to T(R), over the validation R values), the range of the
-// leading part next to the CPU-only update, and what the counter passes
-// saw at both ends of the R range.
+// explainMisses notes every calibrated policy and size (counted in the
+// aggregate) whose median APE exceeds MissAPE. F comes from R = 1, so a
+// miss T(R) − F − R·G is the sum over the parts of part(R) − part(1) (less
+// (R − 1)·G from the passes): the note gives each part's share of those
+// deviations, the leading part's range and what the counter passes saw.
 func (h *handoff) explainMisses(rep *Report, counted []Counted) {
 	if h.parts == nil || !rep.Model.fitted { // published parameters: F is not the R = 1 configuration's
 		return
@@ -141,11 +126,9 @@ func (h *handoff) explainMisses(rep *Report, counted []Counted) {
 }
 
 // missShares returns each part's share (percent) of the absolute
-// deviations from the R = 1 configuration, each divided by T(R), over the
-// given sizes and the validation R values; false when the parts are not
-// recorded.
-func (h *handoff) missShares(rep *Report, p string, sizes []int64, names []string) (map[string]float64, bool) {
-	sum := map[string]float64{}
+// deviations from R = 1, each relative to T(R); false without parts.
+func (h *handoff) missShares(rep *Report, p string, sizes []int64, names []int) (map[int]float64, bool) {
+	sum := map[int]float64{}
 	total := 0.0
 	for _, s := range sizes {
 		e, err := rep.Model.At(p, s)
@@ -163,7 +146,7 @@ func (h *handoff) missShares(rep *Report, p string, sizes []int64, names []strin
 				continue
 			}
 			for _, name := range names {
-				d := at.of(name) - base.of(name)
+				d := at[name] - base[name]
 				if name == partKernel {
 					d -= float64(r-1) * e.G
 				}
@@ -186,7 +169,7 @@ func (h *handoff) missShares(rep *Report, p string, sizes []int64, names []strin
 
 // leadRange describes the leading part across R at one size, next to the
 // CPU-only update when the lead is the CPU update.
-func (h *handoff) leadRange(p string, s int64, lead, label string) string {
+func (h *handoff) leadRange(p string, s int64, lead int, label string) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	var rLo, rHi int64
 	for _, r := range h.rs {
@@ -194,7 +177,7 @@ func (h *handoff) leadRange(p string, s int64, lead, label string) string {
 		if !ok {
 			continue
 		}
-		v := at.of(lead)
+		v := at[lead]
 		if lead == partKernel {
 			if g, ok := h.get(p, phaseGPU, s, 0); ok {
 				v -= float64(r) * g

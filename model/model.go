@@ -20,36 +20,30 @@ const (
 	ManagedPrefetch = results.PolicyManagedPrefetch
 )
 
-// policyOrder is the order of Table III; other policies sort after it by name.
-var policyOrder = []string{ExplicitCopy, HostMapped, Managed, ManagedPrefetch}
+// comparePolicies orders policies as Table III does, others after by name.
+var comparePolicies = inOrder(ExplicitCopy, HostMapped, Managed, ManagedPrefetch)
 
-// comparePolicies orders policies as Table III does.
-func comparePolicies(a, b string) int {
-	return cmp.Or(cmp.Compare(rankIn(policyOrder, a), rankIn(policyOrder, b)), strings.Compare(a, b))
-}
-
-// rankIn is v's place in order, or len(order) for a value not in it.
-func rankIn(order []string, v string) int {
-	if i := slices.Index(order, v); i >= 0 {
-		return i
+// inOrder compares names by their place in order, those not in it after
+// them by name.
+func inOrder(order ...string) func(a, b string) int {
+	rank := func(v string) int {
+		if i := slices.Index(order, v); i >= 0 {
+			return i
+		}
+		return len(order)
 	}
-	return len(order)
+	return func(a, b string) int { return cmp.Or(cmp.Compare(rank(a), rank(b)), strings.Compare(a, b)) }
 }
 
-// Param holds the two parameters of the reuse-amortized model for one policy
-// and working-set size: F, the fixed cost of one CPU update and handoff (ms),
-// and G, the marginal cost of one GPU pass (ms per pass). Table III of the
-// paper lists them for GB200 at 1 GiB. It is umlab's one model-parameter
-// type: calibration makes it (inside a [Calibration], with its validation
-// errors), datasets reads published ones into it (from a dataset's
-// model.csv), and plots draws and tabulates it.
+// Param holds the reuse-amortized model's parameters for one policy and
+// working-set size: F, the fixed cost of one CPU update and handoff (ms),
+// and G, the cost of one GPU pass (ms), as Table III lists them. It is
+// umlab's one model-parameter type (calibrated, published or drawn).
 type Param struct {
 	Policy    string
 	SizeBytes int64
 	F, G      float64
 
-	// Where the parameters come from; the model itself uses only the
-	// fields above.
 	Platform string // the platform calibrated on, e.g. GB200 ("" if not stated)
 	Source   string // a published figure's source, e.g. Table III
 }
@@ -131,11 +125,6 @@ func (m *Model) Params() []Param {
 	return out
 }
 
-// MaxReuse is the largest R of the alternating rows the model was calibrated
-// with (the end of the range that could be validated); 0 when unknown, as
-// for published parameters.
-func (m *Model) MaxReuse() int64 { return m.maxR }
-
 // How says how an Estimate's parameters were obtained.
 type How int
 
@@ -146,14 +135,11 @@ const (
 	Extrapolated            // outside the calibrated sizes: see the Estimate's Note
 )
 
+var howNames = [...]string{Calibrated: "calibrated", Interpolated: "interpolated", Extrapolated: "extrapolated"}
+
 func (h How) String() string {
-	switch h {
-	case Calibrated:
-		return "calibrated"
-	case Interpolated:
-		return "interpolated"
-	case Extrapolated:
-		return "extrapolated"
+	if h >= 0 && int(h) < len(howNames) {
+		return howNames[h]
 	}
 	return fmt.Sprintf("How(%d)", int(h))
 }
@@ -167,14 +153,11 @@ type Estimate struct {
 	Note   string // one sentence on the method, for the reader
 }
 
-// At returns a policy's parameters at a size. Between calibrated sizes F and
-// G are interpolated linearly in size (exact when cost is a fixed part plus a
-// per-byte part). Above the largest calibrated size they are extrapolated
-// along the line through the two largest sizes, never below the largest
-// size's values (or scaled in proportion to size when only one size is
-// calibrated). Below the smallest size the smallest size's values are kept:
-// launch and handoff overheads do not vanish with size, so this is an upper
-// bound. Extrapolated estimates say so in Note.
+// At returns a policy's parameters at a size: between calibrated sizes
+// interpolated linearly in size (exact for a fixed plus a per-byte cost);
+// above them extrapolated along the two largest sizes, never below the
+// largest's (in proportion to size from a single size); below them the
+// smallest size's, an upper bound, as overheads do not vanish with size.
 func (m *Model) At(policy string, sizeBytes int64) (Estimate, error) {
 	ps, ok := m.by[policy]
 	if !ok {
@@ -213,19 +196,6 @@ func (m *Model) At(policy string, sizeBytes int64) (Estimate, error) {
 		e.Note = fmt.Sprintf("interpolated linearly in size between %s and %s", formatSize(lo.SizeBytes), formatSize(hi.SizeBytes))
 	}
 	return e, nil
-}
-
-// Predict returns the predicted time of one iteration (ms) of a policy at a
-// size with r GPU passes per CPU update, with the estimate it came from.
-func (m *Model) Predict(policy string, sizeBytes int64, r float64) (float64, Estimate, error) {
-	if !(r >= 0) || math.IsInf(r, 0) {
-		return math.NaN(), Estimate{}, badInput("reuse %g is not a finite, non-negative number of passes", r)
-	}
-	e, err := m.At(policy, sizeBytes)
-	if err != nil {
-		return math.NaN(), e, err
-	}
-	return e.Time(r), e, nil
 }
 
 func lerp(x, x0, x1 int64, y0, y1 float64) float64 {

@@ -83,8 +83,10 @@ func TestCalibrateExact(t *testing.T) {
 	if len(rep.Fastest) != len(sizes)*5 {
 		t.Errorf("%d fastest checks, want %d", len(rep.Fastest), len(sizes)*5)
 	}
-	if rep.Model.MaxReuse() != 32 {
-		t.Errorf("MaxReuse = %d", rep.Model.MaxReuse())
+	// The model keeps the largest R it was calibrated with (32): advice beyond it says so.
+	a, err := model.Advise(rep.Model, model.Workload{SizeBytes: sizes[0], Reuse: 64})
+	if err != nil || !strings.Contains(strings.Join(a.Warnings, "\n"), "beyond R = 32, the largest reuse validated in the calibration data") {
+		t.Errorf("advice at R = 64: %v, warnings %q", err, a.Warnings)
 	}
 }
 

@@ -12,22 +12,14 @@ import (
 )
 
 // minTrialsForCI is the fewest trials per configuration the bootstrap
-// intervals are computed from; with fewer, noise is unknown and no
-// difference counts as beyond it.
+// intervals are computed from.
 const minTrialsForCI = 5
 
 // noise adds 95 % bootstrap intervals to a validated report. Each of B
-// replicates resamples every configuration's trials with replacement and
-// takes the medians; a fitted model is recalibrated on each replicate, so
-// the intervals carry the calibration's noise as well as the validation
-// point's. From the replicates: every point's measured median and signed
-// error, whose interval gives the APE's (absInterval), and from those the
-// aggregate and each calibration's median APE; whether each
-// fastest-policy check is decisive, the crossovers' verdicts and the check
-// that F does not depend on R.
+// replicates resamples every configuration's trials; a fitted model is
+// recalibrated on each, so the intervals carry the calibration's noise.
 func (h *handoff) noise(m *Model, rep *Report, o Options) {
-	B := o.Resamples
-	B = cmp.Or(B, stats.DefaultResamples)
+	B := cmp.Or(o.Resamples, stats.DefaultResamples)
 	fewest := math.MaxInt
 	for _, v := range h.vals {
 		fewest = min(fewest, len(v))
@@ -42,8 +34,6 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 	paired := h.pairedSweeps()
 	med := h.replicates(B, cmp.Or(o.Seed, 1), paired)
 	rep.PairedSweeps = len(paired)
-	ci := replicateCI
-	// param returns replicate b's F and G of a policy at a size.
 	param := func(p string, s int64, b int) (float64, float64) {
 		if m.fitted {
 			g, t1 := med[hkey{p, phaseGPU, s, 0}], med[hkey{p, phaseAlt, s, 1}]
@@ -57,13 +47,30 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		}
 		return e.F, e.G
 	}
-	// Each point's error, replicate by replicate, signed: (predicted −
-	// measured)/measured. Its APE interval is the signed interval's image
-	// under |·| (from 0 when the signed interval holds 0). Resampling the
-	// absolute error itself would not do: noise only adds to an absolute
-	// value, so where the model's miss is as small as the noise every
-	// replicate's APE lies above the measured one, and the interval would
-	// exclude both it and a true error of 0.
+	errs := rep.pointCIs(med, param, B)
+	// The aggregate and per-calibration median APE are bootstrapped
+	// whole: each replicate's median over its points' absolute errors.
+	rep.MedianAPECI = medianAPECI(rep.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes })
+	for i := range rep.Calibration {
+		c := &rep.Calibration[i]
+		if c.Points > 0 {
+			c.MedianAPECI = medianAPECI(c.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes })
+		}
+	}
+	h.decisive(rep, med)
+	rep.Spread = h.spread(med)
+	rep.judgeCrossovers(param, B)
+	h.checkFConstant(rep, med, B, o.Counted, paired)
+}
+
+// replicateParam returns bootstrap replicate b's F and G of a policy at a size.
+type replicateParam func(p string, s int64, b int) (f, g float64)
+
+// pointCIs sets every point's intervals and returns its signed errors,
+// replicate by replicate. An APE's interval is the signed one's image
+// under |·|: noise only adds to an absolute value, so an interval of the
+// resampled APE would exclude a true error of 0 when the miss is small.
+func (rep *Report) pointCIs(med map[hkey][]float64, param replicateParam, B int) [][]float64 {
 	errs := make([][]float64, len(rep.Points))
 	for i := range rep.Points {
 		pt := &rep.Points[i]
@@ -74,20 +81,15 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 			e[b] = 100 * (f + float64(pt.R)*g - meas[b]) / meas[b]
 		}
 		lo, hi := stats.Percentiles(e, stats.DefaultLevel)
-		pt.MeasuredCI, pt.APECI = ci(pt.MeasuredMs, meas), absInterval(pt.APE, lo, hi)
+		pt.MeasuredCI, pt.APECI = replicateCI(pt.MeasuredMs, meas), absInterval(pt.APE, lo, hi)
 		errs[i] = e
 	}
-	// The aggregate and per-calibration median APE are bootstrapped
-	// whole: each replicate's median over its points' absolute errors.
-	rep.MedianAPECI = medianAPECI(rep.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.SizeBytes >= rep.MinSizeBytes })
-	for i := range rep.Calibration {
-		c := &rep.Calibration[i]
-		if c.Points > 0 {
-			c.MedianAPECI = medianAPECI(c.MedianAPE, rep.Points, errs, B, func(p Point) bool { return p.Policy == c.Policy && p.SizeBytes == c.SizeBytes })
-		}
-	}
-	// Fastest-policy checks: decisive when the two best measured policies'
-	// intervals are apart.
+	return errs
+}
+
+// decisive marks the fastest-policy checks whose two best measured
+// policies' intervals are apart, and counts them.
+func (h *handoff) decisive(rep *Report, med map[hkey][]float64) {
 	for i := range rep.Fastest {
 		c := &rep.Fastest[i]
 		type pm struct {
@@ -98,7 +100,7 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		for _, p := range h.policies {
 			k := hkey{p, phaseAlt, c.SizeBytes, c.R}
 			if v, ok := h.med[k]; ok && med[k] != nil {
-				ps = append(ps, pm{p, ci(v, med[k])})
+				ps = append(ps, pm{p, replicateCI(v, med[k])})
 			}
 		}
 		if len(ps) < 2 {
@@ -108,15 +110,12 @@ func (h *handoff) noise(m *Model, rep *Report, o Options) {
 		c.Second = ps[1].policy
 		c.Decisive = ps[0].ci.Hi < ps[1].ci.Lo
 	}
-	rep.countDecisive()
-	rep.Spread = h.spread(med)
-	rep.judgeCrossovers(func(p string, s int64, b int) (float64, float64) { return param(p, s, b) }, B)
-	h.checkFConstant(rep, med, B, o.Counted, paired)
+	decisive := func(c FastestCheck) bool { return c.Included && c.Decisive }
+	rep.Decisive, rep.DecisiveMatches, rep.ConstantPolicy, rep.ConstantMatches = rep.score(decisive)
 }
 
 // replicates returns B bootstrap replicates of every configuration's
-// median, in a fixed order of the configurations so that a seed gives the
-// same replicates.
+// median, in a fixed order so that a seed gives the same replicates.
 func (h *handoff) replicates(B int, seed uint64, paired map[hkey]sweep) map[hkey][]float64 {
 	keys := slices.SortedFunc(maps.Keys(h.vals), func(a, b hkey) int {
 		return cmp.Or(cmp.Compare(a.policy, b.policy), cmp.Compare(a.phase, b.phase), cmp.Compare(a.size, b.size), cmp.Compare(a.r, b.r))
@@ -151,13 +150,9 @@ func (h *handoff) replicates(B int, seed uint64, paired map[hkey]sweep) map[hkey
 }
 
 // medianAPECI is the bootstrap interval of a median APE over the points
-// keep selects: replicate b's statistic is the median over those points of
-// |errs[i][b]|, every point's signed error in that replicate. Noise only
-// adds to an absolute value, so where the model's misses are as small as
-// the noise the replicates lie above the estimate; the interval is then the
-// union of the percentile interval [q_lo, q_hi] and the basic (reflected)
-// one [2·est − q_hi, 2·est − q_lo], which corrects that bias, cut at 0. The
-// union always holds the estimate.
+// keep selects, from each replicate's median of |errs[i][b]|. Noise only
+// adds to an absolute value, biasing the replicates upward, so the interval
+// joins the percentile and the basic (reflected) one, cut at 0.
 func medianAPECI(est float64, pts []Point, errs [][]float64, B int, keep func(Point) bool) stats.Interval {
 	reps := make([]float64, B)
 	var abs []float64
@@ -210,10 +205,8 @@ type sweep struct {
 	rounds int
 }
 
-// pairedSweeps finds the policies and sizes whose alternating trials were
-// all measured in sweeps, every R in the same rounds (the interleaved
-// order), keyed by policy and size (phase alternating, r 0). Rows measured
-// otherwise, or sweeps that lack a round at some R, are resampled
+// pairedSweeps finds the policies and sizes (r 0) whose alternating trials
+// were all measured in the same rounds at every R; others are resampled
 // configuration by configuration.
 func (h *handoff) pairedSweeps() map[hkey]sweep {
 	groups := map[hkey][]hkey{}
@@ -271,33 +264,14 @@ func absInterval(est, lo, hi float64) stats.Interval {
 	return stats.Interval{Est: est, Lo: 0, Hi: max(-lo, hi)}
 }
 
-// countDecisive counts the decisive fastest-policy checks and scores the
-// best constant predictor on them.
-func (r *Report) countDecisive() {
-	r.Decisive, r.DecisiveMatches, r.ConstantMatches, r.ConstantPolicy = 0, 0, 0, ""
-	wins := map[string]int{}
-	for _, c := range r.Fastest {
-		if !c.Included || !c.Decisive {
-			continue
-		}
-		r.Decisive++
-		if c.Match {
-			r.DecisiveMatches++
-		}
-		wins[c.Measured]++
-	}
-	r.ConstantPolicy, r.ConstantMatches = bestConstant(r.Model.Policies(), wins)
-}
-
 // judgeCrossovers sets every crossover's Verdict from the measured R range
 // and, when param gives bootstrap replicates of F and G (B of them), the
 // noise of the predicted difference at both ends of the range.
-func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, float64), B int) {
+func (r *Report) judgeCrossovers(param replicateParam, B int) {
 	if r.RMax == 0 {
 		return
 	}
 	lo, hi := float64(r.RMin), float64(r.RMax)
-	rng := fmt.Sprintf("R = %d…%d", r.RMin, r.RMax)
 	for i := range r.Crossovers {
 		c := &r.Crossovers[i]
 		ea, errA := r.Model.At(c.A, c.SizeBytes)
@@ -305,7 +279,6 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 		if errA != nil || errB != nil {
 			continue
 		}
-		diff := func(f1, g1, f2, g2, R float64) float64 { return f1 + R*g1 - (f2 + R*g2) }
 		dLo := stats.Interval{Est: diff(ea.F, ea.G, eb.F, eb.G, lo)}
 		dHi := stats.Interval{Est: diff(ea.F, ea.G, eb.F, eb.G, hi)}
 		dLo.Lo, dLo.Hi, dHi.Lo, dHi.Hi = dLo.Est, dLo.Est, dHi.Est, dHi.Est
@@ -322,57 +295,66 @@ func (r *Report) judgeCrossovers(param func(p string, s int64, b int) (float64, 
 			c.RCI = stats.Interval{Est: c.R}
 			c.RCI.Lo, c.RCI.Hi = stats.Percentiles(rr, stats.DefaultLevel)
 		}
-		sign := func(d stats.Interval) int {
-			switch {
-			case d.Lo > 0:
-				return 1
-			case d.Hi < 0:
-				return -1
-			}
-			return 0
-		}
-		faster := func(s int) string {
-			if s > 0 {
-				return c.B
-			}
-			return c.A
-		}
-		sLo, sHi := sign(dLo), sign(dHi)
-		inRange := c.Kind == Crosses && c.R >= lo && c.R <= hi
-		switch {
-		case inRange && sLo != 0 && sHi != 0 && sLo != sHi:
-			ci := ""
-			if !math.IsNaN(c.RCI.Lo) {
-				ci = fmt.Sprintf(" (95 %% CI %s to %s)", fmtR(c.RCI.Lo), fmtR(c.RCI.Hi))
-			}
-			c.Verdict = fmt.Sprintf("%s faster below R* = %s%s, %s above", faster(sLo), fmtR(c.R), ci, faster(sHi))
-			c.Stated = true
-		case sLo != 0 && sLo == sHi:
-			why := "parallel lines"
-			if !c.Parallel {
-				why = fmt.Sprintf("the lines meet at R* = %s, outside the measured range", fmtR(c.R))
-				if inRange {
-					why = fmt.Sprintf("R* = %s is inside, but the order never changes beyond noise", fmtR(c.R))
-				}
-			}
-			c.Verdict = fmt.Sprintf("no crossover within %s: %s faster throughout (%s)", rng, faster(sLo), why)
-			c.Throughout = faster(sLo)
-		default:
-			at, d := lo, dLo
-			if sLo != 0 {
-				at, d = hi, dHi
-			}
-			c.Verdict = fmt.Sprintf("no crossover within %s: at R = %.0f the predicted difference %s − %s is within noise (%.3g ms, 95 %% CI %.3g to %.3g)",
-				rng, at, c.A, c.B, d.Est, d.Lo, d.Hi)
-		}
+		c.judge(dLo, dHi, r.RMin, r.RMax)
 	}
 }
 
-// checkFConstant tests the model's assumption that F, the handoff cost,
-// does not depend on R: for each policy and size it compares the implied
-// F(R) = T(R) − R·G at R = RMin and RMax and adds a note where their 95 %
-// intervals are apart and F moves by more than 2 %, at sizes counted in
-// the aggregate.
+// diff is the predicted time of (f1, g1) less that of (f2, g2) at R.
+func diff(f1, g1, f2, g2, R float64) float64 { return f1 + R*g1 - (f2 + R*g2) }
+
+// judge sets the crossover's verdict from the predicted differences at
+// both ends of the measured R range, rMin and rMax.
+func (c *Crossover) judge(dLo, dHi stats.Interval, rMin, rMax int64) {
+	lo, hi := float64(rMin), float64(rMax)
+	rng := fmt.Sprintf("R = %d…%d", rMin, rMax)
+	sign := func(d stats.Interval) int {
+		switch {
+		case d.Lo > 0:
+			return 1
+		case d.Hi < 0:
+			return -1
+		}
+		return 0
+	}
+	faster := func(s int) string {
+		if s > 0 {
+			return c.B
+		}
+		return c.A
+	}
+	sLo, sHi := sign(dLo), sign(dHi)
+	inRange := c.Kind == Crosses && c.R >= lo && c.R <= hi
+	switch {
+	case inRange && sLo != 0 && sHi != 0 && sLo != sHi:
+		ci := ""
+		if !math.IsNaN(c.RCI.Lo) {
+			ci = fmt.Sprintf(" (95 %% CI %s to %s)", fmtR(c.RCI.Lo), fmtR(c.RCI.Hi))
+		}
+		c.Verdict = fmt.Sprintf("%s faster below R* = %s%s, %s above", faster(sLo), fmtR(c.R), ci, faster(sHi))
+		c.Stated = true
+	case sLo != 0 && sLo == sHi:
+		why := "parallel lines"
+		if !c.Parallel {
+			why = fmt.Sprintf("the lines meet at R* = %s, outside the measured range", fmtR(c.R))
+			if inRange {
+				why = fmt.Sprintf("R* = %s is inside, but the order never changes beyond noise", fmtR(c.R))
+			}
+		}
+		c.Verdict = fmt.Sprintf("no crossover within %s: %s faster throughout (%s)", rng, faster(sLo), why)
+		c.Throughout = faster(sLo)
+	default:
+		at, d := lo, dLo
+		if sLo != 0 {
+			at, d = hi, dHi
+		}
+		c.Verdict = fmt.Sprintf("no crossover within %s: at R = %.0f the predicted difference %s − %s is within noise (%.3g ms, 95 %% CI %.3g to %.3g)",
+			rng, at, c.A, c.B, d.Est, d.Lo, d.Hi)
+	}
+}
+
+// checkFConstant tests the assumption that F does not depend on R: it
+// notes where F(R) = T(R) − R·G at RMin and RMax differ beyond noise and by
+// more than 2 %, at sizes counted in the aggregate.
 func (h *handoff) checkFConstant(rep *Report, med map[hkey][]float64, B int, counted []Counted, paired map[hkey]sweep) {
 	counts := countedAlt(counted)
 	evidence := func(p string, s int64) string {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
@@ -15,31 +16,6 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Column names of the model's tables, beyond those of the results schema
-// (policy, size_bytes, reuse_passes, ...), which they reuse.
-const (
-	ColFMs          = "f_ms"           // fixed cost per CPU update and handoff
-	ColGMs          = "g_ms"           // marginal cost per GPU pass
-	ColMedianAPEPct = "median_ape_pct" // median absolute percentage error over validation points
-	ColMaxAPEPct    = "max_ape_pct"    // maximum absolute percentage error
-	ColPoints       = "points"         // validation points
-	ColMeasuredMs   = "measured_ms"    // median measured time of one iteration
-	ColPredictedMs  = "predicted_ms"   // F + R·G
-	ColAPEPct       = "ape_pct"        // absolute percentage error of one point
-	ColPolicyA      = "policy_a"
-	ColPolicyB      = "policy_b"
-	ColKind         = "kind"         // crossover kind: crosses, a_always, never, same
-	ColParallel     = "parallel"     // G_a = G_b
-	ColRStar        = "r_star"       // R* = (F_a − F_b)/(G_b − G_a)
-	ColFasterBelow  = "faster_below" // faster policy for R < R*
-	ColFasterAbove  = "faster_above" // faster policy for R > R*
-	ColPredicted    = "predicted_fastest"
-	ColMeasured     = "measured_fastest"
-	ColPolicies     = "policies"
-	ColMatch        = "match"
-	ColIncluded     = "included" // counted in the matches (size ≥ MinSizeBytes)
-)
-
 // CalibrationFrame returns the calibration table: policy, size_bytes, f_ms,
 // g_ms, median_ape_pct, max_ape_pct and points.
 func (r *Report) CalibrationFrame() dataframe.DataFrame {
@@ -47,11 +23,11 @@ func (r *Report) CalibrationFrame() dataframe.DataFrame {
 	return results.Build(r.Calibration,
 		results.StringField(results.ColPolicy, func(c *C) string { return c.Policy }),
 		results.IntField(results.ColSizeBytes, func(c *C) int64 { return c.SizeBytes }),
-		results.FloatField(ColFMs, func(c *C) float64 { return c.F }),
-		results.FloatField(ColGMs, func(c *C) float64 { return c.G }),
-		results.FloatField(ColMedianAPEPct, func(c *C) float64 { return c.MedianAPE }),
-		results.FloatField(ColMaxAPEPct, func(c *C) float64 { return c.MaxAPE }),
-		results.IntField(ColPoints, func(c *C) int { return c.Points }),
+		results.FloatField("f_ms", func(c *C) float64 { return c.F }),
+		results.FloatField("g_ms", func(c *C) float64 { return c.G }),
+		results.FloatField("median_ape_pct", func(c *C) float64 { return c.MedianAPE }),
+		results.FloatField("max_ape_pct", func(c *C) float64 { return c.MaxAPE }),
+		results.IntField("points", func(c *C) int { return c.Points }),
 	)
 }
 
@@ -65,18 +41,19 @@ func (r *Report) PointsFrame() dataframe.DataFrame {
 		results.StringField(results.ColPolicy, func(p *P) string { return p.Policy }),
 		results.IntField(results.ColSizeBytes, func(p *P) int64 { return p.SizeBytes }),
 		results.IntField(results.ColReusePasses, func(p *P) int64 { return int64(p.R) }),
-		results.FloatField(ColMeasuredMs, func(p *P) float64 { return p.MeasuredMs }),
-		results.FloatField(ColPredictedMs, func(p *P) float64 { return p.PredictedMs }),
-		results.FloatField(ColAPEPct, func(p *P) float64 { return p.APE }),
-		results.FloatField(ColMeasuredMs+"_lo", func(p *P) float64 { return p.MeasuredCI.Lo }),
-		results.FloatField(ColMeasuredMs+"_hi", func(p *P) float64 { return p.MeasuredCI.Hi }),
-		results.FloatField(ColAPEPct+"_lo", func(p *P) float64 { return p.APECI.Lo }),
-		results.FloatField(ColAPEPct+"_hi", func(p *P) float64 { return p.APECI.Hi }),
+		results.FloatField("measured_ms", func(p *P) float64 { return p.MeasuredMs }),
+		results.FloatField("predicted_ms", func(p *P) float64 { return p.PredictedMs }),
+		results.FloatField("ape_pct", func(p *P) float64 { return p.APE }),
+		results.FloatField("measured_ms_lo", func(p *P) float64 { return p.MeasuredCI.Lo }),
+		results.FloatField("measured_ms_hi", func(p *P) float64 { return p.MeasuredCI.Hi }),
+		results.FloatField("ape_pct_lo", func(p *P) float64 { return p.APECI.Lo }),
+		results.FloatField("ape_pct_hi", func(p *P) float64 { return p.APECI.Hi }),
 	)
 }
 
 // CrossoverFrame returns the crossovers: size_bytes, policy_a, policy_b,
-// kind, parallel, r_star, faster_below and faster_above.
+// kind (crosses, a_always, never, same), parallel (G_a = G_b), r_star
+// (R* = (F_a − F_b)/(G_b − G_a)), faster_below and faster_above.
 func (r *Report) CrossoverFrame() dataframe.DataFrame { return CrossoverFrame(r.Crossovers) }
 
 // CrossoverFrame returns crossovers as a DataFrame (see Report.CrossoverFrame).
@@ -84,13 +61,13 @@ func CrossoverFrame(cs []Crossover) dataframe.DataFrame {
 	type C = Crossover
 	return results.Build(cs,
 		results.IntField(results.ColSizeBytes, func(c *C) int64 { return c.SizeBytes }),
-		results.StringField(ColPolicyA, func(c *C) string { return c.A }),
-		results.StringField(ColPolicyB, func(c *C) string { return c.B }),
-		results.StringField(ColKind, func(c *C) string { return c.Kind.String() }),
-		results.BoolField(ColParallel, func(c *C) bool { return c.Parallel }),
-		results.FloatField(ColRStar, func(c *C) float64 { return c.R }),
-		results.StringField(ColFasterBelow, func(c *C) string { return c.Below }),
-		results.StringField(ColFasterAbove, func(c *C) string { return c.Above }),
+		results.StringField("policy_a", func(c *C) string { return c.A }),
+		results.StringField("policy_b", func(c *C) string { return c.B }),
+		results.StringField("kind", func(c *C) string { return c.Kind.String() }),
+		results.BoolField("parallel", func(c *C) bool { return c.Parallel }),
+		results.FloatField("r_star", func(c *C) float64 { return c.R }),
+		results.StringField("faster_below", func(c *C) string { return c.Below }),
+		results.StringField("faster_above", func(c *C) string { return c.Above }),
 	)
 }
 
@@ -101,11 +78,11 @@ func (r *Report) FastestFrame() dataframe.DataFrame {
 	return results.Build(r.Fastest,
 		results.IntField(results.ColSizeBytes, func(c *F) int64 { return c.SizeBytes }),
 		results.IntField(results.ColReusePasses, func(c *F) int64 { return int64(c.R) }),
-		results.StringField(ColPredicted, func(c *F) string { return c.Predicted }),
-		results.StringField(ColMeasured, func(c *F) string { return c.Measured }),
-		results.IntField(ColPolicies, func(c *F) int { return c.Policies }),
-		results.BoolField(ColMatch, func(c *F) bool { return c.Match }),
-		results.BoolField(ColIncluded, func(c *F) bool { return c.Included }),
+		results.StringField("predicted_fastest", func(c *F) string { return c.Predicted }),
+		results.StringField("measured_fastest", func(c *F) string { return c.Measured }),
+		results.IntField("policies", func(c *F) int { return c.Policies }),
+		results.BoolField("match", func(c *F) bool { return c.Match }),
+		results.BoolField("included", func(c *F) bool { return c.Included }),
 	)
 }
 
@@ -199,11 +176,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		tw = tabwriter.NewWriter(ew, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "size\ta\tb\tresult")
 		for _, c := range r.Crossovers {
-			v := c.Verdict
-			if v == "" {
-				v = c.String()
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, v)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", formatSize(c.SizeBytes), c.A, c.B, cmp.Or(c.Verdict, c.String()))
 		}
 		tw.Flush()
 	}
@@ -213,13 +186,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return ew.err
 }
 
-// Headline is the report's result in one phrase: the aggregate median APE
-// over the counted sizes with its interval (when the rows carry trials to
-// resample) and the fastest-policy count, with the count beyond noise and
-// the best constant predictor's at the same points, e.g. "median APE
-// 1.00 % (95 % CI 0.51–1.49 %) over sizes ≥ 16 MiB; fastest policy named
-// at 20 of 20 points (17 of 17 beyond noise); always naming explicit_copy
-// scores 16 of 20, so the model discriminates".
+// Headline is the report's result in one phrase, e.g. "median APE 1.00 %
+// (95 % CI 0.51–1.49 %) over sizes ≥ 16 MiB; fastest policy named at 20 of
+// 20 points (17 of 17 beyond noise); always naming explicit_copy scores 16
+// of 20, so the model discriminates".
 func (r *Report) Headline() string {
 	s := fmt.Sprintf("median APE %s %%", pct(r.MedianAPE))
 	if !math.IsNaN(r.MedianAPECI.Lo) {
@@ -254,10 +224,9 @@ func (r *Report) intervalMethod() string {
 	return s
 }
 
-// spreadLine says how widely the calibration's R = 1 trials spread at the
-// largest size and how far their medians' intervals reach, the range over
-// policies: the noise every prediction at that size inherits. "" without
-// a spread.
+// spreadLine says how widely the R = 1 trials spread at the largest size
+// and how far their medians' intervals reach: the noise every prediction
+// there inherits. "" without a spread.
 func (r *Report) spreadLine() string {
 	if len(r.Spread) == 0 {
 		return ""

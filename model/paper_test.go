@@ -155,10 +155,11 @@ func TestPaperPredictR2(t *testing.T) {
 		policy        string
 		measured, ape float64
 	}{{model.ExplicitCopy, 60.9, 0.08}, {model.HostMapped, 65.3, 0.10}} {
-		got, _, err := rep.Model.Predict(c.policy, gib, 2)
+		e, err := rep.Model.At(c.policy, gib)
 		if err != nil {
 			t.Fatal(err)
 		}
+		got := e.Time(2)
 		tol := roundT + roundT + roundG + c.ape/100*c.measured
 		t.Logf("%-13s T̂(2) = %.3f ms, measured %.1f (tolerance %.3f)", c.policy, got, c.measured, tol)
 		if math.Abs(got-c.measured) > tol {
@@ -255,10 +256,11 @@ func TestPaperTableIIIParams(t *testing.T) {
 		policy string
 		want   float64
 	}{{model.ExplicitCopy, 60.9}, {model.HostMapped, 65.3}} {
-		got, _, err := rep.Model.Predict(c.policy, gib, 2)
+		e, err := rep.Model.At(c.policy, gib)
 		if err != nil {
 			t.Fatal(err)
 		}
+		got := e.Time(2)
 		if tol := roundT + roundF + 2*roundG + 0.10/100*c.want; math.Abs(got-c.want) > tol {
 			t.Errorf("%s: T̂(2) = %.3f, want %.1f ± %.3f", c.policy, got, c.want, tol)
 		}

@@ -3,6 +3,7 @@ package model
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -11,10 +12,9 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// DefaultMinSizeBytes is the smallest working set counted in the aggregate
-// error and the fastest-policy check: the paper excludes 64 KiB and 2 MiB,
-// where launch and timing overheads are comparable to memory access, and
-// reports 16 MiB to 1 GiB (Section VIII-C).
+// DefaultMinSizeBytes is the smallest size counted in the aggregate error
+// and the fastest-policy check: the paper leaves out 64 KiB and 2 MiB, where
+// overheads are comparable to memory access (Section VIII-C).
 const DefaultMinSizeBytes = 16 << 20
 
 // Options tunes validation. The zero value takes the defaults.
@@ -27,20 +27,14 @@ type Options struct {
 	Resamples int
 	// Seed seeds the bootstrap; 0 means 1.
 	Seed uint64
-	// Counted are counter passes of the same run (umbench run --counters)
-	// or of another run on the same machine (Counted.Source names it):
-	// where the model's constant F fails, and where a policy's median APE
-	// at a size exceeds MissAPE, the notes quote the migrated bytes and
-	// faults of one alternating iteration at each end of the R range.
+	// Counted are counter passes of this run or another on the same machine:
+	// the notes on a failing constant F or a median APE above MissAPE quote
+	// them at each end of the R range.
 	Counted []Counted
 	// Require lists policies that Fit and Validate need at every measured
-	// size, for example all four handoff policies; a policy or size without
-	// them is an error that names what is missing. Empty requires nothing
-	// beyond two policies.
+	// size; empty requires nothing beyond two policies.
 	Require []string
 }
-
-func (o Options) minSize() int64 { return cmp.Or(o.MinSizeBytes, DefaultMinSizeBytes) }
 
 // Point is one validation point: a measured alternating configuration with
 // R ≠ 1 against the model's prediction.
@@ -52,15 +46,13 @@ type Point struct {
 	PredictedMs float64 // F + R·G
 	APE         float64 // absolute percentage error, 100·|predicted − measured|/measured
 	Trials      int
-	// MeasuredCI and APECI are 95 % bootstrap intervals (resampling each
-	// configuration's trials; for a fitted model the calibration's too);
-	// NaN when the report has no trials to resample.
+	// MeasuredCI and APECI are 95 % bootstrap intervals; NaN without trials
+	// to resample.
 	MeasuredCI, APECI stats.Interval
 }
 
-// Calibration is one row of the calibration table: a policy's parameters at
-// a size with the median and maximum APE over its validation points (NaN
-// when it has none).
+// Calibration is a policy's parameters at a size with the median and
+// maximum APE over its validation points (NaN without any).
 type Calibration struct {
 	Param
 	Points            int
@@ -69,64 +61,54 @@ type Calibration struct {
 }
 
 // FastestCheck compares, at one validation size and R, the policy the model
-// predicts fastest with the one measured fastest, among the policies
-// measured there.
+// predicts fastest with the one measured fastest.
 type FastestCheck struct {
 	SizeBytes, R        int64
 	Predicted, Measured string
-	Policies            int  // policies compared
-	Match               bool // Predicted == Measured
-	Included            bool // SizeBytes ≥ the report's MinSizeBytes
-	// Decisive: the measured fastest and second-fastest policies' 95 %
-	// intervals do not overlap, so the measured winner is not noise.
-	Decisive bool
-	Second   string // the measured second-fastest policy
+	Policies            int    // policies compared
+	Match               bool   // Predicted == Measured
+	Included            bool   // SizeBytes ≥ the report's MinSizeBytes
+	Decisive            bool   // the two fastest measured policies' 95 % intervals are apart
+	Second              string // the measured second-fastest policy
 }
 
-// Report is a calibrated model with its validation: the calibration table,
-// every validation point, the aggregate error, the fastest-policy check and
-// the crossovers between every pair of policies at every calibrated size.
+// Report is a calibrated model with its validation, fastest-policy checks
+// and the crossovers of every pair of policies at every calibrated size.
 type Report struct {
 	Model        *Model
 	Platform     string // from the rows, when they name one
 	MinSizeBytes int64  // the cut applied to MedianAPE and the matches
 	Calibration  []Calibration
 	Points       []Point
-	// MedianAPE is the median APE over the points with SizeBytes ≥
-	// MinSizeBytes, pooled over policies, sizes and R; NaN when there are none.
+	// MedianAPE is the median APE over the points of sizes ≥ MinSizeBytes;
+	// NaN when there are none.
 	MedianAPE   float64
 	MedianAPECI stats.Interval // 95 % bootstrap interval of MedianAPE
 	// PairedSweeps counts the policies and sizes whose alternating trials
-	// the bootstrap resampled round by round (measured in sweeps, every R
-	// of a round together) rather than R by R.
+	// the bootstrap resampled round by round rather than R by R.
 	PairedSweeps int
 	Fastest      []FastestCheck
-	// Matches of Compared fastest-policy checks with SizeBytes ≥ MinSizeBytes
-	// predicted the measured fastest policy. At the same points a constant
-	// predictor that always names BestConstant, the policy measured fastest
-	// most often, scores BestConstantMatches: the model discriminates only
-	// where it scores more (Discriminates).
+	// Matches of Compared fastest-policy checks (sizes ≥ MinSizeBytes)
+	// named the measured fastest; always naming BestConstant, the policy
+	// measured fastest most often, scores BestConstantMatches.
 	Matches, Compared   int
 	BestConstant        string
 	BestConstantMatches int
-	// DecisiveMatches of Decisive checks (sizes ≥ MinSizeBytes, measured
-	// winner beyond noise) predicted the measured fastest policy; a constant
-	// predictor that always names ConstantPolicy scores ConstantMatches.
+	// DecisiveMatches of Decisive checks did; ConstantPolicy scores
+	// ConstantMatches there.
 	DecisiveMatches, Decisive int
 	ConstantPolicy            string
 	ConstantMatches           int
-	// RMin and RMax are the measured R range (0 without measurements).
-	RMin, RMax int64
-	// Spread describes, at the largest calibrated size, each policy's
-	// R = 1 alternating trials, the calibration F rests on: why the
-	// intervals are as wide as they are (nil without intervals).
+	RMin, RMax                int64 // the measured R range (0 without measurements)
+	// Spread describes each policy's R = 1 trials at the largest size, on
+	// which F rests (nil without intervals).
 	Spread     []Spread
 	Crossovers []Crossover
 	Notes      []string
 }
 
-// Spread is one policy's R = 1 alternating configuration at a size: how
-// far its trials spread and how well their median is known.
+// Spread is how far one policy's R = 1 trials at a size spread and how
+// well their median is known.
 type Spread struct {
 	Policy    string
 	SizeBytes int64
@@ -146,8 +128,7 @@ func (s Spread) BelowPct() float64 { return 100 * (s.MedianCI.Est - s.MedianCI.L
 func (s Spread) AbovePct() float64 { return 100 * (s.MedianCI.Hi - s.MedianCI.Est) / s.MedianCI.Est }
 
 // Fit calibrates the model on handoff rows (see Calibrate) and validates it
-// on the alternating rows with R ≠ 1. It needs at least two policies and at
-// least one R besides 1.
+// on the alternating rows with R ≠ 1 (two policies and an R ≠ 1 needed).
 func Fit(rows []results.Row, o Options) (*Report, error) {
 	h, err := collect(rows)
 	if err != nil {
@@ -161,9 +142,7 @@ func Fit(rows []results.Row, o Options) (*Report, error) {
 }
 
 // Validate checks a model, for example published parameters, against
-// measured handoff rows: every alternating configuration with R ≠ 1 at a size
-// where the model is calibrated for that policy is a validation point.
-// Configurations at other sizes are skipped with a note.
+// measured handoff rows at the sizes it is calibrated for.
 func Validate(m *Model, rows []results.Row, o Options) (*Report, error) {
 	h, err := collect(rows)
 	if err != nil {
@@ -185,17 +164,14 @@ func FromParams(params []Param, o Options) (*Report, error) {
 }
 
 func newReport(m *Model, o Options) *Report {
-	r := &Report{Model: m, MinSizeBytes: o.minSize(), MedianAPE: math.NaN(), MedianAPECI: stats.NaN()}
+	r := &Report{Model: m, MinSizeBytes: cmp.Or(o.MinSizeBytes, DefaultMinSizeBytes), MedianAPE: math.NaN(), MedianAPECI: stats.NaN()}
+	bySize := map[int64][]Param{} // in Table III's order of policies
 	for _, p := range m.Params() {
 		r.Calibration = append(r.Calibration, Calibration{Param: p, MedianAPE: math.NaN(), MaxAPE: math.NaN(), MedianAPECI: stats.NaN()})
+		bySize[p.SizeBytes] = append(bySize[p.SizeBytes], p)
 	}
-	for _, s := range m.allSizes() {
-		var at []Param
-		for _, p := range m.policies {
-			if e, err := m.At(p, s); err == nil && e.How == Calibrated {
-				at = append(at, e.Param)
-			}
-		}
+	for _, s := range slices.Sorted(maps.Keys(bySize)) {
+		at := bySize[s]
 		for i := range at {
 			for j := i + 1; j < len(at); j++ {
 				r.Crossovers = append(r.Crossovers, CrossoverOf(at[i], at[j]))
@@ -205,26 +181,11 @@ func newReport(m *Model, o Options) *Report {
 	return r
 }
 
-// allSizes returns every calibrated size, ascending.
-func (m *Model) allSizes() []int64 {
-	var s []int64
-	for _, p := range m.Params() {
-		s = append(s, p.SizeBytes)
-	}
-	slices.Sort(s)
-	return slices.Compact(s)
-}
-
 func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 	if len(m.policies) < 2 {
 		return nil, badInput("only one policy (%s): comparing policies needs at least two", m.policies[0])
 	}
-	var vr []int64
-	for _, r := range h.rs {
-		if r != 1 {
-			vr = append(vr, r)
-		}
-	}
+	vr := slices.DeleteFunc(slices.Clone(h.rs), func(r int64) bool { return r == 1 })
 	if len(vr) == 0 {
 		return nil, badInput("alternating rows only at R = 1: validation needs other R values (the paper uses 2, 4, 8, 16, 32)")
 	}
@@ -241,7 +202,6 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 	}
 	rep := newReport(m, o)
 	rep.Platform = h.platform
-	skipped := map[string]bool{}
 	for _, s := range h.sizes {
 		for _, r := range vr {
 			var pred, meas []float64
@@ -253,11 +213,7 @@ func (h *handoff) validate(m *Model, o Options) (*Report, error) {
 				}
 				e, err := m.At(p, s)
 				if err != nil || e.How != Calibrated {
-					note := fmt.Sprintf("%s %s: not calibrated at this size, its R ≠ 1 rows are not validated", p, formatSize(s))
-					if !skipped[note] {
-						skipped[note] = true
-						rep.Notes = append(rep.Notes, note)
-					}
+					rep.Notes = appendOnce(rep.Notes, fmt.Sprintf("%s %s: not calibrated at this size, its R ≠ 1 rows are not validated", p, formatSize(s)))
 					continue
 				}
 				pt := Point{Policy: p, SizeBytes: s, R: r, MeasuredMs: t, PredictedMs: e.Time(float64(r)), Trials: len(h.vals[hkey{p, phaseAlt, s, r}]),
@@ -305,30 +261,30 @@ func (r *Report) finish() {
 		}
 	}
 	r.MedianAPE = results.Describe(all).Median
-	r.Matches, r.Compared = 0, 0
+	included := func(c FastestCheck) bool { return c.Included }
+	r.Compared, r.Matches, r.BestConstant, r.BestConstantMatches = r.score(included)
+}
+
+// score counts the fastest-policy checks keep selects and those that
+// matched, and scores always naming the policy measured fastest most often
+// (the first in Table III's order on a tie) at the same checks.
+func (r *Report) score(keep func(FastestCheck) bool) (n, matches int, constant string, constantMatches int) {
 	wins := map[string]int{}
 	for _, c := range r.Fastest {
-		if c.Included {
-			r.Compared++
+		if keep(c) {
+			n++
 			wins[c.Measured]++
 			if c.Match {
-				r.Matches++
+				matches++
 			}
 		}
 	}
-	r.BestConstant, r.BestConstantMatches = bestConstant(r.Model.Policies(), wins)
-}
-
-// bestConstant is the policy with the most wins (the first in policies on
-// a tie) and its count: the score of always naming it.
-func bestConstant(policies []string, wins map[string]int) (string, int) {
-	best, n := "", 0
-	for _, p := range policies {
-		if wins[p] > n {
-			best, n = p, wins[p]
+	for _, p := range r.Model.Policies() {
+		if wins[p] > constantMatches {
+			constant, constantMatches = p, wins[p]
 		}
 	}
-	return best, n
+	return n, matches, constant, constantMatches
 }
 
 // Discriminates reports whether the model names the measured fastest

@@ -59,7 +59,7 @@ func ConfigLabel(r results.Row) string {
 	r = identity(r)
 	var f []string
 	for _, c := range results.ConfigColumns {
-		if c == results.ColGPUUUID || c == results.ColPlatform || c == results.ColFootprintBytes {
+		if c == results.ColFootprintBytes { // identity cleared the platform and GPU
 			continue
 		}
 		v, _ := r.Value(c)

@@ -223,14 +223,12 @@ type group struct {
 
 // split groups rows by k, sorted by the key's values.
 func split(rows []results.Row, k Key) []group {
-	idx := map[string]int{}
+	var at results.FirstSeen[string]
 	var gs []group
 	for i := range rows {
 		l := k.label(&rows[i])
-		j, ok := idx[l]
-		if !ok {
-			j = len(gs)
-			idx[l] = j
+		j, isNew := at.Of(l)
+		if isNew {
 			gs = append(gs, group{label: l, order: k.order(&rows[i])})
 		}
 		gs[j].rows = append(gs[j].rows, rows[i])

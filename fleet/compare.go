@@ -473,11 +473,15 @@ const (
 // mad_pct, dev_pct, robust_z, resource, class, spread_pct, p, tol_pct,
 // outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
-	cfg := slices.DeleteFunc(slices.Clone(results.ConfigColumns),
-		func(c string) bool { return c == results.ColGPUUUID })
+	var cfg []string // the configuration columns in schema order, GPU UUID not
+	for _, c := range results.Columns {
+		if c.Name != results.ColGPUUUID && slices.Contains(results.ConfigColumns, c.Name) {
+			cfg = append(cfg, c.Name)
+		}
+	}
 	str, num := results.StringField[Comparison], results.FloatField[Comparison]
 	integer := results.IntField[Comparison, int]
-	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, inSchemaOrder(cfg)...)
+	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, cfg...)
 	fields = append(fields,
 		str("fleet_mode", func(c *Comparison) string { return c.Mode }),
 		str("metric", func(c *Comparison) string { return c.Metric }),
@@ -504,15 +508,4 @@ func Frame(cmp []Comparison) dataframe.DataFrame {
 		str("flags", func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
 	)
 	return results.Build(cmp, fields...)
-}
-
-// inSchemaOrder returns cols in the order of results.Columns.
-func inSchemaOrder(cols []string) []string {
-	var out []string
-	for _, c := range results.Columns {
-		if slices.Contains(cols, c.Name) {
-			out = append(out, c.Name)
-		}
-	}
-	return out
 }

@@ -328,11 +328,8 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o Co
 	}
 	mad := stats.Median(dev)
 	scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
-	cfg := identity(c.first)
+	cfg := identity(c.first) // a digest's configuration (results.ConfigOf): no measurement, run or note
 	cfg.Platform = c.first.Platform
-	cfg.Trial, cfg.Repetition, cfg.Note, cfg.RunID, cfg.Host = 0, 0, "", "", ""
-	nan := math.NaN()
-	cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
 	higher := metric == results.ColGBps
 	label := ConfigLabel(cfg)
 	resource, spread := c.bound, 0.0

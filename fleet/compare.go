@@ -53,13 +53,6 @@ const (
 	FlagRobustZ = "robust_z" // robust z-score beyond MaxZ
 )
 
-// Classes of a configuration's resource: a difference in the GPU's own
-// resources is the GPU's, in the others the host's (results.GPUBound).
-const (
-	ClassGPU  = "gpu"
-	ClassHost = "host"
-)
-
 // Comparison is one GPU's median of one configuration against the median
 // of every GPU that measured it (the fleet median).
 type Comparison struct {
@@ -69,7 +62,7 @@ type Comparison struct {
 	Mode            string // how the part was measured (Part.ModeLabel); modes are compared apart
 	Metric          string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
 	HigherIsBetter  bool   // bandwidth, not a time
-	Resource, Class string // what the configuration is bound by (results.BoundOf); ClassGPU or ClassHost
+	Resource, Class string // what the configuration is bound by (results.BoundOf); results.ClassGPU or ClassHost
 
 	Part  string // Part.Label
 	Host  string
@@ -163,7 +156,7 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 // (claimed at o.FDR over its class by Benjamini–Hochberg) and beyond the
 // tolerance (slow or fast) or the robust z cut-off (robust_z).
 func flagAll(cs []Comparison, o CompareOptions) {
-	for _, class := range []string{ClassGPU, ClassHost} {
+	for _, class := range []string{results.ClassGPU, results.ClassHost} {
 		var idx []int
 		for i := range cs {
 			if cs[i].Class == class {
@@ -338,10 +331,6 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o Co
 		spread = o.Spread(cfg)
 		cfg.Bound = ""
 	}
-	class := ClassHost
-	if results.GPUBound(resource) {
-		class = ClassGPU
-	}
 	var out []Comparison
 	for _, u := range meds {
 		p, s := &parts[u.part], u.metrics[mi]
@@ -350,7 +339,7 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o Co
 			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
 			N: s.N, Median: s.Median, CVPct: s.CVPct, FleetMedian: fm, FleetN: len(meds),
 			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: u.runs, RunSpreadPct: u.spread,
-			Resource: resource, Class: class, P: 1,
+			Resource: resource, Class: results.ClassOf(resource), P: 1,
 		}
 		// The median of N trials varies about 1.25·CV/√N (normal trials).
 		noise := 1.2533 * s.CVPct / 100 / math.Sqrt(float64(max(s.N, 1)))
@@ -432,7 +421,7 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 		s.Configurations++
 		if c.Outlier {
 			s.Outliers++
-			if c.Class == ClassGPU {
+			if c.Class == results.ClassGPU {
 				s.GPUOutliers++
 			} else {
 				s.HostOutliers++

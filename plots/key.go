@@ -93,16 +93,11 @@ func (k Key) or(def Key) Key {
 // validate reports an unknown column.
 func (k Key) validate() error {
 	for _, c := range k.cols {
-		if !isColumn(c) {
+		if _, ok := results.ColumnOf(c); !ok {
 			return fmt.Errorf("plots: unknown column %q", c)
 		}
 	}
 	return nil
-}
-
-func isColumn(c string) bool {
-	_, ok := results.ColumnOf(c)
-	return ok
 }
 
 // label is the text of r's key values.

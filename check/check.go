@@ -170,41 +170,34 @@ func settingKey(r results.Row) string {
 
 // Label is a short readable name for a row's configuration.
 func Label(r results.Row) string {
-	var f []string
-	add := func(ss ...string) {
-		for _, s := range ss {
-			if s != "" {
-				f = append(f, s)
-			}
-		}
-	}
+	var f []string // empty parts are dropped at the end
 	if (r.Benchmark != "stream" || r.Pattern == "") && r.Benchmark != r.Group {
-		add(r.Benchmark)
+		f = append(f, r.Benchmark)
 	}
 	if r.Pattern != r.Benchmark {
-		add(r.Pattern)
+		f = append(f, r.Pattern)
 	}
-	add(r.Mode, r.Policy, r.Phase, r.Direction)
+	f = append(f, r.Mode, r.Policy, r.Phase, r.Direction)
 	if r.SizeBytes > 0 {
-		add(results.FormatBytes(r.SizeBytes))
+		f = append(f, results.FormatBytes(r.SizeBytes))
 	} else if r.FootprintBytes > 0 {
-		add("footprint " + results.FormatBytes(r.FootprintBytes))
+		f = append(f, "footprint "+results.FormatBytes(r.FootprintBytes))
 	}
 	if r.StrideElements > 1 && r.PageIntervalBytes == 0 { // a page-touch stride follows from its interval
-		add("stride " + strconv.FormatInt(r.StrideElements, 10))
+		f = append(f, "stride "+strconv.FormatInt(r.StrideElements, 10))
 	}
 	if r.PageIntervalBytes > 0 {
-		add("every " + results.FormatBytes(r.PageIntervalBytes))
+		f = append(f, "every "+results.FormatBytes(r.PageIntervalBytes))
 	}
 	if !math.IsNaN(r.OversubPct) && r.OversubPct > 0 {
-		add(strconv.FormatFloat(r.OversubPct, 'g', -1, 64) + "%")
+		f = append(f, strconv.FormatFloat(r.OversubPct, 'g', -1, 64)+"%")
 	}
 	if r.ReusePasses > 0 {
-		add("R=" + strconv.FormatInt(r.ReusePasses, 10))
+		f = append(f, "R="+strconv.FormatInt(r.ReusePasses, 10))
 	}
 	mode, _ := results.FleetMode(r.Note)
-	add(mode)
-	return strings.Join(f, " ")
+	f = append(f, mode)
+	return strings.Join(slices.DeleteFunc(f, func(s string) bool { return s == "" }), " ")
 }
 
 // platforms lists the distinct GPU models of rows (platform column) and the

@@ -51,6 +51,16 @@ func sampleKey(r results.Row, perGPU bool) string {
 	return settingKey(r)
 }
 
+// sampleOf returns r's sample in m, adding it (and its key to order) when new.
+func sampleOf(m map[string]*sample, order *[]string, r results.Row, perGPU bool) *sample {
+	k := sampleKey(r, perGPU)
+	if m[k] == nil {
+		m[k] = &sample{first: r}
+		*order = append(*order, k)
+	}
+	return m[k]
+}
+
 // collectSide collects a side's rows and counts, where they belong, the
 // unverified trials its loader left out of them (Metadata.Unverified): a
 // configuration whose every trial failed verification keeps a sample,
@@ -58,13 +68,7 @@ func sampleKey(r results.Row, perGPU bool) string {
 func collectSide(side Side, perGPU bool) (map[string]*sample, []string) {
 	m, order := collect(side.Rows, perGPU)
 	for _, c := range side.Meta.Unverified.Configs {
-		k := sampleKey(c.Config, perGPU)
-		s := m[k]
-		if s == nil {
-			s = &sample{first: c.Config}
-			m[k] = s
-			order = append(order, k)
-		}
+		s := sampleOf(m, &order, c.Config, perGPU)
 		s.trials += c.Unverified
 		s.unverified += c.Unverified
 	}
@@ -78,13 +82,7 @@ func collect(rows []results.Row, perGPU bool) (map[string]*sample, []string) {
 	m := map[string]*sample{}
 	var order []string
 	for _, r := range rows {
-		k := sampleKey(r, perGPU)
-		s := m[k]
-		if s == nil {
-			s = &sample{first: r}
-			m[k] = s
-			order = append(order, k)
-		}
+		s := sampleOf(m, &order, r, perGPU)
 		s.trials++
 		if r.Waived {
 			s.waived, s.waiveWhy = true, r.Note

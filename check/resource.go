@@ -17,7 +17,7 @@ import (
 // the configurations that moved most.
 type ResourceResult struct {
 	Resource       string  `json:"resource"`
-	Class          string  `json:"class"` // "gpu" or "host"
+	Class          string  `json:"class"` // results.ClassGPU or ClassHost
 	GPU            string  `json:"gpu,omitempty"`
 	Configurations int     `json:"configurations"`
 	Ratio          float64 `json:"ratio"`
@@ -33,14 +33,6 @@ type ResourceResult struct {
 
 // ChangePct is the index as a percentage change (−5 = 5 % slower).
 func (r ResourceResult) ChangePct() float64 { return 100 * (r.Ratio - 1) }
-
-// classOf is "gpu" for the GPU's own resources, "host" for the rest.
-func classOf(resource string) string {
-	if results.GPUBound(resource) {
-		return "gpu"
-	}
-	return "host"
-}
 
 // resources judges each resource of each run GPU on the index of its
 // configurations: their changes weighted by the inverse of their own
@@ -68,12 +60,12 @@ func (j *judge) resources(rs []Result) []ResourceResult {
 	})
 	perClass := map[string]int{}
 	for _, k := range keys {
-		perClass[classOf(k.resource)+k.gpu]++
+		perClass[results.ClassOf(k.resource)+k.gpu]++
 	}
 	var out []ResourceResult
 	for _, k := range keys {
 		g := groups[k]
-		m := perClass[classOf(k.resource)+k.gpu]
+		m := perClass[results.ClassOf(k.resource)+k.gpu]
 		level := 1 - (1-j.o.Confidence)/float64(m)
 		z := distuv.UnitNormal.Quantile(1 - (1-level)/2)
 		var sw, swd, sw2v float64
@@ -88,7 +80,7 @@ func (j *judge) resources(rs []Result) []ResourceResult {
 		kx, ky := float64(g[0].RunRuns), float64(g[0].BaselineRuns)
 		tau2 := pooledProcess(proc.Within, g, noiseOf(g, sw))
 		se := math.Sqrt(sw2v/(sw*sw) + tau2*(1/kx+1/ky) + proc.Between*proc.Between)
-		res := ResourceResult{Resource: k.resource, Class: classOf(k.resource), GPU: k.gpu, Configurations: len(g),
+		res := ResourceResult{Resource: k.resource, Class: results.ClassOf(k.resource), GPU: k.gpu, Configurations: len(g),
 			Ratio: math.Exp(d), Lo: math.Exp(d - z*se), Hi: math.Exp(d + z*se), Level: level}
 		res.Verdict, res.TolerancePct = j.verdict(d, se, z)
 		slices.SortStableFunc(g, func(a, b Result) int { return cmp.Compare(a.delta, b.delta) })
@@ -108,7 +100,7 @@ func (j *judge) resources(rs []Result) []ResourceResult {
 func headline(res []ResourceResult, rs []Result) (gpu, host Verdict) {
 	gpu, host = Skip, Skip
 	for _, r := range res {
-		if r.Class == "gpu" {
+		if r.Class == results.ClassGPU {
 			gpu = worse(gpu, r.Verdict)
 		} else {
 			host = worse(host, r.Verdict)

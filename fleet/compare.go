@@ -53,13 +53,6 @@ const (
 	FlagRobustZ = "robust_z" // robust z-score beyond MaxZ
 )
 
-// Classes of a configuration's resource: a difference in the GPU's own
-// resources is the GPU's, in the others the host's (results.GPUBound).
-const (
-	ClassGPU  = "gpu"
-	ClassHost = "host"
-)
-
 // Comparison is one GPU's median of one configuration against the median
 // of every GPU that measured it (the fleet median).
 type Comparison struct {
@@ -69,7 +62,7 @@ type Comparison struct {
 	Mode            string // how the part was measured (Part.ModeLabel); modes are compared apart
 	Metric          string // the column compared: gbps, total_ms, kernel_ms or cpu_ms
 	HigherIsBetter  bool   // bandwidth, not a time
-	Resource, Class string // what the configuration is bound by (results.BoundOf); ClassGPU or ClassHost
+	Resource, Class string // what the configuration is bound by (results.BoundOf); results.ClassGPU or ClassHost
 
 	Part  string // Part.Label
 	Host  string
@@ -163,7 +156,7 @@ func Compare(parts []Part, o CompareOptions) ([]Comparison, error) {
 // (claimed at o.FDR over its class by Benjamini–Hochberg) and beyond the
 // tolerance (slow or fast) or the robust z cut-off (robust_z).
 func flagAll(cs []Comparison, o CompareOptions) {
-	for _, class := range []string{ClassGPU, ClassHost} {
+	for _, class := range []string{results.ClassGPU, results.ClassHost} {
 		var idx []int
 		for i := range cs {
 			if cs[i].Class == class {
@@ -328,11 +321,8 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o Co
 	}
 	mad := stats.Median(dev)
 	scale := math.Max(mad, o.MADFloorPct/100*math.Abs(fm))
-	cfg := identity(c.first)
+	cfg := identity(c.first) // a digest's configuration (results.ConfigOf): no measurement, run or note
 	cfg.Platform = c.first.Platform
-	cfg.Trial, cfg.Repetition, cfg.Note, cfg.RunID, cfg.Host = 0, 0, "", "", ""
-	nan := math.NaN()
-	cfg.KernelMs, cfg.PrefetchMs, cfg.TransferMs, cfg.CPUMs, cfg.TotalMs, cfg.GBps = nan, nan, nan, nan, nan, nan
 	higher := metric == results.ColGBps
 	label := ConfigLabel(cfg)
 	resource, spread := c.bound, 0.0
@@ -340,10 +330,6 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o Co
 		cfg.Bound = resource
 		spread = o.Spread(cfg)
 		cfg.Bound = ""
-	}
-	class := ClassHost
-	if results.GPUBound(resource) {
-		class = ClassGPU
 	}
 	var out []Comparison
 	for _, u := range meds {
@@ -353,7 +339,7 @@ func compareConfig(parts []Part, c *cmpConfig, metric string, meds []*unit, o Co
 			Part: p.Label, Host: p.Host, GPU: p.GPU, Index: p.Index, UUID: p.UUID, RunID: p.RunID,
 			N: s.N, Median: s.Median, CVPct: s.CVPct, FleetMedian: fm, FleetN: len(meds),
 			MADPct: math.NaN(), DevPct: math.NaN(), RobustZ: 0, Runs: u.runs, RunSpreadPct: u.spread,
-			Resource: resource, Class: class, P: 1,
+			Resource: resource, Class: results.ClassOf(resource), P: 1,
 		}
 		// The median of N trials varies about 1.25·CV/√N (normal trials).
 		noise := 1.2533 * s.CVPct / 100 / math.Sqrt(float64(max(s.N, 1)))
@@ -435,7 +421,7 @@ func PerGPU(cmp []Comparison) []GPUSummary {
 		s.Configurations++
 		if c.Outlier {
 			s.Outliers++
-			if c.Class == ClassGPU {
+			if c.Class == results.ClassGPU {
 				s.GPUOutliers++
 			} else {
 				s.HostOutliers++
@@ -473,11 +459,15 @@ const (
 // mad_pct, dev_pct, robust_z, resource, class, spread_pct, p, tol_pct,
 // outlier and flags.
 func Frame(cmp []Comparison) dataframe.DataFrame {
-	cfg := slices.DeleteFunc(slices.Clone(results.ConfigColumns),
-		func(c string) bool { return c == results.ColGPUUUID })
+	var cfg []string // the configuration columns in schema order, GPU UUID not
+	for _, c := range results.Columns {
+		if c.Name != results.ColGPUUUID && slices.Contains(results.ConfigColumns, c.Name) {
+			cfg = append(cfg, c.Name)
+		}
+	}
 	str, num := results.StringField[Comparison], results.FloatField[Comparison]
 	integer := results.IntField[Comparison, int]
-	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, inSchemaOrder(cfg)...)
+	fields := results.ConfigFields(func(c *Comparison) *results.Row { return c.Config }, cfg...)
 	fields = append(fields,
 		str("fleet_mode", func(c *Comparison) string { return c.Mode }),
 		str("metric", func(c *Comparison) string { return c.Metric }),
@@ -504,15 +494,4 @@ func Frame(cmp []Comparison) dataframe.DataFrame {
 		str("flags", func(c *Comparison) string { return strings.Join(c.Flags, ",") }),
 	)
 	return results.Build(cmp, fields...)
-}
-
-// inSchemaOrder returns cols in the order of results.Columns.
-func inSchemaOrder(cols []string) []string {
-	var out []string
-	for _, c := range results.Columns {
-		if slices.Contains(cols, c.Name) {
-			out = append(out, c.Name)
-		}
-	}
-	return out
 }

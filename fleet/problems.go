@@ -59,7 +59,7 @@ func ConfigLabel(r results.Row) string {
 	r = identity(r)
 	var f []string
 	for _, c := range results.ConfigColumns {
-		if c == results.ColGPUUUID || c == results.ColPlatform || c == results.ColFootprintBytes {
+		if c == results.ColFootprintBytes { // identity cleared the platform and GPU
 			continue
 		}
 		v, _ := r.Value(c)
@@ -108,13 +108,11 @@ func groupBy(parts []Part, f func(*Part) string) []group {
 // first, listing each item's label.
 func groupIdx(n int, value, label func(i int) string) []group {
 	var gs []group
-	idx := map[string]int{}
+	var at results.FirstSeen[string]
 	for i := range n {
 		v := value(i)
-		j, ok := idx[v]
-		if !ok {
-			j = len(gs)
-			idx[v] = j
+		j, isNew := at.Of(v)
+		if isNew {
 			gs = append(gs, group{value: v})
 		}
 		gs[j].labels = append(gs[j].labels, label(i))

@@ -1,6 +1,10 @@
 package model
 
-import "github.com/umlab/umlab/results"
+import (
+	"slices"
+
+	"github.com/umlab/umlab/results"
+)
 
 // HandoffPhases keeps the handoff rows the model reads: the measured
 // phases (cpu_only, gpu_only, alternating), not the derived baseline and
@@ -8,11 +12,7 @@ import "github.com/umlab/umlab/results"
 func HandoffPhases(rows []results.Row) []results.Row {
 	var out []results.Row
 	for _, r := range rows {
-		if r.Group != results.GroupHandoff {
-			continue
-		}
-		switch r.Phase {
-		case results.PhaseCPUOnly, results.PhaseGPUOnly, results.PhaseAlternating:
+		if r.Group == results.GroupHandoff && slices.Contains(results.Phases, r.Phase) {
 			out = append(out, r)
 		}
 	}

@@ -93,16 +93,11 @@ func (k Key) or(def Key) Key {
 // validate reports an unknown column.
 func (k Key) validate() error {
 	for _, c := range k.cols {
-		if !isColumn(c) {
+		if _, ok := results.ColumnOf(c); !ok {
 			return fmt.Errorf("plots: unknown column %q", c)
 		}
 	}
 	return nil
-}
-
-func isColumn(c string) bool {
-	_, ok := results.ColumnOf(c)
-	return ok
 }
 
 // label is the text of r's key values.
@@ -223,14 +218,12 @@ type group struct {
 
 // split groups rows by k, sorted by the key's values.
 func split(rows []results.Row, k Key) []group {
-	idx := map[string]int{}
+	var at results.FirstSeen[string]
 	var gs []group
 	for i := range rows {
 		l := k.label(&rows[i])
-		j, ok := idx[l]
-		if !ok {
-			j = len(gs)
-			idx[l] = j
+		j, isNew := at.Of(l)
+		if isNew {
 			gs = append(gs, group{label: l, order: k.order(&rows[i])})
 		}
 		gs[j].rows = append(gs[j].rows, rows[i])

@@ -97,42 +97,15 @@ func (r *Row) ConfigID() ConfigID {
 // ConfigIndex), run, source, repetition and trial index. Two rows with
 // the same trialID are the same trial twice.
 type trialID struct {
-	config, run, source int32 // numbered in order of first appearance (firstSeen)
+	config, run, source int32 // numbered in order of first appearance (FirstSeen)
 	repetition, trial   int64
 }
 
-// firstSeen numbers values in order of first appearance, the last one
-// checked before the map: a file's rows mostly share their run ID, and
-// rows of one configuration mostly come one after another, so most rows
-// cost a comparison instead of a hash.
-type firstSeen[K comparable] struct {
-	at   map[K]int32
-	last K
-	li   int32
-}
-
-// of returns the number of k, and whether it is new.
-func (x *firstSeen[K]) of(k K) (int32, bool) {
-	if x.at != nil && k == x.last {
-		return x.li, false
-	}
-	if x.at == nil {
-		x.at = map[K]int32{}
-	}
-	i, ok := x.at[k]
-	if !ok {
-		i = int32(len(x.at))
-		x.at[k] = i
-	}
-	x.last, x.li = k, i
-	return i, !ok
-}
-
 // ConfigIndex numbers configurations in order of first appearance.
-type ConfigIndex struct{ ids firstSeen[ConfigID] }
+type ConfigIndex struct{ ids FirstSeen[ConfigID] }
 
 // Of returns the number of r's configuration, and whether it is new.
-func (x *ConfigIndex) Of(r *Row) (int32, bool) { return x.ids.of(r.ConfigID()) }
+func (x *ConfigIndex) Of(r *Row) (int32, bool) { return x.ids.Of(r.ConfigID()) }
 
 // appendConfigKey appends ConfigKey(*r) to b.
 func appendConfigKey(b []byte, r *Row) []byte {

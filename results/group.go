@@ -17,15 +17,13 @@ type Grouped[K comparable] struct {
 // helper: summaries, the model's calibration, tables and fleet statistics
 // use it.
 func GroupStats[T any, K comparable](items []T, key func(*T) K, value func(*T) float64) []Grouped[K] {
-	at := map[K]int{}
+	var at FirstSeen[K]
 	var keys []K
 	var vals [][]float64
 	for i := range items {
 		k := key(&items[i])
-		j, ok := at[k]
-		if !ok {
-			j = len(keys)
-			at[k] = j
+		j, isNew := at.Of(k)
+		if isNew {
 			keys = append(keys, k)
 			vals = append(vals, nil)
 		}
@@ -59,4 +57,31 @@ func MostCommon[K cmp.Ordered](counts map[K]int) K {
 		}
 	}
 	return best
+}
+
+// FirstSeen numbers values in order of first appearance (from 0), the
+// last one checked before the map: a file's rows mostly share their run ID, and
+// rows of one configuration mostly come one after another, so most rows
+// cost a comparison instead of a hash.
+type FirstSeen[K comparable] struct {
+	at   map[K]int32
+	last K
+	li   int32
+}
+
+// Of returns the number of k, and whether it is new.
+func (x *FirstSeen[K]) Of(k K) (int32, bool) {
+	if x.at != nil && k == x.last {
+		return x.li, false
+	}
+	if x.at == nil {
+		x.at = map[K]int32{}
+	}
+	i, ok := x.at[k]
+	if !ok {
+		i = int32(len(x.at))
+		x.at[k] = i
+	}
+	x.last, x.li = k, i
+	return i, !ok
 }

@@ -114,3 +114,18 @@ const (
 
 // Bounds lists the values of the bound column, the GPU's first.
 var Bounds = []string{BoundGPUMemory, BoundGPULaunch, BoundHostLink, BoundHostPageable, BoundFaults, BoundHostCPU, BoundMixed}
+
+// Classes of a resource (a value of the bound column): a change in the
+// GPU's own resources (GPUBound) is the GPU's, in the others the host's.
+const (
+	ClassGPU  = "gpu"
+	ClassHost = "host"
+)
+
+// ClassOf is the class of a resource.
+func ClassOf(resource string) string {
+	if GPUBound(resource) {
+		return ClassGPU
+	}
+	return ClassHost
+}

@@ -19,8 +19,8 @@ type RowReader struct {
 	trial   bool             // the file has a trial column: duplicates are caught
 	trials  map[trialID]int  // → line
 	config  ConfigIndex
-	runs    firstSeen[string]
-	sources firstSeen[string]
+	runs    FirstSeen[string]
+	sources FirstSeen[string]
 	bound   bool // the file has a bound column (else LegacyBound)
 	rows    int
 }
@@ -83,8 +83,8 @@ func (rr *RowReader) Next(row *Row) error {
 	}
 	if rr.trial && !row.Waived {
 		c, _ := rr.config.Of(row)
-		run, _ := rr.runs.of(row.RunID)
-		source, _ := rr.sources.of(row.Source)
+		run, _ := rr.runs.Of(row.RunID)
+		source, _ := rr.sources.Of(row.Source)
 		k := trialID{c, run, source, row.Repetition, row.Trial}
 		if first, dup := rr.trials[k]; dup {
 			return fmt.Errorf("%s:%d: %w: trial %d (repetition %d) of this configuration and run is already on line %d",

@@ -97,7 +97,7 @@ func (f *compareFlags) write(w io.Writer, parts []fleet.Part, cmp []fleet.Compar
 	for _, c := range cmp {
 		if c.Outlier {
 			flagged = append(flagged, c)
-			if c.Class == fleet.ClassGPU || f.strict {
+			if c.Class == results.ClassGPU || f.strict {
 				failing++
 			}
 		}

@@ -207,7 +207,7 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 		if s.N < 2 {
 			ci = stats.NaN()
 		}
-		f = append(f, tc.n(s), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
+		f = append(f, tc.n(s), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), results.Sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
 			strings.Join(s.Flags, ","))
 		t.rows = append(t.rows, f)
 	}

@@ -21,33 +21,6 @@ import (
 // shows the rest.
 const maxColumns = 120
 
-// sig4 writes v to four significant digits, trailing zeros dropped and
-// without an exponent ("4355", "12.97", "0.00416", "12346"); NaN is empty.
-func sig4(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	if math.IsInf(v, 0) || math.Abs(v) < 1e4 {
-		return strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// decimals4 is the number of decimals that shows v to four significant
-// digits (none from 1000 up).
-func decimals4(v float64) int {
-	a := math.Abs(v)
-	if a == 0 || a >= 1000 {
-		return 0
-	}
-	d := 3 - int(math.Floor(math.Log10(a)))
-	// 999.96 rounds to 1000.0: one decimal fewer.
-	if r := strconv.FormatFloat(a, 'f', d, 64); len(strings.TrimLeft(strings.Replace(r, ".", "", 1), "0")) > 4 {
-		d--
-	}
-	return max(d, 0)
-}
-
 // withCI writes a median with its interval (none for NaN bounds), the
 // bounds to the median's decimals: "4355 [4353, 4356]", "12.97 [12.50,
 // 13.40]"; below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
@@ -55,7 +28,7 @@ func withCI(median float64, ci stats.Interval) string {
 	if math.IsNaN(median) {
 		return ""
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', decimals4(median), 64) }
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', results.Decimals4(median), 64) }
 	if a := math.Abs(median); a > 0 && a < 0.01 {
 		f = shortExp
 	}

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/umlab/umlab/results"
 )
@@ -68,7 +67,7 @@ func (r *Report) writeResources(w io.Writer, wide bool) error {
 		}
 		worst := strings.Join(res.Worst, "; ")
 		if !wide {
-			worst = cut(worst, 48)
+			worst = results.CutRunes(worst, 48)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%s\t%s\n", name, res.Configurations, pct(res.Ratio), res.TolerancePct, verdictText(res.Verdict), worst)
 	}
@@ -99,7 +98,7 @@ func (r *Report) writeResults(w io.Writer, wide, all bool) error {
 		}
 		label, reason := res.Group+" "+res.Configuration, res.Reason
 		if !wide {
-			label, reason = cut(label, labelMax), cut(reason, reasonMax)
+			label, reason = results.CutRunes(label, labelMax), results.CutRunes(reason, reasonMax)
 		}
 		f := []string{label}
 		if multi {
@@ -218,14 +217,6 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(float64(f))
-}
-
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 func num(v float64) string {

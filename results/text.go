@@ -46,6 +46,15 @@ func Wrap(text string, width int) []string {
 	return lines
 }
 
+// CutRunes shortens s to n runes, the last one "…", when it is longer.
+func CutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
 // ShortGPU is the first 8 hex digits of a GPU UUID, as tables print it.
 func ShortGPU(uuid string) string {
 	u := strings.TrimPrefix(uuid, "GPU-")

@@ -201,7 +201,7 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 	for _, s := range sum {
 		c := s.Config
 		f := []string{c.Group, strings.TrimPrefix(check.Label(c), c.Group+" ")}
-		f = append(f, when(showHost, cutRunes(hostOf[c.GPUUUID], 10))...)
+		f = append(f, when(showHost, results.CutRunes(hostOf[c.GPUUUID], 10))...)
 		f = append(f, when(showGPU, results.ShortGPU(c.GPUUUID))...)
 		ci := s.GBpsCI
 		if s.N < 2 {

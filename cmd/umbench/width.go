@@ -108,7 +108,7 @@ func (t textTable) layout(keep []bool, cutTo int) []string {
 		var cells []string
 		for i, c := range r {
 			if i == t.cut && cutTo > 0 {
-				c = cutRunes(c, cutTo)
+				c = results.CutRunes(c, cutTo)
 			}
 			if keep[i] {
 				cells = append(cells, c)
@@ -234,14 +234,6 @@ func lastBreak(r []rune, width int) int {
 		}
 	}
 	return -1
-}
-
-func cutRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // writeTable prints a frame as aligned text (results.TableCells).

@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/umlab/umlab/results"
 )
@@ -57,9 +56,7 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 
 // writeResources writes the table of resources.
 func (r *Report) writeResources(w io.Writer, wide bool) error {
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "resource\tconfigs\tchg %\ttol %\tverdict\tslowest")
+	rows := [][]string{{"resource", "configs", "chg %", "tol %", "verdict", "slowest"}}
 	for _, res := range r.Resources {
 		name := res.Class + " " + res.Resource
 		if r.RunGPUs > 1 {
@@ -69,23 +66,22 @@ func (r *Report) writeResources(w io.Writer, wide bool) error {
 		if !wide {
 			worst = results.CutRunes(worst, 48)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%s\t%s\n", name, res.Configurations, pct(res.Ratio), res.TolerancePct, verdictText(res.Verdict), worst)
+		rows = append(rows, []string{name, strconv.Itoa(res.Configurations), pct(res.Ratio), fmt.Sprintf("%.1f", res.TolerancePct),
+			verdictText(res.Verdict), worst})
 	}
-	return flushTable(w, tw, &b)
+	return writeLines(w, results.AlignLines(rows))
 }
 
 // writeResults writes the table of configurations that failed or are
 // inconclusive (every one when all).
 func (r *Report) writeResults(w io.Writer, wide, all bool) error {
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	multi := r.RunGPUs > 1
 	head := []string{"configuration"}
 	if multi {
 		head = append(head, "gpu")
 	}
 	head = append(head, "resource", "n", "base GB/s", "run GB/s", "chg %", "tol %", "verdict")
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	rows := [][]string{head}
 	labelMax, reasonMax := 44, 30
 	if multi {
 		labelMax = 36
@@ -110,9 +106,9 @@ func (r *Report) writeResults(w io.Writer, wide, all bool) error {
 		}
 		f = append(f, res.Resource, fmt.Sprintf("%d/%d", res.RunN, res.BaselineN), num(res.BaselineGBps), num(res.RunGBps),
 			pct(res.Ratio), tol(res.TolerancePct), v)
-		fmt.Fprintln(tw, strings.Join(f, "\t"))
+		rows = append(rows, f)
 	}
-	if err := flushTable(w, tw, &b); err != nil {
+	if err := writeLines(w, results.AlignLines(rows)); err != nil {
 		return err
 	}
 	if hidden > 0 {
@@ -121,16 +117,10 @@ func (r *Report) writeResults(w io.Writer, wide, all bool) error {
 	return nil
 }
 
-// flushTable writes what tw holds in b to w without trailing blanks.
-func flushTable(w io.Writer, tw *tabwriter.Writer, b *strings.Builder) error {
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
-	}
-	b.Reset()
-	return nil
+// writeLines writes each line and a line break.
+func writeLines(w io.Writer, lines []string) error {
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
 }
 
 func verdictText(v Verdict) string {

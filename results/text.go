@@ -46,6 +46,27 @@ func Wrap(text string, width int) []string {
 	return lines
 }
 
+// AlignLines lays rows (at least one, all as long) out as text: columns
+// two spaces apart, each as wide as its widest cell in runes, trailing
+// blanks trimmed.
+func AlignLines(rows [][]string) []string {
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+		}
+	}
+	lines := make([]string, len(rows))
+	for j, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
+		}
+		lines[j] = strings.TrimRight(b.String(), " ")
+	}
+	return lines
+}
+
 // CutRunes shortens s to n runes, the last one "…", when it is longer.
 func CutRunes(s string, n int) string {
 	r := []rune(s)

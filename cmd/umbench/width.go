@@ -116,21 +116,7 @@ func (t textTable) layout(keep []bool, cutTo int) []string {
 		}
 		all = append(all, cells)
 	}
-	widths := make([]int, len(all[0]))
-	for _, r := range all {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	lines := make([]string, len(all))
-	for j, r := range all {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
-		}
-		lines[j] = strings.TrimRight(b.String(), " ")
-	}
-	return lines
+	return results.AlignLines(all)
 }
 
 func maxRunes(lines []string) int {

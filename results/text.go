@@ -1,9 +1,11 @@
 package results
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"unicode/utf8"
 )
 
@@ -46,23 +48,19 @@ func Wrap(text string, width int) []string {
 	return lines
 }
 
-// AlignLines lays rows (at least one, all as long) out as text: columns
-// two spaces apart, each as wide as its widest cell in runes, trailing
-// blanks trimmed.
+// AlignLines lays rows (all as long) out as text with text/tabwriter:
+// columns two spaces apart, each as wide as its widest cell in runes,
+// trailing blanks trimmed.
 func AlignLines(rows [][]string) []string {
-	widths := make([]int, len(rows[0]))
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	for _, r := range rows {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
-	lines := make([]string, len(rows))
-	for j, r := range rows {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
-		}
-		lines[j] = strings.TrimRight(b.String(), " ")
+	tw.Flush()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
 	}
 	return lines
 }

@@ -14,19 +14,16 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// TableWidth is the width WriteTable keeps to unless asked for wide output.
-const TableWidth = 120
-
 // WriteTable prints the report as aligned text: the two headline
 // verdicts, one line per resource, the configurations that failed or are
 // inconclusive (every configuration when all), the notes and the summary
 // line. Unless wide, long labels and reasons are cut so that lines fit
-// TableWidth columns.
+// results.TableWidth columns.
 func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 	fmt.Fprintf(w, "%s: run %s against baseline %s\n", r.GPUModel, r.Run, r.Baseline)
 	fmt.Fprintf(w, "GPU %s, host %s\n\n", strings.ToUpper(string(r.GPU)), strings.ToUpper(string(r.Host)))
 	say := func(text string) {
-		for _, l := range results.Wrap(text, TableWidth) {
+		for _, l := range results.Wrap(text, results.TableWidth) {
 			fmt.Fprintln(w, l)
 		}
 	}

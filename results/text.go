@@ -9,6 +9,10 @@ import (
 	"unicode/utf8"
 )
 
+// TableWidth is the width every default text table and report keeps to
+// (issue 17); wide output shows the rest.
+const TableWidth = 120
+
 var fleetRE = regexp.MustCompile(`(?:^|;\s*)fleet=(isolated|concurrent)(?::(\d+))?`)
 
 // FleetMode reads a row note's fleet token ("fleet=isolated",

@@ -88,7 +88,7 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.Sum
 		}
 		t.rows = append(t.rows, f)
 	}
-	t.write(w, maxColumns)
+	t.write(w, results.TableWidth)
 	if uncounted > 0 {
 		fmt.Fprintf(w, "(-: %d configurations without a counter pass: waived, or not counted)\n", uncounted)
 	}

@@ -185,5 +185,5 @@ func writePoints(w io.Writer, ps []model.Point) {
 			withCI(p.MeasuredMs, p.MeasuredCI), results.Sig4(p.PredictedMs), pctWithCI(p.APE, p.APECI)})
 	}
 	fmt.Fprintln(w, "\nValidation points (median over trials and repetitions)")
-	t.write(w, maxColumns)
+	t.write(w, results.TableWidth)
 }

@@ -129,7 +129,7 @@ func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []r
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintln(w, wrap(n, maxColumns, "    "))
+		fmt.Fprintln(w, wrap(n, results.TableWidth, "    "))
 	}
 	return nil
 }
@@ -211,9 +211,9 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 			strings.Join(s.Flags, ","))
 		t.rows = append(t.rows, f)
 	}
-	dropped, err := t.write(w, maxColumns)
+	dropped, err := t.write(w, results.TableWidth)
 	if err == nil && len(dropped) > 0 {
-		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), maxColumns)
+		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), results.TableWidth)
 	}
 	return err
 }

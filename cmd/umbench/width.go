@@ -17,10 +17,6 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// maxColumns is the width every default table keeps to (issue 17); --wide
-// shows the rest.
-const maxColumns = 120
-
 // withCI writes a median with its interval (none for NaN bounds), the
 // bounds to the median's decimals: "4355 [4353, 4356]", "12.97 [12.50,
 // 13.40]"; below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
@@ -141,7 +137,7 @@ func fitLines(text string, width int) string {
 }
 
 // fitWriter collects a command's text output and writes it, lines broken
-// to fit maxColumns, on flush.
+// to fit results.TableWidth, on flush.
 type fitWriter struct {
 	w   io.Writer
 	buf bytes.Buffer
@@ -150,12 +146,12 @@ type fitWriter struct {
 func (f *fitWriter) Write(p []byte) (int, error) { return f.buf.Write(p) }
 
 func (f *fitWriter) flush() {
-	io.WriteString(f.w, fitLines(f.buf.String(), maxColumns))
+	io.WriteString(f.w, fitLines(f.buf.String(), results.TableWidth))
 	f.buf.Reset()
 }
 
 // fitted returns w as it is with wide, else a writer whose lines are
-// broken to fit maxColumns when done is called.
+// broken to fit results.TableWidth when done is called.
 func fitted(w io.Writer, wide bool) (_ io.Writer, done func()) {
 	if wide {
 		return w, func() {}

@@ -40,7 +40,7 @@ func TestDefaultOutputFits120Columns(t *testing.T) {
 			ran++
 		}
 		for i, l := range strings.Split(out, "\n") {
-			if n := len([]rune(l)); n > maxColumns {
+			if n := len([]rune(l)); n > results.TableWidth {
 				t.Errorf("umbench %s: line %d is %d columns wide:\n%s", strings.Join(args, " "), i+1, n, l)
 			}
 		}

@@ -237,7 +237,7 @@ func TestWriters(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, line := range strings.Split(b.String(), "\n") {
-		if n := len([]rune(line)); n > TableWidth {
+		if n := len([]rune(line)); n > results.TableWidth {
 			t.Errorf("line of %d columns: %q", n, line)
 		}
 	}

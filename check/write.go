@@ -10,25 +10,20 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/umlab/umlab/results"
 )
-
-// TableWidth is the width WriteTable keeps to unless asked for wide output.
-const TableWidth = 120
 
 // WriteTable prints the report as aligned text: the two headline
 // verdicts, one line per resource, the configurations that failed or are
 // inconclusive (every configuration when all), the notes and the summary
 // line. Unless wide, long labels and reasons are cut so that lines fit
-// TableWidth columns.
+// results.TableWidth columns.
 func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 	fmt.Fprintf(w, "%s: run %s against baseline %s\n", r.GPUModel, r.Run, r.Baseline)
 	fmt.Fprintf(w, "GPU %s, host %s\n\n", strings.ToUpper(string(r.GPU)), strings.ToUpper(string(r.Host)))
 	say := func(text string) {
-		for _, l := range results.Wrap(text, TableWidth) {
+		for _, l := range results.Wrap(text, results.TableWidth) {
 			fmt.Fprintln(w, l)
 		}
 	}
@@ -58,9 +53,7 @@ func (r *Report) WriteTable(w io.Writer, wide, all bool) error {
 
 // writeResources writes the table of resources.
 func (r *Report) writeResources(w io.Writer, wide bool) error {
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "resource\tconfigs\tchg %\ttol %\tverdict\tslowest")
+	rows := [][]string{{"resource", "configs", "chg %", "tol %", "verdict", "slowest"}}
 	for _, res := range r.Resources {
 		name := res.Class + " " + res.Resource
 		if r.RunGPUs > 1 {
@@ -68,25 +61,24 @@ func (r *Report) writeResources(w io.Writer, wide bool) error {
 		}
 		worst := strings.Join(res.Worst, "; ")
 		if !wide {
-			worst = cut(worst, 48)
+			worst = results.CutRunes(worst, 48)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%.1f\t%s\t%s\n", name, res.Configurations, pct(res.Ratio), res.TolerancePct, verdictText(res.Verdict), worst)
+		rows = append(rows, []string{name, strconv.Itoa(res.Configurations), pct(res.Ratio), fmt.Sprintf("%.1f", res.TolerancePct),
+			verdictText(res.Verdict), worst})
 	}
-	return flushTable(w, tw, &b)
+	return writeLines(w, results.AlignLines(rows))
 }
 
 // writeResults writes the table of configurations that failed or are
 // inconclusive (every one when all).
 func (r *Report) writeResults(w io.Writer, wide, all bool) error {
-	var b strings.Builder
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 	multi := r.RunGPUs > 1
 	head := []string{"configuration"}
 	if multi {
 		head = append(head, "gpu")
 	}
 	head = append(head, "resource", "n", "base GB/s", "run GB/s", "chg %", "tol %", "verdict")
-	fmt.Fprintln(tw, strings.Join(head, "\t"))
+	rows := [][]string{head}
 	labelMax, reasonMax := 44, 30
 	if multi {
 		labelMax = 36
@@ -99,7 +91,7 @@ func (r *Report) writeResults(w io.Writer, wide, all bool) error {
 		}
 		label, reason := res.Group+" "+res.Configuration, res.Reason
 		if !wide {
-			label, reason = cut(label, labelMax), cut(reason, reasonMax)
+			label, reason = results.CutRunes(label, labelMax), results.CutRunes(reason, reasonMax)
 		}
 		f := []string{label}
 		if multi {
@@ -111,9 +103,9 @@ func (r *Report) writeResults(w io.Writer, wide, all bool) error {
 		}
 		f = append(f, res.Resource, fmt.Sprintf("%d/%d", res.RunN, res.BaselineN), num(res.BaselineGBps), num(res.RunGBps),
 			pct(res.Ratio), tol(res.TolerancePct), v)
-		fmt.Fprintln(tw, strings.Join(f, "\t"))
+		rows = append(rows, f)
 	}
-	if err := flushTable(w, tw, &b); err != nil {
+	if err := writeLines(w, results.AlignLines(rows)); err != nil {
 		return err
 	}
 	if hidden > 0 {
@@ -122,16 +114,10 @@ func (r *Report) writeResults(w io.Writer, wide, all bool) error {
 	return nil
 }
 
-// flushTable writes what tw holds in b to w without trailing blanks.
-func flushTable(w io.Writer, tw *tabwriter.Writer, b *strings.Builder) error {
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
-	}
-	b.Reset()
-	return nil
+// writeLines writes each line and a line break.
+func writeLines(w io.Writer, lines []string) error {
+	_, err := io.WriteString(w, strings.Join(lines, "\n")+"\n")
+	return err
 }
 
 func verdictText(v Verdict) string {
@@ -218,14 +204,6 @@ func (f jsonFloat) MarshalJSON() ([]byte, error) {
 		return []byte("null"), nil
 	}
 	return json.Marshal(float64(f))
-}
-
-func cut(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
 }
 
 func num(v float64) string {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/umlab/umlab/internal/sanitize"
 	"github.com/umlab/umlab/results"
@@ -120,28 +119,16 @@ func Write(w io.Writer, xs []Check, format string) error {
 		for _, x := range xs {
 			rows = append(rows, []string{x.Claim.ID, x.Claim.Section, x.Paper.String(), x.Measured.WithCI(), x.Verdict.String()})
 		}
-		width := make([]int, len(head))
-		for _, r := range rows {
-			for i, c := range r {
-				width[i] = max(width[i], utf8.RuneCountInString(c))
-			}
-		}
 		var b strings.Builder
 		for _, l := range strings.Split(IntervalsNote(xs), "\n") {
 			b.WriteString(strings.Join(results.Wrap(l, 110), "\n") + "\n")
 		}
 		b.WriteString("\n")
-		for i, r := range rows {
-			for j, c := range r {
-				b.WriteString(c)
-				if j < len(r)-1 {
-					b.WriteString(strings.Repeat(" ", width[j]-utf8.RuneCountInString(c)+2))
-				}
-			}
-			b.WriteString("\n")
+		for i, l := range results.AlignLines(rows) {
+			b.WriteString(l + "\n")
 			if i > 0 && xs[i-1].Reason != "" {
-				for _, l := range results.Wrap(xs[i-1].reasonAndRuns(), 110) {
-					b.WriteString("    " + l + "\n")
+				for _, r := range results.Wrap(xs[i-1].reasonAndRuns(), 110) {
+					b.WriteString("    " + r + "\n")
 				}
 			}
 		}

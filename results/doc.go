@@ -65,7 +65,9 @@
 // The values of the group, benchmark, mode, pattern, policy, phase and
 // direction columns are constants here ([GroupHBM], [ModeManagedCold],
 // [PolicyExplicitCopy], ...). [FormatBytes], [FormatNumber] and [FormatRate]
-// are umlab's one byte and rate formatting; [GroupStats] its one
+// are umlab's one byte and rate formatting, [Sig4] and [Decimals4] its
+// four-significant-digit rounding, [AlignLines], [Wrap], [CutRunes] and
+// [TableWidth] its plain-text table layout; [GroupStats] its one
 // group-by-and-median helper; [Build] its one DataFrame builder, driven by the
 // column table ([RowFields], [ConfigFields]); [ReadJSON] its one reader of
 // JSON files.

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/umlab/umlab/results"
@@ -254,4 +255,29 @@ func ExampleCheckOutput() {
 	// true
 	// true
 	// true
+}
+
+// Sig4 and Decimals4 round to four significant digits; a median that
+// rounds up to the next power of ten keeps four digits (999.96 is 1000,
+// not 1000.0).
+func ExampleDecimals4() {
+	for _, v := range []float64{4355.2, 12.97, 999.96, 99.996} {
+		fmt.Println(results.Sig4(v), strconv.FormatFloat(v, 'f', results.Decimals4(v), 64))
+	}
+	// Output:
+	// 4355 4355
+	// 12.97 12.97
+	// 1000 1000
+	// 100 100.0
+}
+
+// AlignLines lays out a text table; CutRunes shortens a cell to fit.
+func ExampleAlignLines() {
+	rows := [][]string{{"configuration", "verdict"}, {results.CutRunes("hbm stream managed_cold 1 GiB", 12), "pass"}}
+	for _, l := range results.AlignLines(rows) {
+		fmt.Println(l)
+	}
+	// Output:
+	// configuration  verdict
+	// hbm stream …   pass
 }

@@ -80,3 +80,31 @@ func FormatRate(gbps float64) string {
 	}
 	return FormatNumber(gbps) + " GB/s"
 }
+
+// Sig4 writes v to four significant digits, trailing zeros dropped and
+// without an exponent ("4355", "12.97", "0.00416", "12346"); NaN is empty.
+// The summary tables and the README use it.
+func Sig4(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	if math.IsInf(v, 0) || math.Abs(v) < 1e4 {
+		return strconv.FormatFloat(v, 'g', 4, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 0, 64)
+}
+
+// Decimals4 is the number of decimals that shows v to four significant
+// digits (none from 1000 up).
+func Decimals4(v float64) int {
+	a := math.Abs(v)
+	if a == 0 || a >= 1000 {
+		return 0
+	}
+	d := 3 - int(math.Floor(math.Log10(a)))
+	// 999.96 rounds to 1000.0: one decimal fewer.
+	if r := strconv.FormatFloat(a, 'f', d, 64); len(strings.TrimLeft(strings.Replace(r, ".", "", 1), "0")) > 4 {
+		d--
+	}
+	return max(d, 0)
+}

@@ -1,11 +1,17 @@
 package results
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 	"unicode/utf8"
 )
+
+// TableWidth is the width every default text table and report keeps to
+// (issue 17); wide output shows the rest.
+const TableWidth = 120
 
 var fleetRE = regexp.MustCompile(`(?:^|;\s*)fleet=(isolated|concurrent)(?::(\d+))?`)
 
@@ -44,6 +50,32 @@ func Wrap(text string, width int) []string {
 		lines = append(lines, line)
 	}
 	return lines
+}
+
+// AlignLines lays rows (all as long) out as text with text/tabwriter:
+// columns two spaces apart, each as wide as its widest cell in runes,
+// trailing blanks trimmed.
+func AlignLines(rows [][]string) []string {
+	var b strings.Builder
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	tw.Flush()
+	lines := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return lines
+}
+
+// CutRunes shortens s to n runes, the last one "…", when it is longer.
+func CutRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
 // ShortGPU is the first 8 hex digits of a GPU UUID, as tables print it.

@@ -75,7 +75,7 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.Sum
 	uncounted := 0
 	for i := 0; i < df.Nrow(); i++ {
 		counted := collected.Elem(i).String() == "true"
-		f := []string{cutRunes(check.Label(sum[i].Config), 40)}
+		f := []string{results.CutRunes(check.Label(sum[i].Config), 40)}
 		for k, c := range cols {
 			cell := results.TableCell(df.Col(c.name), i, c.name)
 			if k > 0 && !counted {
@@ -88,7 +88,7 @@ func writeCountersCompact(w io.Writer, df dataframe.DataFrame, sum []results.Sum
 		}
 		t.rows = append(t.rows, f)
 	}
-	t.write(w, maxColumns)
+	t.write(w, results.TableWidth)
 	if uncounted > 0 {
 		fmt.Fprintf(w, "(-: %d configurations without a counter pass: waived, or not counted)\n", uncounted)
 	}

@@ -30,7 +30,7 @@ func newDatasetsCmd() *cobra.Command {
 					continue
 				}
 				for _, line := range describeDataset(d, rows, m) {
-					fmt.Fprintln(w, wrap(line, maxColumns, "      "))
+					fmt.Fprintln(w, wrap(line, results.TableWidth, "      "))
 				}
 			}
 			return nil

@@ -107,7 +107,7 @@ func writeDecompositionCompact(w io.Writer, ds []model.Decomposition) error {
 		}
 		t.rows = append(t.rows, f)
 	}
-	if _, err := t.write(w, maxColumns); err != nil {
+	if _, err := t.write(w, results.TableWidth); err != nil {
 		return err
 	}
 	fmt.Fprint(w, "terms in % of total_ms: comp(ute), access to hbm and cpu memory, fault, migr(ation), evict(ion), sync, resid(ual)")

@@ -68,12 +68,12 @@ func printGroupTimes(w io.Writer, ts []results.GroupTime, parts bool) {
 			head += ", " + part
 		}
 		if s := results.FormatGroupWall(spans[part]); s != "" {
-			fmt.Fprintln(w, wrap(head+": "+s, maxColumns, "  "))
+			fmt.Fprintln(w, wrap(head+": "+s, results.TableWidth, "  "))
 		}
 		if s := results.FormatGroupParts(spans[part]); s != "" && parts {
 			fmt.Fprintln(w, "spent on:")
 			for _, l := range strings.Split(s, "\n") {
-				fmt.Fprintln(w, wrap("  "+l, maxColumns, "    "))
+				fmt.Fprintln(w, wrap("  "+l, results.TableWidth, "    "))
 			}
 		}
 	}

@@ -84,7 +84,7 @@ func writeProblems(w io.Writer, ps []fleet.Problem) {
 	}
 	fmt.Fprintf(w, "differences between the parts (%d):\n", len(ps))
 	for _, p := range ps {
-		fmt.Fprintln(w, wrap(fmt.Sprintf("  - %s: %s", p.Kind, p.Message), maxColumns, "    "))
+		fmt.Fprintln(w, wrap(fmt.Sprintf("  - %s: %s", p.Kind, p.Message), results.TableWidth, "    "))
 	}
 	fmt.Fprintln(w)
 }

@@ -182,8 +182,8 @@ func writePoints(w io.Writer, ps []model.Point) {
 	t := textTable{head: []string{"policy", "size", "R", "measured ms [95% CI]", "predicted ms", "APE % [95% CI]"}, cut: -1}
 	for _, p := range ps {
 		t.rows = append(t.rows, []string{p.Policy, results.FormatBytes(p.SizeBytes), fmt.Sprint(p.R),
-			withCI(p.MeasuredMs, p.MeasuredCI), sig4(p.PredictedMs), pctWithCI(p.APE, p.APECI)})
+			withCI(p.MeasuredMs, p.MeasuredCI), results.Sig4(p.PredictedMs), pctWithCI(p.APE, p.APECI)})
 	}
 	fmt.Fprintln(w, "\nValidation points (median over trials and repetitions)")
-	t.write(w, maxColumns)
+	t.write(w, results.TableWidth)
 }

@@ -129,7 +129,7 @@ func (f *summaryFlags) writeMode(w io.Writer, sum []results.SummaryRow, rows []r
 		}
 	}
 	for _, n := range notes {
-		fmt.Fprintln(w, wrap(n, maxColumns, "    "))
+		fmt.Fprintln(w, wrap(n, results.TableWidth, "    "))
 	}
 	return nil
 }
@@ -201,19 +201,19 @@ func writeSummary(w io.Writer, sum []results.SummaryRow, rows []results.Row, tc 
 	for _, s := range sum {
 		c := s.Config
 		f := []string{c.Group, strings.TrimPrefix(check.Label(c), c.Group+" ")}
-		f = append(f, when(showHost, cutRunes(hostOf[c.GPUUUID], 10))...)
+		f = append(f, when(showHost, results.CutRunes(hostOf[c.GPUUUID], 10))...)
 		f = append(f, when(showGPU, results.ShortGPU(c.GPUUUID))...)
 		ci := s.GBpsCI
 		if s.N < 2 {
 			ci = stats.NaN()
 		}
-		f = append(f, tc.n(s), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
+		f = append(f, tc.n(s), withCI(s.GBps.Median, ci), fixed(s.GBps.CVPct, "%.2f"), results.Sig4(s.KernelMs), fixed(s.PctOfPeak, "%.1f"),
 			strings.Join(s.Flags, ","))
 		t.rows = append(t.rows, f)
 	}
-	dropped, err := t.write(w, maxColumns)
+	dropped, err := t.write(w, results.TableWidth)
 	if err == nil && len(dropped) > 0 {
-		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), maxColumns)
+		fmt.Fprintf(w, "(%s left out to fit %d columns: --wide shows every column)\n", strings.Join(dropped, " and "), results.TableWidth)
 	}
 	return err
 }

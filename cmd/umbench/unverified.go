@@ -27,7 +27,7 @@ func sayUnverified(c *cobra.Command, table bool, whose string, us ...results.Unv
 		w = c.ErrOrStderr()
 	}
 	line := whose + u.String()
-	if len([]rune(line)) > maxColumns {
+	if len([]rune(line)) > results.TableWidth {
 		s := "s"
 		if u.Trials == 1 {
 			s = ""

@@ -17,37 +17,6 @@ import (
 	"github.com/umlab/umlab/stats"
 )
 
-// maxColumns is the width every default table keeps to (issue 17); --wide
-// shows the rest.
-const maxColumns = 120
-
-// sig4 writes v to four significant digits, trailing zeros dropped and
-// without an exponent ("4355", "12.97", "0.00416", "12346"); NaN is empty.
-func sig4(v float64) string {
-	if math.IsNaN(v) {
-		return ""
-	}
-	if math.IsInf(v, 0) || math.Abs(v) < 1e4 {
-		return strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
-}
-
-// decimals4 is the number of decimals that shows v to four significant
-// digits (none from 1000 up).
-func decimals4(v float64) int {
-	a := math.Abs(v)
-	if a == 0 || a >= 1000 {
-		return 0
-	}
-	d := 3 - int(math.Floor(math.Log10(a)))
-	// 999.96 rounds to 1000.0: one decimal fewer.
-	if r := strconv.FormatFloat(a, 'f', d, 64); len(strings.TrimLeft(strings.Replace(r, ".", "", 1), "0")) > 4 {
-		d--
-	}
-	return max(d, 0)
-}
-
 // withCI writes a median with its interval (none for NaN bounds), the
 // bounds to the median's decimals: "4355 [4353, 4356]", "12.97 [12.50,
 // 13.40]"; below 0.01 in short scientific notation, "7.06e-4 [6.93e-4, 7.38e-4]".
@@ -55,7 +24,7 @@ func withCI(median float64, ci stats.Interval) string {
 	if math.IsNaN(median) {
 		return ""
 	}
-	f := func(v float64) string { return strconv.FormatFloat(v, 'f', decimals4(median), 64) }
+	f := func(v float64) string { return strconv.FormatFloat(v, 'f', results.Decimals4(median), 64) }
 	if a := math.Abs(median); a > 0 && a < 0.01 {
 		f = shortExp
 	}
@@ -135,7 +104,7 @@ func (t textTable) layout(keep []bool, cutTo int) []string {
 		var cells []string
 		for i, c := range r {
 			if i == t.cut && cutTo > 0 {
-				c = cutRunes(c, cutTo)
+				c = results.CutRunes(c, cutTo)
 			}
 			if keep[i] {
 				cells = append(cells, c)
@@ -143,21 +112,7 @@ func (t textTable) layout(keep []bool, cutTo int) []string {
 		}
 		all = append(all, cells)
 	}
-	widths := make([]int, len(all[0]))
-	for _, r := range all {
-		for i, c := range r {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
-		}
-	}
-	lines := make([]string, len(all))
-	for j, r := range all {
-		var b strings.Builder
-		for i, c := range r {
-			b.WriteString(c + strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c)+2))
-		}
-		lines[j] = strings.TrimRight(b.String(), " ")
-	}
-	return lines
+	return results.AlignLines(all)
 }
 
 func maxRunes(lines []string) int {
@@ -182,7 +137,7 @@ func fitLines(text string, width int) string {
 }
 
 // fitWriter collects a command's text output and writes it, lines broken
-// to fit maxColumns, on flush.
+// to fit results.TableWidth, on flush.
 type fitWriter struct {
 	w   io.Writer
 	buf bytes.Buffer
@@ -191,12 +146,12 @@ type fitWriter struct {
 func (f *fitWriter) Write(p []byte) (int, error) { return f.buf.Write(p) }
 
 func (f *fitWriter) flush() {
-	io.WriteString(f.w, fitLines(f.buf.String(), maxColumns))
+	io.WriteString(f.w, fitLines(f.buf.String(), results.TableWidth))
 	f.buf.Reset()
 }
 
 // fitted returns w as it is with wide, else a writer whose lines are
-// broken to fit maxColumns when done is called.
+// broken to fit results.TableWidth when done is called.
 func fitted(w io.Writer, wide bool) (_ io.Writer, done func()) {
 	if wide {
 		return w, func() {}
@@ -261,14 +216,6 @@ func lastBreak(r []rune, width int) int {
 		}
 	}
 	return -1
-}
-
-func cutRunes(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
 }
 
 // writeTable prints a frame as aligned text (results.TableCells).

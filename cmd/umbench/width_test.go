@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/umlab/umlab/results"
 	"github.com/umlab/umlab/stats"
 )
 
@@ -39,7 +40,7 @@ func TestDefaultOutputFits120Columns(t *testing.T) {
 			ran++
 		}
 		for i, l := range strings.Split(out, "\n") {
-			if n := len([]rune(l)); n > maxColumns {
+			if n := len([]rune(l)); n > results.TableWidth {
 				t.Errorf("umbench %s: line %d is %d columns wide:\n%s", strings.Join(args, " "), i+1, n, l)
 			}
 		}
@@ -167,7 +168,7 @@ func TestWidthHelpers(t *testing.T) {
 		}
 	}
 	for v, want := range map[float64]string{4355.2: "4355", 0.00416: "0.00416", 12345.6: "12346", 999.96: "1000"} {
-		if got := sig4(v); got != want {
+		if got := results.Sig4(v); got != want {
 			t.Errorf("sig4(%g) = %q, want %q", v, got, want)
 		}
 	}

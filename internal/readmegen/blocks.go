@@ -148,13 +148,13 @@ func resultsTable() (string, error) {
 				return "", fmt.Errorf("%s: %w", datasets.CanonicalFull, err)
 			}
 			ci := stats.MedianCI(x, 0.95, results.SummaryResamples, 1)
-			d := decimals4(ci.Est)
+			d := results.Decimals4(ci.Est)
 			f := func(v float64) string { return strconv.FormatFloat(v, 'f', d, 64) }
 			ours = append(ours, fmt.Sprintf("%s (%s–%s)", f(ci.Est), f(ci.Lo), f(ci.Hi)))
 			p := "—"
 			for _, r := range paper {
 				if c.match(r) && !math.IsNaN(r.GBps) {
-					p = sig4(r.GBps)
+					p = results.Sig4(r.GBps)
 				}
 			}
 			theirs = append(theirs, p)
@@ -190,25 +190,6 @@ func modelParagraph() (string, error) {
 	}
 	return fmt.Sprintf("On `%s` (`umbench model --dataset %s`): %s. Median / maximum APE per policy at %s: %s.\n",
 		datasets.CanonicalFull, datasets.CanonicalFull, rep.Headline(), results.FormatBytes(largest), strings.Join(per, ", ")), nil
-}
-
-// decimals4 is the number of decimals that shows v to four significant
-// digits (none from 1000 up), as `umbench summary` writes medians.
-func decimals4(v float64) int {
-	a := math.Abs(v)
-	if a == 0 || a >= 1000 {
-		return 0
-	}
-	return max(3-int(math.Floor(math.Log10(a))), 0)
-}
-
-// sig4 writes v to four significant digits, whole from 10,000 up, as
-// `umbench summary` does.
-func sig4(v float64) string {
-	if math.Abs(v) < 1e4 {
-		return strconv.FormatFloat(v, 'g', 4, 64)
-	}
-	return strconv.FormatFloat(v, 'f', 0, 64)
 }
 
 // minSec writes d to the second, e.g. "17 m 59 s" (or "37 s").

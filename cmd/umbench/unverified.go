@@ -15,8 +15,7 @@ import (
 // sayUnverified prints, when the loaders left trials out as unverified
 // (results.ScreenUnverified), one line saying how many and (where it fits)
 // of which configurations, after whose ("" or "the baseline: "): on stdout
-// before a table, on stderr beside CSV or JSON. A configuration of one run
-// counted twice (the parts of one dataset) counts once.
+// before a table, on stderr beside CSV or JSON.
 func sayUnverified(c *cobra.Command, table bool, whose string, us ...results.Unverified) {
 	u := joinUnverified(us...)
 	if u.Trials == 0 {
@@ -38,20 +37,20 @@ func sayUnverified(c *cobra.Command, table bool, whose string, us ...results.Unv
 	fmt.Fprintln(w, line)
 }
 
+// joinUnverified counts a configuration of one run that several of us
+// hold (the parts of one dataset) once.
 func joinUnverified(us ...results.Unverified) results.Unverified {
-	var out results.Unverified
-	seen := map[string]bool{}
+	var all results.Unverified
 	for _, u := range us {
-		for _, c := range u.Configs {
-			k := results.ConfigKey(c.Config) + "|" + c.Config.RunID
-			if !seen[k] {
-				seen[k] = true
-				out.Configs = append(out.Configs, c)
-				out.Trials += c.Unverified
-			}
-		}
+		all.Configs = append(all.Configs, u.Configs...)
 	}
-	return out
+	seen := map[string]bool{}
+	return unverifiedOf(all, func(r results.Row) bool {
+		k := results.ConfigKey(r) + "|" + r.RunID
+		first := !seen[k]
+		seen[k] = true
+		return first
+	})
 }
 
 // unverifiedOf keeps the configurations of u that keep accepts.

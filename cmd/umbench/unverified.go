@@ -66,13 +66,12 @@ func unverifiedOf(u results.Unverified, keep func(results.Row) bool) results.Unv
 }
 
 // screenParts returns what the parts' digests and loaders left out as
-// unverified.
-func screenParts(parts []fleet.Part) results.Unverified {
-	var us []results.Unverified
+// unverified, for sayUnverified to join.
+func screenParts(parts []fleet.Part) (us []results.Unverified) {
 	for i := range parts {
 		us = append(us, parts[i].UnverifiedTrials(), parts[i].Meta.Unverified)
 	}
-	return joinUnverified(us...)
+	return us
 }
 
 // flagFewerTrials, a flag summary adds to results.Summarize's: fewer

@@ -26,13 +26,9 @@ func sayUnverified(c *cobra.Command, table bool, whose string, us ...results.Unv
 		w = c.ErrOrStderr()
 	}
 	line := whose + u.String()
-	if len([]rune(line)) > maxColumns {
-		s := "s"
-		if u.Trials == 1 {
-			s = ""
-		}
-		line = whose + fmt.Sprintf("%d unverified trial%s left out of every statistic, in %d configurations (umbench summary flags them)",
-			u.Trials, s, len(u.Configs))
+	if len([]rune(line)) > maxColumns { // String's count, without the configurations named
+		count, _, _ := strings.Cut(u.String(), ":")
+		line = whose + count + fmt.Sprintf(", in %d configurations (umbench summary flags them)", len(u.Configs))
 	}
 	fmt.Fprintln(w, line)
 }

@@ -104,10 +104,8 @@ func poolSummaries(parts []Part, items []summaryItem, seen map[configMode]int) m
 		})
 	}
 	out := map[configMode]*results.SummaryRow{}
-	for k, rs := range rows {
-		s := results.DescribeTrials(rs)
-		s.Config = results.ConfigOf(rs[0])
-		out[k] = &s
+	for k, rs := range rows { // one configuration: one row, finished again with its part's device
+		out[k] = &results.Summarize(rs, results.SummaryOptions{})[0]
 	}
 	return out
 }

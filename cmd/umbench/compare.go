@@ -66,7 +66,7 @@ func (f *compareFlags) run(c *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	sayUnverified(c, f.format == "table", "", screenParts(parts))
+	sayUnverified(c, f.format == "table", "", screenParts(parts)...)
 	if err := keepGroup(parts, f.group); err != nil {
 		return err
 	}

@@ -61,12 +61,8 @@ func fleetSummary(d *dataFlags, args []string, group string, stderr io.Writer) (
 	}
 	for i := range parts {
 		p := &parts[i]
-		for _, m := range modes {
-			token := ""
-			if m != "" {
-				token = "fleet=" + m + fmt.Sprintf(":%d", max(p.Peers, 1))
-			}
-			ids = append(ids, results.Row{Group: group, Host: p.Host, GPUUUID: p.UUID, Note: token, Simulated: p.Simulated() != "none"})
+		for _, m := range modes { // results.FleetMode reads m back ("fleet=" alone: "")
+			ids = append(ids, results.Row{Group: group, Host: p.Host, GPUUUID: p.UUID, Note: "fleet=" + m, Simulated: p.Simulated() != "none"})
 		}
 	}
 	// The digests are done with: a thousand GPUs' are a few hundred MB,

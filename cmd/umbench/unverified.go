@@ -15,8 +15,7 @@ import (
 // sayUnverified prints, when the loaders left trials out as unverified
 // (results.ScreenUnverified), one line saying how many and (where it fits)
 // of which configurations, after whose ("" or "the baseline: "): on stdout
-// before a table, on stderr beside CSV or JSON. A configuration of one run
-// counted twice (the parts of one dataset) counts once.
+// before a table, on stderr beside CSV or JSON.
 func sayUnverified(c *cobra.Command, table bool, whose string, us ...results.Unverified) {
 	u := joinUnverified(us...)
 	if u.Trials == 0 {
@@ -27,31 +26,27 @@ func sayUnverified(c *cobra.Command, table bool, whose string, us ...results.Unv
 		w = c.ErrOrStderr()
 	}
 	line := whose + u.String()
-	if len([]rune(line)) > results.TableWidth {
-		s := "s"
-		if u.Trials == 1 {
-			s = ""
-		}
-		line = whose + fmt.Sprintf("%d unverified trial%s left out of every statistic, in %d configurations (umbench summary flags them)",
-			u.Trials, s, len(u.Configs))
+	if len([]rune(line)) > results.TableWidth { // String's count, without the configurations named
+		count, _, _ := strings.Cut(u.String(), ":")
+		line = whose + count + fmt.Sprintf(", in %d configurations (umbench summary flags them)", len(u.Configs))
 	}
 	fmt.Fprintln(w, line)
 }
 
+// joinUnverified counts a configuration of one run that several of us
+// hold (the parts of one dataset) once.
 func joinUnverified(us ...results.Unverified) results.Unverified {
-	var out results.Unverified
-	seen := map[string]bool{}
+	var all results.Unverified
 	for _, u := range us {
-		for _, c := range u.Configs {
-			k := results.ConfigKey(c.Config) + "|" + c.Config.RunID
-			if !seen[k] {
-				seen[k] = true
-				out.Configs = append(out.Configs, c)
-				out.Trials += c.Unverified
-			}
-		}
+		all.Configs = append(all.Configs, u.Configs...)
 	}
-	return out
+	seen := map[string]bool{}
+	return unverifiedOf(all, func(r results.Row) bool {
+		k := results.ConfigKey(r) + "|" + r.RunID
+		first := !seen[k]
+		seen[k] = true
+		return first
+	})
 }
 
 // unverifiedOf keeps the configurations of u that keep accepts.
@@ -67,13 +62,12 @@ func unverifiedOf(u results.Unverified, keep func(results.Row) bool) results.Unv
 }
 
 // screenParts returns what the parts' digests and loaders left out as
-// unverified.
-func screenParts(parts []fleet.Part) results.Unverified {
-	var us []results.Unverified
+// unverified, for sayUnverified to join.
+func screenParts(parts []fleet.Part) (us []results.Unverified) {
 	for i := range parts {
 		us = append(us, parts[i].UnverifiedTrials(), parts[i].Meta.Unverified)
 	}
-	return joinUnverified(us...)
+	return us
 }
 
 // flagFewerTrials, a flag summary adds to results.Summarize's: fewer

@@ -104,8 +104,10 @@ func poolSummaries(parts []Part, items []summaryItem, seen map[configMode]int) m
 		})
 	}
 	out := map[configMode]*results.SummaryRow{}
-	for k, rs := range rows { // one configuration: one row, finished again with its part's device
-		out[k] = &results.Summarize(rs, results.SummaryOptions{})[0]
+	for k, rs := range rows { // one configuration each; finished later with its part's device
+		s := results.DescribeTrials(rs)
+		s.Config = results.ConfigOf(rs[0])
+		out[k] = &s
 	}
 	return out
 }

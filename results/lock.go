@@ -61,11 +61,16 @@ func LockDir(dir, command string) (*Lock, error) {
 func Locked(dir string) error {
 	d, err := openDir(dir, true)
 	if err != nil {
-		return nil // dir is not a directory, or a link to one: not locked
+		return nil
 	}
-	d.Close()
-	if holder, held, _ := probeLock(dir, 512); held {
-		return fmt.Errorf("%w: %s is held by %s", ErrLocked, dir, sanitize.Terminal(holder))
+	defer d.Close()
+	f, err := openIn(d, LockName, filepath.Join(dir, LockName), os.O_RDONLY, 0)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); errors.Is(err, syscall.EWOULDBLOCK) {
+		return fmt.Errorf("%w: %s is held by %s", ErrLocked, dir, sanitize.Terminal(holderOf(f, 512)))
 	}
 	return nil
 }

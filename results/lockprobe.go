@@ -12,10 +12,7 @@ import (
 // there), and what the lock file says of it. It takes nothing and creates
 // nothing: a directory without a lock file is not held, and a lock file
 // that cannot be opened for reading is reported as an error.
-func Held(dir string) (holder string, held bool, err error) { return probeLock(dir, 4096) }
-
-// probeLock is Held, reading the first max bytes of the lock file.
-func probeLock(dir string, max int) (string, bool, error) {
+func Held(dir string) (holder string, held bool, err error) {
 	f, err := os.OpenFile(filepath.Join(dir, LockName), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", false, nil
@@ -31,7 +28,7 @@ func probeLock(dir string, max int) (string, bool, error) {
 		if !errors.Is(err, syscall.EWOULDBLOCK) {
 			return "", false, err
 		}
-		return holderOf(f, max), true, nil
+		return holderOf(f, 4096), true, nil
 	}
 	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 	return "", false, nil

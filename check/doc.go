@@ -67,7 +67,7 @@
 //
 // # Calibration
 //
-// prior_h200.go is generated (check/internal/calibrate/h200.sh) from six
+// prior_h200.json is generated (check/internal/calibrate/h200.sh) from six
 // quick runs made back to back on one H200
 // (datasets/h200-2026-12-03-repeat) and the default suites of five other
 // H200 nodes. Calibrate makes a Prior for another GPU model from such

@@ -1,6 +1,9 @@
 package check
 
 import (
+	"embed"
+	"encoding/json"
+	"io/fs"
 	"math"
 	"slices"
 	"strings"
@@ -93,8 +96,23 @@ func (p *Prior) resource(r string) ResourceSpread {
 	return w
 }
 
-// priors are the calibrations this package carries (prior_*.go).
-var priors []*Prior
+//go:embed prior_*.json
+var priorFiles embed.FS
+
+// priors are the calibrations this package carries (prior_*.json, written
+// by check/internal/calibrate), in file-name order: the H200's first.
+var priors = func() (ps []*Prior) {
+	names, _ := fs.Glob(priorFiles, "prior_*.json")
+	for _, name := range names {
+		b, _ := priorFiles.ReadFile(name)
+		p := new(Prior)
+		if err := json.Unmarshal(b, p); err != nil {
+			panic("check: embedded " + name + ": " + err.Error()) // built in: every test would fail
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}()
 
 // PriorFor returns the calibration of a GPU model (by device name or
 // platform), or, for a model never calibrated, the per-resource defaults

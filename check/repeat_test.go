@@ -188,7 +188,7 @@ func TestPlantedHostSlowdownIsHost(t *testing.T) {
 }
 
 // TestCalibrationReproduced recomputes the node part of the committed
-// H200 calibration (prior_h200.go) from the six repeats in the
+// H200 calibration (prior_h200.json) from the six repeats in the
 // repository: every configuration's spread within one node and every
 // resource's process spread agree to the three digits written.
 func TestCalibrationReproduced(t *testing.T) {
@@ -197,18 +197,19 @@ func TestCalibrationReproduced(t *testing.T) {
 		node = append(node, s.Rows)
 	}
 	got := Calibrate("NVIDIA H200", "test", node, nil)
+	h200 := PriorFor("NVIDIA H200")
 	if len(got.Configs) != len(h200.Configs) || len(got.Configs) < 100 {
-		t.Fatalf("calibration of %d configurations, prior_h200.go has %d", len(got.Configs), len(h200.Configs))
+		t.Fatalf("calibration of %d configurations, prior_h200.json has %d", len(got.Configs), len(h200.Configs))
 	}
 	g3 := func(v float64) string { return fmt.Sprintf("%.3g", v) }
 	for k, s := range h200.Configs {
 		if g3(got.Configs[k].Within) != g3(s.Within) {
-			t.Errorf("%s: within %s, prior_h200.go %s", k, g3(got.Configs[k].Within), g3(s.Within))
+			t.Errorf("%s: within %s, prior_h200.json %s", k, g3(got.Configs[k].Within), g3(s.Within))
 		}
 	}
 	for r, s := range h200.PerResource {
 		if g := got.PerResource[r]; g3(g.Default.Within) != g3(s.Default.Within) || g3(g.Process.Within) != g3(s.Process.Within) {
-			t.Errorf("%s: %+v, prior_h200.go %+v", r, g, s)
+			t.Errorf("%s: %+v, prior_h200.json %+v", r, g, s)
 		}
 	}
 }

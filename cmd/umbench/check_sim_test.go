@@ -15,7 +15,7 @@ import (
 
 // TestCheckCatchesSimulatedSlowdowns runs the node check on the
 // simulated GPU with its run-to-run noise on (seeds the calibration in
-// check/prior_sim.go did not use): healthy repeats pass, a 5 % slowdown of
+// check/prior_sim.json did not use): healthy repeats pass, a 5 % slowdown of
 // device memory or of the host link fails the GPU every time, and a
 // slowdown of fault servicing alone is the host's, never the GPU's.
 func TestCheckCatchesSimulatedSlowdowns(t *testing.T) {
@@ -77,7 +77,7 @@ func TestCheckCatchesSimulatedSlowdowns(t *testing.T) {
 	}
 }
 
-// TestSimulatedCalibrationReproduced remakes part of check/prior_sim.go
+// TestSimulatedCalibrationReproduced remakes part of check/prior_sim.json
 // (check/internal/calibrate/sim.sh): six noisy simulated runs of the fast
 // groups give, for every configuration they share with it, its spread
 // within 10 % (their noise streams differ from the whole suite's after the
@@ -105,7 +105,7 @@ func TestSimulatedCalibrationReproduced(t *testing.T) {
 	for k, s := range got.Configs {
 		w, ok := want.Configs[k]
 		if !ok || math.Abs(w.Within/s.Within-1) > 0.1 {
-			t.Errorf("%s: spread %.3g remade, %.3g in prior_sim.go (present %v)", k, s.Within, w.Within, ok)
+			t.Errorf("%s: spread %.3g remade, %.3g in prior_sim.json (present %v)", k, s.Within, w.Within, ok)
 		}
 	}
 }

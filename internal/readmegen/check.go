@@ -67,7 +67,7 @@ func checkBlock() (string, error) {
 		fmt.Fprintf(&b, "| %s | %d | %s | %s |\n", row.what, len(row.pairs), verdicts(gpu), verdicts(host))
 	}
 	p := check.PriorFor(runs[0].Meta.Device.Name)
-	fmt.Fprintf(&b, "\nThe calibration (`check/prior_h200.go`), as standard deviations of a median's logarithm (0.010 ≈ 1 %%): a configuration's spread between processes of one node (the 90th percentile over the resource's configurations: the default for one the calibration lacks), and the spread common to all of a resource's configurations between processes and between nodes.\n\n| resource | class | per configuration (p90) | common, one node | common, between nodes |\n| --- | --- | --- | --- | --- |\n")
+	fmt.Fprintf(&b, "\nThe calibration (`check/prior_h200.json`), as standard deviations of a median's logarithm (0.010 ≈ 1 %%): a configuration's spread between processes of one node (the 90th percentile over the resource's configurations: the default for one the calibration lacks), and the spread common to all of a resource's configurations between processes and between nodes.\n\n| resource | class | per configuration (p90) | common, one node | common, between nodes |\n| --- | --- | --- | --- | --- |\n")
 	for _, r := range results.Bounds {
 		s, ok := p.PerResource[r]
 		if !ok {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates check/prior_h200.go: the six back-to-back quick runs of
+# Regenerates check/prior_h200.json: the six back-to-back quick runs of
 # datasets/h200-2026-12-03-repeat (one node) and, for the spread between
 # nodes, the default suites of five other H200s and the quick run of a
 # sixth, which left the embedded datasets at 25260de and are read from git
@@ -14,8 +14,7 @@ for d in h200-2026-12-02-setuploops h200-2026-12-02-blockcheck h200-2026-12-02-r
   hosts+=("$tmp/$d")
 done
 node=$(ls -d datasets/h200-2026-12-03-repeat/run* | paste -sd,)
-go run ./check/internal/calibrate -gpu "NVIDIA H200" -var h200 \
+go run ./check/internal/calibrate -gpu "NVIDIA H200" \
   -source "datasets/h200-2026-12-03-repeat (six quick runs on one node) and five default suites on other H200 nodes (git af1c2cd: h200-2026-12-0{1,2}-*)" \
-  -node "$node" -hosts "$(IFS=,; echo "${hosts[*]}")" >"$tmp/prior.go"
-mv "$tmp/prior.go" check/prior_h200.go
-gofmt -w check/prior_h200.go
+  -node "$node" -hosts "$(IFS=,; echo "${hosts[*]}")" >"$tmp/prior.json"
+mv "$tmp/prior.json" check/prior_h200.json

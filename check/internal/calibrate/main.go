@@ -1,8 +1,8 @@
 // Command calibrate measures a GPU model's run-to-run variation for the
-// node check and writes it as Go source (check/prior_*.go):
+// node check and writes it as the check package's data (check/prior_*.json):
 //
-//	go run ./check/internal/calibrate -gpu "NVIDIA H200" -var h200 \
-//		-source "..." -node DIR,DIR,... -hosts DIR,DIR,... > check/prior_h200.go
+//	go run ./check/internal/calibrate -gpu "NVIDIA H200" \
+//		-source "..." -node DIR,DIR,... -hosts DIR,DIR,... > check/prior_h200.json
 //
 // -node names runs of one suite made back to back on one node, -hosts one
 // run of the same suite on each of other nodes (check.Calibrate).
@@ -21,20 +21,19 @@ import (
 
 func main() {
 	gpu := flag.String("gpu", "", "the device name the runs measured, e.g. \"NVIDIA H200\"")
-	name := flag.String("var", "", "the Go variable to define, e.g. h200")
 	source := flag.String("source", "", "where the runs come from, for the Prior's Source")
 	node := flag.String("node", "", "comma-separated results directories: processes on one node")
 	hosts := flag.String("hosts", "", "comma-separated results directories: one process on each other node")
 	flag.Parse()
-	if err := run(*gpu, *name, *source, *node, *hosts); err != nil {
+	if err := run(*gpu, *source, *node, *hosts); err != nil {
 		fmt.Fprintln(os.Stderr, "calibrate:", err)
 		os.Exit(1)
 	}
 }
 
-func run(gpu, name, source, node, hosts string) error {
-	if gpu == "" || name == "" || node == "" {
-		return fmt.Errorf("-gpu, -var and -node are required")
+func run(gpu, source, node, hosts string) error {
+	if gpu == "" || node == "" {
+		return fmt.Errorf("-gpu and -node are required")
 	}
 	n, err := load(node)
 	if err != nil {
@@ -47,7 +46,7 @@ func run(gpu, name, source, node, hosts string) error {
 	if err != nil {
 		return err
 	}
-	return check.Calibrate(gpu, source, n, h).WriteGo(os.Stdout, name)
+	return check.Calibrate(gpu, source, n, h).WriteJSON(os.Stdout)
 }
 
 func load(list string) ([][]results.Row, error) {

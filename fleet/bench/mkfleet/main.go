@@ -11,7 +11,6 @@
 package main
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"math"
@@ -77,41 +76,17 @@ func run(from string, n int, out string) error {
 func writeGPU(out string, i int, s float64, rows []results.Row, meta results.Metadata) error {
 	host, gpu := fmt.Sprintf("node%03d", i/8), i%8
 	uuid := fmt.Sprintf("GPU-%08x-0000-4000-8000-%012d", 0xbe4c4000+i, i)
-	dir := filepath.Join(out, host, fmt.Sprintf("gpu%d", gpu))
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, results.CSVName))
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	rw, err := results.NewRowWriter(w)
-	if err != nil {
-		return err
-	}
-	for _, r := range rows {
+	mine := make([]results.Row, len(rows))
+	for j, r := range rows {
 		r.Host, r.GPUUUID, r.RunID = host, uuid, fmt.Sprintf("%s-g%04d", r.RunID, i)
 		r.GBps *= s
 		for _, t := range []*float64{&r.KernelMs, &r.PrefetchMs, &r.TransferMs, &r.CPUMs, &r.TotalMs, &r.SyncMs} {
 			*t /= s
 		}
-		if err := rw.Write(&r); err != nil {
-			return err
-		}
-	}
-	err = rw.Flush()
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
+		mine[j] = r
 	}
 	m := meta
 	m.Host, m.RunID = host, fmt.Sprintf("%s-g%04d", meta.RunID, i)
 	m.Device.UUID, m.Device.Index = uuid, gpu
-	return results.WriteMetadata(filepath.Join(dir, results.MetaName), m)
+	return results.WriteDir(filepath.Join(out, host, fmt.Sprintf("gpu%d", gpu)), mine, m)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/umlab/umlab/results"
 )
@@ -101,29 +102,29 @@ var priorFiles embed.FS
 
 // priors are the calibrations this package carries (prior_*.json, written
 // by check/internal/calibrate), in file-name order: the H200's first.
-var priors = func() (ps []*Prior) {
+var priors = sync.OnceValue(func() (ps []*Prior) {
 	names, _ := fs.Glob(priorFiles, "prior_*.json")
 	for _, name := range names {
 		b, _ := priorFiles.ReadFile(name)
 		p := new(Prior)
 		if err := json.Unmarshal(b, p); err != nil {
-			panic("check: embedded " + name + ": " + err.Error()) // built in: every test would fail
+			panic("check: embedded " + name + ": " + err.Error()) // built in: the tests of PriorFor fail
 		}
 		ps = append(ps, p)
 	}
 	return ps
-}()
+})
 
 // PriorFor returns the calibration of a GPU model (by device name or
 // platform), or, for a model never calibrated, the per-resource defaults
 // of the first calibration alone, saying so in its Source.
 func PriorFor(model string) *Prior {
-	for _, p := range priors {
+	for _, p := range priors() {
 		if strings.EqualFold(p.GPU, model) || strings.HasSuffix(strings.ToUpper(p.GPU), " "+strings.ToUpper(model)) {
 			return p
 		}
 	}
-	d := *priors[0]
+	d := *priors()[0]
 	d.Configs = nil
 	d.Source = "no calibration of " + model + ": the per-resource spreads of " + d.GPU + "'s (" + d.Source + ")"
 	return &d

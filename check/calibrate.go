@@ -175,8 +175,8 @@ func indexSD(p *Prior, res string, resOf map[string]string, logs map[string][]fl
 }
 
 // WriteJSON writes the prior as check's embedded data (go run
-// ./check/internal/calibrate writes prior_*.json with it), every spread
-// to three significant digits.
+// ./check/internal/calibrate writes prior_*.json with it): every spread
+// to three significant digits, the resources of results.Bounds.
 func (p *Prior) WriteJSON(w io.Writer) error {
 	g3 := func(v float64) float64 {
 		v, _ = strconv.ParseFloat(fmt.Sprintf("%.3g", v), 64)
@@ -186,8 +186,11 @@ func (p *Prior) WriteJSON(w io.Writer) error {
 	for k, s := range p.Configs {
 		r.Configs[k] = Spread{g3(s.Within), g3(s.Between)}
 	}
-	for k, s := range p.PerResource {
-		r.PerResource[k] = ResourceSpread{Spread{g3(s.Default.Within), g3(s.Default.Between)}, Spread{g3(s.Process.Within), g3(s.Process.Between)}}
+	for _, k := range results.Bounds {
+		if s, ok := p.PerResource[k]; ok {
+			r.PerResource[k] = ResourceSpread{Default: Spread{g3(s.Default.Within), g3(s.Default.Between)},
+				Process: Spread{g3(s.Process.Within), g3(s.Process.Between)}}
+		}
 	}
 	e := json.NewEncoder(w)
 	e.SetEscapeHTML(false)

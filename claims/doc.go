@@ -30,7 +30,7 @@
 // configuration-to-configuration variation measured in the same run; and
 // a single measured run's figure takes a draw of its claim's run-to-run
 // deviation, measured over five full H200 runs (TestStability writes
-// tolerance_table.go). The components a figure is computed from show
+// tolerance.json). The components a figure is computed from show
 // their own intervals in its text.
 //
 // # Verdicts

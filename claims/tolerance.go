@@ -1,6 +1,8 @@
 package claims
 
 import (
+	_ "embed"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 )
@@ -9,13 +11,34 @@ import (
 // the next, so a single measured run's replicates each take a draw of the
 // claim's run-to-run deviation (of its logarithm where the figures are
 // positive and within 10× of each other), measured by TestStability over
-// five full H200 runs into runTolerance (tolerance_table.go).
+// five full H200 runs into tolerance.json.
 
 // tolerance is one claim's run-to-run deviation.
 type tolerance struct {
 	Log bool // of the figure's logarithm
 	SD  float64
 }
+
+// toleranceFile is tolerance.json: the runs it was measured on ("from")
+// and each claim's tolerance, by id.
+type toleranceFile struct {
+	From      string               `json:"from"`
+	Tolerance map[string]tolerance `json:"tolerance"`
+}
+
+//go:embed tolerance.json
+var toleranceJSON []byte
+
+// runTolerance is each claim's run-to-run deviation (tolerance.json,
+// written by TestStability; a file that does not parse is a broken build,
+// as template.Must treats a broken template).
+var runTolerance = func() map[string]tolerance {
+	var f toleranceFile
+	if err := json.Unmarshal(toleranceJSON, &f); err != nil {
+		panic("claims: tolerance.json: " + err.Error())
+	}
+	return f.Tolerance
+}()
 
 // withTolerance adds a draw of the claim's run-to-run deviation to each
 // replicate of its figure, where it applies: a single measured run.

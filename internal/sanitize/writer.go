@@ -1,6 +1,9 @@
 package sanitize
 
-import "io"
+import (
+	"io"
+	"unicode/utf8"
+)
 
 // Writer passes text to an underlying writer with what Terminal escapes
 // escaped, except line feeds, tabs and carriage returns (a command's own
@@ -36,22 +39,12 @@ func (s *Writer) Write(p []byte) (int, error) {
 // incomplete returns how many bytes at the end of b start a UTF-8
 // sequence that the next Write may complete.
 func incomplete(b []byte) int {
-	for n := 1; n <= 3 && n <= len(b); n++ {
-		c := b[len(b)-n]
-		if c < 0x80 {
-			return 0
-		}
-		if c >= 0xc0 { // a lead byte: is its sequence cut short?
-			need := 2
-			if c >= 0xf0 {
-				need = 4
-			} else if c >= 0xe0 {
-				need = 3
+	for n := 1; n <= min(3, len(b)); n++ {
+		if tail := b[len(b)-n:]; utf8.RuneStart(tail[0]) {
+			if utf8.FullRune(tail) {
+				return 0
 			}
-			if need > n {
-				return n
-			}
-			return 0
+			return n
 		}
 	}
 	return 0

@@ -6,12 +6,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -289,55 +287,31 @@ func LoadCounters(dir string) ([]CounterRow, error) {
 
 // CounterAppender appends counter rows to dir/counters.csv, syncing each,
 // so an interrupted run keeps the rows it finished.
-type CounterAppender struct {
-	mu   sync.Mutex
-	path string
-	f    *os.File
-	rows []CounterRow
-}
+type CounterAppender struct{ csvAppender[CounterRow] }
 
 // OpenCounterAppender opens dir/counters.csv for appending, creating dir
 // and the file as needed. A file with rows is an error wrapping
 // ErrResultsExist unless resume is set; then its rows are read (Rows) and a
 // partial last line, left by an interrupted write, is dropped.
 func OpenCounterAppender(dir string, resume bool) (*CounterAppender, error) {
-	a := &CounterAppender{path: filepath.Join(dir, CountersName)}
+	a := &CounterAppender{}
+	a.path, a.write = filepath.Join(dir, CountersName), WriteCounterCSV
 	load := func(old []byte, path string) (err error) {
 		a.rows, err = ReadCounterCSV(bytes.NewReader(old), path)
 		return err
 	}
-	f, err := openCSVAppend(dir, CountersName, resume, load, nil, func(w io.Writer) error { return WriteCounterCSV(w, nil) })
-	if err != nil {
+	if err := a.open(dir, resume, load, nil); err != nil {
 		return nil, err
 	}
-	a.f = f
 	return a, nil
-}
-
-// Rows returns the rows the file held when it was opened, then those
-// appended since.
-func (a *CounterAppender) Rows() []CounterRow {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]CounterRow(nil), a.rows...)
 }
 
 // Append writes rows and syncs the file.
 func (a *CounterAppender) Append(rows ...CounterRow) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if !sameFile(a.f, a.path) {
-		return fmt.Errorf("results: %s: %w: nothing more is written", a.path, ErrReplaced)
-	}
-	if err := appendRecords(a.f, func(w io.Writer) error { return WriteCounterCSV(w, rows) }); err != nil {
-		return err
-	}
-	a.rows = append(a.rows, rows...)
-	return nil
+	return a.add(rows, "")
 }
-
-// Close closes counters.csv.
-func (a *CounterAppender) Close() error { return a.f.Close() }
 
 // JoinCounters adds each summary row's counter pass to the summary frame
 // (SummaryFrame), matched by configuration (ConfigKey): the summary's

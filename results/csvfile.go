@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The two CSV files of a results directory, results.csv and counters.csv,
@@ -55,63 +56,105 @@ func malformed(name string, err error) error {
 	return fmt.Errorf("%s: %w: %v", name, ErrMalformed, err)
 }
 
-// openCSVAppend opens dir/file for appending, creating dir as needed. A
+// csvAppender appends rows of T, written by write, to one CSV file of a
+// results directory (results.csv, counters.csv), syncing each write.
+type csvAppender[T any] struct {
+	mu    sync.Mutex
+	path  string
+	f     *os.File
+	rows  []T
+	write func(io.Writer, []T) error
+}
+
+// Rows returns the rows the file held when it was opened (earlier runs'
+// included), then those appended since.
+func (a *csvAppender[T]) Rows() []T {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return append([]T(nil), a.rows...)
+}
+
+// Close closes the file.
+func (a *csvAppender[T]) Close() error { return a.f.Close() }
+
+// add writes rows and syncs the file, unless it was removed or replaced
+// (lost ends that error's message); a.mu is held.
+func (a *csvAppender[T]) add(rows []T, lost string) error {
+	if !sameFile(a.f, a.path) {
+		return fmt.Errorf("results: %s: %w: nothing more is written%s", a.path, ErrReplaced, lost)
+	}
+	var buf bytes.Buffer
+	if err := a.write(&buf, rows); err != nil {
+		return err
+	}
+	body := buf.Bytes()[bytes.IndexByte(buf.Bytes(), '\n')+1:] // drop the header
+	if _, err := a.f.Write(body); err != nil {
+		return err
+	}
+	if err := a.f.Sync(); err != nil {
+		return err
+	}
+	a.rows = append(a.rows, rows...)
+	return nil
+}
+
+// open opens a.path, in dir, for appending, creating dir as needed. A
 // file with rows needs resume (ErrResultsExist otherwise); a partial last
 // line, left by an interrupted write, is handed to torn (nil: dropped) and
 // cut off, and load reads the rest. A missing file, one holding just a
 // header line that load accepts, or one whose only line was cut short (a
-// torn header) is started afresh with writeHeader. Every file is opened
+// torn header) is started afresh with a header line. Every file is opened
 // within dir without following a symbolic link (see openIn).
-func openCSVAppend(dir, file string, resume bool, load func(old []byte, path string) error,
-	torn func([]byte) error, writeHeader func(io.Writer) error) (*os.File, error) {
+func (a *csvAppender[T]) open(dir string, resume bool, load func(old []byte, path string) error, torn func([]byte) error) error {
+	file, path := filepath.Base(a.path), a.path
 	d, err := makeDir(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer d.Close()
-	path := filepath.Join(dir, file)
 	old, err := readIn(d, file, path, MaxCSVBytes)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
+		return err
 	}
 	fresh := err != nil || !hasRows(old, func(b []byte) error { return load(b, path) })
 	if !fresh {
 		if !resume {
-			return nil, fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
+			return fmt.Errorf("%w: %s (pass --resume to continue that run, or choose another --out)", ErrResultsExist, path)
 		}
 		if i := bytes.LastIndexByte(old, '\n'); i != len(old)-1 {
 			if torn != nil {
 				if err := torn(old[i+1:]); err != nil {
-					return nil, err
+					return err
 				}
 			}
 			old = old[:i+1]
 			if !hasRows(old, func(b []byte) error { return load(b, path) }) {
 				fresh = true // the header itself, or all but it, was cut short: nothing to keep
 			} else if err := WriteFileAtomic(path, old, 0o644); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
 	var header bytes.Buffer
-	if err := writeHeader(&header); err != nil {
-		return nil, err
+	if err := a.write(&header, nil); err != nil {
+		return err
 	}
 	if fresh {
 		old = header.Bytes()
 		if err := WriteFileAtomic(path, old, 0o644); err != nil {
-			return nil, err
+			return err
 		}
 	} else if !bytes.HasPrefix(old, header.Bytes()) {
 		// Rows appended now are in this schema: under another header
 		// the file would become unreadable.
-		return nil, fmt.Errorf("%w: %s was written with other columns than this umbench writes: it can be read, not continued (choose another --out)",
+		return fmt.Errorf("%w: %s was written with other columns than this umbench writes: it can be read, not continued (choose another --out)",
 			ErrMalformed, path)
 	}
 	if err := load(old, path); err != nil {
-		return nil, err
+		return err
 	}
-	return openIn(d, file, path, os.O_WRONLY|os.O_APPEND, 0)
+	a.f, err = openIn(d, file, path, os.O_WRONLY|os.O_APPEND, 0)
+	return err
 }
 
 // readIn reads the regular file name of the open directory d (path is its
@@ -141,18 +184,4 @@ func hasRows(b []byte, load func([]byte) error) bool {
 		return true
 	}
 	return load(b) != nil
-}
-
-// appendRecords writes what write writes, less its header line, to f and
-// syncs f.
-func appendRecords(f *os.File, write func(io.Writer) error) error {
-	var buf bytes.Buffer
-	if err := write(&buf); err != nil {
-		return err
-	}
-	body := buf.Bytes()[bytes.IndexByte(buf.Bytes(), '\n')+1:] // drop the header
-	if _, err := f.Write(body); err != nil {
-		return err
-	}
-	return f.Sync()
 }

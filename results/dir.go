@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"sync"
 )
 
 // Names of the files in a results directory.
@@ -24,14 +22,10 @@ func ConfigKey(r Row) string { return string(appendConfigKey(nil, &r)) }
 // Append is flushed and synced before it returns, so a run that is
 // interrupted keeps every configuration it completed.
 type Appender struct {
-	mu   sync.Mutex
-	dir  string
-	path string // dir/results.csv
-	f    *os.File
-	done map[string]bool
-	rows []Row
-
-	abandoned bool // see Abandon
+	csvAppender[Row] // dir/results.csv
+	dir              string
+	done             map[string]bool
+	abandoned        bool // see Abandon
 }
 
 // ErrReplaced is returned by Append when results.csv was removed or
@@ -48,7 +42,8 @@ var ErrResultsExist = errors.New("results directory already holds results")
 // configurations count as done (a line cut short by an interruption is
 // dropped); otherwise ErrResultsExist is returned.
 func OpenAppender(dir string, resume bool) (*Appender, error) {
-	a := &Appender{dir: dir, path: filepath.Join(dir, CSVName), done: map[string]bool{}}
+	a := &Appender{dir: dir, done: map[string]bool{}}
+	a.path, a.write = filepath.Join(dir, CSVName), WriteCSV
 	load := func(old []byte, path string) error {
 		rows, err := ReadCSV(bytes.NewReader(old), path)
 		if err != nil {
@@ -62,11 +57,9 @@ func OpenAppender(dir string, resume bool) (*Appender, error) {
 	}
 	// An interrupted write left a partial line: keep its bytes aside.
 	torn := func(b []byte) error { return keepTorn(dir, b) }
-	f, err := openCSVAppend(dir, CSVName, resume, load, torn, func(w io.Writer) error { return WriteCSV(w, nil) })
-	if err != nil {
+	if err := a.open(dir, resume, load, torn); err != nil {
 		return nil, err
 	}
-	a.f = f
 	return a, nil
 }
 
@@ -77,13 +70,6 @@ func (a *Appender) Done(r Row) bool {
 	return a.done[ConfigKey(r)]
 }
 
-// Rows returns every row in the directory, earlier runs' included.
-func (a *Appender) Rows() []Row {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return append([]Row(nil), a.rows...)
-}
-
 // Append writes the rows of one finished configuration and syncs the file.
 func (a *Appender) Append(rows ...Row) error {
 	a.mu.Lock()
@@ -91,21 +77,14 @@ func (a *Appender) Append(rows ...Row) error {
 	if a.abandoned {
 		return errors.New("results: the run was abandoned (hung device): nothing more is written")
 	}
-	if !sameFile(a.f, a.path) {
-		return fmt.Errorf("results: %s: %w: nothing more is written; the %d rows this run holds are in memory only", a.path, ErrReplaced, len(a.rows))
-	}
-	if err := appendRecords(a.f, func(w io.Writer) error { return WriteCSV(w, rows) }); err != nil {
+	if err := a.add(rows, fmt.Sprintf("; the %d rows this run holds are in memory only", len(a.rows))); err != nil {
 		return err
 	}
 	for _, r := range rows {
 		a.done[ConfigKey(r)] = true
 	}
-	a.rows = append(a.rows, rows...)
 	return nil
 }
-
-// Close closes the CSV file.
-func (a *Appender) Close() error { return a.f.Close() }
 
 // WriteDir writes a whole results directory at once: dir (created if
 // needed) gets results.csv with rows and meta.json with m, each written

@@ -142,6 +142,19 @@ func appendCSVField(b []byte, p any) []byte {
 	return appendField(b, p)
 }
 
+// kindAt is the kind of the field p points to.
+func kindAt(p any) Kind {
+	switch p.(type) {
+	case *int64:
+		return Int
+	case *float64:
+		return Float
+	case *bool:
+		return Bool
+	}
+	return String
+}
+
 // valueOf is the value p points to.
 func valueOf(p any) any {
 	switch x := p.(type) {

@@ -1,8 +1,10 @@
 package results
 
 import (
+	_ "embed"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/go-gota/gota/dataframe"
 )
@@ -85,52 +87,22 @@ func ColumnOf(name string) (Column, bool) {
 }
 
 // Columns is the schema in file order: each column's name, kind, unit ("" for
-// none) and description, in one place. Append new columns at the end: files
-// written before a column existed still read (it takes its empty value).
-var Columns = []Column{
-	{ColGroup, String, "", "benchmark group: hbm, host, transfer, managed, pattern, oversub, handoff"},
-	{ColBenchmark, String, "", "named benchmark within the group, e.g. triad, stream, strided"},
-	{ColMode, String, "", "memory mode: explicit, managed_cold, managed_prefetch, ..."},
-	{ColPattern, String, "", "access pattern: streaming, strided, random, page_touch, copy, triad"},
-	{ColPolicy, String, "", "handoff policy: managed, managed_prefetch, host_mapped, explicit_copy"},
-	{ColPhase, String, "", "handoff phase: cpu_only, gpu_only, alternating"},
-	{ColDirection, String, "", "transfers: h2d, d2h"},
-	{ColSizeBytes, Int, "bytes", "working-set size of one array"},
-	{ColFootprintBytes, Int, "bytes", "every allocation of the configuration, index arrays included"},
-	{ColUsefulBytes, Int, "bytes", "bytes the kernel reads and writes for its active elements"},
-	{ColActiveElements, Int, "elements", "elements the kernel touches"},
-	{ColStrideElements, Int, "elements", "stride between touched elements"},
-	{ColPageIntervalBytes, Int, "bytes", "page-touch interval"},
-	{ColOversubPct, Float, "%", "footprint as a percentage of free device memory"},
-	{ColReusePasses, Int, "passes", "GPU passes after each CPU update (handoff R)"},
-	{ColRepetition, Int, "", "handoff repetition index"},
-	{ColTrial, Int, "", "trial index within the configuration"},
-	{ColWarmups, Int, "", "warm-up iterations before the trials"},
-	{ColKernelMs, Float, "ms", "GPU time of the measured region"},
-	{ColPrefetchMs, Float, "ms", "prefetch time, outside kernel_ms"},
-	{ColTransferMs, Float, "ms", "explicit copy time, outside kernel_ms"},
-	{ColCPUMs, Float, "ms", "CPU time (initialisation or update)"},
-	{ColTotalMs, Float, "ms", "whole measured iteration"},
-	{ColGBps, Float, "GB/s", "useful_bytes / time, 1 GB = 1e9 bytes"},
-	{ColVerified, Bool, "", "the trial's result was checked and correct"},
-	{ColPlacement, String, "", "observed range attributes, e.g. pref=gpu0;last=gpu0;by=gpu0"},
-	{ColWaived, Bool, "", "the configuration is not supported here (reason in note)"},
-	{ColNote, String, "", "free text: waiver reason, caveats"},
-	{ColPlatform, String, "", "GPU model, e.g. H200, GB200"},
-	{ColGPUUUID, String, "", "GPU the row was measured on"},
-	{ColHost, String, "", "host name"},
-	{ColRunID, String, "", "one run of umbench"},
-	{ColSource, String, "", "where a published figure comes from (section or table)"},
-	{ColReported, Bool, "", "true: the figure is stated in the source; false: derived"},
-	{ColCPUThreads, Int, "threads", "handoff: threads of the CPU update (0 in files written before the column: 1)"},
-	{ColSyncMs, Float, "ms", "handoff alternating: total_ms less its measured parts (launches, queueing, final synchronization)"},
-	{ColOrder, String, "", "handoff measurement order: interleaved or sequential"},
-	{ColOrderSeed, Int, "", "handoff: seed of the interleaved order"},
-	{ColOrderIndex, Int, "", "handoff: position of the configuration's block within its repetition"},
-	{ColSimulated, Bool, "", "true: made up by the simulated GPU (umbench run --simulate), never a measurement"},
-	{ColRoundPosition, Int, "", "handoff, interleaved alternating trials: the trial's place in its round (1 = first), a round running every R of one policy and size once, in a shuffled order; 0 elsewhere"},
-	{ColBound, String, "", "the resource the configuration is bound by, as its benchmark declares: gpu_memory, gpu_launch, host_link, host_pageable, fault_servicing, host_cpu or mixed"},
-}
+// none) and description, in one place: schema.tsv gives the name, unit and
+// description, the column's Row field (fieldPtr) its kind. Append new columns
+// at the end: files written before a column existed still read (it takes its
+// empty value).
+var Columns = func() []Column {
+	var cols []Column
+	lines := strings.Split(strings.TrimSuffix(schemaTSV, "\n"), "\n")
+	for _, line := range lines[1:] { // after the header line
+		f := strings.Split(line, "\t")
+		cols = append(cols, Column{f[0], kindAt(fieldPtr[f[0]](&Row{})), f[1], f[2]})
+	}
+	return cols
+}()
+
+//go:embed schema.tsv
+var schemaTSV string
 
 // ConfigColumns identify a configuration: rows that agree on all of them are
 // trials of the same measurement.

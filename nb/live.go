@@ -160,7 +160,6 @@ type progress struct {
 	start time.Time
 	last  time.Time
 	shown bool
-	done  int
 }
 
 func newProgress(group string) *progress {
@@ -170,7 +169,6 @@ func newProgress(group string) *progress {
 func (p *progress) update(pr umkit.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.done = pr.Done
 	if !p.shown && strings.HasSuffix(pr.Config, "(done earlier)") {
 		return // umkit's resume skipping a cached configuration: nothing to show yet
 	}

@@ -60,17 +60,16 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 	all := split(kept, series)
 	lk := looks(all, series)
 	pgs := split(kept, panel)
-	marks := barMarks(pgs, category, series, names, y)
-	for _, ms := range marks {
-		for _, m := range ms {
-			fig.points = append(fig.points, m.pt)
-		}
-	}
+	var xs []float64
+	fig.points, xs = barPoints(pgs, category, series, names, y)
 	lo, hi := barRange(fig.points, ylog)
-	for pi, pg := range pgs {
+	for _, pg := range pgs {
 		p := newPanel(pg.label, "", ya.Label)
-		for _, m := range marks[pi] {
-			if err := addMark(p, m.x, lo, m.pt, lk[m.pt.Series], !o.NoErrorBars); err != nil {
+		for i, pt := range fig.points {
+			if pt.Panel != pg.label {
+				continue
+			}
+			if err := addMark(p, xs[i], lo, pt, lk[pt.Series], !o.NoErrorBars); err != nil {
 				return nil, err
 			}
 		}
@@ -88,30 +87,23 @@ func Bars(rows []results.Row, y string, o Options) (*Figure, error) {
 	return fig, nil
 }
 
-// mark is one mark of Bars: its x position and what it shows.
-type mark struct {
-	x  float64
-	pt Point
-}
-
-// barMarks places the marks of each panel: one group per category, the
-// marks of a group centred and sharing 70 % of the room between groups,
-// whatever their number.
-func barMarks(pgs []group, category, series Key, names []string, y string) [][]mark {
-	marks := make([][]mark, len(pgs))
-	for pi, pg := range pgs {
+// barPoints are the marks of each panel and their x positions: one group
+// per category, the marks of a group centred and sharing 70 % of the room
+// between groups, whatever their number.
+func barPoints(pgs []group, category, series Key, names []string, y string) (pts []Point, xs []float64) {
+	for _, pg := range pgs {
 		for _, cg := range split(pg.rows, category) {
 			ci := slices.Index(names, cg.label)
 			sgs := split(cg.rows, series)
 			for si, sg := range sgs {
 				pt := describe(sg.rows, y)
 				pt.Panel, pt.Category, pt.Series = pg.label, cg.label, sg.label
-				x := float64(ci) + 0.7*(float64(si)-float64(len(sgs)-1)/2)/float64(max(len(sgs), 2))
-				marks[pi] = append(marks[pi], mark{x, pt})
+				pts = append(pts, pt)
+				xs = append(xs, float64(ci)+0.7*(float64(si)-float64(len(sgs)-1)/2)/float64(max(len(sgs), 2)))
 			}
 		}
 	}
-	return marks
+	return pts, xs
 }
 
 // barRange is the y range of Bars' marks and intervals: from zero on a

@@ -47,6 +47,12 @@ type Figure struct {
 	legendNames []string
 	points      []Point
 	models      []ModelLine
+
+	// A line figure's panels' rows (by label, as Panels), its series key
+	// and how each series is drawn.
+	groups []group
+	series Key
+	looks  map[string]look
 }
 
 // Points returns the marks the figure draws, panel by panel: what a

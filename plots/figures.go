@@ -20,25 +20,25 @@ import (
 // measured at a single size (the paper's) has no panel when another
 // platform has a sweep.
 func BandwidthVsSize(rows []results.Row, o Options) (*Figure, error) {
-	return figureOf(bandwidthLines(Except(rows, results.ColSizeBytes, 0), results.ColSizeBytes, lineSpec{
+	return bandwidthLines(Except(rows, results.ColSizeBytes, 0), results.ColSizeBytes, lineSpec{
 		title:     "Useful bandwidth vs working-set size",
-		defSeries: []string{results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern}, sweepsOnly: true}, o))
+		defSeries: []string{results.ColBenchmark, results.ColMode, results.ColDirection, results.ColPattern}, sweepsOnly: true}, o)
 }
 
 // StrideSweep draws useful bandwidth against stride for the strided
 // benchmark (paper, Figs. 5 and 6), one line per mode.
 func StrideSweep(rows []results.Row, o Options) (*Figure, error) {
 	rows = Where(rows, results.ColBenchmark, results.BenchStrided)
-	return figureOf(bandwidthLines(rows, results.ColStrideElements, lineSpec{
-		title: "Strided access: useful bandwidth vs stride", defSeries: []string{results.ColMode}}, o))
+	return bandwidthLines(rows, results.ColStrideElements, lineSpec{
+		title: "Strided access: useful bandwidth vs stride", defSeries: []string{results.ColMode}}, o)
 }
 
 // PageTouch draws useful bandwidth against the page-touch interval (one
 // element touched per interval; paper, Section VI-C), one line per mode.
 func PageTouch(rows []results.Row, o Options) (*Figure, error) {
 	rows = Where(rows, results.ColBenchmark, results.BenchPageTouch)
-	return figureOf(bandwidthLines(rows, results.ColPageIntervalBytes, lineSpec{
-		title: "Page touch: useful bandwidth vs interval", defSeries: []string{results.ColMode}}, o))
+	return bandwidthLines(rows, results.ColPageIntervalBytes, lineSpec{
+		title: "Page touch: useful bandwidth vs interval", defSeries: []string{results.ColMode}}, o)
 }
 
 // A statedRange is a figure the paper states only as a range in its text:
@@ -80,17 +80,17 @@ func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
 	}
 	spec := lineSpec{title: "Oversubscription: bandwidth vs footprint (dashed: GPU memory)", xa: AxisOf(results.ColOversubPct),
 		ya: AxisOf(results.ColGBps), fallback: results.ColMode, defSeries: []string{results.ColMode, results.ColPattern}, xInclude: []float64{0, 100, 130}}
-	lf, err := lines(rows, results.ColOversubPct, results.ColGBps, o, spec)
+	fig, err := lines(rows, results.ColOversubPct, results.ColGBps, o, spec)
 	if err != nil {
 		return nil, err
 	}
 	lo, hi := span(ys, spec.ya.isLog(ys))
-	for _, lp := range lf.panels {
-		p := lp.plot
+	for i, pg := range fig.groups {
+		p := fig.Panels[i]
 		p.Y.Min, p.Y.Max = min(p.Y.Min, lo), max(p.Y.Max, hi)
 		for _, s := range statedRanges {
 			c, ok := stateColours[s.mode]
-			if lp.rows[0].Platform != s.platform || !ok {
+			if pg.rows[0].Platform != s.platform || !ok {
 				continue
 			}
 			band, err := rect(s.fromPct, s.toPct, s.lo, s.hi)
@@ -100,13 +100,13 @@ func Oversubscription(rows []results.Row, o Options) (*Figure, error) {
 			band.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(2.5)}
 			band.Color = withAlpha(c, 0x50)
 			p.Add(band)
-			lf.fig.points = append(lf.fig.points, Point{Panel: lp.label, Series: s.mode + ", stated " + rangeText(s.fromPct, s.toPct) + " %",
+			fig.points = append(fig.points, Point{Panel: pg.label, Series: s.mode + ", stated " + rangeText(s.fromPct, s.toPct) + " %",
 				X: math.NaN(), Median: math.NaN(), Lo: s.lo, Hi: s.hi, Configs: 1})
 		}
 		p.Add(vline(p, 100, draw.LineStyle{Color: color.Gray{Y: 0x70}, Width: vg.Points(1), Dashes: modelDashes}))
 	}
-	lf.fig.AddLegend("paper: range stated in the text", &plotter.Polygon{Color: withAlpha(color.Gray{Y: 0x60}, 0x50)})
-	return lf.fig, nil
+	fig.AddLegend("paper: range stated in the text", &plotter.Polygon{Color: withAlpha(color.Gray{Y: 0x60}, 0x50)})
+	return fig, nil
 }
 
 func rangeText(a, b float64) string { return results.FormatNumber(a) + "–" + results.FormatNumber(b) }
@@ -127,7 +127,7 @@ func rect(x0, x1, y0, y1 float64) (*plotter.Polygon, error) {
 
 // bandwidthLines is lines with useful bandwidth on y, x's axis and mode as
 // the fallback series; spec gives the title, series and extras.
-func bandwidthLines(rows []results.Row, x string, spec lineSpec, o Options) (*lineFig, error) {
+func bandwidthLines(rows []results.Row, x string, spec lineSpec, o Options) (*Figure, error) {
 	spec.xa, spec.ya, spec.fallback = AxisOf(x), AxisOf(results.ColGBps), results.ColMode
 	return lines(rows, x, results.ColGBps, o, spec)
 }
@@ -148,11 +148,11 @@ func Trials(rows []results.Row, o Options) (*Figure, error) {
 	o.Panel = o.Panel.or(By(results.ColPlatform, results.ColGroup, results.ColBenchmark, results.ColMode, results.ColDirection))
 	spec := lineSpec{title: "The trials of one configuration", xa: ax, ya: Axis{Label: "useful bandwidth (GB/s)"},
 		fallback: results.ColMode, pointsOnly: true, tight: true}
-	lf, err := lines(rows, results.ColTrial, results.ColGBps, o, spec)
+	fig, err := lines(rows, results.ColTrial, results.ColGBps, o, spec)
 	if err != nil {
 		return nil, err
 	}
-	p := lf.fig.Panels[0]
+	p := fig.Panels[0]
 	x0, x1 := p.X.Min, p.X.Max
 	band, err := rect(x0, x1, pt.Lo, pt.Hi)
 	if err != nil {
@@ -166,13 +166,13 @@ func Trials(rows []results.Row, o Options) (*Figure, error) {
 	med.LineStyle = draw.LineStyle{Color: color.Gray{Y: 0x30}, Width: vg.Points(1.2)}
 	p.Add(band, med)
 	p.Y.Min, p.Y.Max = min(p.Y.Min, pt.Lo), max(p.Y.Max, pt.Hi)
-	lf.fig.resetLegend()
-	lf.fig.AddLegend("one trial", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
-	lf.fig.AddLegend("median", &plotter.Line{LineStyle: med.LineStyle})
-	lf.fig.AddLegend("95 % interval of the median", &plotter.Polygon{Color: band.Color})
+	fig.resetLegend()
+	fig.AddLegend("one trial", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: color.Black, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
+	fig.AddLegend("median", &plotter.Line{LineStyle: med.LineStyle})
+	fig.AddLegend("95 % interval of the median", &plotter.Polygon{Color: band.Color})
 	pt.Panel, pt.Series = "", "median"
-	lf.fig.points = []Point{pt}
-	return lf.fig, nil
+	fig.points = []Point{pt}
+	return fig, nil
 }
 
 // HandoffReuse draws the time of one alternating CPU–GPU iteration against
@@ -192,44 +192,44 @@ func HandoffReuse(rows []results.Row, models []model.Calibration, o Options) (*F
 		defSeries:  []string{results.ColPolicy, results.ColSizeBytes},
 		pointsOnly: len(models) > 0,
 	}
-	lf, err := lines(rows, results.ColReusePasses, results.ColTotalMs, o, spec)
+	fig, err := lines(rows, results.ColReusePasses, results.ColTotalMs, o, spec)
 	if err != nil {
 		return nil, err
 	}
 	for _, m := range models {
-		if err := lf.addModel(m); err != nil {
+		if err := fig.addModel(m); err != nil {
 			return nil, err
 		}
 	}
-	if len(lf.fig.models) > 0 {
+	if len(fig.models) > 0 {
 		// A marker and a dashed line per policy, and what each means.
-		names := lf.fig.LegendNames()
-		lf.fig.resetLegend()
+		names := fig.LegendNames()
+		fig.resetLegend()
 		for _, name := range names {
-			l := lf.looks[name]
-			lf.fig.AddLegend(name, &plotter.Line{LineStyle: lineStyle(l.colour, modelDashes)},
+			l := fig.looks[name]
+			fig.AddLegend(name, &plotter.Line{LineStyle: lineStyle(l.colour, modelDashes)},
 				&plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: l.colour, Radius: vg.Points(3), Shape: l.shape}})
 		}
 		grey := color.Gray{Y: 0x60}
-		lf.fig.AddLegend("measured (median)", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: grey, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
-		lf.fig.AddLegend("model F + R·G", &plotter.Line{LineStyle: lineStyle(grey, modelDashes)})
+		fig.AddLegend("measured (median)", &plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: grey, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}})
+		fig.AddLegend("model F + R·G", &plotter.Line{LineStyle: lineStyle(grey, modelDashes)})
 	}
-	return lf.fig, nil
+	return fig, nil
 }
 
 // addModel draws m as a dashed line in the panel whose markers show its
 // platform, policy and size; a model of anything the figure does not show
 // is not drawn.
-func (lf *lineFig) addModel(m model.Calibration) error {
-	for _, lp := range lf.panels {
-		i := slices.IndexFunc(lp.rows, func(r results.Row) bool {
+func (fig *Figure) addModel(m model.Calibration) error {
+	for pi, pg := range fig.groups {
+		i := slices.IndexFunc(pg.rows, func(r results.Row) bool {
 			return r.Policy == m.Policy && r.SizeBytes == m.SizeBytes && (m.Platform == "" || r.Platform == m.Platform)
 		})
 		if i < 0 {
 			continue
 		}
-		p := lp.plot
-		l, ok := lf.looks[lf.series.label(&lp.rows[i])]
+		p := fig.Panels[pi]
+		l, ok := fig.looks[fig.series.label(&pg.rows[i])]
 		if !ok {
 			continue
 		}
@@ -251,7 +251,7 @@ func (lf *lineFig) addModel(m model.Calibration) error {
 		x0, x1, y0, y1 := p.X.Min, p.X.Max, p.Y.Min, p.Y.Max
 		p.Add(line)
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = x0, x1, y0, y1
-		lf.fig.models = append(lf.fig.models, ModelLine{Panel: lp.label, Policy: m.Policy, SizeBytes: m.SizeBytes})
+		fig.models = append(fig.models, ModelLine{Panel: pg.label, Policy: m.Policy, SizeBytes: m.SizeBytes})
 	}
 	return nil
 }

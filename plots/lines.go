@@ -169,21 +169,6 @@ type lineSpec struct {
 	xlog, ylog bool   // and whether their axes are logarithmic
 }
 
-// lineFig is a line figure under construction.
-type lineFig struct {
-	fig    *Figure
-	panels []linePanel
-	looks  map[string]look // by series label
-	series Key
-}
-
-// linePanel is one panel of a lineFig and the rows it draws.
-type linePanel struct {
-	label string
-	plot  *plot.Plot
-	rows  []results.Row
-}
-
 // Lines draws column y against column x, one line per series and one panel
 // per platform. Axes follow the columns: sizes, strides and page intervals
 // on a log₂ axis with power-of-two ticks, bandwidths and times on a log₁₀
@@ -191,18 +176,10 @@ type linePanel struct {
 // the median of its trials with the 95 % bootstrap interval of the median
 // as an error bar. Series default to the mode.
 func Lines(rows []results.Row, x, y string, o Options) (*Figure, error) {
-	return figureOf(lines(rows, x, y, o, lineSpec{title: y + " vs " + x, xa: AxisOf(x), ya: AxisOf(y), fallback: results.ColMode}))
+	return lines(rows, x, y, o, lineSpec{title: y + " vs " + x, xa: AxisOf(x), ya: AxisOf(y), fallback: results.ColMode})
 }
 
-// figureOf is the figure of a line figure built without error.
-func figureOf(lf *lineFig, err error) (*Figure, error) {
-	if err != nil {
-		return nil, err
-	}
-	return lf.fig, nil
-}
-
-func lines(rows []results.Row, x, y string, o Options, spec lineSpec) (*lineFig, error) {
+func lines(rows []results.Row, x, y string, o Options, spec lineSpec) (*Figure, error) {
 	if err := checkInputs([]string{x, y}, o.Panel, o.Series); err != nil {
 		return nil, err
 	}
@@ -229,30 +206,31 @@ func lines(rows []results.Row, x, y string, o Options, spec lineSpec) (*lineFig,
 		rows = sweeps(rows, panel, series, x)
 	}
 	all := split(rows, series)
-	lf := &lineFig{fig: newFigure(spec.title, o), series: series, looks: looks(all, series)}
-	if err := lf.addPanels(split(rows, panel), o, spec); err != nil {
+	fig := newFigure(spec.title, o)
+	fig.series, fig.looks = series, looks(all, series)
+	if err := fig.addPanels(split(rows, panel), o, spec); err != nil {
 		return nil, err
 	}
 	if len(all) > 1 || all[0].label != "" {
 		for _, g := range all {
-			lf.fig.AddLegend(g.label, legendThumbs(lf.looks[g.label], spec.pointsOnly)...)
+			fig.AddLegend(g.label, legendThumbs(fig.looks[g.label], spec.pointsOnly)...)
 		}
 	}
-	return lf, nil
+	return fig, nil
 }
 
 // addPanels draws a panel per group of rows, a line per series in each.
-func (lf *lineFig) addPanels(pgs []group, o Options, spec lineSpec) error {
+func (fig *Figure) addPanels(pgs []group, o Options, spec lineSpec) error {
 	var xs, ys []float64
 	for _, pg := range pgs {
-		p := newPanel(panelTitle(pg.label, pg.rows, spec.x, lf.series), spec.xa.Label, spec.ya.Label)
-		for _, sg := range split(pg.rows, lf.series) {
+		p := newPanel(panelTitle(pg.label, pg.rows, spec.x, fig.series), spec.xa.Label, spec.ya.Label)
+		for _, sg := range split(pg.rows, fig.series) {
 			pts := linePoints(sg.rows, spec.x, spec.y, pg.label, sg.label)
-			lf.fig.points = append(lf.fig.points, pts...)
+			fig.points = append(fig.points, pts...)
 			for _, pt := range pts {
 				xs, ys = append(xs, pt.X), append(ys, pt.Lo, pt.Hi)
 			}
-			if err := addSeries(p, pts, !o.NoErrorBars, lf.looks[sg.label], spec.pointsOnly); err != nil {
+			if err := addSeries(p, pts, !o.NoErrorBars, fig.looks[sg.label], spec.pointsOnly); err != nil {
 				return err
 			}
 		}
@@ -260,11 +238,10 @@ func (lf *lineFig) addPanels(pgs []group, o Options, spec lineSpec) error {
 			setRange(p, xs, ys, spec)
 			xs, ys = nil, nil
 		}
-		lf.fig.Panels = append(lf.fig.Panels, p)
-		lf.panels = append(lf.panels, linePanel{pg.label, p, pg.rows})
+		fig.Panels, fig.groups = append(fig.Panels, p), append(fig.groups, pg)
 	}
 	if !o.IndependentAxes {
-		for _, p := range lf.fig.Panels {
+		for _, p := range fig.Panels {
 			setRange(p, xs, ys, spec)
 		}
 	}

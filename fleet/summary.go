@@ -40,9 +40,7 @@ func Summarize(parts []Part) (modes []string, byMode map[string][]results.Summar
 		if s.Config.Platform == "" {
 			s.Config.Platform = cmp.Or(it.p.Meta.Platform, filepath.Base(it.p.Dir))
 		}
-		d := it.p.Meta.Device
-		results.SummaryOptions{PeakMemoryGBps: d.PeakMemoryGBps, PeakHostLinkGBps: d.PeakHostLinkGBps,
-			ThrottleReasons: d.ThrottleReasons}.Finish(&s)
+		it.p.Meta.Device.SummaryOptions().Finish(&s)
 		if _, ok := byMode[it.c.Mode]; !ok {
 			modes = append(modes, it.c.Mode)
 		}

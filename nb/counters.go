@@ -63,8 +63,7 @@ func LoadCounters(groups ...string) (dataframe.DataFrame, CounterSource, error) 
 			continue // counter passes of other groups, or of another GPU model
 		}
 		src.Detail = describeRun(meta)
-		sum := results.Summarize(rows, results.SummaryOptions{PeakMemoryGBps: meta.Device.PeakMemoryGBps,
-			PeakHostLinkGBps: meta.Device.PeakHostLinkGBps, ThrottleReasons: meta.Device.ThrottleReasons})
+		sum := results.Summarize(rows, meta.Device.SummaryOptions())
 		df, err := results.JoinCounters(sum, counted)
 		if err != nil {
 			return df, src, err

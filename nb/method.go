@@ -25,9 +25,7 @@ func Method() {
 		return
 	}
 	Markdown(Text(plots.Methods(last.local, last.meta)))
-	d := last.meta.Device
-	sum := results.Summarize(last.local, results.SummaryOptions{PeakMemoryGBps: d.PeakMemoryGBps,
-		PeakHostLinkGBps: d.PeakHostLinkGBps, ThrottleReasons: d.ThrottleReasons})
+	sum := results.Summarize(last.local, last.meta.Device.SummaryOptions())
 	Markdownf("**Quality flags** of these %d configurations:", len(sum))
 	Table(plots.Flags(sum))
 }

@@ -140,9 +140,7 @@ var summaryCols = []string{results.ColGroup, results.ColBenchmark, results.ColMo
 // summary is every configuration with its medians' 95 % intervals, the
 // flags' legend with their counts, and how many configurations are flagged.
 func summary(run *claims.Run) (Table, Table, int) {
-	d := run.Meta.Device
-	sum := results.Summarize(run.Rows, results.SummaryOptions{PeakMemoryGBps: d.PeakMemoryGBps,
-		PeakHostLinkGBps: d.PeakHostLinkGBps, ThrottleReasons: d.ThrottleReasons})
+	sum := results.Summarize(run.Rows, run.Meta.Device.SummaryOptions())
 	t := frameTable(results.SummaryFrame(sum).Select(summaryCols))
 	flagged := 0
 	for i, s := range sum {

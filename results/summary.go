@@ -64,6 +64,12 @@ type SummaryOptions struct {
 	ThrottleReasons  string  // from the run metadata; non-empty adds FlagThrottled
 }
 
+// SummaryOptions are the summary settings the device d implies.
+func (d Device) SummaryOptions() SummaryOptions {
+	return SummaryOptions{PeakMemoryGBps: d.PeakMemoryGBps, PeakHostLinkGBps: d.PeakHostLinkGBps,
+		ThrottleReasons: d.ThrottleReasons}
+}
+
 // Summary column names beyond the configuration columns.
 const (
 	ColN              = "n"

@@ -35,7 +35,7 @@ func newCountersCmd() *cobra.Command {
 		if len(counted) == 0 {
 			return fmt.Errorf("%s has no counter passes: measure with umbench run --counters", src.Name)
 		}
-		sum := results.Summarize(src.Rows, summaryOptions(src.Meta))
+		sum := results.Summarize(src.Rows, src.Meta.Device.SummaryOptions())
 		df, err := results.JoinCounters(sum, counted) // row i is sum[i]
 		if err != nil {
 			return err

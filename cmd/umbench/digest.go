@@ -25,7 +25,7 @@ func writeDigest(w io.Writer, dir string, meta results.Metadata, took time.Durat
 	banner(w, rows)
 	fmt.Fprintf(w, "done in %s; results in %s\n", took.Round(time.Second), dir)
 	printGroupTimes(w, meta.GroupTimes, false)
-	sum := results.ReadingOrder(results.Summarize(rows, summaryOptions(meta)))
+	sum := results.ReadingOrder(results.Summarize(rows, meta.Device.SummaryOptions()))
 	if head := results.Headlines(sum, digestPerGroup); len(head) > 0 {
 		fmt.Fprintln(w, "\nheadlines (each group's largest size: highest and lowest median GB/s, 95 % intervals):")
 		writeSummary(w, head, rows, newTrialCounts(meta))
@@ -36,12 +36,6 @@ func writeDigest(w io.Writer, dir string, meta results.Metadata, took time.Durat
 		fmt.Fprintln(w, "(to type umbench instead: go install ./cmd/umbench, with $(go env GOPATH)/bin on your PATH)")
 	}
 	return nil
-}
-
-// summaryOptions are the summary settings a run's metadata implies.
-func summaryOptions(m results.Metadata) results.SummaryOptions {
-	return results.SummaryOptions{PeakMemoryGBps: m.Device.PeakMemoryGBps, PeakHostLinkGBps: m.Device.PeakHostLinkGBps,
-		ThrottleReasons: m.Device.ThrottleReasons}
 }
 
 // selfCommand is how the user can run umbench again: "umbench", or "go run

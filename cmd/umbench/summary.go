@@ -63,7 +63,7 @@ func (f *summaryFlags) run(c *cobra.Command, args []string) error {
 		meta.GroupTimes = results.GroupTimesOf(meta.GroupTimes, f.group)
 		meta.Unverified = unverifiedOf(meta.Unverified, func(r results.Row) bool { return r.Group == f.group })
 	}
-	tc, opts := newTrialCounts(meta), summaryOptions(meta)
+	tc, opts := newTrialCounts(meta), meta.Device.SummaryOptions()
 	modes, byMode := splitFleetModes(rows)
 	summarize := func(m string) []results.SummaryRow {
 		sum := sums[m] // a fleet's, finished with each part's own device

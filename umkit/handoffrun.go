@@ -334,6 +334,7 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 	d := h.r.dev
 	mark := func(int) error { return nil }
 	mk, ok := optional[Marker](d)
+	ok = ok && h.r.counting == nil // a counter pass times no parts: its pass_kernel_ms stays empty
 	if ok {
 		mark = mk.Mark
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/umlab/umlab/cuda/cupti"
 	"github.com/umlab/umlab/cuda/nvml"
+	"github.com/umlab/umlab/internal/nvmlguard"
 	"github.com/umlab/umlab/results"
 )
 
@@ -320,7 +321,7 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 // given UUID (NVML_FI_DEV_PCIE_COUNT_TX/RX_BYTES, about 0.3 ms a reading):
 // TX is what the GPU sent. No NVML call is made unless nvml.Init succeeded.
 func NVMLPCIe(uuid string) (PCIeCounter, error) {
-	if !nvmlReady() {
+	if !nvmlguard.Ready() {
 		return nil, errors.New("NVML (libnvidia-ml.so.1) is not available")
 	}
 	d, ret := nvml.DeviceGetHandleByUUID(uuid)

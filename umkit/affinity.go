@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/umlab/umlab/results"
 	"golang.org/x/sys/unix"
 )
 
@@ -21,8 +22,8 @@ func pinThread(cpu int, uuid string) (int, func(), error) {
 		if err := unix.SchedGetaffinity(0, &cur); err != nil {
 			return -1, func() {}, nil
 		}
-		if f, err := readNVML(uuid); err == nil {
-			for _, c := range f.CPUs {
+		if near, err := readNVML(uuid, &results.Device{}); err == nil {
+			for _, c := range near {
 				if cur.IsSet(c) {
 					cpu = c
 				}
@@ -69,10 +70,7 @@ func updateCPUs(first, n int, uuid string, cur unix.CPUSet) ([]int, error) {
 		return cpus, nil
 	}
 	used := map[int]bool{first: true}
-	var near []int
-	if f, err := readNVML(uuid); err == nil {
-		near = f.CPUs
-	}
+	near, _ := readNVML(uuid, &results.Device{})
 	add := func(c int) {
 		if len(cpus) < n && !used[c] && cur.IsSet(c) {
 			used[c] = true

@@ -11,6 +11,7 @@ import (
 
 	"github.com/umlab/umlab/cuda/cupti"
 	"github.com/umlab/umlab/cuda/nvml"
+	"github.com/umlab/umlab/internal/nvmlguard"
 	"github.com/umlab/umlab/results"
 )
 
@@ -183,10 +184,9 @@ func (c *Counters) readPCIe() (PCIeSample, error) {
 	return c.pcie.ReadPCIe()
 }
 
-// countingDevice is the device during a counter pass: each timed region
-// becomes a counting window, whose counts it accumulates.
-type countingDevice struct {
-	Device
+// counting is a counter pass's state: each timed region (runner.timed,
+// runner.timeKernel) becomes a counting window, whose counts it accumulates.
+type counting struct {
 	c         *Counters
 	start     cupti.Counts
 	pcie0     PCIeSample
@@ -199,89 +199,59 @@ type countingDevice struct {
 
 // begin finishes the queued set-up work, keeping it out of the window, and
 // opens the window.
-func (d *countingDevice) begin() error {
-	if err := d.Device.Sync(); err != nil {
+func (w *counting) begin(dev Device) error {
+	if err := dev.Sync(); err != nil {
 		return err
 	}
-	if d.err != nil {
+	if w.err != nil {
 		return nil
 	}
-	s, err := d.c.src.Snapshot()
+	s, err := w.c.src.Snapshot()
 	if err != nil {
-		d.err = err
+		w.err = err
 		return nil
 	}
-	d.start, d.open = s, true
-	p, err := d.c.readPCIe()
-	d.pcie0 = p
+	w.start, w.open = s, true
+	p, err := w.c.readPCIe()
+	w.pcie0 = p
 	if err != nil {
-		d.perr = err
+		w.perr = err
 	}
 	return nil
 }
 
-func (d *countingDevice) end() {
-	if !d.open || d.err != nil {
+func (w *counting) end() {
+	if !w.open || w.err != nil {
 		return
 	}
-	d.open = false
-	s, err := d.c.src.Snapshot()
+	w.open = false
+	s, err := w.c.src.Snapshot()
 	if err != nil {
-		d.err = err
+		w.err = err
 		return
 	}
-	d.timed = d.timed.Add(s.Sub(d.start))
-	d.n++
-	if p, err := d.c.readPCIe(); err == nil && d.perr == nil {
-		tx, rx := p.Since(d.pcie0)
-		d.tx, d.rx = d.tx+tx, d.rx+rx
-	} else if d.perr == nil {
-		d.perr = err
+	w.timed = w.timed.Add(s.Sub(w.start))
+	w.n++
+	if p, err := w.c.readPCIe(); err == nil && w.perr == nil {
+		tx, rx := p.Since(w.pcie0)
+		w.tx, w.rx = w.tx+tx, w.rx+rx
+	} else if w.perr == nil {
+		w.perr = err
 	}
 }
 
-// Unwrap returns the device underneath (see optional).
-func (d *countingDevice) Unwrap() Device { return d.Device }
-
-// Reallocate and HomeFillHost pass the state set-up's optional interfaces
-// through, so that a counter pass sets the state up as the timed trials did.
-func (d *countingDevice) Reallocate(old Buffer) (Buffer, error) {
-	re, ok := optional[Reallocator](d.Device)
-	if !ok {
-		return nil, errNotOffered("Reallocate")
+// around runs region, a timed region that synchronizes, in a counting
+// window when a counter pass is on (w not nil).
+func (w *counting) around(dev Device, region func() (float64, error)) (float64, error) {
+	if w == nil {
+		return region()
 	}
-	return re.Reallocate(old)
-}
-func (d *countingDevice) HomeFillHost(b Buffer, n, seed uint64) (float64, error) {
-	h, ok := optional[HomeFiller](d.Device)
-	if !ok {
-		return 0, errNotOffered("HomeFillHost")
-	}
-	return h.HomeFillHost(b, n, seed)
-}
-
-func (d *countingDevice) StartTimer() error {
-	if err := d.begin(); err != nil {
-		return err
-	}
-	return d.Device.StartTimer()
-}
-
-func (d *countingDevice) TimeKernel(k Kernel) (float64, error) {
-	if err := d.begin(); err != nil {
+	if err := w.begin(dev); err != nil {
 		return 0, err
 	}
-	ms, err := d.Device.TimeKernel(k) // synchronizes
+	ms, err := region()
 	if err == nil {
-		d.end()
-	}
-	return ms, err
-}
-
-func (d *countingDevice) StopTimer() (float64, error) {
-	ms, err := d.Device.StopTimer() // synchronizes
-	if err == nil {
-		d.end()
+		w.end()
 	}
 	return ms, err
 }
@@ -294,22 +264,20 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 		return err
 	}
 	out := results.NewCounterRow(base)
-	w := &countingDevice{c: c}
+	w := &counting{c: c}
 	var total cupti.Counts
 	var startErr, stopErr, trialErr error
 	p0, perr := c.readPCIe()
 	row := base
 	func() {
-		saved := r.dev
-		w.Device = saved
-		r.dev = w
-		defer func() { r.dev = saved }()
+		r.counting = w
+		defer func() { r.counting = nil }()
 		if startErr = c.src.Start(); startErr != nil {
 			return
 		}
 		trialErr = t(iter, &row)
 		if trialErr == nil {
-			trialErr = saved.Sync()
+			trialErr = r.dev.Sync()
 		}
 		total, stopErr = c.src.Stop()
 	}()
@@ -353,7 +321,7 @@ func (r *runner) counterPass(ctx context.Context, c *Counters, base results.Row,
 // given UUID (NVML_FI_DEV_PCIE_COUNT_TX/RX_BYTES, about 0.3 ms a reading):
 // TX is what the GPU sent. No NVML call is made unless nvml.Init succeeded.
 func NVMLPCIe(uuid string) (PCIeCounter, error) {
-	if !nvmlReady() {
+	if !nvmlguard.Ready() {
 		return nil, errors.New("NVML (libnvidia-ml.so.1) is not available")
 	}
 	d, ret := nvml.DeviceGetHandleByUUID(uuid)

@@ -168,7 +168,7 @@ func coldTrial(r *runner) trial {
 		if _, err := r.settle(); err != nil {
 			return err
 		}
-		ms, err := r.dev.TimeKernel(Kernel{})
+		ms, err := r.timeKernel(Kernel{})
 		row.KernelMs, row.TotalMs = ms, ms
 		if err != nil {
 			return err

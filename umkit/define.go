@@ -31,8 +31,6 @@ type Definition interface {
 
 	// configure returns the definition set up for a run's selection.
 	configure(s Selection) Definition
-	// defaults returns it with every unset field set to its default.
-	defaults() Definition
 	// measure measures configuration c (defaults applied) into row, which
 	// the runner stamped from c; it adds what only it knows (pattern,
 	// stride, direction, ...) and the trials' measurements.
@@ -107,12 +105,20 @@ func configs(d Definition, cs []Config, rows int) []Config {
 // The definitions in run order; each file adds its own with register.
 var definitions []Definition
 
+// withDefaults applies a definition's Defaults, by its name.
+var withDefaults = map[string]func(Definition) Definition{}
+
 // register adds a definition, from a package-level declaration (var _ =
-// register(MyConfig{})) so that it runs before init builds the registry.
+// register(MyConfig{})) so that it runs before init builds the registry;
+// its Defaults method returns it with every unset field set to its default.
 // Definitions run in the paper's group order (results.Groups, then
 // others), and within a group by name, whatever the file names.
-func register(d Definition) bool {
+func register[T interface {
+	Definition
+	Defaults() T
+}](d T) bool {
 	definitions = append(definitions, d)
+	withDefaults[d.Name()] = func(x Definition) Definition { return x.(T).Defaults() }
 	rank := func(d Definition) int {
 		if i := slices.Index(results.Groups, d.Entries()[0].Group); i >= 0 {
 			return i
@@ -173,7 +179,7 @@ func Measure(ctx context.Context, dev Device, d Definition) (dataframe.DataFrame
 }
 
 func (r *runner) runDefinition(ctx context.Context, d Definition) error {
-	d = d.defaults()
+	d = withDefaults[d.Name()](d)
 	if p, ok := d.(preparer); ok {
 		prepared, done, err := p.prepare(r)
 		if err != nil {

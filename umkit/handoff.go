@@ -98,8 +98,6 @@ func (c HandoffConfig) Defaults() HandoffConfig {
 	return c
 }
 
-func (c HandoffConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c before anything touches the GPU.
 func (c HandoffConfig) Validate() error {
 	c = c.Defaults()
@@ -171,32 +169,37 @@ func (c HandoffConfig) measure(ctx context.Context, r *runner, _ Config, _ resul
 	return r.handoff(ctx, c)
 }
 
-// unitSpec is one unit of the group's layout (HandoffConfig.units).
-type unitSpec struct {
+// handoffUnit is one unit of the group's layout (HandoffConfig.units), and
+// what one block of trials measures: one configuration, or in interleaved
+// order a sweep of every R of one policy and size, run in rounds
+// (HandoffConfig's doc says why).
+type handoffUnit struct {
 	policy string
 	size   int64
 	phase  string
 	reuse  []int // the R of each configuration; 0 for cpu_only and gpu_only
 	sweep  bool
+	confs  []*handoffConf // once measured: one per R, ascending for a sweep
 }
 
 // units lists the group's units in sequential layout: per policy and size,
 // cpu_only, gpu_only, then the alternating phase as one sweep of every R
 // (interleaved) or one unit per R (sequential). Configs and the
 // measurement both derive their order from it.
-func (c HandoffConfig) units() []unitSpec {
+func (c HandoffConfig) units() []handoffUnit {
 	c = c.Defaults()
-	var out []unitSpec
+	var out []handoffUnit
 	for _, policy := range c.Policies {
 		for _, size := range c.Sizes {
-			out = append(out, unitSpec{policy, size, results.PhaseCPUOnly, []int{0}, false}, unitSpec{policy, size, results.PhaseGPUOnly, []int{0}, false})
+			out = append(out, handoffUnit{policy: policy, size: size, phase: results.PhaseCPUOnly, reuse: []int{0}},
+				handoffUnit{policy: policy, size: size, phase: results.PhaseGPUOnly, reuse: []int{0}})
 			rs := slices.Sorted(slices.Values(c.Reuse))
 			if c.Order == "interleaved" {
-				out = append(out, unitSpec{policy, size, results.PhaseAlternating, rs, true})
+				out = append(out, handoffUnit{policy: policy, size: size, phase: results.PhaseAlternating, reuse: rs, sweep: true})
 				continue
 			}
 			for _, reuse := range c.Reuse {
-				out = append(out, unitSpec{policy, size, results.PhaseAlternating, []int{reuse}, false})
+				out = append(out, handoffUnit{policy: policy, size: size, phase: results.PhaseAlternating, reuse: []int{reuse}})
 			}
 		}
 	}

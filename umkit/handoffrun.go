@@ -62,11 +62,10 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 	}()
 	// The units in the order Configs lists them; a waived policy's units
 	// stay empty (handoffSetup wrote its waived row).
-	specs := cfg.units()
-	units := make([]handoffUnit, len(specs))
+	units := cfg.units()
 	var h *handoffData
-	for i, u := range specs {
-		if i == 0 || specs[i-1].policy != u.policy || specs[i-1].size != u.size {
+	for i, u := range units {
+		if i == 0 || units[i-1].policy != u.policy || units[i-1].size != u.size {
 			if h, err = r.handoffSetup(cfg, u.policy, u.size, cpu); err != nil {
 				return err
 			}
@@ -80,7 +79,6 @@ func (r *runner) handoff(ctx context.Context, cfg HandoffConfig) error {
 		for _, reuse := range u.reuse {
 			units[i].confs = append(units[i].confs, h.conf(u.phase, reuse))
 		}
-		units[i].sweep = u.sweep
 	}
 	for _, b := range handoffOrder(len(units), cfg.Repetitions, cfg.Order, cfg.OrderSeed) {
 		if len(units[b.conf].confs) == 0 {
@@ -123,14 +121,6 @@ func (r *runner) handoffThreads(cfg HandoffConfig) (cpu int, undo func(), err er
 		t.SetUpdateCPUs(nil)
 		unpin()
 	}, nil
-}
-
-// handoffUnit is what one block of trials measures: one configuration, or
-// in interleaved order a sweep of every R of one policy and size, run in
-// rounds (HandoffConfig's doc says why).
-type handoffUnit struct {
-	confs []*handoffConf // ascending R for a sweep
-	sweep bool
 }
 
 // roundOrder is the order of round i of unit u's sweep of k configurations
@@ -344,6 +334,7 @@ func (h *handoffData) alternate(reuse int, row *results.Row) error {
 	d := h.r.dev
 	mark := func(int) error { return nil }
 	mk, ok := optional[Marker](d)
+	ok = ok && h.r.counting == nil // a counter pass times no parts: its pass_kernel_ms stays empty
 	if ok {
 		mark = mk.Mark
 	}

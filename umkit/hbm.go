@@ -45,8 +45,6 @@ func (c HBMConfig) Defaults() HBMConfig {
 	return c
 }
 
-func (c HBMConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c, defaults applied, before anything touches the GPU.
 func (c HBMConfig) Validate() error {
 	c = c.Defaults()

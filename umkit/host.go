@@ -49,8 +49,6 @@ func (c HostConfig) Defaults() HostConfig {
 	return c
 }
 
-func (c HostConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c before anything touches the GPU.
 func (c HostConfig) Validate() error {
 	c = c.Defaults()

@@ -34,8 +34,6 @@ func (c HostCopyConfig) Defaults() HostCopyConfig {
 	return c
 }
 
-func (c HostCopyConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c before anything touches the GPU.
 func (c HostCopyConfig) Validate() error {
 	c = c.Defaults()

@@ -43,8 +43,6 @@ func (c ManagedConfig) Defaults() ManagedConfig {
 	return c
 }
 
-func (c ManagedConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c before anything touches the GPU.
 func (c ManagedConfig) Validate() error {
 	c = c.Defaults()

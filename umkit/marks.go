@@ -45,24 +45,15 @@ type Reallocator interface {
 	Reallocate(old Buffer) (Buffer, error)
 }
 
-// optional returns d as the optional interface T when d offers it all the
-// way down: a wrapper implements T by passing calls through, so T counts
-// only where the device underneath implements it too.
+// optional returns d as the optional interface T when it offers it: the
+// watchdog's wrapper implements each T by passing calls through, so there
+// T counts only where the device underneath implements it too.
 func optional[T any](d Device) (T, bool) {
 	t, ok := any(d).(T)
-	for inner := d; ok; {
-		w, wraps := inner.(interface{ Unwrap() Device })
-		if !wraps {
-			break
-		}
-		inner = w.Unwrap()
-		_, ok = any(inner).(T)
+	if w, wraps := d.(watchedDevice); ok && wraps {
+		_, ok = any(w.Device).(T)
 	}
-	if !ok {
-		var none T
-		return none, false
-	}
-	return t, true
+	return t, ok
 }
 
 // errNotOffered is a wrapper's answer to an optional call its device lacks.

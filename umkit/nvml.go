@@ -7,61 +7,49 @@ import (
 	"strings"
 
 	"github.com/umlab/umlab/cuda/nvml"
-
 	"github.com/umlab/umlab/internal/nvmlguard"
+	"github.com/umlab/umlab/results"
 )
 
-// nvmlFacts are what NVML adds to the driver's view of a GPU.
-type nvmlFacts struct {
-	DriverVersion         string
-	PCIeGen, PCIeWidth    int
-	NUMANode              int
-	CPUs                  []int // CPUs local to the GPU
-	SMClockMHz, MemClkMHz int
-	MaxSMClockMHz         int
-	Throttle              string // active clock event reasons other than idle
-}
-
-// nvmlReady gates every NVML call (see internal/nvmlguard).
-func nvmlReady() bool { return nvmlguard.Ready() }
-
-func readNVML(uuid string) (nvmlFacts, error) {
-	f := nvmlFacts{NUMANode: -1}
-	if !nvmlReady() {
-		return f, fmt.Errorf("umkit: NVML (libnvidia-ml.so.1) is not available")
+// readNVML fills d with what NVML adds to the driver's view of the GPU
+// with the given UUID and returns the CPUs local to it.
+func readNVML(uuid string, d *results.Device) ([]int, error) {
+	if !nvmlguard.Ready() {
+		return nil, fmt.Errorf("umkit: NVML (libnvidia-ml.so.1) is not available")
+	}
+	h, ret := nvml.DeviceGetHandleByUUID(uuid)
+	if ret != nvml.SUCCESS {
+		return nil, fmt.Errorf("umkit: NVML has no device %s: %s", uuid, nvml.ErrorString(ret))
 	}
 	if v, ret := nvml.SystemGetDriverVersion(); ret == nvml.SUCCESS {
-		f.DriverVersion = v
+		d.DriverVersion = v
 	}
-	d, ret := nvml.DeviceGetHandleByUUID(uuid)
-	if ret != nvml.SUCCESS {
-		return f, fmt.Errorf("umkit: NVML has no device %s: %s", uuid, nvml.ErrorString(ret))
+	if v, ret := h.GetCurrPcieLinkGeneration(); ret == nvml.SUCCESS {
+		d.PCIeGeneration = v
 	}
-	if v, ret := d.GetCurrPcieLinkGeneration(); ret == nvml.SUCCESS {
-		f.PCIeGen = v
+	if v, ret := h.GetCurrPcieLinkWidth(); ret == nvml.SUCCESS {
+		d.PCIeWidth = v
 	}
-	if v, ret := d.GetCurrPcieLinkWidth(); ret == nvml.SUCCESS {
-		f.PCIeWidth = v
+	if v, ret := h.GetNumaNodeId(); ret == nvml.SUCCESS {
+		d.NUMANode = v
 	}
-	if v, ret := d.GetNumaNodeId(); ret == nvml.SUCCESS {
-		f.NUMANode = v
+	var cpus []int
+	if set, ret := h.GetCpuAffinity(runtime.NumCPU()); ret == nvml.SUCCESS {
+		cpus = nvmlguard.CPUs(set)
 	}
-	if set, ret := d.GetCpuAffinity(runtime.NumCPU()); ret == nvml.SUCCESS {
-		f.CPUs = nvmlguard.CPUs(set)
+	if v, ret := h.GetClockInfo(nvml.CLOCK_SM); ret == nvml.SUCCESS {
+		d.SMClockMHz = int(v)
 	}
-	if v, ret := d.GetClockInfo(nvml.CLOCK_SM); ret == nvml.SUCCESS {
-		f.SMClockMHz = int(v)
+	if v, ret := h.GetClockInfo(nvml.CLOCK_MEM); ret == nvml.SUCCESS {
+		d.MemClockMHz = int(v)
 	}
-	if v, ret := d.GetClockInfo(nvml.CLOCK_MEM); ret == nvml.SUCCESS {
-		f.MemClkMHz = int(v)
+	if v, ret := h.GetMaxClockInfo(nvml.CLOCK_SM); ret == nvml.SUCCESS {
+		d.MaxSMClockMHz = int(v)
 	}
-	if v, ret := d.GetMaxClockInfo(nvml.CLOCK_SM); ret == nvml.SUCCESS {
-		f.MaxSMClockMHz = int(v)
+	if v, ret := h.GetCurrentClocksEventReasons(); ret == nvml.SUCCESS {
+		d.ThrottleReasons = throttleString(v)
 	}
-	if v, ret := d.GetCurrentClocksEventReasons(); ret == nvml.SUCCESS {
-		f.Throttle = throttleString(v)
-	}
-	return f, nil
+	return cpus, nil
 }
 
 var throttleNames = []struct {

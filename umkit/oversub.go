@@ -49,8 +49,6 @@ func (c OversubConfig) Defaults() OversubConfig {
 	return c
 }
 
-func (c OversubConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c before anything touches the GPU.
 func (c OversubConfig) Validate() error {
 	c = c.Defaults()

@@ -64,8 +64,6 @@ func (c PatternConfig) Defaults() PatternConfig {
 	return c
 }
 
-func (c PatternConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c before anything touches the GPU.
 func (c PatternConfig) Validate() error {
 	c = c.Defaults()

@@ -101,7 +101,7 @@ func NewPlan(o Options, info DeviceInfo) (Plan, error) {
 		}
 		s := s
 		s.Benchmarks = names
-		c := d.configure(s).defaults()
+		c := withDefaults[d.Name()](d.configure(s))
 		errs = append(errs, c.Validate())
 		p.Groups = append(p.Groups, c)
 	}

@@ -350,11 +350,9 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 		load, jit := c.ModuleLoadTime()
 		m.Notes = append(m.Notes, fmt.Sprintf("kernel module load %.1f ms (JIT %.1f ms), outside every measurement",
 			float64(load.Microseconds())/1000, float64(jit.Microseconds())/1000))
-		if f, err := readNVML(info.UUID); err == nil {
-			d.DriverVersion, d.PCIeGeneration, d.PCIeWidth, d.NUMANode = f.DriverVersion, f.PCIeGen, f.PCIeWidth, f.NUMANode
-			d.CPUAffinity = fmt.Sprint(f.CPUs)
-			d.SMClockMHz, d.MemClockMHz, d.MaxSMClockMHz, d.ThrottleReasons = f.SMClockMHz, f.MemClkMHz, f.MaxSMClockMHz, f.Throttle
-			d.PeakHostLinkGBps = pcieGBps(f.PCIeGen, f.PCIeWidth)
+		if cpus, err := readNVML(info.UUID, d); err == nil {
+			d.CPUAffinity = fmt.Sprint(cpus)
+			d.PeakHostLinkGBps = pcieGBps(d.PCIeGeneration, d.PCIeWidth)
 		} else {
 			m.Notes = append(m.Notes, err.Error())
 		}

@@ -28,6 +28,7 @@ type runner struct {
 	step     func(label string)        // progress after each configuration
 	warn     func(msg string)
 	counters *Counters // non-nil: a counter pass after each configuration's trials
+	counting *counting // non-nil during a counter pass
 
 	settleBuf Buffer // scratch of the settling passes (settle.go), allocated on first use
 	settleOff bool   // no room for it
@@ -191,13 +192,13 @@ func (r *runner) verify(check func(Buffer, Expect) (Mismatch, error), b Buffer, 
 // timed returns the GPU time of the work op queues, measured with events.
 func (r *runner) timed(op func() error) (float64, error) {
 	defer r.groups.spend(partTimed)()
-	return timedOn(r.dev, op)
+	return r.counting.around(r.dev, func() (float64, error) { return timedOn(r.dev, op) })
 }
 
 // timeKernel is the device's TimeKernel, counted as a timed region.
 func (r *runner) timeKernel(k Kernel) (float64, error) {
 	defer r.groups.spend(partTimed)()
-	return r.dev.TimeKernel(k)
+	return r.counting.around(r.dev, func() (float64, error) { return r.dev.TimeKernel(k) })
 }
 
 func timedOn(dev Device, op func() error) (float64, error) {

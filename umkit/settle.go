@@ -44,15 +44,11 @@ func (r *runner) settle() (int, error) {
 		return 0, nil
 	}
 	defer r.groups.spend(partSettle)()
-	// During a counter pass, settling opens no counting window.
-	dev := r.dev
-	if c, ok := dev.(*countingDevice); ok {
-		dev = c.Device
-	}
 	k := Kernel{Kind: KRMW, X: b, N: settleBytes / 8, Mul: 1, Add: 0}
 	best := math.Inf(1)
 	for i := 0; i < settleMaxPasses; i++ {
-		ms, err := timedOn(dev, func() error { return dev.Launch(k) })
+		// Not r.timed: during a counter pass, settling opens no counting window.
+		ms, err := timedOn(r.dev, func() error { return r.dev.Launch(k) })
 		if err != nil {
 			return i, fmt.Errorf("settling pass: %w", err)
 		}

@@ -81,8 +81,6 @@ func (c SparseConfig) configure(s Selection) Definition {
 	return c
 }
 
-func (c SparseConfig) defaults() Definition { return c.Defaults() }
-
 // Configs lists the configurations: each mode, then each density. The
 // footprint counts the index array.
 func (c SparseConfig) Configs() []Config {

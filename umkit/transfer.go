@@ -44,8 +44,6 @@ func (c TransferConfig) Defaults() TransferConfig {
 	return c
 }
 
-func (c TransferConfig) defaults() Definition { return c.Defaults() }
-
 // Validate checks c before anything touches the GPU.
 func (c TransferConfig) Validate() error {
 	c = c.Defaults()

@@ -111,10 +111,6 @@ type watchedDevice struct {
 	w *watchdog
 }
 
-// Unwrap returns the device underneath, whose optional interfaces these
-// are to offer (see optional).
-func (d watchedDevice) Unwrap() Device { return d.Device }
-
 // The optional interfaces pass through, their waits watched; callers ask
 // optional first.
 func (d watchedDevice) Mark(i int) error {

@@ -1,8 +1,9 @@
 package cuda
 
-// This is the package's only file that imports "C". It holds thin wrappers
-// around the C trampolines in umlab_cuda.c and the CPU loops in
-// umlab_host.c; everything else in the package is plain Go.
+// This is the package's only file that imports "C". It holds the driver
+// calls of umlab_cuda.c (most through the one entry point drv) and thin
+// wrappers of the CPU loops in umlab_host.c; everything else in the package
+// is plain Go.
 
 /*
 #cgo CFLAGS: -O2 -std=gnu11
@@ -14,30 +15,64 @@ import "C"
 
 import "unsafe"
 
+// The driver calls drv runs, with their arguments and results as listed in
+// umlab_cuda.h.
+const (
+	opInit              = C.UMLAB_INIT
+	opDriverVersion     = C.UMLAB_DRIVER_VERSION
+	opDeviceCount       = C.UMLAB_DEVICE_COUNT
+	opDeviceGet         = C.UMLAB_DEVICE_GET
+	opDeviceTotalMem    = C.UMLAB_DEVICE_TOTAL_MEM
+	opCtxRetain         = C.UMLAB_CTX_RETAIN
+	opCtxRelease        = C.UMLAB_CTX_RELEASE
+	opCtxSynchronize    = C.UMLAB_CTX_SYNCHRONIZE
+	opMemInfo           = C.UMLAB_MEM_INFO
+	opMemAlloc          = C.UMLAB_MEM_ALLOC
+	opMemAllocManaged   = C.UMLAB_MEM_ALLOC_MANAGED
+	opMemFree           = C.UMLAB_MEM_FREE
+	opHostAlloc         = C.UMLAB_HOST_ALLOC
+	opHostFree          = C.UMLAB_HOST_FREE
+	opHostDevicePointer = C.UMLAB_HOST_DEVICE_POINTER
+	opMemcpyHtoD        = C.UMLAB_MEMCPY_HTOD
+	opMemcpyDtoH        = C.UMLAB_MEMCPY_DTOH
+	opMemcpyDtoD        = C.UMLAB_MEMCPY_DTOD
+	opMemcpyAny         = C.UMLAB_MEMCPY_ANY
+	opPrefetch          = C.UMLAB_PREFETCH
+	opAdvise            = C.UMLAB_ADVISE
+	opStreamCreate      = C.UMLAB_STREAM_CREATE
+	opStreamDestroy     = C.UMLAB_STREAM_DESTROY
+	opStreamSynchronize = C.UMLAB_STREAM_SYNCHRONIZE
+	opStreamQuery       = C.UMLAB_STREAM_QUERY
+	opEventCreate       = C.UMLAB_EVENT_CREATE
+	opEventDestroy      = C.UMLAB_EVENT_DESTROY
+	opEventRecord       = C.UMLAB_EVENT_RECORD
+	opEventSynchronize  = C.UMLAB_EVENT_SYNCHRONIZE
+	opEventQuery        = C.UMLAB_EVENT_QUERY
+	opModuleUnload      = C.UMLAB_MODULE_UNLOAD
+)
+
+// drv runs driver call op with context ctx made current (0: none) on up to
+// five integer, address or handle arguments, and returns the values the
+// call wrote back. Nothing passes through Go memory, so a call allocates
+// nothing (it runs in polling loops).
+func drv(op int, ctx uintptr, in ...uint64) ([2]uint64, Result) {
+	var a [5]uint64
+	copy(a[:], in)
+	x := C.umlab_call(C.int(op), C.uintptr_t(ctx), C.uint64_t(a[0]), C.uint64_t(a[1]), C.uint64_t(a[2]),
+		C.uint64_t(a[3]), C.uint64_t(a[4]))
+	return [2]uint64{uint64(x.out[0]), uint64(x.out[1])}, Result(x.r)
+}
+
+// do is drv for calls that write nothing back.
+func do(op int, ctx uintptr, in ...uint64) Result {
+	_, r := drv(op, ctx, in...)
+	return r
+}
+
 func cLoad() (int, string) {
 	var msg [512]C.char
 	rc := C.umlab_load(&msg[0], C.size_t(len(msg)))
 	return int(rc), C.GoString(&msg[0])
-}
-
-func cInit() Result { return Result(C.umlab_init()) }
-
-func cDriverVersion() (int, Result) {
-	var v C.int
-	r := C.umlab_driver_version(&v)
-	return int(v), Result(r)
-}
-
-func cDeviceCount() (int, Result) {
-	var n C.int
-	r := C.umlab_device_count(&n)
-	return int(n), Result(r)
-}
-
-func cDeviceGet(ordinal int) (int32, Result) {
-	var d C.int
-	r := C.umlab_device_get(C.int(ordinal), &d)
-	return int32(d), Result(r)
 }
 
 func cDeviceName(dev int32) (string, Result) {
@@ -52,12 +87,6 @@ func cDeviceAttr(dev int32, attr int) (int, Result) {
 	return int(v), Result(r)
 }
 
-func cDeviceTotalMem(dev int32) (uint64, Result) {
-	var b C.size_t
-	r := C.umlab_device_total_mem(C.int(dev), &b)
-	return uint64(b), Result(r)
-}
-
 func cDeviceUUID(dev int32) ([16]byte, Result) {
 	var u [16]C.uchar
 	r := C.umlab_device_uuid(C.int(dev), &u[0])
@@ -70,56 +99,6 @@ func cDevicePCIBusID(dev int32) (string, Result) {
 	return C.GoString(&b[0]), Result(r)
 }
 
-func cCtxRetain(dev int32) (uintptr, Result) {
-	var c C.uintptr_t
-	r := C.umlab_ctx_retain(C.int(dev), &c)
-	return uintptr(c), Result(r)
-}
-
-func cCtxRelease(dev int32) Result { return Result(C.umlab_ctx_release(C.int(dev))) }
-
-func cCtxSynchronize(ctx uintptr) Result {
-	return Result(C.umlab_ctx_synchronize(C.uintptr_t(ctx)))
-}
-
-func cMemInfo(ctx uintptr) (free, total uint64, res Result) {
-	var f, t C.size_t
-	r := C.umlab_mem_info(C.uintptr_t(ctx), &f, &t)
-	return uint64(f), uint64(t), Result(r)
-}
-
-func cMemAlloc(ctx uintptr, bytes uint64) (uint64, Result) {
-	var p C.uint64_t
-	r := C.umlab_mem_alloc(C.uintptr_t(ctx), &p, C.size_t(bytes))
-	return uint64(p), Result(r)
-}
-
-func cMemAllocManaged(ctx uintptr, bytes uint64) (uint64, Result) {
-	var p C.uint64_t
-	r := C.umlab_mem_alloc_managed(C.uintptr_t(ctx), &p, C.size_t(bytes))
-	return uint64(p), Result(r)
-}
-
-func cMemFree(ctx uintptr, p uint64) Result {
-	return Result(C.umlab_mem_free(C.uintptr_t(ctx), C.uint64_t(p)))
-}
-
-func cHostAlloc(ctx uintptr, bytes uint64, flags uint) (unsafe.Pointer, Result) {
-	var p unsafe.Pointer
-	r := C.umlab_host_alloc(C.uintptr_t(ctx), &p, C.size_t(bytes), C.uint(flags))
-	return p, Result(r)
-}
-
-func cHostFree(ctx uintptr, p unsafe.Pointer) Result {
-	return Result(C.umlab_host_free(C.uintptr_t(ctx), p))
-}
-
-func cHostDevicePointer(ctx uintptr, p unsafe.Pointer) (uint64, Result) {
-	var d C.uint64_t
-	r := C.umlab_host_device_pointer(C.uintptr_t(ctx), &d, p)
-	return uint64(d), Result(r)
-}
-
 func cPageableAlloc(bytes uint64) unsafe.Pointer { return C.umlab_pageable_alloc(C.size_t(bytes)) }
 func cPageableFree(p unsafe.Pointer)             { C.umlab_pageable_free(p) }
 func cHostView(dptr uint64) unsafe.Pointer       { return C.umlab_host_view(C.uint64_t(dptr)) }
@@ -128,31 +107,7 @@ func cHostView(dptr uint64) unsafe.Pointer       { return C.umlab_host_view(C.ui
 // unified addressing gives it.
 func hostAddr(p unsafe.Pointer) uint64 { return uint64(uintptr(p)) }
 
-func cMemcpyHtoD(ctx uintptr, dst uint64, src unsafe.Pointer, bytes uint64, stream uintptr) Result {
-	return Result(C.umlab_memcpy_htod(C.uintptr_t(ctx), C.uint64_t(dst), src, C.size_t(bytes), C.uintptr_t(stream)))
-}
-
-func cMemcpyDtoH(ctx uintptr, dst unsafe.Pointer, src uint64, bytes uint64, stream uintptr) Result {
-	return Result(C.umlab_memcpy_dtoh(C.uintptr_t(ctx), dst, C.uint64_t(src), C.size_t(bytes), C.uintptr_t(stream)))
-}
-
-func cMemcpyDtoD(ctx uintptr, dst, src uint64, bytes uint64, stream uintptr) Result {
-	return Result(C.umlab_memcpy_dtod(C.uintptr_t(ctx), C.uint64_t(dst), C.uint64_t(src), C.size_t(bytes), C.uintptr_t(stream)))
-}
-
-func cMemcpyAny(ctx uintptr, dst, src uint64, bytes uint64, stream uintptr) Result {
-	return Result(C.umlab_memcpy_any(C.uintptr_t(ctx), C.uint64_t(dst), C.uint64_t(src), C.size_t(bytes), C.uintptr_t(stream)))
-}
-
 func cUsesV2() bool { return C.umlab_uses_v2() != 0 }
-
-func cPrefetch(ctx uintptr, p, bytes uint64, locType, locID int, stream uintptr) Result {
-	return Result(C.umlab_prefetch(C.uintptr_t(ctx), C.uint64_t(p), C.size_t(bytes), C.int(locType), C.int(locID), C.uintptr_t(stream)))
-}
-
-func cAdvise(ctx uintptr, p, bytes uint64, advice, locType, locID int) Result {
-	return Result(C.umlab_advise(C.uintptr_t(ctx), C.uint64_t(p), C.size_t(bytes), C.int(advice), C.int(locType), C.int(locID)))
-}
 
 // cRangeAttrInts reads an int-valued range attribute into out, whose
 // values on entry are the defaults for entries the driver does not set.
@@ -170,47 +125,7 @@ func cRangeAttrInts(ctx uintptr, attr int, p, bytes uint64, out []int32) Result 
 	return Result(r)
 }
 
-func cStreamCreate(ctx uintptr) (uintptr, Result) {
-	var s C.uintptr_t
-	r := C.umlab_stream_create(C.uintptr_t(ctx), &s)
-	return uintptr(s), Result(r)
-}
-
-func cStreamDestroy(ctx, s uintptr) Result {
-	return Result(C.umlab_stream_destroy(C.uintptr_t(ctx), C.uintptr_t(s)))
-}
-
-func cStreamSynchronize(ctx, s uintptr) Result {
-	return Result(C.umlab_stream_synchronize(C.uintptr_t(ctx), C.uintptr_t(s)))
-}
-
-func cEventCreate(ctx uintptr) (uintptr, Result) {
-	var e C.uintptr_t
-	r := C.umlab_event_create(C.uintptr_t(ctx), &e)
-	return uintptr(e), Result(r)
-}
-
-func cEventDestroy(ctx, e uintptr) Result {
-	return Result(C.umlab_event_destroy(C.uintptr_t(ctx), C.uintptr_t(e)))
-}
-
-func cEventRecord(ctx, e, s uintptr) Result {
-	return Result(C.umlab_event_record(C.uintptr_t(ctx), C.uintptr_t(e), C.uintptr_t(s)))
-}
-
-func cEventSynchronize(ctx, e uintptr) Result {
-	return Result(C.umlab_event_synchronize(C.uintptr_t(ctx), C.uintptr_t(e)))
-}
-
-func cStreamQuery(ctx, s uintptr) Result {
-	return Result(C.umlab_stream_query(C.uintptr_t(ctx), C.uintptr_t(s)))
-}
-
-func cEventQuery(ctx, e uintptr) Result {
-	return Result(C.umlab_event_query(C.uintptr_t(ctx), C.uintptr_t(e)))
-}
-
-func cEventElapsed(ctx, start, end uintptr) (float32, Result) {
+func cEventElapsed(ctx uintptr, start, end uint64) (float32, Result) {
 	var ms C.float
 	r := C.umlab_event_elapsed(C.uintptr_t(ctx), &ms, C.uintptr_t(start), C.uintptr_t(end))
 	return float32(ms), Result(r)
@@ -226,10 +141,6 @@ func cModuleLoad(ctx uintptr, ptx []byte) (mod uintptr, jitMs float32, log strin
 	return uintptr(m), float32(wall), C.GoString(&errlog[0]), Result(r)
 }
 
-func cModuleUnload(ctx, m uintptr) Result {
-	return Result(C.umlab_module_unload(C.uintptr_t(ctx), C.uintptr_t(m)))
-}
-
 func cModuleFunction(ctx, m uintptr, name string) (uintptr, Result) {
 	cs := C.CString(name)
 	defer C.free(unsafe.Pointer(cs))
@@ -238,7 +149,7 @@ func cModuleFunction(ctx, m uintptr, name string) (uintptr, Result) {
 	return uintptr(f), Result(r)
 }
 
-func cLaunch(ctx, fn uintptr, grid, block [3]uint32, smem uint32, stream uintptr, args []uint64) Result {
+func cLaunch(ctx, fn uintptr, grid, block [3]uint32, smem uint32, stream uint64, args []uint64) Result {
 	var a [16]C.uint64_t
 	for i, v := range args {
 		a[i] = C.uint64_t(v)

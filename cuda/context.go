@@ -40,13 +40,13 @@ func NewContext(d Device) (*Context, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, r := cCtxRetain(d.handle)
+	h, r := drv(opCtxRetain, 0, uint64(d.handle))
 	if err := check("cuDevicePrimaryCtxRetain", r); err != nil {
 		return nil, err
 	}
-	c := &Context{dev: d, attrs: attrs, h: h, fns: map[string]uintptr{}, margin: DefaultMemoryMargin(attrs.TotalMemory)}
+	c := &Context{dev: d, attrs: attrs, h: uintptr(h[0]), fns: map[string]uintptr{}, margin: DefaultMemoryMargin(attrs.TotalMemory)}
 	if err := c.loadModule(); err != nil {
-		cCtxRelease(d.handle)
+		do(opCtxRelease, 0, uint64(d.handle))
 		return nil, err
 	}
 	if c.scratch, err = c.AllocDevice(16); err == nil {
@@ -74,8 +74,9 @@ func (c *Context) loadModule() error {
 	switch r {
 	case Success:
 	case ErrorUnsupportedPTX:
-		v, _ := cDriverVersion()
-		return fmt.Errorf("%w (driver CUDA %s, JIT log: %s)", ErrPTXTooNew, versionString(v), strings.TrimSpace(log))
+		v, _ := drv(opDriverVersion, 0)
+		return fmt.Errorf("%w (driver CUDA %s, JIT log: %s)",
+			ErrPTXTooNew, versionString(int(v[0])), strings.TrimSpace(log))
 	default:
 		return fmt.Errorf("cuda: loading the embedded PTX failed: %s; JIT log: %s", r.Name(), strings.TrimSpace(log))
 	}
@@ -117,8 +118,8 @@ func (c *Context) MemInfo() (free, total uint64, err error) {
 	if err := c.live("MemInfo"); err != nil {
 		return 0, 0, err
 	}
-	f, t, r := cMemInfo(c.h)
-	return f, t, check("cuMemGetInfo", r)
+	ft, r := drv(opMemInfo, c.h)
+	return ft[0], ft[1], check("cuMemGetInfo", r)
 }
 
 // Synchronize waits for all work in the context.
@@ -126,7 +127,7 @@ func (c *Context) Synchronize() error {
 	if err := c.live("Synchronize"); err != nil {
 		return err
 	}
-	return check("cuCtxSynchronize", cCtxSynchronize(c.h))
+	return check("cuCtxSynchronize", do(opCtxSynchronize, c.h))
 }
 
 func (c *Context) live(call string) error {
@@ -156,9 +157,9 @@ func (c *Context) Close() error {
 	c.closed = true
 	var err error
 	if c.mod != 0 {
-		err = check("cuModuleUnload", cModuleUnload(c.h, c.mod))
+		err = check("cuModuleUnload", do(opModuleUnload, c.h, uint64(c.mod)))
 	}
-	if e := check("cuDevicePrimaryCtxRelease", cCtxRelease(c.dev.handle)); err == nil {
+	if e := check("cuDevicePrimaryCtxRelease", do(opCtxRelease, 0, uint64(c.dev.handle))); err == nil {
 		err = e
 	}
 	return err
@@ -168,7 +169,7 @@ func (c *Context) Close() error {
 // stream). A nil *Stream means the legacy default stream.
 type Stream struct {
 	c *Context
-	h uintptr
+	h uint64
 }
 
 // NewStream creates a stream.
@@ -176,14 +177,14 @@ func (c *Context) NewStream() (*Stream, error) {
 	if err := c.live("NewStream"); err != nil {
 		return nil, err
 	}
-	h, r := cStreamCreate(c.h)
+	h, r := drv(opStreamCreate, c.h)
 	if err := check("cuStreamCreate", r); err != nil {
 		return nil, err
 	}
-	return &Stream{c, h}, nil
+	return &Stream{c, h[0]}, nil
 }
 
-func (s *Stream) handle() uintptr {
+func (s *Stream) handle() uint64 {
 	if s == nil {
 		return 0
 	}
@@ -192,7 +193,7 @@ func (s *Stream) handle() uintptr {
 
 // SyncStream waits for the work queued on s (nil: the default stream).
 func (c *Context) SyncStream(s *Stream) error {
-	return check("cuStreamSynchronize", cStreamSynchronize(c.h, s.handle()))
+	return check("cuStreamSynchronize", do(opStreamSynchronize, c.h, s.handle()))
 }
 
 // Destroy releases the stream.
@@ -200,13 +201,13 @@ func (s *Stream) Destroy() error {
 	if s == nil {
 		return nil
 	}
-	return check("cuStreamDestroy", cStreamDestroy(s.c.h, s.h))
+	return check("cuStreamDestroy", do(opStreamDestroy, s.c.h, s.h))
 }
 
 // Event is a CUDA event with timing enabled.
 type Event struct {
 	c *Context
-	h uintptr
+	h uint64
 }
 
 // NewEvent creates a timing event.
@@ -214,25 +215,25 @@ func (c *Context) NewEvent() (*Event, error) {
 	if err := c.live("NewEvent"); err != nil {
 		return nil, err
 	}
-	h, r := cEventCreate(c.h)
+	h, r := drv(opEventCreate, c.h)
 	if err := check("cuEventCreate", r); err != nil {
 		return nil, err
 	}
-	return &Event{c, h}, nil
+	return &Event{c, h[0]}, nil
 }
 
 // Record enqueues the event on s.
 func (e *Event) Record(s *Stream) error {
-	return check("cuEventRecord", cEventRecord(e.c.h, e.h, s.handle()))
+	return check("cuEventRecord", do(opEventRecord, e.c.h, e.h, s.handle()))
 }
 
 // Destroy releases the event.
-func (e *Event) Destroy() error { return check("cuEventDestroy", cEventDestroy(e.c.h, e.h)) }
+func (e *Event) Destroy() error { return check("cuEventDestroy", do(opEventDestroy, e.c.h, e.h)) }
 
 // ElapsedMs waits for end and returns the time between two recorded events
 // in milliseconds (resolution about 0.5 µs).
 func ElapsedMs(start, end *Event) (float64, error) {
-	if err := check("cuEventSynchronize", cEventSynchronize(end.c.h, end.h)); err != nil {
+	if err := check("cuEventSynchronize", do(opEventSynchronize, end.c.h, end.h)); err != nil {
 		return 0, err
 	}
 	ms, r := cEventElapsed(start.c.h, start.h, end.h)

@@ -16,8 +16,8 @@ func DeviceCount() (int, error) {
 	if err := Init(); err != nil {
 		return 0, err
 	}
-	n, r := cDeviceCount()
-	return n, check("cuDeviceGetCount", r)
+	n, r := drv(opDeviceCount, 0)
+	return int(n[0]), check("cuDeviceGetCount", r)
 }
 
 // GetDevice returns the device with the given ordinal.
@@ -32,11 +32,11 @@ func GetDevice(ordinal int) (Device, error) {
 	if ordinal < 0 || ordinal >= n {
 		return Device{}, argError("GetDevice", "ordinal %d out of range: %d device(s), ordinals 0..%d", ordinal, n, n-1)
 	}
-	h, r := cDeviceGet(ordinal)
+	h, r := drv(opDeviceGet, 0, uint64(ordinal))
 	if err := check("cuDeviceGet", r); err != nil {
 		return Device{}, err
 	}
-	return Device{Ordinal: ordinal, handle: h}, nil
+	return Device{Ordinal: ordinal, handle: int32(h[0])}, nil
 }
 
 // Attributes are the device facts umlab records and decides by.
@@ -83,7 +83,8 @@ func (d Device) Attributes() (Attributes, error) {
 	if a.Name, r = cDeviceName(d.handle); r != Success {
 		return a, check("cuDeviceGetName", r)
 	}
-	if a.TotalMemory, r = cDeviceTotalMem(d.handle); r != Success {
+	mem, r := drv(opDeviceTotalMem, 0, uint64(d.handle))
+	if a.TotalMemory = mem[0]; r != Success {
 		return a, check("cuDeviceTotalMem", r)
 	}
 	u, r := cDeviceUUID(d.handle)

@@ -35,16 +35,17 @@ func load() error {
 	default:
 		return fmt.Errorf("%w: %s; umlab needs driver %s or newer", ErrNoDriver, msg, MinDriverBranch)
 	}
-	v, r := cDriverVersion()
+	v, r := drv(opDriverVersion, 0)
 	if err := check("cuDriverGetVersion", r); err != nil {
 		return err
 	}
-	if err := checkDriverVersion(v); err != nil {
+	if err := checkDriverVersion(int(v[0])); err != nil {
 		return err
 	}
-	if r := cInit(); r != Success {
+	if r := do(opInit, 0); r != Success {
 		if r == ErrorNoDevice {
-			return fmt.Errorf("%w: the driver (CUDA %s) loaded but cuInit reports no device", ErrNoDevice, versionString(v))
+			return fmt.Errorf("%w: the driver (CUDA %s) loaded but cuInit reports no device",
+				ErrNoDevice, versionString(int(v[0])))
 		}
 		return check("cuInit", r)
 	}
@@ -69,6 +70,6 @@ func DriverVersion() (int, error) {
 	if err := Init(); err != nil {
 		return 0, err
 	}
-	v, r := cDriverVersion()
-	return v, check("cuDriverGetVersion", r)
+	v, r := drv(opDriverVersion, 0)
+	return int(v[0]), check("cuDriverGetVersion", r)
 }

@@ -99,11 +99,11 @@ func (c *Context) AllocDevice(bytes uint64) (*Buffer, error) {
 	if err := c.guardDevice("device", bytes, false, false); err != nil {
 		return nil, err
 	}
-	p, r := cMemAlloc(c.h, bytes)
+	p, r := drv(opMemAlloc, c.h, bytes)
 	if err := check("cuMemAlloc", r); err != nil {
 		return nil, err
 	}
-	return &Buffer{c: c, kind: DeviceMemory, bytes: bytes, dptr: p}, nil
+	return &Buffer{c: c, kind: DeviceMemory, bytes: bytes, dptr: p[0]}, nil
 }
 
 // AllocManaged allocates managed memory (attached globally). It refuses
@@ -125,11 +125,11 @@ func (c *Context) allocManaged(bytes uint64, replacement bool) (*Buffer, error) 
 	if err := c.guardDevice("managed", bytes, true, replacement); err != nil {
 		return nil, err
 	}
-	p, r := cMemAllocManaged(c.h, bytes)
+	p, r := drv(opMemAllocManaged, c.h, bytes)
 	if err := check("cuMemAllocManaged", r); err != nil {
 		return nil, err
 	}
-	return &Buffer{c: c, kind: ManagedMemory, bytes: bytes, dptr: p, host: cHostView(p)}, nil
+	return &Buffer{c: c, kind: ManagedMemory, bytes: bytes, dptr: p[0], host: cHostView(p[0])}, nil
 }
 
 // ReallocManaged frees the managed buffer old and allocates a fresh one of
@@ -173,7 +173,7 @@ func (c *Context) AllocHost(bytes uint64, mapped bool) (*Buffer, error) {
 	if avail, ok := hostAvailable(); ok && bytes+1<<30 > avail {
 		return nil, &OversubscribeError{What: "pinned host", Requested: bytes, Free: avail, Margin: 1 << 30}
 	}
-	flags := uint(1) // CU_MEMHOSTALLOC_PORTABLE
+	flags := uint64(1) // CU_MEMHOSTALLOC_PORTABLE
 	kind := PinnedHost
 	if mapped {
 		if !c.attrs.CanMapHostMemory {
@@ -182,20 +182,19 @@ func (c *Context) AllocHost(bytes uint64, mapped bool) (*Buffer, error) {
 		flags |= 2 // CU_MEMHOSTALLOC_DEVICEMAP
 		kind = MappedHost
 	}
-	p, r := cHostAlloc(c.h, bytes, flags)
+	p, r := drv(opHostAlloc, c.h, bytes, flags)
 	if err := check("cuMemHostAlloc", r); err != nil {
 		return nil, err
 	}
-	b := &Buffer{c: c, kind: kind, bytes: bytes, host: p}
+	// unified addressing: pinned memory has one address, unless mapped
+	b := &Buffer{c: c, kind: kind, bytes: bytes, host: cHostView(p[0]), dptr: p[0]}
 	if mapped {
-		d, r := cHostDevicePointer(c.h, p)
+		d, r := drv(opHostDevicePointer, c.h, p[0])
 		if err := check("cuMemHostGetDevicePointer", r); err != nil {
-			cHostFree(c.h, p)
+			do(opHostFree, c.h, p[0])
 			return nil, err
 		}
-		b.dptr = d
-	} else {
-		b.dptr = hostAddr(p) // unified addressing: pinned memory has one address
+		b.dptr = d[0]
 	}
 	return b, nil
 }
@@ -232,9 +231,9 @@ func (b *Buffer) Free() error {
 	b.freed = true
 	switch b.kind {
 	case DeviceMemory, ManagedMemory:
-		return check("cuMemFree", cMemFree(b.c.h, b.dptr))
+		return check("cuMemFree", do(opMemFree, b.c.h, b.dptr))
 	case PinnedHost, MappedHost:
-		return check("cuMemFreeHost", cHostFree(b.c.h, b.host))
+		return check("cuMemFreeHost", do(opHostFree, b.c.h, hostAddr(b.host)))
 	default:
 		cPageableFree(b.host)
 		return nil
@@ -283,13 +282,13 @@ func (c *Context) CopyAsync(dst, src *Buffer, bytes uint64, s *Stream) error {
 		if dst.dptr == 0 || src.dptr == 0 {
 			return argError("CopyAsync", "pageable memory is not addressable by the device here")
 		}
-		return check("cuMemcpyAsync", cMemcpyAny(c.h, dst.dptr, src.dptr, bytes, st))
+		return check("cuMemcpyAsync", do(opMemcpyAny, c.h, dst.dptr, src.dptr, bytes, st))
 	case dDev && sDev:
-		return check("cuMemcpyDtoDAsync", cMemcpyDtoD(c.h, dst.dptr, src.dptr, bytes, st))
+		return check("cuMemcpyDtoDAsync", do(opMemcpyDtoD, c.h, dst.dptr, src.dptr, bytes, st))
 	case dDev:
-		return check("cuMemcpyHtoDAsync", cMemcpyHtoD(c.h, dst.dptr, src.host, bytes, st))
+		return check("cuMemcpyHtoDAsync", do(opMemcpyHtoD, c.h, dst.dptr, hostAddr(src.host), bytes, st))
 	case sDev:
-		return check("cuMemcpyDtoHAsync", cMemcpyDtoH(c.h, dst.host, src.dptr, bytes, st))
+		return check("cuMemcpyDtoHAsync", do(opMemcpyDtoH, c.h, hostAddr(dst.host), src.dptr, bytes, st))
 	default:
 		return argError("CopyAsync", "host to host copies are not a device operation")
 	}

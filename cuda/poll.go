@@ -45,13 +45,13 @@ func poll(call string, query func() Result, stop func() bool) error {
 // one long driver call: stop (may be nil) is checked between queries, and
 // when it returns true the wait ends with ErrWaitAborted.
 func (e *Event) Poll(stop func() bool) error {
-	return poll("cuEventQuery", func() Result { return cEventQuery(e.c.h, e.h) }, stop)
+	return poll("cuEventQuery", func() Result { return do(opEventQuery, e.c.h, e.h) }, stop)
 }
 
 // PollStream is SyncStream by polling (cuStreamQuery), with stop as in
 // Event.Poll.
 func (c *Context) PollStream(s *Stream, stop func() bool) error {
-	return poll("cuStreamQuery", func() Result { return cStreamQuery(c.h, s.handle()) }, stop)
+	return poll("cuStreamQuery", func() Result { return do(opStreamQuery, c.h, s.handle()) }, stop)
 }
 
 // ElapsedMsPoll is ElapsedMs waiting for end with Event.Poll.

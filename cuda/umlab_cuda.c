@@ -171,59 +171,146 @@ static CUresult bind(uintptr_t ctx) {
     if (_r != 0) return _r;         \
   } while (0)
 
-CUresult umlab_init(void) { return api.Init(0); }
-CUresult umlab_driver_version(int *v) { return api.DriverGetVersion(v); }
-CUresult umlab_device_count(int *n) { return api.DeviceGetCount(n); }
-CUresult umlab_device_get(int ordinal, int *dev) { return api.DeviceGet(dev, ordinal); }
 CUresult umlab_device_name(int dev, char *name, int len) { return api.DeviceGetName(name, len, dev); }
 CUresult umlab_device_attr(int dev, int attr, int *value) { return api.DeviceGetAttribute(value, attr, dev); }
-CUresult umlab_device_total_mem(int dev, size_t *bytes) { return api.DeviceTotalMem(bytes, dev); }
 CUresult umlab_device_uuid(int dev, unsigned char uuid[16]) { return api.DeviceGetUuid(uuid, dev); }
 CUresult umlab_device_pci_bus_id(int dev, char *id, int len) { return api.DeviceGetPCIBusId(id, len, dev); }
 
-CUresult umlab_ctx_retain(int dev, uintptr_t *ctx) {
-  CUcontext c = NULL;
-  CUresult r = api.PrimaryCtxRetain(&c, dev);
-  *ctx = (uintptr_t)c;
-  return r;
+// location is (type, id) in the _v2 ABI's form; legacy_location in the old
+// one's, a device ordinal or CU_DEVICE_CPU (-1).
+static CUmemLocation location(uint64_t type, uint64_t id) {
+  CUmemLocation l = {(int)type, type == 1 ? (int)id : 0};
+  return l;
 }
-CUresult umlab_ctx_release(int dev) {
-  bound = 0;
-  return api.PrimaryCtxRelease(dev);
-}
-CUresult umlab_ctx_synchronize(uintptr_t ctx) {
-  BIND(ctx);
-  return api.CtxSynchronize();
-}
-CUresult umlab_mem_info(uintptr_t ctx, size_t *free_bytes, size_t *total_bytes) {
-  BIND(ctx);
-  return api.MemGetInfo(free_bytes, total_bytes);
+static int legacy_location(uint64_t type, uint64_t id) { return type == 1 ? (int)id : -1; }
+
+#define STREAM(v) ((CUstream)(uintptr_t)(v))
+#define EVENT(v) ((CUevent)(uintptr_t)(v))
+#define HOST(v) ((void *)(uintptr_t)(v))
+
+umlab_result umlab_call(int op, uintptr_t ctx, uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e) {
+  umlab_result x = {0, {0, 0}};
+  if (ctx && (x.r = bind(ctx)) != 0) return x;
+  int n = 0;
+  size_t z[2] = {0, 0};
+  void *p = NULL;
+  CUdeviceptr dp = 0;
+  switch (op) {
+  case UMLAB_INIT:
+    x.r = api.Init(0);
+    break;
+  case UMLAB_DRIVER_VERSION:
+    x.r = api.DriverGetVersion(&n);
+    x.out[0] = n;
+    break;
+  case UMLAB_DEVICE_COUNT:
+    x.r = api.DeviceGetCount(&n);
+    x.out[0] = n;
+    break;
+  case UMLAB_DEVICE_GET:
+    x.r = api.DeviceGet(&n, (int)a);
+    x.out[0] = n;
+    break;
+  case UMLAB_DEVICE_TOTAL_MEM:
+    x.r = api.DeviceTotalMem(&z[0], (int)a);
+    x.out[0] = z[0];
+    break;
+  case UMLAB_CTX_RETAIN:
+    x.r = api.PrimaryCtxRetain(&p, (int)a);
+    x.out[0] = (uintptr_t)p;
+    break;
+  case UMLAB_CTX_RELEASE:
+    bound = 0;
+    x.r = api.PrimaryCtxRelease((int)a);
+    break;
+  case UMLAB_CTX_SYNCHRONIZE:
+    x.r = api.CtxSynchronize();
+    break;
+  case UMLAB_MEM_INFO:
+    x.r = api.MemGetInfo(&z[0], &z[1]);
+    x.out[0] = z[0];
+    x.out[1] = z[1];
+    break;
+  case UMLAB_MEM_ALLOC:
+    x.r = api.MemAlloc(&dp, a);
+    x.out[0] = dp;
+    break;
+  case UMLAB_MEM_ALLOC_MANAGED:
+    x.r = api.MemAllocManaged(&dp, a, 1 /* CU_MEM_ATTACH_GLOBAL */);
+    x.out[0] = dp;
+    break;
+  case UMLAB_MEM_FREE:
+    x.r = api.MemFree(a);
+    break;
+  case UMLAB_HOST_ALLOC:
+    x.r = api.MemHostAlloc(&p, a, (unsigned)b);
+    x.out[0] = (uintptr_t)p;
+    break;
+  case UMLAB_HOST_FREE:
+    x.r = api.MemFreeHost(HOST(a));
+    break;
+  case UMLAB_HOST_DEVICE_POINTER:
+    x.r = api.MemHostGetDevicePointer(&dp, HOST(a), 0);
+    x.out[0] = dp;
+    break;
+  case UMLAB_MEMCPY_HTOD:
+    x.r = api.MemcpyHtoDAsync(a, HOST(b), c, STREAM(d));
+    break;
+  case UMLAB_MEMCPY_DTOH:
+    x.r = api.MemcpyDtoHAsync(HOST(a), b, c, STREAM(d));
+    break;
+  case UMLAB_MEMCPY_DTOD:
+    x.r = api.MemcpyDtoDAsync(a, b, c, STREAM(d));
+    break;
+  case UMLAB_MEMCPY_ANY:
+    x.r = api.MemcpyAsync(a, b, c, STREAM(d));
+    break;
+  case UMLAB_PREFETCH:
+    x.r = use_v2 ? api.MemPrefetchAsync_v2(a, b, location(c, d), 0, STREAM(e))
+                 : api.MemPrefetchAsync(a, b, legacy_location(c, d), STREAM(e));
+    break;
+  case UMLAB_ADVISE:
+    x.r = use_v2 ? api.MemAdvise_v2(a, b, (int)c, location(d, e))
+                 : api.MemAdvise(a, b, (int)c, legacy_location(d, e));
+    break;
+  case UMLAB_STREAM_CREATE:
+    x.r = api.StreamCreate(&p, 1 /* CU_STREAM_NON_BLOCKING */);
+    x.out[0] = (uintptr_t)p;
+    break;
+  case UMLAB_STREAM_DESTROY:
+    x.r = api.StreamDestroy(STREAM(a));
+    break;
+  case UMLAB_STREAM_SYNCHRONIZE:
+    x.r = api.StreamSynchronize(STREAM(a));
+    break;
+  case UMLAB_STREAM_QUERY:
+    x.r = api.StreamQuery(STREAM(a));
+    break;
+  case UMLAB_EVENT_CREATE:
+    x.r = api.EventCreate(&p, 0 /* CU_EVENT_DEFAULT: timing enabled */);
+    x.out[0] = (uintptr_t)p;
+    break;
+  case UMLAB_EVENT_DESTROY:
+    x.r = api.EventDestroy(EVENT(a));
+    break;
+  case UMLAB_EVENT_RECORD:
+    x.r = api.EventRecord(EVENT(a), STREAM(b));
+    break;
+  case UMLAB_EVENT_SYNCHRONIZE:
+    x.r = api.EventSynchronize(EVENT(a));
+    break;
+  case UMLAB_EVENT_QUERY:
+    x.r = api.EventQuery(EVENT(a));
+    break;
+  case UMLAB_MODULE_UNLOAD:
+    x.r = api.ModuleUnload((CUmodule)(uintptr_t)a);
+    break;
+  default:
+    x.r = 1; // CUDA_ERROR_INVALID_VALUE: no such op
+  }
+  return x;
 }
 
-CUresult umlab_mem_alloc(uintptr_t ctx, uint64_t *dptr, size_t bytes) {
-  BIND(ctx);
-  return api.MemAlloc(dptr, bytes);
-}
-CUresult umlab_mem_alloc_managed(uintptr_t ctx, uint64_t *dptr, size_t bytes) {
-  BIND(ctx);
-  return api.MemAllocManaged(dptr, bytes, 1 /* CU_MEM_ATTACH_GLOBAL */);
-}
-CUresult umlab_mem_free(uintptr_t ctx, uint64_t dptr) {
-  BIND(ctx);
-  return api.MemFree(dptr);
-}
-CUresult umlab_host_alloc(uintptr_t ctx, void **p, size_t bytes, unsigned flags) {
-  BIND(ctx);
-  return api.MemHostAlloc(p, bytes, flags);
-}
-CUresult umlab_host_free(uintptr_t ctx, void *p) {
-  BIND(ctx);
-  return api.MemFreeHost(p);
-}
-CUresult umlab_host_device_pointer(uintptr_t ctx, uint64_t *dptr, void *p) {
-  BIND(ctx);
-  return api.MemHostGetDevicePointer(dptr, p, 0);
-}
 void *umlab_pageable_alloc(size_t bytes) {
   void *p = NULL;
   if (posix_memalign(&p, 4096, bytes) != 0) return NULL;
@@ -232,87 +319,11 @@ void *umlab_pageable_alloc(size_t bytes) {
 void umlab_pageable_free(void *p) { free(p); }
 void *umlab_host_view(uint64_t dptr) { return (void *)(uintptr_t)dptr; }
 
-CUresult umlab_memcpy_htod(uintptr_t ctx, uint64_t dst, const void *src, size_t bytes, uintptr_t stream) {
-  BIND(ctx);
-  return api.MemcpyHtoDAsync(dst, src, bytes, (CUstream)stream);
-}
-CUresult umlab_memcpy_dtoh(uintptr_t ctx, void *dst, uint64_t src, size_t bytes, uintptr_t stream) {
-  BIND(ctx);
-  return api.MemcpyDtoHAsync(dst, src, bytes, (CUstream)stream);
-}
-CUresult umlab_memcpy_dtod(uintptr_t ctx, uint64_t dst, uint64_t src, size_t bytes, uintptr_t stream) {
-  BIND(ctx);
-  return api.MemcpyDtoDAsync(dst, src, bytes, (CUstream)stream);
-}
-CUresult umlab_memcpy_any(uintptr_t ctx, uint64_t dst, uint64_t src, size_t bytes, uintptr_t stream) {
-  BIND(ctx);
-  return api.MemcpyAsync(dst, src, bytes, (CUstream)stream);
-}
-
 int umlab_uses_v2(void) { return use_v2; }
 
-CUresult umlab_prefetch(uintptr_t ctx, uint64_t dptr, size_t bytes, int loc_type, int loc_id, uintptr_t stream) {
-  BIND(ctx);
-  if (use_v2) {
-    CUmemLocation loc = {loc_type, loc_type == 1 ? loc_id : 0};
-    return api.MemPrefetchAsync_v2(dptr, bytes, loc, 0, (CUstream)stream);
-  }
-  return api.MemPrefetchAsync(dptr, bytes, loc_type == 1 ? loc_id : -1 /* CU_DEVICE_CPU */, (CUstream)stream);
-}
-CUresult umlab_advise(uintptr_t ctx, uint64_t dptr, size_t bytes, int advice, int loc_type, int loc_id) {
-  BIND(ctx);
-  if (use_v2) {
-    CUmemLocation loc = {loc_type, loc_type == 1 ? loc_id : 0};
-    return api.MemAdvise_v2(dptr, bytes, advice, loc);
-  }
-  return api.MemAdvise(dptr, bytes, advice, loc_type == 1 ? loc_id : -1);
-}
 CUresult umlab_range_attr(uintptr_t ctx, void *data, size_t data_size, int attr, uint64_t dptr, size_t bytes) {
   BIND(ctx);
   return api.MemRangeGetAttribute(data, data_size, attr, dptr, bytes);
-}
-
-CUresult umlab_stream_create(uintptr_t ctx, uintptr_t *stream) {
-  BIND(ctx);
-  CUstream s = NULL;
-  CUresult r = api.StreamCreate(&s, 1 /* CU_STREAM_NON_BLOCKING */);
-  *stream = (uintptr_t)s;
-  return r;
-}
-CUresult umlab_stream_destroy(uintptr_t ctx, uintptr_t stream) {
-  BIND(ctx);
-  return api.StreamDestroy((CUstream)stream);
-}
-CUresult umlab_stream_synchronize(uintptr_t ctx, uintptr_t stream) {
-  BIND(ctx);
-  return api.StreamSynchronize((CUstream)stream);
-}
-CUresult umlab_stream_query(uintptr_t ctx, uintptr_t stream) {
-  BIND(ctx);
-  return api.StreamQuery((CUstream)stream);
-}
-CUresult umlab_event_create(uintptr_t ctx, uintptr_t *event) {
-  BIND(ctx);
-  CUevent e = NULL;
-  CUresult r = api.EventCreate(&e, 0 /* CU_EVENT_DEFAULT: timing enabled */);
-  *event = (uintptr_t)e;
-  return r;
-}
-CUresult umlab_event_destroy(uintptr_t ctx, uintptr_t event) {
-  BIND(ctx);
-  return api.EventDestroy((CUevent)event);
-}
-CUresult umlab_event_record(uintptr_t ctx, uintptr_t event, uintptr_t stream) {
-  BIND(ctx);
-  return api.EventRecord((CUevent)event, (CUstream)stream);
-}
-CUresult umlab_event_synchronize(uintptr_t ctx, uintptr_t event) {
-  BIND(ctx);
-  return api.EventSynchronize((CUevent)event);
-}
-CUresult umlab_event_query(uintptr_t ctx, uintptr_t event) {
-  BIND(ctx);
-  return api.EventQuery((CUevent)event);
 }
 CUresult umlab_event_elapsed(uintptr_t ctx, float *ms, uintptr_t start, uintptr_t end) {
   BIND(ctx);
@@ -337,10 +348,6 @@ CUresult umlab_module_load(uintptr_t ctx, uintptr_t *module, const char *ptx, ch
   *wall_ms = wt;
   *module = (uintptr_t)m;
   return r;
-}
-CUresult umlab_module_unload(uintptr_t ctx, uintptr_t module) {
-  BIND(ctx);
-  return api.ModuleUnload((CUmodule)module);
 }
 CUresult umlab_module_function(uintptr_t ctx, uintptr_t *fn, uintptr_t module, const char *name) {
   BIND(ctx);

@@ -25,60 +25,68 @@ typedef int CUdriverProcAddressQueryResult;
 // be opened and 2 when an entry point is missing; msg receives the reason.
 int umlab_load(char *msg, size_t msglen);
 
-// Trampolines: every call that needs a context takes it first and makes it
-// current on the calling OS thread before calling the driver. Handles are
-// passed as uintptr_t so that Go never converts integers to pointers.
-CUresult umlab_init(void);
-CUresult umlab_driver_version(int *v);
-CUresult umlab_device_count(int *n);
-CUresult umlab_device_get(int ordinal, int *dev);
+// Handles are passed as uintptr_t so that Go never converts integers to
+// pointers. Every call that needs a context takes it first and makes it
+// current on the calling OS thread before calling the driver.
+//
+// umlab_call runs the driver calls whose arguments and results are integers,
+// sizes, addresses or handles: op names the call, a..e are its arguments in
+// the order listed, and out receives what it writes back. loc_type: 1 device
+// (loc_id = ordinal), 2 host; umlab_uses_v2 says which ABI prefetch and
+// advise use (the CUDA 12.2+ one when 1).
+enum {
+  UMLAB_INIT,                // cuInit(0)
+  UMLAB_DRIVER_VERSION,      // -> version
+  UMLAB_DEVICE_COUNT,        // -> count
+  UMLAB_DEVICE_GET,          // ordinal -> device
+  UMLAB_DEVICE_TOTAL_MEM,    // device -> bytes
+  UMLAB_CTX_RETAIN,          // device -> primary context
+  UMLAB_CTX_RELEASE,         // device
+  UMLAB_CTX_SYNCHRONIZE,     // (ctx)
+  UMLAB_MEM_INFO,            // (ctx) -> free, total
+  UMLAB_MEM_ALLOC,           // (ctx) bytes -> dptr
+  UMLAB_MEM_ALLOC_MANAGED,   // (ctx) bytes -> dptr, attached globally
+  UMLAB_MEM_FREE,            // (ctx) dptr
+  UMLAB_HOST_ALLOC,          // (ctx) bytes, flags -> host pointer
+  UMLAB_HOST_FREE,           // (ctx) host pointer
+  UMLAB_HOST_DEVICE_POINTER, // (ctx) host pointer -> dptr
+  UMLAB_MEMCPY_HTOD,         // (ctx) dst dptr, src host pointer, bytes, stream
+  UMLAB_MEMCPY_DTOH,         // (ctx) dst host pointer, src dptr, bytes, stream
+  UMLAB_MEMCPY_DTOD,         // (ctx) dst, src, bytes, stream
+  UMLAB_MEMCPY_ANY,          // (ctx) dst, src, bytes, stream: unified addressing
+  UMLAB_PREFETCH,            // (ctx) dptr, bytes, loc_type, loc_id, stream
+  UMLAB_ADVISE,              // (ctx) dptr, bytes, advice, loc_type, loc_id
+  UMLAB_STREAM_CREATE,       // (ctx) -> non-blocking stream
+  UMLAB_STREAM_DESTROY,      // (ctx) stream
+  UMLAB_STREAM_SYNCHRONIZE,  // (ctx) stream
+  UMLAB_STREAM_QUERY,        // (ctx) stream
+  UMLAB_EVENT_CREATE,        // (ctx) -> event with timing
+  UMLAB_EVENT_DESTROY,       // (ctx) event
+  UMLAB_EVENT_RECORD,        // (ctx) event, stream
+  UMLAB_EVENT_SYNCHRONIZE,   // (ctx) event
+  UMLAB_EVENT_QUERY,         // (ctx) event
+  UMLAB_MODULE_UNLOAD,       // (ctx) module
+};
+typedef struct {
+  CUresult r;
+  uint64_t out[2];
+} umlab_result;
+umlab_result umlab_call(int op, uintptr_t ctx, uint64_t a, uint64_t b, uint64_t c, uint64_t d, uint64_t e);
+
 CUresult umlab_device_name(int dev, char *name, int len);
 CUresult umlab_device_attr(int dev, int attr, int *value);
-CUresult umlab_device_total_mem(int dev, size_t *bytes);
 CUresult umlab_device_uuid(int dev, unsigned char uuid[16]);
 CUresult umlab_device_pci_bus_id(int dev, char *id, int len);
-
-CUresult umlab_ctx_retain(int dev, uintptr_t *ctx);
-CUresult umlab_ctx_release(int dev);
-CUresult umlab_ctx_synchronize(uintptr_t ctx);
-CUresult umlab_mem_info(uintptr_t ctx, size_t *free_bytes, size_t *total_bytes);
-
-CUresult umlab_mem_alloc(uintptr_t ctx, uint64_t *dptr, size_t bytes);
-CUresult umlab_mem_alloc_managed(uintptr_t ctx, uint64_t *dptr, size_t bytes);
-CUresult umlab_mem_free(uintptr_t ctx, uint64_t dptr);
-CUresult umlab_host_alloc(uintptr_t ctx, void **p, size_t bytes, unsigned flags);
-CUresult umlab_host_free(uintptr_t ctx, void *p);
-CUresult umlab_host_device_pointer(uintptr_t ctx, uint64_t *dptr, void *p);
 void *umlab_pageable_alloc(size_t bytes);
 void umlab_pageable_free(void *p);
 void *umlab_host_view(uint64_t dptr);
-
-CUresult umlab_memcpy_htod(uintptr_t ctx, uint64_t dst, const void *src, size_t bytes, uintptr_t stream);
-CUresult umlab_memcpy_dtoh(uintptr_t ctx, void *dst, uint64_t src, size_t bytes, uintptr_t stream);
-CUresult umlab_memcpy_dtod(uintptr_t ctx, uint64_t dst, uint64_t src, size_t bytes, uintptr_t stream);
-CUresult umlab_memcpy_any(uintptr_t ctx, uint64_t dst, uint64_t src, size_t bytes, uintptr_t stream);
-
-// loc_type: 1 device (id = ordinal), 2 host. use_v2 selects the CUDA 12.2+ ABI.
-CUresult umlab_prefetch(uintptr_t ctx, uint64_t dptr, size_t bytes, int loc_type, int loc_id, uintptr_t stream);
-CUresult umlab_advise(uintptr_t ctx, uint64_t dptr, size_t bytes, int advice, int loc_type, int loc_id);
 CUresult umlab_range_attr(uintptr_t ctx, void *data, size_t data_size, int attr, uint64_t dptr, size_t bytes);
 int umlab_uses_v2(void);
-
-CUresult umlab_stream_create(uintptr_t ctx, uintptr_t *stream);
-CUresult umlab_stream_destroy(uintptr_t ctx, uintptr_t stream);
-CUresult umlab_stream_synchronize(uintptr_t ctx, uintptr_t stream);
-CUresult umlab_stream_query(uintptr_t ctx, uintptr_t stream);
-CUresult umlab_event_create(uintptr_t ctx, uintptr_t *event);
-CUresult umlab_event_destroy(uintptr_t ctx, uintptr_t event);
-CUresult umlab_event_record(uintptr_t ctx, uintptr_t event, uintptr_t stream);
-CUresult umlab_event_synchronize(uintptr_t ctx, uintptr_t event);
-CUresult umlab_event_query(uintptr_t ctx, uintptr_t event);
 CUresult umlab_event_elapsed(uintptr_t ctx, float *ms, uintptr_t start, uintptr_t end);
 
 // umlab_module_load JIT-compiles NUL-terminated PTX; on failure errlog holds
 // the JIT compiler's message. wall_ms receives the JIT wall time.
 CUresult umlab_module_load(uintptr_t ctx, uintptr_t *module, const char *ptx, char *errlog, size_t errlen, float *wall_ms);
-CUresult umlab_module_unload(uintptr_t ctx, uintptr_t module);
 CUresult umlab_module_function(uintptr_t ctx, uintptr_t *fn, uintptr_t module, const char *name);
 // Every umlab kernel parameter is 8 bytes wide; args holds nargs of them.
 CUresult umlab_launch(uintptr_t ctx, uintptr_t fn, unsigned gx, unsigned gy, unsigned gz,

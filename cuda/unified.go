@@ -76,7 +76,8 @@ func (c *Context) Prefetch(b *Buffer, loc Location, s *Stream) error {
 
 // prefetchRange is Prefetch of bytes [off, off+bytes) of b, unchecked.
 func (c *Context) prefetchRange(b *Buffer, off, bytes uint64, loc Location, s *Stream) error {
-	return check("cuMemPrefetchAsync", cPrefetch(c.h, b.dptr+off, bytes, loc.kind, loc.Device, s.handle()))
+	r := do(opPrefetch, c.h, b.dptr+off, bytes, uint64(loc.kind), uint64(loc.Device), s.handle())
+	return check("cuMemPrefetchAsync", r)
 }
 
 // Advice is a cuMemAdvise hint.
@@ -120,7 +121,8 @@ func (c *Context) Advise(b *Buffer, a Advice, loc Location) error {
 	if loc.kind == 0 {
 		loc = GPU(c.dev.Ordinal)
 	}
-	return check("cuMemAdvise("+a.String()+")", cAdvise(c.h, b.dptr, b.bytes, int(a), loc.kind, loc.Device))
+	r := do(opAdvise, c.h, b.dptr, b.bytes, uint64(a), uint64(loc.kind), uint64(loc.Device))
+	return check("cuMemAdvise("+a.String()+")", r)
 }
 
 // RangeAttributes is the driver's view of a managed range: the observed

@@ -3,7 +3,6 @@ package cupti
 import (
 	"encoding/binary"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -256,7 +255,7 @@ func TestUnsupportedResultsSayWhy(t *testing.T) {
 func absent(t *testing.T, driver int) search {
 	s := defaultSearch(driver)
 	s.env = ""
-	s.sonames = func(m int) []string { return []string{fmt.Sprintf("libcupti-umlab-absent.so.%d", m)} }
+	s.soname = "libcupti-umlab-absent.so.%d"
 	dir := t.TempDir()
 	s.roots = func() []string { return []string{filepath.Join(dir, "cuda/extras/CUPTI/lib64")} }
 	s.sites = func() []string { return []string{filepath.Join(dir, "site-packages")} }

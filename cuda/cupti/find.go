@@ -33,55 +33,52 @@ func (l Library) String() string {
 	return fmt.Sprintf("%s (found by %s; CUPTI API %d, %s; records %s)", l.Path, l.Found, l.APIVersion, describeAPI(l.APIVersion), l.Layout)
 }
 
-// search is where to look for libcupti, in order of preference.
+// search is where to look for libcupti, in order of preference, and what
+// was tried there.
 type search struct {
-	env     string             // UMLAB_CUPTI; when set, the only candidate
-	majors  []int              // CUPTI majors usable with the driver, preferred first
-	sonames func(int) []string // names for the dynamic loader's own search
-	roots   func() []string    // toolkit, HPC SDK and conda directories holding libcupti
-	sites   func() []string    // Python site-packages directories (pip wheels)
-	driver  int                // CUDA version the driver supports (0: unknown)
-}
+	env    string          // UMLAB_CUPTI; when set, the only candidate
+	majors []int           // CUPTI majors usable with the driver, preferred first
+	soname string          // the dynamic loader's name, a format of the major: "libcupti.so.%d"
+	roots  func() []string // toolkit, HPC SDK and conda directories holding libcupti
+	sites  func() []string // Python site-packages directories (pip wheels)
+	driver int             // CUDA version the driver supports (0: unknown)
 
-// attempt is one candidate tried, for the error message.
-type attempt struct{ path, outcome string }
-
-// finder tries candidates in order of preference, remembering what it tried.
-type finder struct {
-	search
 	tried          []attempt
 	seen           map[string]bool
 	versionRefused bool // a library loaded but its version was refused
 }
 
+// attempt is one candidate tried, for the error message.
+type attempt struct{ path, outcome string }
+
 // find loads the first usable libcupti: a known record layout and a major
 // version the driver supports. It installs nothing.
 func find(s search) (Library, error) {
-	f := &finder{search: s, seen: map[string]bool{}}
+	s.seen = map[string]bool{}
 	if s.env != "" {
-		return f.fromEnv()
+		return s.fromEnv()
 	}
 	// 1. The dynamic loader: LD_LIBRARY_PATH, ld.so.cache, the system lib directories.
-	if lib, ok := f.viaLoader(); ok {
+	if lib, ok := s.viaLoader(); ok {
 		return found(lib, "dynamic loader")
 	}
 	// 2. CUDA toolkits, the HPC SDK, conda: versioned names, then the bare libcupti.so link.
 	roots := unique(s.roots())
-	if lib, ok := f.inDirs(roots, func(m int) string { return fmt.Sprintf("libcupti.so.%d", m) }); ok {
+	if lib, ok := s.inDirs(roots, func(m int) string { return fmt.Sprintf("libcupti.so.%d", m) }); ok {
 		return found(lib, "CUDA toolkit directory")
 	}
 	for _, d := range roots {
-		if lib, ok := f.tryFile(filepath.Join(d, "libcupti.so")); ok {
+		if lib, ok := s.tryFile(filepath.Join(d, "libcupti.so")); ok {
 			return found(lib, "CUDA toolkit directory")
 		}
 	}
 	// 3. pip wheels in Python site directories.
 	sites := unique(s.sites())
 	wheel := func(m int) string { return filepath.Join(wheelDirs[m], fmt.Sprintf("libcupti.so.%d", m)) }
-	if lib, ok := f.inDirs(sites, wheel); ok {
+	if lib, ok := s.inDirs(sites, wheel); ok {
 		return found(lib, "pip wheel")
 	}
-	return Library{}, f.notFound(roots, sites)
+	return Library{}, s.notFound(roots, sites)
 }
 
 func found(lib Library, how string) (Library, error) {
@@ -90,44 +87,40 @@ func found(lib Library, how string) (Library, error) {
 }
 
 // fromEnv loads the library UMLAB_CUPTI names, and nothing else.
-func (f *finder) fromEnv() (Library, error) {
-	if !filepath.IsAbs(f.env) {
+func (s *search) fromEnv() (Library, error) {
+	if !filepath.IsAbs(s.env) {
 		return Library{}, fmt.Errorf("%w: %s=%s is not an absolute path: a library is never loaded from a path relative to the "+
-			"working directory. Give the full path, e.g. %s=/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", ErrNotFound, EnvLibrary, f.env, EnvLibrary)
+			"working directory. Give the full path, e.g. %s=/usr/local/cuda/extras/CUPTI/lib64/libcupti.so.13", ErrNotFound, EnvLibrary, s.env, EnvLibrary)
 	}
-	if lib, ok := f.try(f.env); ok {
+	if lib, ok := s.try(s.env); ok {
 		return found(lib, EnvLibrary)
 	}
 	return Library{}, fmt.Errorf("%w: %s=%s: %s. Unset %s to search the usual places, or point it at a libcupti.so.12 or libcupti.so.13",
-		f.sentinel(), EnvLibrary, f.env, f.tried[0].outcome, EnvLibrary)
+		s.sentinel(), EnvLibrary, s.env, s.tried[0].outcome, EnvLibrary)
 }
 
 // viaLoader tries the sonames through the dynamic loader's own search,
 // unless a relative LD_LIBRARY_PATH entry (the working directory) holds one.
-func (f *finder) viaLoader() (Library, bool) {
-	for _, m := range f.majors {
-		for _, so := range f.sonames(m) {
-			if strings.ContainsRune(so, '/') {
-				continue // a soname only: the loader's own search
-			}
-			if d, ok := relativeLoaderEntry(so); ok {
-				f.tried = append(f.tried, attempt{so, fmt.Sprintf("not loaded through the dynamic loader: LD_LIBRARY_PATH entry %q "+
-					"is relative (the working directory) and holds %s; name the directory absolutely", d, so)})
-				continue
-			}
-			if lib, ok := f.try(so); ok {
-				return lib, true
-			}
+func (s *search) viaLoader() (Library, bool) {
+	for _, m := range s.majors {
+		so := fmt.Sprintf(s.soname, m)
+		if d, ok := relativeLoaderEntry(so); ok {
+			s.tried = append(s.tried, attempt{so, fmt.Sprintf("not loaded through the dynamic loader: LD_LIBRARY_PATH entry %q "+
+				"is relative (the working directory) and holds %s; name the directory absolutely", d, so)})
+			continue
+		}
+		if lib, ok := s.try(so); ok {
+			return lib, true
 		}
 	}
 	return Library{}, false
 }
 
 // inDirs tries name(major) in every directory, preferred major first.
-func (f *finder) inDirs(dirs []string, name func(major int) string) (Library, bool) {
-	for _, m := range f.majors {
+func (s *search) inDirs(dirs []string, name func(major int) string) (Library, bool) {
+	for _, m := range s.majors {
 		for _, d := range dirs {
-			if lib, ok := f.tryFile(filepath.Join(d, name(m))); ok {
+			if lib, ok := s.tryFile(filepath.Join(d, name(m))); ok {
 				return lib, true
 			}
 		}
@@ -136,19 +129,19 @@ func (f *finder) inDirs(dirs []string, name func(major int) string) (Library, bo
 }
 
 // tryFile is try for a file that exists.
-func (f *finder) tryFile(path string) (Library, bool) {
+func (s *search) tryFile(path string) (Library, bool) {
 	if _, err := os.Stat(path); err != nil {
 		return Library{}, false
 	}
-	return f.try(path)
+	return s.try(path)
 }
 
 // try loads path unless another user could have put it there (a path found
 // by searching) or it was tried already.
-func (f *finder) try(path string) (Library, bool) {
-	if filepath.IsAbs(path) && path != f.env {
+func (s *search) try(path string) (Library, bool) {
+	if filepath.IsAbs(path) && path != s.env {
 		if why := untrusted(path); why != "" {
-			f.tried = append(f.tried, attempt{path, why})
+			s.tried = append(s.tried, attempt{path, why})
 			return Library{}, false
 		}
 	}
@@ -156,43 +149,43 @@ func (f *finder) try(path string) (Library, bool) {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		key = real
 	}
-	if f.seen[key] {
+	if s.seen[key] {
 		return Library{}, false
 	}
-	f.seen[key] = true
-	lib, why, refused := tryLoad(path, f.driver)
+	s.seen[key] = true
+	lib, why, refused := tryLoad(path, s.driver)
 	if why != "" {
-		f.tried = append(f.tried, attempt{path, why})
-		f.versionRefused = f.versionRefused || refused
+		s.tried = append(s.tried, attempt{path, why})
+		s.versionRefused = s.versionRefused || refused
 		return Library{}, false
 	}
 	return lib, true
 }
 
 // sentinel is the error a failed search wraps.
-func (f *finder) sentinel() error {
-	if f.versionRefused {
+func (s *search) sentinel() error {
+	if s.versionRefused {
 		return ErrUnsupportedVersion
 	}
 	return ErrNotFound
 }
 
 // notFound says what was searched and tried, and how to install libcupti.
-func (f *finder) notFound(roots, sites []string) error {
+func (s *search) notFound(roots, sites []string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, ": %s is unset, and none of these held a usable libcupti:", EnvLibrary)
 	var sonames, wheels []string
-	for _, m := range f.majors {
-		sonames = append(sonames, f.sonames(m)...)
+	for _, m := range s.majors {
+		sonames = append(sonames, fmt.Sprintf(s.soname, m))
 		wheels = append(wheels, wheelDirs[m])
 	}
 	fmt.Fprintf(&b, "\n  - the dynamic loader (LD_LIBRARY_PATH=%q, ld.so.cache) for %s", os.Getenv("LD_LIBRARY_PATH"), strings.Join(sonames, ", "))
 	fmt.Fprintf(&b, "\n  - CUDA toolkit and HPC SDK directories: %s", summarize(roots))
 	fmt.Fprintf(&b, "\n  - %s under the Python site directories: %s", strings.Join(wheels, " and "), summarize(sites))
-	for _, t := range f.tried {
+	for _, t := range s.tried {
 		fmt.Fprintf(&b, "\n  - tried %s: %s", t.path, t.outcome)
 	}
-	if slices.Contains(f.majors, 13) {
+	if slices.Contains(s.majors, 13) {
 		b.WriteString("\nlibcupti ships with the CUDA toolkit (extras/CUPTI/lib64), not with the driver. Install the " +
 			"toolkit or `pip install nvidia-cuda-cupti` (CUDA 13; `nvidia-cuda-cupti-cu12` for CUDA 12), or set " +
 			EnvLibrary + "=/path/to/libcupti.so.N")
@@ -201,7 +194,7 @@ func (f *finder) notFound(roots, sites []string) error {
 			"supports CUDA 12, so it needs CUPTI 12: install the CUDA 12 toolkit or `pip install nvidia-cuda-cupti-cu12`, " +
 			"or set " + EnvLibrary + "=/path/to/libcupti.so.12")
 	}
-	return fmt.Errorf("%w%s", f.sentinel(), b.String())
+	return fmt.Errorf("%w%s", s.sentinel(), b.String())
 }
 
 // summarize lists directories, existing ones in full and the rest counted.

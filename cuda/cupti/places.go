@@ -16,11 +16,11 @@ import (
 )
 
 func defaultSearch(driver int) search {
-	s := search{env: os.Getenv(EnvLibrary), driver: driver, majors: []int{13, 12}, roots: libraryDirs, sites: pythonSiteDirs}
+	s := search{env: os.Getenv(EnvLibrary), driver: driver, majors: []int{13, 12}, soname: "libcupti.so.%d",
+		roots: libraryDirs, sites: pythonSiteDirs}
 	if driver > 0 && driver < 13000 {
 		s.majors = []int{12} // CUPTI 13 needs a CUDA 13 (R580) driver
 	}
-	s.sonames = func(major int) []string { return []string{fmt.Sprintf("libcupti.so.%d", major)} }
 	return s
 }
 

@@ -121,31 +121,23 @@ func (r *runner) copyOne(ctx context.Context, cfg TransferConfig, k Config, base
 		}
 	}
 	return r.measure(ctx, base, label, cfg.Common, 0, func(it int, row *results.Row) error {
+		// h2d poisons the destination, which the copy must overwrite; d2h
+		// writes fresh source data each trial, so a copy that did nothing fails.
 		seed := cfg.Seed + uint64(it) + 1
-		var ms float64
-		var err error
-		if h2d {
-			// Poison the destination; the copy must overwrite it.
-			if err := r.dev.Fill(dev, n, seed+1000); err != nil {
-				return err
-			}
-			if ms, err = r.timed(func() error { return r.dev.Copy(dev, host, uint64(size)) }); err != nil {
-				return err
-			}
-			err = r.check(dev, AllOf(n, cfg.Seed, 1, 0), "h2d copy")
-		} else {
-			// Fresh source data each trial, so a copy that did nothing fails.
-			if err := r.dev.Fill(dev, n, seed); err != nil {
-				return err
-			}
-			if ms, err = r.timed(func() error { return r.dev.Copy(host, dev, uint64(size)) }); err != nil {
-				return err
-			}
-			err = r.checkHost(host, AllOf(n, seed, 1, 0), "d2h copy")
+		dst, src, fill, want, check := dev, host, seed+1000, cfg.Seed, r.check
+		if !h2d {
+			dst, src, fill, want, check = host, dev, seed, seed, r.checkHost
+		}
+		if err := r.dev.Fill(dev, n, fill); err != nil {
+			return err
+		}
+		ms, err := r.timed(func() error { return r.dev.Copy(dst, src, uint64(size)) })
+		if err != nil {
+			return err
 		}
 		row.TransferMs, row.TotalMs, row.GBps = ms, ms, gbps(size, ms)
 		row.Placement = hostKind.String()
-		return err
+		return check(dst, AllOf(n, want, 1, 0), base.Direction+" copy")
 	})
 }
 

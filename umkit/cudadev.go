@@ -78,15 +78,6 @@ func Open(ordinal int) (Device, error) {
 	return dev, nil
 }
 
-// Context exposes the cuda context behind a Device from Open (nil otherwise),
-// for metadata.
-func Context(d Device) *cuda.Context {
-	if cd, ok := d.(*cudaDevice); ok {
-		return cd.c
-	}
-	return nil
-}
-
 func (d *cudaDevice) Info() DeviceInfo                        { return d.info }
 func (d *cudaDevice) MemInfo() (uint64, uint64, error)        { return d.c.MemInfo() }
 func (d *cudaDevice) AllowOversubscription(allowed bool)      { d.c.SetOversubscription(allowed) }

@@ -337,8 +337,8 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 	if free, _, err := dev.MemInfo(); err == nil {
 		d.FreeMemoryBytes = free
 	}
-	if c := Context(dev); c != nil {
-		a := c.Attributes()
+	if cd, ok := dev.(*cudaDevice); ok { // the driver's own facts, for a real GPU
+		a := cd.c.Attributes()
 		d.ComputeCapability = a.ComputeCapability()
 		d.PageableUsesHostPageTables = a.PageableUsesHostPageTables
 		d.HostNativeAtomics = a.HostNativeAtomics
@@ -347,7 +347,7 @@ func Describe(dev Device, runID, command string, plan Plan) results.Metadata {
 			d.CUDADriverVersion = v
 		}
 		m.Notes = append(m.Notes, hostCPUNote())
-		load, jit := c.ModuleLoadTime()
+		load, jit := cd.c.ModuleLoadTime()
 		m.Notes = append(m.Notes, fmt.Sprintf("kernel module load %.1f ms (JIT %.1f ms), outside every measurement",
 			float64(load.Microseconds())/1000, float64(jit.Microseconds())/1000))
 		if cpus, err := readNVML(info.UUID, d); err == nil {

@@ -230,12 +230,7 @@ func (r *runner) handoffSetup(cfg HandoffConfig, policy string, size int64, cpu 
 }
 
 func (h *handoffData) free() {
-	if h.host != nil {
-		h.r.dev.Free(h.host)
-	}
-	if h.gpu != nil && h.gpu != h.host {
-		h.r.dev.Free(h.gpu)
-	}
+	freeAll(h.r.dev, h.host, h.gpu)
 	h.host, h.gpu = nil, nil
 }
 

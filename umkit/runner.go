@@ -221,11 +221,7 @@ func (r *runner) cpuTimed(op func() error) (float64, error) {
 
 func (r *runner) allocs(kind MemKind, bytes uint64, n int) ([]Buffer, func(), error) {
 	bufs := make([]Buffer, 0, n)
-	free := func() {
-		for _, b := range bufs {
-			r.dev.Free(b)
-		}
-	}
+	free := func() { freeAll(r.dev, bufs...) }
 	for i := 0; i < n; i++ {
 		b, err := r.dev.Alloc(kind, bytes)
 		if err != nil {

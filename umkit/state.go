@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/umlab/umlab/results"
 )
@@ -105,13 +106,19 @@ var modeAdvice = map[string][]Advice{results.ModeAdvisePreferredGPU: {PreferGPU}
 	results.ModeAdvisePreferredCPU: {PreferCPU}, results.ModeAdviseAccessedBy: {AccessedBy}}
 
 func (b *stateBuffers) free(dev Device) error {
+	err := freeAll(dev, b.x, b.idx, b.staging)
+	b.x, b.idx, b.staging = nil, nil, nil
+	return err
+}
+
+// freeAll frees each buffer once, skipping nil ones and repeats.
+func freeAll(dev Device, bufs ...Buffer) error {
 	var errs []error
-	for _, x := range []Buffer{b.x, b.idx, b.staging} {
-		if x != nil {
-			errs = append(errs, dev.Free(x))
+	for i, b := range bufs {
+		if b != nil && !slices.Contains(bufs[:i], b) {
+			errs = append(errs, dev.Free(b))
 		}
 	}
-	b.x, b.idx, b.staging = nil, nil, nil
 	return errors.Join(errs...)
 }
 

@@ -7,17 +7,9 @@ import (
 	"github.com/umlab/umlab/cuda/nvml"
 )
 
-var (
-	once sync.Once
-	ok   bool
-)
-
 // Ready initialises NVML once per process and reports whether it succeeded.
 // No NVML call may be made when it returns false.
-func Ready() bool {
-	once.Do(func() { ok = nvml.Init() == nvml.SUCCESS })
-	return ok
-}
+var Ready = sync.OnceValue(func() bool { return nvml.Init() == nvml.SUCCESS })
 
 // CPUs lists the CPUs set in an NVML CPU mask (as returned by
 // Device.GetCpuAffinity: word w, bit b is CPU w·64 + b).

@@ -22,12 +22,6 @@ import (
 	"github.com/umlab/umlab/results"
 )
 
-// Options tune Write.
-type Options struct {
-	// Against is passed to claims.Evaluate for the cross-platform claims.
-	Against *claims.Run
-}
-
 // Table is an HTML table's content: a header and rows of cells, plus a
 // class per row of the summary (flagged rows) and the claims (verdicts).
 type Table struct {
@@ -70,9 +64,10 @@ var tmpl = template.Must(template.New("report").Parse(pageHTML))
 
 // Write renders the report of a run as one self-contained HTML page, with
 // the sections the package documentation lists; every string goes through
-// html/template's escaping.
-func Write(w io.Writer, run *claims.Run, o Options) error {
-	xs, err := claims.Evaluate(run, claims.Options{Against: o.Against})
+// html/template's escaping. against (may be nil) is the other platform's
+// run for the cross-platform claims, as in claims.Options.
+func Write(w io.Writer, run, against *claims.Run) error {
+	xs, err := claims.Evaluate(run, claims.Options{Against: against})
 	if err != nil {
 		return err
 	}

@@ -15,7 +15,7 @@ import (
 func write(t *testing.T, run *claims.Run) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := report.Write(&b, run, report.Options{}); err != nil {
+	if err := report.Write(&b, run, nil); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -85,7 +85,7 @@ func ExampleWrite() {
 		return
 	}
 	var b bytes.Buffer
-	if err := report.Write(&b, run, report.Options{}); err != nil {
+	if err := report.Write(&b, run, nil); err != nil {
 		fmt.Println(err)
 		return
 	}

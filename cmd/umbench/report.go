@@ -34,16 +34,15 @@ func newReportCmd() *cobra.Command {
 			return err
 		}
 		announce(c, run.Rows, true)
-		o := report.Options{Against: against}
 		var buf bytes.Buffer
-		if err := report.Write(&buf, run, o); err != nil {
+		if err := report.Write(&buf, run, against); err != nil {
 			return err
 		}
 		// A failed run never leaves half a file.
 		if err := results.WriteOutput(out, buf.Bytes()); err != nil {
 			return err
 		}
-		fmt.Fprintf(c.OutOrStdout(), "wrote %s (%d KiB): %s\n", out, buf.Len()>>10, claimsSummary(run, o.Against))
+		fmt.Fprintf(c.OutOrStdout(), "wrote %s (%d KiB): %s\n", out, buf.Len()>>10, claimsSummary(run, against))
 		return nil
 	}
 	return c

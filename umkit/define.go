@@ -118,7 +118,12 @@ func register[T interface {
 	Defaults() T
 }](d T) bool {
 	definitions = append(definitions, d)
-	withDefaults[d.Name()] = func(x Definition) Definition { return x.(T).Defaults() }
+	withDefaults[d.Name()] = func(x Definition) Definition {
+		if p, ok := any(x).(*T); ok { // &HBMConfig{} satisfies Definition too
+			return (*p).Defaults()
+		}
+		return x.(T).Defaults()
+	}
 	rank := func(d Definition) int {
 		if i := slices.Index(results.Groups, d.Entries()[0].Group); i >= 0 {
 			return i
@@ -179,7 +184,11 @@ func Measure(ctx context.Context, dev Device, d Definition) (dataframe.DataFrame
 }
 
 func (r *runner) runDefinition(ctx context.Context, d Definition) error {
-	d = withDefaults[d.Name()](d)
+	defaults, ok := withDefaults[d.Name()]
+	if !ok {
+		return fmt.Errorf("umkit: %s (%T) is not a registered definition", d.Name(), d)
+	}
+	d = defaults(d)
 	if p, ok := d.(preparer); ok {
 		prepared, done, err := p.prepare(r)
 		if err != nil {

@@ -182,6 +182,10 @@ func TestZeroWarmupsRunsNone(t *testing.T) {
 			t.Errorf("warm-ups %v: %d and %d timed kernels, want %d", tc.w, timed(dev), timed(dev2), tc.want)
 		}
 	}
+	// A pointer to a definition runs as the definition does.
+	if _, err := umkit.Measure(ctx, simgpu.New(), &umkit.HBMConfig{Common: umkit.Common{Trials: umkit.N(1)}, Sizes: []int64{1 << 20}}); err != nil {
+		t.Fatalf("Measure(&HBMConfig{}): %v", err)
+	}
 	// Unset: the paper's 5.
 	dev := simgpu.New()
 	if _, err := umkit.Measure(ctx, dev, umkit.ManagedConfig{Common: umkit.Common{Trials: umkit.N(1)}, Sizes: []int64{1 << 20}, Modes: []string{"explicit"}}); err != nil {

@@ -257,3 +257,26 @@ func TestThirdNode(t *testing.T) {
 		bases = bases[:2]
 	}
 }
+
+// TestPriorFiles: every embedded calibration decoded with spreads above 0
+// for every resource, and the H200's stands in for a model never
+// calibrated, whatever the files' names.
+func TestPriorFiles(t *testing.T) {
+	ps := priors()
+	if len(ps) < 2 || ps[0].GPU != fallbackGPU {
+		t.Fatalf("%d calibrations, the first %q: want the H200's first", len(ps), ps[0].GPU)
+	}
+	for _, p := range ps {
+		if len(p.PerResource) == 0 || len(p.Configs) == 0 {
+			t.Errorf("%s: %d resources and %d configurations decoded", p.GPU, len(p.PerResource), len(p.Configs))
+		}
+		for r, s := range p.PerResource {
+			if !(s.Default.Within > 0) {
+				t.Errorf("%s %s: default spread %v, want > 0", p.GPU, r, s.Default.Within)
+			}
+		}
+	}
+	if got := PriorFor("NVIDIA B200"); !strings.Contains(got.Source, fallbackGPU) || got.Configs != nil {
+		t.Errorf("an uncalibrated model's prior: %q with %d configurations, want the H200's spreads alone", got.Source, len(got.Configs))
+	}
+}

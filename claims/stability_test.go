@@ -118,7 +118,7 @@ func TestStability(t *testing.T) {
 	fmt.Fprintf(&b, "\n%d of %d claims stable. R reproduces, Q reproduces qualitatively, K differs for a known reason, U differs unexplained, I inconclusive, N not measured.\n", len(All())-unstable, len(All()))
 	fmt.Print(b.String())
 
-	src := toleranceSource(measureTolerances(own), "the five full H200 runs "+strings.Join(stabilityRuns, ", ")+" (datasets/ at "+commit+")")
+	src := toleranceSource(t, measureTolerances(own), "the five full H200 runs "+strings.Join(stabilityRuns, ", ")+" (datasets/ at "+commit+")")
 	path := filepath.Join(strings.TrimSpace(string(root)), "claims", "tolerance.json")
 	if os.Getenv("UMLAB_STABILITY_WRITE") != "" {
 		if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
@@ -184,10 +184,23 @@ func roundSig(v float64) float64 {
 }
 
 // toleranceSource is the text of tolerance.json.
-func toleranceSource(t map[string]tolerance, from string) string {
-	b, err := json.MarshalIndent(toleranceFile{From: from, Tolerance: t}, "", "  ")
+func toleranceSource(t *testing.T, tol map[string]tolerance, from string) string {
+	b, err := json.MarshalIndent(toleranceFile{From: from, Tolerance: tol}, "", "  ")
 	if err != nil {
-		return err.Error()
+		t.Fatal(err)
 	}
 	return string(b) + "\n"
+}
+
+// TestToleranceFile: the embedded tolerances decoded, each a deviation
+// above 0 (a field renamed in tolerance.json would leave them at 0).
+func TestToleranceFile(t *testing.T) {
+	if len(runTolerance) < 40 {
+		t.Fatalf("%d tolerances decoded from tolerance.json, want the 47 measured", len(runTolerance))
+	}
+	for id, tol := range runTolerance {
+		if !(tol.SD > 0) {
+			t.Errorf("%s: run-to-run deviation %v, want > 0", id, tol.SD)
+		}
+	}
 }

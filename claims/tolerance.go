@@ -1,6 +1,7 @@
 package claims
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"math"
@@ -34,7 +35,9 @@ var toleranceJSON []byte
 // as template.Must treats a broken template).
 var runTolerance = func() map[string]tolerance {
 	var f toleranceFile
-	if err := json.Unmarshal(toleranceJSON, &f); err != nil {
+	d := json.NewDecoder(bytes.NewReader(toleranceJSON))
+	d.DisallowUnknownFields() // a renamed field must not decode to zero tolerances
+	if err := d.Decode(&f); err != nil {
 		panic("claims: tolerance.json: " + err.Error())
 	}
 	return f.Tolerance

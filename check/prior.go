@@ -101,12 +101,9 @@ func (p *Prior) resource(r string) ResourceSpread {
 //go:embed prior_*.json
 var priorFiles embed.FS
 
-// fallbackGPU is the calibration whose per-resource spreads stand in for
-// a GPU model never calibrated.
-const fallbackGPU = "NVIDIA H200"
-
 // priors are the calibrations this package carries (prior_*.json, written
-// by check/internal/calibrate), the fallback first.
+// by check/internal/calibrate), in file-name order: the H200's first,
+// whose spreads stand in for a model never calibrated (TestPriorFiles).
 var priors = sync.OnceValue(func() (ps []*Prior) {
 	names, _ := fs.Glob(priorFiles, "prior_*.json")
 	for _, name := range names {
@@ -118,9 +115,6 @@ var priors = sync.OnceValue(func() (ps []*Prior) {
 			panic("check: embedded " + name + ": " + err.Error()) // built in: the tests of PriorFor fail
 		}
 		ps = append(ps, p)
-	}
-	if i := slices.IndexFunc(ps, func(p *Prior) bool { return p.GPU == fallbackGPU }); i > 0 {
-		ps[0], ps[i] = ps[i], ps[0]
 	}
 	return ps
 })

@@ -259,9 +259,10 @@ func TestThirdNode(t *testing.T) {
 }
 
 // TestPriorFiles: every embedded calibration decoded with spreads above 0
-// for every resource, and the H200's stands in for a model never
-// calibrated, whatever the files' names.
+// for every resource, and the H200's comes first, so that it stands in
+// for a model never calibrated (a file named before prior_h200.json fails).
 func TestPriorFiles(t *testing.T) {
+	const fallbackGPU = "NVIDIA H200"
 	ps := priors()
 	if len(ps) < 2 || ps[0].GPU != fallbackGPU {
 		t.Fatalf("%d calibrations, the first %q: want the H200's first", len(ps), ps[0].GPU)

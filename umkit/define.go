@@ -184,11 +184,7 @@ func Measure(ctx context.Context, dev Device, d Definition) (dataframe.DataFrame
 }
 
 func (r *runner) runDefinition(ctx context.Context, d Definition) error {
-	defaults, ok := withDefaults[d.Name()]
-	if !ok {
-		return fmt.Errorf("umkit: %s (%T) is not a registered definition", d.Name(), d)
-	}
-	d = defaults(d)
+	d = withDefaults[d.Name()](d) // every Definition registers: its methods are unexported
 	if p, ok := d.(preparer); ok {
 		prepared, done, err := p.prepare(r)
 		if err != nil {

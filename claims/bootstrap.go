@@ -264,8 +264,10 @@ func seedOf(id string, b int) uint64 {
 	return h.Sum64() ^ (uint64(b)+1)*0x9e3779b97f4a7c15
 }
 
-// fit fits the reuse model on a run's handoff rows, once per run; a
-// replicate fits its own medians, one row per configuration.
+// fit fits the reuse model on a run's handoff rows of 16 MiB or more, once
+// per run; a replicate fits its own medians, one row per configuration.
+// Every claim about the model reads those sizes only, so a noisy small
+// size, where R = 1 can time below GPU-only, cannot unfit them.
 func (run *Run) fit() (*model.Report, error) {
 	run.fitOnce.Do(func() {
 		rows, o := model.HandoffPhases(run.Rows), model.Options{Resamples: 400}
@@ -277,6 +279,10 @@ func (run *Run) fit() (*model.Report, error) {
 		}
 		if len(rows) == 0 {
 			run.fitErr = notMeasured("no handoff sweep in this run")
+			return
+		}
+		if rows = slices.DeleteFunc(rows, func(r results.Row) bool { return r.SizeBytes < model.DefaultMinSizeBytes }); len(rows) == 0 {
+			run.fitErr = notMeasured("the handoff sweep has no size of 16 MiB or more")
 			return
 		}
 		rep, err := model.Fits.Fit(rows, o)

@@ -2,7 +2,9 @@ package claims
 
 import (
 	"math"
+	"math/bits"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -78,14 +80,23 @@ func TestMutations(t *testing.T) {
 			t.Errorf("%s: measured on %s from %d configurations: %v", c.ID, base.Name, len(reads), err)
 			continue
 		}
-		others := map[string]float64{}
+		var unread []string
 		for k := range base.cfg {
 			if !reads[k] {
-				others[k] = 0.5 + float64(len(others)%7)/4
+				unread = append(unread, k)
 			}
 		}
-		if q2, err := c.Measure(scaled(t, base, others), against); err != nil || q2.Value != q.Value {
-			t.Errorf("%s: scaling the %d configurations it does not read moves its figure from %v to %v (%v)", c.ID, len(others), q.Value, q2.Value, err)
+		sort.Strings(unread)
+		// Every bit of a configuration's place in order, and its complement,
+		// picks 2× or 0.5×: any two are scaled apart both ways.
+		for b := range 2 * bits.Len(uint(len(unread))) {
+			others := map[string]float64{}
+			for i, k := range unread {
+				others[k] = 0.5 + 1.5*float64((i>>(b/2)^b)&1)
+			}
+			if q2, err := c.Measure(scaled(t, base, others), against); err != nil || q2.Value != q.Value {
+				t.Errorf("%s: scaling the %d configurations it does not read (pattern %d) moves its figure from %v to %v (%v)", c.ID, len(others), b, q.Value, q2.Value, err)
+			}
 		}
 		keys := sortedKeys(reads)
 		moved := false
@@ -217,5 +228,28 @@ func TestStatementsCiteTheDatasets(t *testing.T) {
 		if regexp.MustCompile(`\d`).MatchString(rest) {
 			t.Errorf("%s: the statement types a figure: %q (left: %q)", c.ID, c.format, rest)
 		}
+	}
+}
+
+// TestModelNeedsLargeSizes: with the handoff sweep cut below 16 MiB the
+// model's claims are not measured and say why.
+func TestModelNeedsLargeSizes(t *testing.T) {
+	full, err := Load("h200-2026-12-02-setuploops")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := slices.DeleteFunc(slices.Clone(full.Rows), func(r results.Row) bool {
+		return r.Group == results.GroupHandoff && r.SizeBytes >= 16<<20
+	})
+	small, err := NewRun("small", rows, full.Meta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs, err := EvaluateClaims([]*Claim{ByID("VIII-C.median-ape")}, small, Options{Resamples: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := xs[0]; x.Verdict != NotMeasured || !strings.Contains(x.Reason, "no size of 16 MiB or more") {
+		t.Errorf("handoff sweep below 16 MiB: %s (%s)", x.Verdict, x.Reason)
 	}
 }
